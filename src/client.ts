@@ -1,0 +1,155 @@
+import { APIError, ResponseValidationError } from './core/error.js';
+import { Page, PagePromise, readPageInfo } from './core/pagination.js';
+import {
+  assertAccountId,
+  type ClientOptions,
+  type RequestOptions,
+  type ResolvedConfig,
+  resolveConfig,
+} from './internal/config.js';
+import { bodySaysFailure, type Unwrapped, unwrap } from './internal/envelope.js';
+import { parseResponse, type Schema } from './internal/schema.js';
+import { type HttpMethod, type QueryValue, send, type TransportRequest } from './internal/transport.js';
+import { Transactions } from './resources/transactions.js';
+
+/** A request through `client.request`: any endpoint, with the client's auth, retries, envelope and errors. */
+export interface RequestParams<T> {
+  method: HttpMethod;
+  /** Relative to the base URL, e.g. `/wallet/wallets`. Must not hold `..`, `?` or `#`. */
+  path: string;
+  query?: Record<string, QueryValue>;
+  /** Sent as JSON. */
+  body?: unknown;
+  /** Validates (and types) the unwrapped payload. Without one the payload is returned as `unknown`. */
+  schema?: Schema<T>;
+  /** Picks the value to validate out of the unwrapped response (default: the payload). */
+  select?: (response: Unwrapped) => unknown;
+  /** Mark a POST as safe to repeat so it is retried like a GET; never for money movement. */
+  idempotent?: boolean;
+  options?: RequestOptions;
+  /** Internal: a streamed body (multipart). */
+  stream?: TransportRequest['body'];
+}
+
+/** A list through `client.paginate`: any of the spec's list shapes, walked page by page. */
+export interface PaginateParams<T> {
+  path: string;
+  query?: Record<string, QueryValue>;
+  /** Validates (and types) each row. */
+  schema?: Schema<T>;
+  /** Key of the rows inside `data` (e.g. `transactions`); found automatically when the payload has one array. */
+  rowsKey?: string;
+  options?: RequestOptions;
+}
+
+const INSPECT = Symbol.for('nodejs.util.inspect.custom');
+
+/**
+ * The Payments Service client. One instance holds the key, base URL and optional tenant account id, and
+ * reaches every endpoint through its resource namespaces.
+ *
+ * ```ts
+ * const client = new PaymentsClient({ apiKey, baseUrl });
+ * for await (const tx of client.transactions.list({ pageSize: 100 })) console.log(tx.id);
+ * ```
+ */
+export class PaymentsClient {
+  // A private field: invisible to JSON.stringify, util.inspect and structured clones, so the key stays here.
+  readonly #config: ResolvedConfig;
+
+  /** GET /transactions. */
+  readonly transactions: Transactions;
+
+  constructor(options: ClientOptions = {}) {
+    this.#config = resolveConfig(options);
+    this.transactions = new Transactions(this);
+  }
+
+  /** The base URL requests go to, ending in `/api/v1/external`. */
+  get baseUrl(): string {
+    return this.#config.baseUrl;
+  }
+
+  /** The tenant account every request is scoped to, if any. */
+  get accountId(): string | undefined {
+    return this.#config.accountId;
+  }
+
+  /** A new client with the same configuration whose every request runs as `accountId` (`X-Account-Id`). */
+  forAccount(accountId: string): PaymentsClient {
+    assertAccountId(accountId);
+    return this.withOptions({ accountId });
+  }
+
+  /** A new client with some options replaced. */
+  withOptions(overrides: ClientOptions): PaymentsClient {
+    return new PaymentsClient({ ...this.#config.options, apiKey: this.#config.apiKey, ...overrides });
+  }
+
+  /** Calls any endpoint: the escape hatch for operations the SDK has no method for. */
+  async request<T = unknown>(params: RequestParams<T>): Promise<T> {
+    const { value, status, body } = await this.#send(params);
+    const selected = params.select ? params.select(value) : value.payload;
+    return params.schema ? parseResponse(params.schema, selected, status, body) : (selected as T);
+  }
+
+  /** Walks any list endpoint; see `PagePromise`. */
+  paginate<T = unknown>(params: PaginateParams<T>): PagePromise<T> {
+    const requestedSize = typeof params.query?.pageSize === 'number' ? params.query.pageSize : undefined;
+    const load = async (page: number): Promise<Page<T>> => {
+      const query = page === 1 && params.query?.page === undefined ? params.query : { ...params.query, page };
+      const { value, status, body } = await this.#send({
+        method: 'GET',
+        path: params.path,
+        query,
+        options: params.options,
+      });
+      const info = readPageInfo(value, { page, pageSize: requestedSize }, params.rowsKey);
+      if (!info) {
+        throw new ResponseValidationError(
+          status,
+          body,
+          [],
+          `no list found${params.rowsKey ? ` at "${params.rowsKey}"` : ''}`,
+        );
+      }
+      const rows = params.schema
+        ? info.rows.map((row, i) => parseResponse(params.schema!, row, status, body, [String(i)]))
+        : (info.rows as T[]);
+      return new Page<T>(info, rows, load);
+    };
+    const startPage = typeof params.query?.page === 'number' ? params.query.page : 1;
+    return new PagePromise(() => load(startPage));
+  }
+
+  async #send(params: Omit<RequestParams<unknown>, 'schema' | 'select'>) {
+    const response = await send(this.#config, {
+      method: params.method,
+      path: params.path,
+      query: params.query,
+      json: params.body,
+      body: params.stream,
+      idempotent: params.idempotent,
+      options: params.options,
+    });
+    // The legacy envelope reports failures as `status: false`, sometimes with HTTP 200.
+    if (bodySaysFailure(response.body)) throw APIError.from(response.status, response.body, response.headers);
+    if (!response.json) {
+      throw new ResponseValidationError(response.status, response.body, [], 'body is not JSON');
+    }
+    return { value: unwrap(response.body), status: response.status, body: response.body };
+  }
+
+  /** @internal The resolved logger, for resources that warn once (deprecations). */
+  get logger(): ResolvedConfig['logger'] {
+    return this.#config.logger;
+  }
+
+  toJSON(): Record<string, unknown> {
+    return { baseUrl: this.baseUrl, accountId: this.accountId, apiKey: '[redacted]' };
+  }
+
+  [INSPECT](): string {
+    return `PaymentsClient { baseUrl: '${this.baseUrl}', accountId: ${this.accountId ? `'${this.accountId}'` : 'undefined'}, apiKey: [redacted] }`;
+  }
+}

@@ -1,0 +1,197 @@
+/**
+ * Every error the SDK throws is a `PaymentsError`. HTTP failures are `APIError`s, split by status so that
+ * callers can branch with `instanceof` rather than comparing numbers.
+ */
+
+/** Machine codes the spec names; any other string the service sends is still accepted. */
+export type KnownErrorCode = 'ACCOUNT_RESTRICTED' | 'ACCOUNT_DOES_NOT_EXIST' | 'PAYER_NAMES_DISABLED';
+/** A machine error code: one of the known ones, or any string a newer service version sends. */
+export type ErrorCode = KnownErrorCode | (string & {});
+
+/** One offending field of a 400 `Validation failed` response, or of a request refused before sending. */
+export interface FieldIssue {
+  /** Path of the field, e.g. `['bank_address', 'city']`. */
+  path: string[];
+  message: string;
+}
+
+/** Base class of every error this SDK throws. */
+export class PaymentsError extends Error {
+  override name = 'PaymentsError';
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function readIssues(value: unknown): FieldIssue[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  return value.map((item) => {
+    const record = (item ?? {}) as Record<string, unknown>;
+    const rawPath = record.path;
+    const path = Array.isArray(rawPath) ? rawPath.map(String) : typeof rawPath === 'string' ? [rawPath] : [];
+    return { path, message: String(record.message ?? 'invalid') };
+  });
+}
+
+function describe(status: number, message: string, issues: FieldIssue[] | undefined): string {
+  const head = `${status} ${message}`;
+  if (!issues?.length) return head;
+  return `${head}: ${issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ')}`;
+}
+
+/** The service answered with a non-2xx status. `body` is the parsed JSON, or the raw text when not JSON. */
+export class APIError extends PaymentsError {
+  override name = 'APIError';
+  /** HTTP status code. */
+  readonly status: number;
+  /** Machine code (`ACCOUNT_RESTRICTED`, ...) when the service sent one. */
+  readonly code?: ErrorCode;
+  /** Field issues of a 400 validation failure. */
+  readonly errors?: FieldIssue[];
+  /** The response body: parsed JSON, or text when the body was not JSON (an HTML page from a proxy). */
+  readonly body: unknown;
+  /** Response headers. */
+  readonly headers: Headers;
+  /** The `x-request-id` response header, when the service sent one; quote it to support. */
+  readonly requestId?: string;
+  /** True when the account is deactivated or blacklisted (403 `ACCOUNT_RESTRICTED`). */
+  readonly accountBlocked?: boolean;
+  /** Upstream provider named by some errors. */
+  readonly provider?: unknown;
+  /** Fields the service says are missing, on errors that name them. */
+  readonly missingFields?: unknown;
+
+  constructor(status: number, body: unknown, headers: Headers) {
+    const record = body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : {};
+    const errors = readIssues(record.errors);
+    const fallback = typeof body === 'string' && body.trim() ? body.trim().slice(0, 200) : `HTTP ${status}`;
+    super(describe(status, text(record.message) ?? fallback, errors));
+    this.status = status;
+    this.body = body;
+    this.headers = headers;
+    const code = text(record.code);
+    if (code) this.code = code;
+    if (errors) this.errors = errors;
+    const requestId = headers.get('x-request-id');
+    if (requestId) this.requestId = requestId;
+    if (typeof record.accountBlocked === 'boolean') this.accountBlocked = record.accountBlocked;
+    if ('provider' in record) this.provider = record.provider;
+    if ('missingFields' in record) this.missingFields = record.missingFields;
+  }
+
+  /** Builds the subclass that matches `status`. */
+  static from(status: number, body: unknown, headers: Headers): APIError {
+    const Class = STATUS_CLASSES[status] ?? (status >= 500 ? InternalServerError : APIError);
+    return new Class(status, body, headers);
+  }
+}
+
+/** 400: missing or malformed input; `errors` names each field on `Validation failed`. */
+export class BadRequestError extends APIError {
+  override name = 'BadRequestError';
+}
+/** 401: the API key is missing, unknown or revoked, or the account was deleted. */
+export class AuthenticationError extends APIError {
+  override name = 'AuthenticationError';
+}
+/** 403: IP not allowlisted, API access disabled, account restricted, or a feature not enabled. */
+export class PermissionDeniedError extends APIError {
+  override name = 'PermissionDeniedError';
+}
+/** 404: the resource (or the tenant account named by `X-Account-Id`) does not exist. */
+export class NotFoundError extends APIError {
+  override name = 'NotFoundError';
+}
+/** 409: a conflicting resource exists, e.g. a payer name with the same display name. */
+export class ConflictError extends APIError {
+  override name = 'ConflictError';
+}
+/** 429: rate limited. `retryAfter` is the server's `Retry-After` in seconds, when sent. */
+export class RateLimitError extends APIError {
+  override name = 'RateLimitError';
+  readonly retryAfter?: number;
+  constructor(status: number, body: unknown, headers: Headers) {
+    super(status, body, headers);
+    const seconds = parseRetryAfter(headers.get('retry-after'));
+    if (seconds !== undefined) this.retryAfter = seconds;
+  }
+}
+/** 5xx: the service or a proxy in front of it failed. */
+export class InternalServerError extends APIError {
+  override name = 'InternalServerError';
+}
+
+const STATUS_CLASSES: Record<number, new (status: number, body: unknown, headers: Headers) => APIError> = {
+  400: BadRequestError,
+  401: AuthenticationError,
+  403: PermissionDeniedError,
+  404: NotFoundError,
+  409: ConflictError,
+  429: RateLimitError,
+};
+
+/** `Retry-After` as seconds from now: either delta-seconds or an HTTP date. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed);
+  const date = Date.parse(trimmed);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, (date - now) / 1000);
+}
+
+/** No HTTP response was received: DNS, refused connection, reset socket, TLS failure. */
+export class APIConnectionError extends PaymentsError {
+  override name = 'APIConnectionError';
+  constructor(message = 'Connection error', options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** An attempt took longer than `timeout` ms (and retries, if any, were used up). */
+export class APITimeoutError extends APIConnectionError {
+  override name = 'APITimeoutError';
+  constructor(message = 'Request timed out') {
+    super(message);
+  }
+}
+
+/** The caller's `AbortSignal` fired; nothing is retried after it. */
+export class APIUserAbortError extends PaymentsError {
+  override name = 'APIUserAbortError';
+  constructor(message = 'Request was aborted') {
+    super(message);
+  }
+}
+
+/** Input refused before anything was sent. `field` names the first offending field. */
+export class RequestValidationError extends PaymentsError {
+  override name = 'RequestValidationError';
+  /** Dotted path of the first offending field, e.g. `bank_address.city`. */
+  readonly field: string;
+  /** Every offending field. */
+  readonly issues: FieldIssue[];
+  constructor(issues: FieldIssue[]) {
+    const first = issues[0] ?? { path: [], message: 'invalid input' };
+    const list = issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`).join('; ');
+    super(`Invalid request: ${list}`);
+    this.field = first.path.join('.');
+    this.issues = issues;
+  }
+}
+
+/** A 2xx response whose body did not match the expected shape. `body` is what arrived. */
+export class ResponseValidationError extends PaymentsError {
+  override name = 'ResponseValidationError';
+  readonly body: unknown;
+  readonly issues: FieldIssue[];
+  readonly status: number;
+  constructor(status: number, body: unknown, issues: FieldIssue[], detail?: string) {
+    const list = issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ');
+    super(`Unexpected response shape (HTTP ${status})${detail ? `: ${detail}` : list ? `: ${list}` : ''}`);
+    this.status = status;
+    this.body = body;
+    this.issues = issues;
+  }
+}

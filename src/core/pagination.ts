@@ -1,0 +1,196 @@
+import { isRecord, pickList, type Unwrapped } from '../internal/envelope.js';
+import { PaymentsError } from './error.js';
+
+/**
+ * The spec lists with five shapes (flat counters beside the rows, with or without `hasMore`; a nested
+ * `pagination` object; `pagination` beside `data` at the top level; CSV with paging headers; and full arrays
+ * with no paging at all). `readPageInfo` reduces each to the same numbers, and `Page` offers one interface.
+ */
+export interface PageInfo {
+  rows: unknown[];
+  page: number;
+  pageSize: number;
+  totalCount: number | undefined;
+  totalPages: number | undefined;
+  hasMore: boolean | undefined;
+}
+
+function num(value: unknown): number | undefined {
+  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
+}
+
+function findRows(payload: unknown, rowsKey: string | undefined): unknown[] | undefined {
+  if (rowsKey !== undefined) {
+    const rows = pickList(payload, rowsKey);
+    return Array.isArray(rows) ? rows : undefined;
+  }
+  if (Array.isArray(payload)) return payload;
+  if (!isRecord(payload)) return undefined;
+  if (Array.isArray(payload.data)) return payload.data;
+  // The escape hatch may not know the key: the payload's one array is the list.
+  const arrays = Object.values(payload).filter(Array.isArray);
+  return arrays.length === 1 ? arrays[0] : undefined;
+}
+
+/** Reads rows and counters from any of the spec's list shapes; `undefined` when there is no list. */
+export function readPageInfo(
+  unwrapped: Unwrapped,
+  requested: { page: number; pageSize: number | undefined },
+  rowsKey?: string,
+): PageInfo | undefined {
+  const { payload, root } = unwrapped;
+  const rows = findRows(payload, rowsKey);
+  if (!rows) return undefined;
+  const meta =
+    (isRecord(payload) && isRecord(payload.pagination) && payload.pagination) ||
+    (Array.isArray(payload) && root && isRecord(root.pagination) && root.pagination) ||
+    (isRecord(payload) && payload) ||
+    {};
+  const paged = Object.keys(meta).some((k) => k === 'page' || k === 'totalPages' || k === 'hasMore');
+  const page = num(meta.page) ?? requested.page;
+  const pageSize = num(meta.pageSize) ?? requested.pageSize ?? rows.length;
+  const totalCount = num(meta.totalCount) ?? num(meta.total);
+  const totalPages =
+    num(meta.totalPages) ??
+    (totalCount !== undefined && pageSize > 0 ? Math.ceil(totalCount / pageSize) : undefined);
+  const hasMore = typeof meta.hasMore === 'boolean' ? meta.hasMore : paged || totalPages ? undefined : false;
+  return { rows, page, pageSize, totalCount, totalPages, hasMore };
+}
+
+/** Loads page `n` of the same list, with the same query and request options. */
+export type PageLoader<T> = (page: number) => Promise<Page<T>>;
+
+/** One page of a list, and the way to the next one. */
+export class Page<T> implements AsyncIterable<T> {
+  /** The rows of this page. */
+  readonly data: T[];
+  /** 1-based number of this page. */
+  readonly page: number;
+  readonly pageSize: number;
+  /** Rows across all pages, when the service reports it. */
+  readonly totalCount?: number;
+  /** Pages in all: as reported, or derived from `totalCount`; a lower bound when the service reports neither. */
+  readonly totalPages: number;
+  /** Whether a page follows this one. */
+  readonly hasMore: boolean;
+  readonly #load: PageLoader<T>;
+
+  constructor(info: Omit<PageInfo, 'rows'>, data: T[], load: PageLoader<T>) {
+    this.data = data;
+    this.page = info.page;
+    this.pageSize = info.pageSize;
+    if (info.totalCount !== undefined) this.totalCount = info.totalCount;
+    // Explicit `hasMore` wins; then counters; with neither, a full page suggests more (an empty one ends it).
+    this.hasMore =
+      data.length > 0 &&
+      (info.hasMore ??
+        (info.totalPages !== undefined ? info.page < info.totalPages : data.length >= info.pageSize));
+    this.totalPages = info.totalPages ?? (this.hasMore ? info.page + 1 : info.page);
+    this.#load = load;
+  }
+
+  hasNextPage(): boolean {
+    return this.hasMore;
+  }
+
+  /** Fetches the following page with the query and options this one was fetched with. */
+  getNextPage(): Promise<Page<T>> {
+    if (!this.hasMore) return Promise.reject(new PaymentsError('No next page: this is the last one'));
+    return this.#load(this.page + 1);
+  }
+
+  /** Every item from this page to the end of the list, one page in memory at a time. */
+  async *[Symbol.asyncIterator](): AsyncIterator<T> {
+    for await (const page of walkPages(this)) yield* page.data;
+  }
+}
+
+function fingerprint(row: unknown): string {
+  if (isRecord(row) && typeof row.id === 'string') return row.id;
+  return JSON.stringify(row) ?? '';
+}
+
+/** A server that ignores `page` returns the same rows again; walking on would loop forever. */
+function repeats<T>(previous: Page<T>, next: Page<T>): boolean {
+  if (next.page <= previous.page) return true;
+  const a = previous.data;
+  const b = next.data;
+  return (
+    a.length === b.length &&
+    a.length > 0 &&
+    fingerprint(a[0]) === fingerprint(b[0]) &&
+    fingerprint(a[a.length - 1]) === fingerprint(b[b.length - 1])
+  );
+}
+
+/** Yields `first` and each page after it; stops at the last page, an empty page, or a repeated page. */
+export async function* walkPages<T>(first: Page<T>): AsyncGenerator<Page<T>, void, undefined> {
+  let page = first;
+  yield page;
+  while (page.hasNextPage()) {
+    const next = await page.getNextPage();
+    if (repeats(page, next) || next.data.length === 0) return;
+    page = next;
+    yield page;
+  }
+}
+
+/**
+ * What list methods return. `await` it for the first page; `for await` it for every item of every page;
+ * `.pages()` for page after page; `.toArray({ limit })` to collect. The first page is fetched once, on first use.
+ */
+export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
+  readonly #loadFirst: () => Promise<Page<T>>;
+  #first: Promise<Page<T>> | undefined;
+
+  constructor(loadFirst: () => Promise<Page<T>>) {
+    this.#loadFirst = loadFirst;
+  }
+
+  #firstPage(): Promise<Page<T>> {
+    this.#first ??= this.#loadFirst();
+    return this.#first;
+  }
+
+  // biome-ignore lint/suspicious/noThenProperty: PagePromise is deliberately awaitable.
+  then<A = Page<T>, B = never>(
+    onfulfilled?: ((page: Page<T>) => A | PromiseLike<A>) | null,
+    onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+  ): Promise<A | B> {
+    return this.#firstPage().then(onfulfilled, onrejected);
+  }
+
+  catch<B = never>(onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<Page<T> | B> {
+    return this.#firstPage().catch(onrejected);
+  }
+
+  finally(onfinally?: (() => void) | null): Promise<Page<T>> {
+    return this.#firstPage().finally(onfinally);
+  }
+
+  /** Page after page, fetched one at a time. */
+  async *pages(): AsyncGenerator<Page<T>, void, undefined> {
+    yield* walkPages(await this.#firstPage());
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<T> {
+    for await (const page of this.pages()) yield* page.data;
+  }
+
+  /** Collects items, stopping after `limit` of them (default: the whole list). */
+  async toArray(options: { limit?: number } = {}): Promise<T[]> {
+    const limit = options.limit ?? Number.POSITIVE_INFINITY;
+    const items: T[] = [];
+    if (limit <= 0) return items;
+    for await (const item of this) {
+      items.push(item);
+      if (items.length >= limit) break;
+    }
+    return items;
+  }
+
+  get [Symbol.toStringTag](): string {
+    return 'PagePromise';
+  }
+}

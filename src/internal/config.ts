@@ -1,0 +1,128 @@
+import { PaymentsError, RequestValidationError } from '../core/error.js';
+import { readEnv } from './env.js';
+import { isLogLevel, LevelLogger, type Logger, type LogLevel } from './logger.js';
+import { isUuid } from './uuid.js';
+
+/** The path every endpoint of the spec is relative to. */
+export const API_PREFIX = '/api/v1/external';
+
+/** Options of `new PaymentsClient(...)`. */
+export interface ClientOptions {
+  /** API key sent as `X-API-Key`. Default: `PAYMENTS_API_KEY`. */
+  apiKey?: string;
+  /** Base URL ending in `/api/v1/external`; an origin alone gets that path appended. Default: `PAYMENTS_BASE_URL`. */
+  baseUrl?: string;
+  /** Tenant scope: every request runs as this account (`X-Account-Id`). Must be a uuid. */
+  accountId?: string;
+  /** Milliseconds per attempt. Default 60 000. */
+  timeout?: number;
+  /** Retries of requests that are safe to repeat. Default 2. Money-moving POSTs are never retried. */
+  maxRetries?: number;
+  /** A fetch implementation; by default `globalThis.fetch`, looked up at each call so MSW started later still applies. */
+  fetch?: typeof fetch;
+  /** Headers added to every request. */
+  headers?: Record<string, string>;
+  /** Where log lines go. Default: `console`. */
+  logger?: Logger;
+  /** Default `warn`, or `PAYMENTS_LOG`. */
+  logLevel?: LogLevel;
+  /** Allow a plain `http://` base URL on a non-loopback host. Only for private test rigs. */
+  allowInsecureHttp?: boolean;
+}
+
+/** Per-call options, accepted as the last argument of every method. */
+export interface RequestOptions {
+  signal?: AbortSignal;
+  /** Milliseconds per attempt, overriding the client's. */
+  timeout?: number;
+  /** Retries for this call, overriding the client's (ignored for requests that are not safe to repeat). */
+  maxRetries?: number;
+  headers?: Record<string, string>;
+}
+
+/** Client options after defaults and checks. The key lives here and only here. */
+export interface ResolvedConfig {
+  readonly apiKey: string;
+  readonly baseUrl: string;
+  readonly accountId: string | undefined;
+  readonly timeout: number;
+  readonly maxRetries: number;
+  readonly fetch: typeof fetch | undefined;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly logger: LevelLogger;
+  readonly options: Readonly<ClientOptions>;
+}
+
+const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
+
+function normaliseBaseUrl(raw: string, allowInsecureHttp: boolean): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new PaymentsError(`baseUrl is not a valid URL: ${JSON.stringify(raw)}`);
+  }
+  if (url.protocol === 'http:' && !LOOPBACK.test(url.hostname) && !allowInsecureHttp) {
+    throw new PaymentsError(
+      `baseUrl uses plain http:// on ${url.hostname}; the API key would travel unencrypted. ` +
+        'Use https://, or pass allowInsecureHttp: true for a private test server.',
+    );
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new PaymentsError(`baseUrl must be http(s), got ${url.protocol}`);
+  }
+  if (url.username || url.password) throw new PaymentsError('baseUrl must not carry credentials');
+  const path = url.pathname.replace(/\/+$/, '');
+  return `${url.origin}${path === '' ? API_PREFIX : path}`;
+}
+
+/** Rejects values that could split a header (CR/LF) or that fetch would refuse anyway. */
+export function assertHeaderValue(name: string, value: string): void {
+  if (/[\r\n\0]/.test(value)) {
+    throw new RequestValidationError([
+      { path: [name], message: 'must not contain CR, LF or NUL characters' },
+    ]);
+  }
+}
+
+export function assertAccountId(accountId: string): void {
+  if (!isUuid(accountId)) {
+    throw new RequestValidationError([{ path: ['accountId'], message: 'must be a uuid' }]);
+  }
+}
+
+function nonNegativeInteger(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 0) {
+    throw new RequestValidationError([{ path: [name], message: 'must be a non-negative integer' }]);
+  }
+  return value;
+}
+
+export function resolveConfig(options: ClientOptions): ResolvedConfig {
+  const apiKey = options.apiKey ?? readEnv('PAYMENTS_API_KEY');
+  if (!apiKey) {
+    throw new PaymentsError('No API key: pass { apiKey } or set PAYMENTS_API_KEY.');
+  }
+  assertHeaderValue('apiKey', apiKey);
+  const rawBaseUrl = options.baseUrl ?? readEnv('PAYMENTS_BASE_URL');
+  if (!rawBaseUrl) {
+    throw new PaymentsError('No base URL: pass { baseUrl } or set PAYMENTS_BASE_URL.');
+  }
+  if (options.accountId !== undefined) assertAccountId(options.accountId);
+  const headers = { ...options.headers };
+  for (const [name, value] of Object.entries(headers)) assertHeaderValue(name, value);
+  const envLevel = readEnv('PAYMENTS_LOG');
+  const level = options.logLevel ?? (isLogLevel(envLevel) ? envLevel : 'warn');
+  if (!isLogLevel(level)) throw new PaymentsError(`logLevel must be off, error, warn, info or debug`);
+  return {
+    apiKey,
+    baseUrl: normaliseBaseUrl(rawBaseUrl, options.allowInsecureHttp ?? false),
+    accountId: options.accountId,
+    timeout: nonNegativeInteger('timeout', options.timeout ?? 60_000),
+    maxRetries: nonNegativeInteger('maxRetries', options.maxRetries ?? 2),
+    fetch: options.fetch,
+    headers,
+    logger: new LevelLogger(options.logger ?? console, level),
+    options,
+  };
+}

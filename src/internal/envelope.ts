@@ -1,0 +1,64 @@
+/**
+ * The spec shows two success envelopes and lets a few endpoints put their payload at the top level:
+ *
+ *   current: { status: 200, message, success: true, data }
+ *   legacy:  { status: true, message, data }            (lists may sit one level deeper, in data.data)
+ *   bare:    { status: 200, message, success: true, ...payload }  or no envelope at all
+ *
+ * `unwrap` returns the payload whichever form arrived, so nothing above this file sees an envelope.
+ */
+
+export interface Unwrapped {
+  /** What the endpoint returns: `data`, or the top level less the envelope fields. */
+  payload: unknown;
+  /** The whole body, for shapes that keep things beside `data` (top-level `pagination`). */
+  root: Record<string, unknown> | undefined;
+  /** The envelope's `message`, when there was one. */
+  message: string | undefined;
+}
+
+const ENVELOPE_KEYS = new Set(['status', 'message', 'success']);
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** True when `body` carries envelope markers: a numeric or boolean `status`, or a `success` flag. */
+function hasEnvelope(body: Record<string, unknown>): boolean {
+  return (
+    typeof body.success === 'boolean' || typeof body.status === 'boolean' || typeof body.status === 'number'
+  );
+}
+
+export function unwrap(body: unknown): Unwrapped {
+  if (!isRecord(body) || !hasEnvelope(body)) {
+    return { payload: body, root: isRecord(body) ? body : undefined, message: undefined };
+  }
+  const message = typeof body.message === 'string' ? body.message : undefined;
+  if ('data' in body) return { payload: body.data, root: body, message };
+  const payload: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(body)) if (!ENVELOPE_KEYS.has(key)) payload[key] = value;
+  return { payload, root: body, message };
+}
+
+/**
+ * Picks a named list out of a payload: `data.banks` in the current form, `data.data` in the legacy one, or
+ * the payload itself when it is already the array.
+ */
+export function pickList(payload: unknown, key: string): unknown {
+  if (Array.isArray(payload)) return payload;
+  if (!isRecord(payload)) return undefined;
+  if (key in payload) return payload[key];
+  return Array.isArray(payload.data) ? payload.data : undefined;
+}
+
+/**
+ * A body the service sent with a failure status may still claim success in a legacy form (`status: false`);
+ * an error is decided by the HTTP status, and a 2xx whose body says `status: false` or `success: false` is an
+ * error too, since the legacy envelope reports failures that way.
+ */
+export function bodySaysFailure(body: unknown): boolean {
+  return isRecord(body) && (body.status === false || body.success === false);
+}
+
+export { isRecord };

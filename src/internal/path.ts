@@ -1,0 +1,41 @@
+import { RequestValidationError } from '../core/error.js';
+import { isUuid } from './uuid.js';
+
+/**
+ * Encodes one path segment. Dot segments would be collapsed by URL parsing and move the request to another
+ * endpoint, and an empty one changes the route, so all three are refused rather than encoded.
+ */
+export function encodeSegment(name: string, value: unknown): string {
+  if (typeof value !== 'string' && typeof value !== 'number') {
+    throw new RequestValidationError([{ path: [name], message: 'must be a string' }]);
+  }
+  const raw = String(value);
+  if (raw === '' || raw === '.' || raw === '..') {
+    throw new RequestValidationError([{ path: [name], message: 'must be a non-empty id, not "." or ".."' }]);
+  }
+  return encodeURIComponent(raw);
+}
+
+/** A path parameter the spec types as uuid: anything else is refused before sending. */
+export function uuidSegment(name: string, value: unknown): string {
+  if (!isUuid(value)) throw new RequestValidationError([{ path: [name], message: 'must be a uuid' }]);
+  return value;
+}
+
+/**
+ * Checks a caller-built path for `client.request`: it must be relative to the base URL, start with `/`, and
+ * hold no dot segments, query, fragment or backslash, so the request cannot leave `/api/v1/external`.
+ */
+export function assertSafePath(path: string): string {
+  const problem = !path.startsWith('/')
+    ? 'must start with "/"'
+    : /[?#\\\s]/.test(path)
+      ? 'must not contain "?", "#", "\\" or white space (pass query separately)'
+      : path.split('/').some((s) => s === '.' || s === '..' || /^%2e%2e?$/i.test(s) || /^\.%2e$/i.test(s))
+        ? 'must not contain "." or ".." segments'
+        : /%2f|%5c/i.test(path)
+          ? 'must not contain encoded slashes'
+          : undefined;
+  if (problem) throw new RequestValidationError([{ path: ['path'], message: problem }]);
+  return path;
+}

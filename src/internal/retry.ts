@@ -1,0 +1,39 @@
+/**
+ * Retry policy, in one place.
+ *
+ * Which failures: no response at all, a timeout, 408 (server gave up waiting), 429 (rate limited) and the
+ * 5xx statuses proxies and overloaded services produce. Other 4xx are answers about the request itself and
+ * would fail the same way again.
+ *
+ * Which requests: only those that are safe to repeat (see `isSafeToRepeat`). A payout POST that timed out
+ * may have moved money, so repeating it blindly could pay twice; `payouts.lookupBeforeRetry` handles those.
+ *
+ * How long: exponential backoff from 0.5 s, doubling, capped at 8 s, with jitter so many clients that failed
+ * together do not come back together. A `Retry-After` (seconds or HTTP date) is the server telling us when it
+ * can take the request again, so it replaces the backoff, up to 60 s; waiting longer than that would look
+ * like a hang to the caller.
+ */
+export const RETRY_STATUSES = [408, 429, 500, 502, 503, 504];
+export const INITIAL_DELAY_MS = 500;
+export const MAX_DELAY_MS = 8_000;
+export const MAX_RETRY_AFTER_MS = 60_000;
+
+/** Backoff before retry number `retry` (1-based), before jitter. */
+export function backoffDelay(retry: number): number {
+  return Math.min(MAX_DELAY_MS, INITIAL_DELAY_MS * 2 ** (retry - 1));
+}
+
+/** Keeps 75-100 % of the delay: enough spread to break up a herd without making the wait unpredictable. */
+export function jitter(delay: number): number {
+  return delay * (0.75 + Math.random() * 0.25);
+}
+
+/**
+ * GET, DELETE (the spec's deletes are idempotent: archiving twice is a 200 no-op) and PUT/PATCH, whose bodies
+ * the spec validates as whole documents, give the same result when repeated. A POST is safe only when the
+ * endpoint says so (POST /lookup is a read).
+ */
+export function isSafeToRepeat(method: string, idempotent: boolean | undefined): boolean {
+  if (idempotent !== undefined) return idempotent;
+  return method !== 'POST';
+}

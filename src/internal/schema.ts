@@ -1,0 +1,100 @@
+import * as z from 'zod/mini';
+import { type FieldIssue, RequestValidationError, ResponseValidationError } from '../core/error.js';
+
+/** Any zod (classic or mini) schema: both implement the same core contract. */
+export type Schema<T> = z.core.$ZodType<T>;
+
+/**
+ * An enum the service may extend: the known values are offered by autocompletion and any other string is
+ * still accepted, so a new status on the server does not break a deployed client.
+ */
+export function openEnum<const T extends readonly string[]>(_values: T) {
+  return z.string() as unknown as z.ZodMiniType<T[number] | (string & {})>;
+}
+
+/** YYYY-MM-DD, or a full ISO 8601 timestamp. */
+const DATE_OR_TIMESTAMP =
+  /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** A date filter: `YYYY-MM-DD`, an ISO 8601 timestamp, or a `Date` (sent as its ISO string). */
+export const dateFilter = z.pipe(
+  z.union([
+    z.string().check(z.regex(DATE_OR_TIMESTAMP, 'must be YYYY-MM-DD or an ISO 8601 timestamp')),
+    z.date().check(z.refine((d) => !Number.isNaN(d.getTime()), 'must be a valid Date')),
+  ]),
+  z.transform((value) => (value instanceof Date ? value.toISOString() : value)),
+);
+
+/** `page` and `pageSize` as the spec's Pagination section states them. */
+export function pagingParams(maxPageSize: number | undefined = 100) {
+  const size = z.int().check(z.gte(1, 'must be at least 1'));
+  return {
+    page: z.optional(z.int().check(z.gte(1, 'must be at least 1'))),
+    pageSize: z.optional(
+      maxPageSize === undefined ? size : size.check(z.lte(maxPageSize, `must be at most ${maxPageSize}`)),
+    ),
+  };
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  // zod/mini ships no message locale; setting one would change the caller's own zod globally, so the few
+  // issue kinds the SDK's schemas produce are phrased here.
+  if (issue.message && issue.message !== 'Invalid input') return issue.message;
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.input === undefined ? 'is required' : `expected ${issue.expected}`;
+    case 'too_small':
+      return issue.origin === 'string'
+        ? `must be at least ${issue.minimum} characters`
+        : issue.origin === 'array'
+          ? `must have at least ${issue.minimum} items`
+          : `must be at least ${issue.minimum}`;
+    case 'too_big':
+      return issue.origin === 'string'
+        ? `must be at most ${issue.maximum} characters`
+        : issue.origin === 'array'
+          ? `must have at most ${issue.maximum} items`
+          : `must be at most ${issue.maximum}`;
+    case 'invalid_value':
+      return `must be one of: ${issue.values.map(String).join(', ')}`;
+    case 'invalid_format':
+      return `must be a valid ${issue.format}`;
+    case 'unrecognized_keys':
+      return `unknown field(s): ${issue.keys.join(', ')}`;
+    case 'invalid_union':
+      return 'does not match any accepted form';
+    default:
+      return 'is invalid';
+  }
+}
+
+export function toFieldIssues(error: z.core.$ZodError, prefix: readonly string[] = []): FieldIssue[] {
+  return error.issues.flatMap((issue) => {
+    const path = [...prefix, ...issue.path.map(String)];
+    // An unknown key is named as the field itself, so `field` points at what to remove.
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({ path: [...path, key], message: 'is not a known field' }));
+    }
+    return [{ path, message: describeIssue(issue) }];
+  });
+}
+
+/** Validates caller input; throws `RequestValidationError` naming the field, so nothing is sent. */
+export function parseRequest<T>(schema: Schema<T>, input: unknown, prefix: readonly string[] = []): T {
+  const result = z.safeParse(schema, input);
+  if (!result.success) throw new RequestValidationError(toFieldIssues(result.error, prefix));
+  return result.data;
+}
+
+/** Validates a 2xx payload; throws `ResponseValidationError` carrying the raw body. */
+export function parseResponse<T>(
+  schema: Schema<T>,
+  value: unknown,
+  status: number,
+  body: unknown,
+  prefix: readonly string[] = [],
+): T {
+  const result = z.safeParse(schema, value);
+  if (!result.success) throw new ResponseValidationError(status, body, toFieldIssues(result.error, prefix));
+  return result.data;
+}

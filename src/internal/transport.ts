@@ -1,0 +1,215 @@
+import ky, { HTTPError, type Options as KyOptions, TimeoutError } from 'ky';
+import {
+  APIConnectionError,
+  APIError,
+  APITimeoutError,
+  APIUserAbortError,
+  PaymentsError,
+} from '../core/error.js';
+import { assertHeaderValue, type RequestOptions, type ResolvedConfig } from './config.js';
+import { assertSafePath } from './path.js';
+import {
+  backoffDelay,
+  isSafeToRepeat,
+  jitter,
+  MAX_DELAY_MS,
+  MAX_RETRY_AFTER_MS,
+  RETRY_STATUSES,
+} from './retry.js';
+import { userAgent } from './user-agent.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type QueryValue = string | number | boolean | null | undefined;
+
+/** One request, as resources describe it. */
+export interface TransportRequest {
+  method: HttpMethod;
+  /** Relative to the base URL, e.g. `/transactions`. */
+  path: string;
+  query?: Record<string, QueryValue> | undefined;
+  /** Sent as JSON. */
+  json?: unknown;
+  /** A ready body (multipart stream) with its content type; sent once, never retried or buffered. */
+  body?: { stream: () => BodyInit; contentType: string; length?: number } | undefined;
+  /** Overrides the method's default repeat-safety (POST /lookup is a safe POST). */
+  idempotent?: boolean | undefined;
+  options?: RequestOptions | undefined;
+}
+
+/** What came back: status, headers and the body, parsed when it was JSON. */
+export interface TransportResponse {
+  status: number;
+  headers: Headers;
+  body: unknown;
+  /** False when the body was not JSON (an HTML page from a proxy, a CSV export). */
+  json: boolean;
+}
+
+function buildUrl(baseUrl: string, path: string, query: TransportRequest['query']): string {
+  const url = `${baseUrl}${assertSafePath(path)}`;
+  if (!query) return url;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null) params.append(key, String(value));
+  }
+  const search = params.toString();
+  return search ? `${url}?${search}` : url;
+}
+
+function buildHeaders(config: ResolvedConfig, request: TransportRequest): Headers {
+  const headers = new Headers();
+  for (const source of [config.headers, request.options?.headers ?? {}]) {
+    for (const [name, value] of Object.entries(source)) {
+      assertHeaderValue(name, value);
+      headers.set(name, value);
+    }
+  }
+  // Set last, so a stray default header cannot replace the key or the tenant scope.
+  headers.set('X-API-Key', config.apiKey);
+  headers.set('Accept', 'application/json');
+  if (!headers.has('User-Agent')) headers.set('User-Agent', userAgent());
+  if (config.accountId) headers.set('X-Account-Id', config.accountId);
+  if (request.json !== undefined) headers.set('Content-Type', 'application/json');
+  if (request.body) headers.set('Content-Type', request.body.contentType);
+  return headers;
+}
+
+function parseBody(text: string, headers: Headers): { body: unknown; json: boolean } {
+  if (text === '') return { body: undefined, json: true };
+  const type = headers.get('content-type') ?? '';
+  // Some proxies label JSON as text/plain; try to parse anything that is not declared as another type.
+  if (type === '' || /json|text\/plain/i.test(type)) {
+    try {
+      return { body: JSON.parse(text), json: true };
+    } catch {
+      // fall through: keep the text
+    }
+  }
+  return { body: text, json: false };
+}
+
+async function readResponse(response: Response): Promise<TransportResponse> {
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, ...parseBody(text, response.headers) };
+}
+
+function describeTarget(request: TransportRequest): string {
+  return `${request.method} ${request.path}`;
+}
+
+/**
+ * Sends one logical request: builds URL and headers, runs the attempts through ky with the retry policy of
+ * `retry.ts`, and turns every failure into a `PaymentsError` subclass. Each attempt gets its own timeout.
+ */
+export async function send(config: ResolvedConfig, request: TransportRequest): Promise<TransportResponse> {
+  const url = buildUrl(config.baseUrl, request.path, request.query);
+  const headers = buildHeaders(config, request);
+  const signal = request.options?.signal;
+  if (signal?.aborted) throw new APIUserAbortError();
+  const streaming = request.body !== undefined;
+  const safe = !streaming && isSafeToRepeat(request.method, request.idempotent);
+  const maxRetries = safe ? (request.options?.maxRetries ?? config.maxRetries) : 0;
+  const timeout = request.options?.timeout ?? config.timeout;
+  const log = config.logger;
+  const target = describeTarget(request);
+  const started = Date.now();
+
+  const kyOptions: KyOptions = {
+    method: request.method,
+    headers,
+    json: request.json,
+    signal,
+    timeout: timeout === 0 ? false : timeout,
+    throwHttpErrors: true,
+    retry: {
+      limit: maxRetries,
+      methods: ['get', 'post', 'put', 'patch', 'delete'],
+      statusCodes: RETRY_STATUSES,
+      afterStatusCodes: RETRY_STATUSES,
+      maxRetryAfter: MAX_RETRY_AFTER_MS,
+      backoffLimit: MAX_DELAY_MS,
+      delay: backoffDelay,
+      jitter,
+      retryOnTimeout: true,
+      // The caller's abort ends the call; nothing else is decided here.
+      shouldRetry: () => (signal?.aborted ? false : undefined),
+    },
+    fetch: (input, init) => {
+      const fetchImpl = config.fetch ?? globalThis.fetch;
+      if (!streaming) return fetchImpl(input, init);
+      // ky clones a request's body for retries, which would hold a whole upload in memory; a streamed body
+      // is sent once, so it is attached here, after ky's bookkeeping, straight to fetch.
+      const req = input as Request;
+      return fetchImpl(req.url, {
+        method: req.method,
+        headers: req.headers,
+        signal: req.signal,
+        body: request.body!.stream(),
+        redirect: 'error',
+        duplex: 'half',
+      } as RequestInit);
+    },
+    hooks: {
+      beforeRequest: [
+        (_req, _opts, { retryCount }) => {
+          log.log('debug', `→ ${target}${retryCount ? ` (retry ${retryCount})` : ''}`);
+        },
+      ],
+      beforeRetry: [
+        ({ error, retryCount }) => {
+          const reason = error instanceof HTTPError ? `HTTP ${error.response.status}` : error.name;
+          log.log('info', `retrying ${target} after ${reason} (retry ${retryCount} of ${maxRetries})`);
+        },
+      ],
+    },
+  };
+
+  try {
+    const response = await ky(url, kyOptions);
+    const result = await readResponse(response);
+    log.log('debug', `← ${result.status} ${target} (${Date.now() - started} ms)`);
+    return result;
+  } catch (error) {
+    throw await toPaymentsError(error, signal, target, log);
+  }
+}
+
+async function toPaymentsError(
+  error: unknown,
+  signal: AbortSignal | undefined,
+  target: string,
+  log: ResolvedConfig['logger'],
+): Promise<PaymentsError> {
+  if (error instanceof PaymentsError) return error;
+  if (signal?.aborted) return new APIUserAbortError();
+  if (error instanceof HTTPError) {
+    let parsed: TransportResponse;
+    try {
+      parsed = await readResponse(error.response);
+    } catch {
+      parsed = {
+        status: error.response.status,
+        headers: error.response.headers,
+        body: undefined,
+        json: false,
+      };
+    }
+    log.log('debug', `← ${parsed.status} ${target}`);
+    return APIError.from(parsed.status, parsed.body, parsed.headers);
+  }
+  if (error instanceof TimeoutError) {
+    log.log('debug', `✕ ${target} timed out`);
+    return new APITimeoutError(`Request timed out: ${target}`);
+  }
+  // Only the underlying cause is kept: ky's own errors carry the request, and with it the API key header.
+  const cause = error instanceof Error ? (error.cause ?? error) : error;
+  const detail = cause instanceof Error ? cause.message : String(cause);
+  log.log('debug', `✕ ${target} failed: ${detail}`);
+  return new APIConnectionError(`Connection error: ${target}: ${detail}`, { cause: sanitizeCause(cause) });
+}
+
+/** Network errors from fetch are plain; anything else is reduced to its message so no request object leaks. */
+function sanitizeCause(cause: unknown): unknown {
+  if (cause instanceof Error && !('request' in cause) && !('options' in cause)) return cause;
+  return cause instanceof Error ? new Error(cause.message) : cause;
+}

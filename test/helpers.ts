@@ -1,0 +1,61 @@
+import { HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { type ClientOptions, PaymentsClient } from '../src/index.js';
+
+/** A key no test output may ever contain. */
+export const CANARY_KEY = 'sk_test_CANARY_7f3a9c1e5b';
+export const ORIGIN = 'https://payments.test';
+export const BASE = `${ORIGIN}/api/v1/external`;
+export const ACCOUNT_ID = '3f1c2a4e-8b7d-4c6a-9e0f-1a2b3c4d5e6f';
+
+/** One MSW server per test file; any request without a handler fails the test. */
+export function useServer() {
+  const server = setupServer();
+  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+  afterEach(() => server.resetHandlers());
+  afterAll(() => server.close());
+  return server;
+}
+
+export function makeClient(options: ClientOptions = {}): PaymentsClient {
+  return new PaymentsClient({ apiKey: CANARY_KEY, baseUrl: ORIGIN, logLevel: 'off', ...options });
+}
+
+/** The current success envelope. */
+export function ok(data: unknown, status = 200, headers?: Record<string, string>) {
+  return HttpResponse.json({ status, message: 'OK', success: true, data }, { status, headers });
+}
+
+/** The older boolean success envelope. */
+export function legacyOk(data: unknown, status = 200) {
+  return HttpResponse.json({ status: true, message: 'OK', data }, { status });
+}
+
+/** The spec's error envelope. */
+export function fail(
+  status: number,
+  message: string,
+  extra: Record<string, unknown> = {},
+  headers?: Record<string, string>,
+) {
+  return HttpResponse.json({ status, message, ...extra }, { status, headers });
+}
+
+export function transaction(n: number, extra: Record<string, unknown> = {}) {
+  return {
+    id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+    transaction_type: 'withdrawal',
+    status: 'completed',
+    description: `payout ${n}`,
+    external_reference: `ref-${n}`,
+    fee_amount: 5000,
+    source_amount: 100_000,
+    destination_amount: 95_000,
+    source_currency: 'NGN',
+    destination_currency: 'NGN',
+    created_at: '2026-11-01T10:00:00.000Z',
+    updated_at: '2026-11-01T10:00:00.000Z',
+    ...extra,
+  };
+}
