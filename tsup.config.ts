@@ -1,12 +1,15 @@
 import { defineConfig } from 'tsup';
 
-export default defineConfig({
+const shared = {
   entry: { index: 'src/index.ts' },
-  format: ['esm', 'cjs'],
   dts: true,
-  clean: true,
   sourcemap: true,
   target: 'node20',
+} as const;
+
+export default defineConfig([
+  // ESM users resolve ky themselves, so it stays a shared dependency.
+  { ...shared, format: 'esm', clean: true },
   // ky ships ESM only; bundling it keeps `require('payments-service-sdk')` working.
-  noExternal: ['ky'],
-});
+  { ...shared, format: 'cjs', noExternal: ['ky'] },
+]);

@@ -34,7 +34,8 @@ export interface RequestParams<T> {
 /** A list through `client.paginate`: any of the spec's list shapes, walked page by page. */
 export interface PaginateParams<T> {
   path: string;
-  query?: Record<string, QueryValue>;
+  /** The query, or a function that validates and returns it (called once, when the list is first used). */
+  query?: Record<string, QueryValue> | (() => Record<string, QueryValue>);
   /** Validates (and types) each row. */
   schema?: Schema<T>;
   /** Key of the rows inside `data` (e.g. `transactions`); found automatically when the payload has one array. */
@@ -95,31 +96,32 @@ export class PaymentsClient {
 
   /** Walks any list endpoint; see `PagePromise`. */
   paginate<T = unknown>(params: PaginateParams<T>): PagePromise<T> {
-    const requestedSize = typeof params.query?.pageSize === 'number' ? params.query.pageSize : undefined;
+    // Resolved on first use, so invalid input rejects the PagePromise like any other failure.
+    let query: Record<string, QueryValue> | undefined;
     const load = async (page: number): Promise<Page<T>> => {
-      const query = page === 1 && params.query?.page === undefined ? params.query : { ...params.query, page };
+      const pageQuery = page === 1 && query?.page === undefined ? query : { ...query, page };
       const { value, status, body } = await this.#send({
         method: 'GET',
         path: params.path,
-        query,
+        query: pageQuery,
         options: params.options,
       });
+      const requestedSize = typeof query?.pageSize === 'number' ? query.pageSize : undefined;
       const info = readPageInfo(value, { page, pageSize: requestedSize }, params.rowsKey);
       if (!info) {
-        throw new ResponseValidationError(
-          status,
-          body,
-          [],
-          `no list found${params.rowsKey ? ` at "${params.rowsKey}"` : ''}`,
-        );
+        const where = params.rowsKey ? ` at "${params.rowsKey}"` : '';
+        throw new ResponseValidationError(status, body, [], `no list found${where}`);
       }
-      const rows = params.schema
-        ? info.rows.map((row, i) => parseResponse(params.schema!, row, status, body, [String(i)]))
+      const schema = params.schema;
+      const rows = schema
+        ? info.rows.map((row, i) => parseResponse(schema, row, status, body, [String(i)]))
         : (info.rows as T[]);
       return new Page<T>(info, rows, load);
     };
-    const startPage = typeof params.query?.page === 'number' ? params.query.page : 1;
-    return new PagePromise(() => load(startPage));
+    return new PagePromise(async () => {
+      query = typeof params.query === 'function' ? params.query() : params.query;
+      return load(typeof query?.page === 'number' ? query.page : 1);
+    });
   }
 
   async #send(params: Omit<RequestParams<unknown>, 'schema' | 'select'>) {

@@ -129,10 +129,9 @@ export class Transactions extends APIResource {
    * or reference filters use `wallet.transactions.list`.
    */
   list(params: TransactionListParams = {}, options?: RequestOptions): PagePromise<TransactionListItem> {
-    const query = parseRequest(TransactionListParamsSchema, params);
     return this.client.paginate({
       path: '/transactions',
-      query,
+      query: () => parseRequest(TransactionListParamsSchema, params),
       rowsKey: 'transactions',
       schema: TransactionListItemSchema,
       options,

@@ -1,0 +1,227 @@
+import { HttpResponse, http } from 'msw';
+import { describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
+import { Page, PagePromise, PaymentsError } from '../src/index.js';
+import { BASE, makeClient, ok, useServer } from './helpers.js';
+
+const server = useServer();
+const Row = z.looseObject({ id: z.string() });
+const rows = (page: number, size: number) =>
+  Array.from({ length: size }, (_, i) => ({ id: `p${page}-${i}` }));
+
+/** A list of `pages` pages of `size` rows, served in the given shape. */
+function serveList(
+  path: string,
+  pages: number,
+  size: number,
+  shape: (rows: unknown[], page: number) => Response,
+) {
+  const requested: URL[] = [];
+  server.use(
+    http.get(`${BASE}${path}`, ({ request }) => {
+      const url = new URL(request.url);
+      requested.push(url);
+      const page = Number(url.searchParams.get('page') ?? 1);
+      return shape(page <= pages ? rows(page, size) : [], page);
+    }),
+  );
+  return requested;
+}
+
+describe('page shapes', () => {
+  it('flat counters beside the rows (transactions)', async () => {
+    serveList('/transactions', 3, 2, (r, page) =>
+      ok({ transactions: r, totalCount: 6, page, pageSize: 2, totalPages: 3 }),
+    );
+    const page = await makeClient().paginate({ path: '/transactions', rowsKey: 'transactions', schema: Row });
+    expect(page).toBeInstanceOf(Page);
+    expect(page).toMatchObject({ page: 1, pageSize: 2, totalCount: 6, totalPages: 3, hasMore: true });
+    expect(page.data.map((r) => r.id)).toEqual(['p1-0', 'p1-1']);
+    const last = await (await page.getNextPage()).getNextPage();
+    expect(last.hasNextPage()).toBe(false);
+    await expect(last.getNextPage()).rejects.toThrow(PaymentsError);
+  });
+
+  it('flat counters with hasMore (accounts)', async () => {
+    serveList('/accounts', 2, 2, (r, page) =>
+      ok({ accounts: r, totalCount: 4, page, pageSize: 2, totalPages: 2, hasMore: page < 2 }),
+    );
+    const all = await makeClient()
+      .paginate({ path: '/accounts', rowsKey: 'accounts', schema: Row })
+      .toArray();
+    expect(all.map((r) => r.id)).toEqual(['p1-0', 'p1-1', 'p2-0', 'p2-1']);
+  });
+
+  it('nested data.pagination (payer names, team members)', async () => {
+    serveList('/payer-names', 2, 3, (r, page) =>
+      ok({ payerNames: r, pagination: { page, pageSize: 3, total: 6, totalPages: 2 } }),
+    );
+    const first = await makeClient().paginate({ path: '/payer-names', schema: Row });
+    expect(first).toMatchObject({ page: 1, pageSize: 3, totalCount: 6, totalPages: 2, hasMore: true });
+    const all = await makeClient().paginate({ path: '/payer-names', schema: Row }).toArray();
+    expect(all).toHaveLength(6);
+  });
+
+  it('rows in data with pagination beside it at the top level (referred businesses)', async () => {
+    serveList('/referred', 2, 2, (r, page) =>
+      HttpResponse.json({
+        status: 200,
+        success: true,
+        message: 'OK',
+        data: r,
+        pagination: { page, pageSize: 2, total: 4, totalPages: 2 },
+      }),
+    );
+    const all = await makeClient().paginate({ path: '/referred', schema: Row }).toArray();
+    expect(all.map((r) => r.id)).toEqual(['p1-0', 'p1-1', 'p2-0', 'p2-1']);
+  });
+
+  it('legacy doubly nested data.data with flat counters', async () => {
+    serveList('/banks-like', 2, 1, (r, page) =>
+      HttpResponse.json({ status: true, message: 'OK', data: { data: r, page, pageSize: 1, totalPages: 2 } }),
+    );
+    const all = await makeClient().paginate({ path: '/banks-like', rowsKey: 'items', schema: Row }).toArray();
+    expect(all.map((r) => r.id)).toEqual(['p1-0', 'p2-0']);
+  });
+
+  it('an unpaginated full array is one last page', async () => {
+    const requested = serveList('/virtual-accounts', 1, 4, (r) => ok(r));
+    const page = await makeClient().paginate({ path: '/virtual-accounts', schema: Row });
+    expect(page).toMatchObject({ page: 1, totalPages: 1, hasMore: false });
+    expect(page.data).toHaveLength(4);
+    expect(await makeClient().paginate({ path: '/virtual-accounts' }).toArray()).toHaveLength(4);
+    expect(requested).toHaveLength(2);
+  });
+});
+
+describe('walking', () => {
+  it('walks 1,000 pages one at a time with the same query and options', async () => {
+    const headers: (string | null)[] = [];
+    let pageSizes = new Set<string | null>();
+    server.use(
+      http.get(`${BASE}/transactions`, ({ request }) => {
+        const url = new URL(request.url);
+        const page = Number(url.searchParams.get('page') ?? 1);
+        headers.push(request.headers.get('x-trace'));
+        pageSizes.add(url.searchParams.get('pageSize'));
+        pageSizes.add(`status=${url.searchParams.get('status')}`);
+        return ok({ transactions: rows(page, 2), totalCount: 2000, page, pageSize: 2, totalPages: 1000 });
+      }),
+    );
+    let count = 0;
+    let last = '';
+    for await (const row of makeClient().paginate({
+      path: '/transactions',
+      rowsKey: 'transactions',
+      query: { pageSize: 2, status: 'completed' },
+      schema: Row,
+      options: { headers: { 'X-Trace': 'walk' } },
+    })) {
+      count++;
+      last = row.id;
+    }
+    expect(count).toBe(2000);
+    expect(last).toBe('p1000-1');
+    expect(headers).toHaveLength(1000);
+    expect(new Set(headers)).toEqual(new Set(['walk']));
+    expect(pageSizes).toEqual(new Set(['2', 'status=completed']));
+    pageSizes = new Set();
+  });
+
+  it('stops on an empty page even when counters say more', async () => {
+    const requested = serveList('/transactions', 2, 2, (r, page) =>
+      ok({ transactions: r, totalCount: 100, page, pageSize: 2, totalPages: 50 }),
+    );
+    const all = await makeClient().paginate({ path: '/transactions', rowsKey: 'transactions' }).toArray();
+    expect(all).toHaveLength(4);
+    expect(requested).toHaveLength(3);
+  });
+
+  it('stops when the server repeats a page', async () => {
+    let calls = 0;
+    server.use(
+      http.get(`${BASE}/transactions`, () => {
+        calls++;
+        return ok({ transactions: rows(1, 2), totalCount: 100, page: 1, pageSize: 2, totalPages: 50 });
+      }),
+    );
+    const all = await makeClient().paginate({ path: '/transactions', rowsKey: 'transactions' }).toArray();
+    expect(all).toHaveLength(2);
+    expect(calls).toBe(2);
+  });
+
+  it('stops when the server ignores page but numbers it as asked', async () => {
+    let calls = 0;
+    server.use(
+      http.get(`${BASE}/transactions`, ({ request }) => {
+        calls++;
+        const page = Number(new URL(request.url).searchParams.get('page') ?? 1);
+        return ok({ transactions: rows(1, 2), totalCount: 100, page, pageSize: 2, totalPages: 50 });
+      }),
+    );
+    const all = await makeClient().paginate({ path: '/transactions', rowsKey: 'transactions' }).toArray();
+    expect(all).toHaveLength(2);
+    expect(calls).toBe(2);
+  });
+
+  it('pages() yields pages; toArray({ limit }) stops fetching once it has enough', async () => {
+    const requested = serveList('/transactions', 10, 3, (r, page) =>
+      ok({ transactions: r, totalCount: 30, page, pageSize: 3, totalPages: 10 }),
+    );
+    const numbers: number[] = [];
+    for await (const page of makeClient()
+      .paginate({ path: '/transactions', rowsKey: 'transactions' })
+      .pages()) {
+      numbers.push(page.page);
+    }
+    expect(numbers).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    requested.length = 0;
+    const some = await makeClient()
+      .paginate({ path: '/transactions', rowsKey: 'transactions' })
+      .toArray({ limit: 4 });
+    expect(some).toHaveLength(4);
+    expect(requested).toHaveLength(2);
+  });
+
+  it('breaking out of for await stops fetching pages', async () => {
+    const requested = serveList('/transactions', 100, 5, (r, page) =>
+      ok({ transactions: r, totalCount: 500, page, pageSize: 5, totalPages: 100 }),
+    );
+    let seen = 0;
+    for await (const _ of makeClient().paginate({ path: '/transactions', rowsKey: 'transactions' })) {
+      if (++seen === 7) break;
+    }
+    expect(requested).toHaveLength(2);
+  });
+
+  it('a page iterates from itself to the end', async () => {
+    serveList('/transactions', 3, 1, (r, page) =>
+      ok({ transactions: r, page, pageSize: 1, totalPages: 3, totalCount: 3 }),
+    );
+    const second = await (
+      await makeClient().paginate({ path: '/transactions', rowsKey: 'transactions' })
+    ).getNextPage();
+    const ids: string[] = [];
+    for await (const row of second as Page<{ id: string }>) ids.push(row.id);
+    expect(ids).toEqual(['p2-0', 'p3-0']);
+  });
+
+  it('fetches the first page once, however often it is awaited', async () => {
+    const requested = serveList('/transactions', 1, 1, (r, page) =>
+      ok({ transactions: r, page, pageSize: 1, totalPages: 1 }),
+    );
+    const promise = makeClient().paginate({ path: '/transactions', rowsKey: 'transactions' });
+    expect(promise).toBeInstanceOf(PagePromise);
+    await promise;
+    await promise;
+    await promise.toArray();
+    expect(requested).toHaveLength(1);
+  });
+
+  it('reports a list that is not there', async () => {
+    server.use(http.get(`${BASE}/transactions`, () => ok({ nothing: true })));
+    await expect(makeClient().paginate({ path: '/transactions', rowsKey: 'transactions' })).rejects.toThrow(
+      /no list found at "transactions"/,
+    );
+  });
+});
