@@ -1,10 +1,12 @@
 import { defineConfig } from 'tsup';
 
 const shared = {
-  entry: { index: 'src/index.ts' },
+  entry: { index: 'src/index.ts', testing: 'src/testing/index.ts' },
   dts: true,
   sourcemap: true,
   target: 'node20',
+  // The mock's users bring their own msw; the main entry never imports it.
+  external: ['msw', 'msw/node'],
 } as const;
 
 export default defineConfig([

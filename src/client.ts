@@ -10,7 +10,14 @@ import {
 import { bodySaysFailure, type Unwrapped, unwrap } from './internal/envelope.js';
 import { parseResponse, type Schema } from './internal/schema.js';
 import { type HttpMethod, type QueryValue, send, type TransportRequest } from './internal/transport.js';
+import { Accounts } from './resources/accounts.js';
+import { Banks } from './resources/banks.js';
+import { Beneficiaries } from './resources/beneficiaries.js';
+import { Broker } from './resources/broker.js';
+import { PayerNames } from './resources/payer-names.js';
+import { Payouts } from './resources/payouts.js';
 import { Transactions } from './resources/transactions.js';
+import { Wallet } from './resources/wallet.js';
 
 /** A request through `client.request`: any endpoint, with the client's auth, retries, envelope and errors. */
 export interface RequestParams<T> {
@@ -58,12 +65,33 @@ export class PaymentsClient {
   // A private field: invisible to JSON.stringify, util.inspect and structured clones, so the key stays here.
   readonly #config: ResolvedConfig;
 
+  /** GET /banks, POST /lookup. */
+  readonly banks: Banks;
   /** GET /transactions. */
   readonly transactions: Transactions;
+  /** GET /wallet/supported-currencies, /wallet/wallets, /wallet/transactions. */
+  readonly wallet: Wallet;
+  /** POST /payouts, with `lookupBeforeRetry`. */
+  readonly payouts: Payouts;
+  /** /beneficiaries. */
+  readonly beneficiaries: Beneficiaries;
+  /** /payer-names. */
+  readonly payerNames: PayerNames;
+  /** /accounts (tenants). */
+  readonly accounts: Accounts;
+  /** POST /broker/referral-link. */
+  readonly broker: Broker;
 
   constructor(options: ClientOptions = {}) {
     this.#config = resolveConfig(options);
+    this.banks = new Banks(this);
     this.transactions = new Transactions(this);
+    this.wallet = new Wallet(this);
+    this.payouts = new Payouts(this);
+    this.beneficiaries = new Beneficiaries(this);
+    this.payerNames = new PayerNames(this);
+    this.accounts = new Accounts(this);
+    this.broker = new Broker(this);
   }
 
   /** The base URL requests go to, ending in `/api/v1/external`. */

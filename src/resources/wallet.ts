@@ -1,0 +1,4 @@
+import { APIResource } from './resource.js';
+
+/** Skeleton: filled in by issue 3. */
+export class Wallet extends APIResource {}
