@@ -1,13 +1,13 @@
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
 
-const shared = {
+const shared: Options = {
   entry: { index: 'src/index.ts', testing: 'src/testing/index.ts' },
   dts: true,
   sourcemap: true,
   target: 'node20',
   // The mock's users bring their own msw; the main entry never imports it.
   external: ['msw', 'msw/node'],
-} as const;
+};
 
 export default defineConfig([
   // ESM users resolve ky themselves, so it stays a shared dependency.
