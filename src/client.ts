@@ -1,5 +1,5 @@
 import { APIError, ResponseValidationError } from './core/error.js';
-import { Page, PagePromise, readPageInfo } from './core/pagination.js';
+import { Page, PagePromise, readCsvPageInfo, readPageInfo } from './core/pagination.js';
 import {
   assertAccountId,
   type ClientOptions,
@@ -9,7 +9,13 @@ import {
 } from './internal/config.js';
 import { bodySaysFailure, type Unwrapped, unwrap } from './internal/envelope.js';
 import { parseResponse, type Schema } from './internal/schema.js';
-import { type HttpMethod, type QueryValue, send, type TransportRequest } from './internal/transport.js';
+import {
+  type HttpMethod,
+  type QueryValue,
+  send,
+  type TransportRequest,
+  type TransportResponse,
+} from './internal/transport.js';
 import { Accounts } from './resources/accounts.js';
 import { Banks } from './resources/banks.js';
 import { Beneficiaries } from './resources/beneficiaries.js';
@@ -31,6 +37,8 @@ export interface RequestParams<T> {
   schema?: Schema<T>;
   /** Picks the value to validate out of the unwrapped response (default: the payload). */
   select?: (response: Unwrapped) => unknown;
+  /** `text` returns the body as a string (CSV exports) instead of unwrapping JSON. */
+  responseType?: 'json' | 'text';
   /** Mark a POST as safe to repeat so it is retried like a GET; never for money movement. */
   idempotent?: boolean;
   options?: RequestOptions;
@@ -47,6 +55,11 @@ export interface PaginateParams<T> {
   schema?: Schema<T>;
   /** Key of the rows inside `data` (e.g. `transactions`); found automatically when the payload has one array. */
   rowsKey?: string;
+  /**
+   * `csv`: each page's body is CSV text (one string per page, header row included) and paging comes from the
+   * `X-Total-Count` and `X-Total-Pages` headers, as the cross-account export sends it.
+   */
+  format?: 'json' | 'csv';
   options?: RequestOptions;
 }
 
@@ -117,7 +130,10 @@ export class PaymentsClient {
 
   /** Calls any endpoint: the escape hatch for operations the SDK has no method for. */
   async request<T = unknown>(params: RequestParams<T>): Promise<T> {
-    const { value, status, body } = await this.#send(params);
+    const response = await this.#send(params);
+    if (params.responseType === 'text')
+      return (typeof response.body === 'string' ? response.body : JSON.stringify(response.body ?? '')) as T;
+    const { value, status, body } = this.#json(response);
     const selected = params.select ? params.select(value) : value.payload;
     return params.schema ? parseResponse(params.schema, selected, status, body) : (selected as T);
   }
@@ -128,14 +144,17 @@ export class PaymentsClient {
     let query: Record<string, QueryValue> | undefined;
     const load = async (page: number): Promise<Page<T>> => {
       const pageQuery = page === 1 && query?.page === undefined ? query : { ...query, page };
-      const { value, status, body } = await this.#send({
+      const response = await this.#send({
         method: 'GET',
         path: params.path,
         query: pageQuery,
         options: params.options,
       });
-      const requestedSize = typeof query?.pageSize === 'number' ? query.pageSize : undefined;
-      const info = readPageInfo(value, { page, pageSize: requestedSize }, params.rowsKey);
+      const requested = { page, pageSize: typeof query?.pageSize === 'number' ? query.pageSize : undefined };
+      if (params.format === 'csv')
+        return new Page<T>(readCsvPageInfo(response, requested), [response.body as T], load);
+      const { value, status, body } = this.#json(response);
+      const info = readPageInfo(value, requested, params.rowsKey);
       if (!info) {
         const where = params.rowsKey ? ` at "${params.rowsKey}"` : '';
         throw new ResponseValidationError(status, body, [], `no list found${where}`);
@@ -152,7 +171,7 @@ export class PaymentsClient {
     });
   }
 
-  async #send(params: Omit<RequestParams<unknown>, 'schema' | 'select'>) {
+  async #send(params: Omit<RequestParams<unknown>, 'schema' | 'select'>): Promise<TransportResponse> {
     const response = await send(this.#config, {
       method: params.method,
       path: params.path,
@@ -164,9 +183,12 @@ export class PaymentsClient {
     });
     // The legacy envelope reports failures as `status: false`, sometimes with HTTP 200.
     if (bodySaysFailure(response.body)) throw APIError.from(response.status, response.body, response.headers);
-    if (!response.json) {
+    return response;
+  }
+
+  #json(response: TransportResponse): { value: Unwrapped; status: number; body: unknown } {
+    if (!response.json)
       throw new ResponseValidationError(response.status, response.body, [], 'body is not JSON');
-    }
     return { value: unwrap(response.body), status: response.status, body: response.body };
   }
 

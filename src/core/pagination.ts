@@ -58,6 +58,24 @@ export function readPageInfo(
   return { rows, page, pageSize, totalCount, totalPages, hasMore };
 }
 
+/** A CSV export page: the body is the file, and paging sits in `X-Total-Count` and `X-Total-Pages`. */
+export function readCsvPageInfo(
+  response: { headers: Headers; body: unknown },
+  requested: { page: number; pageSize: number | undefined },
+): PageInfo {
+  const totalCount = num(response.headers.get('x-total-count'));
+  const totalPages = num(response.headers.get('x-total-pages'));
+  const text = typeof response.body === 'string' ? response.body : '';
+  return {
+    rows: text ? [text] : [],
+    page: requested.page,
+    pageSize: requested.pageSize ?? totalCount ?? 0,
+    totalCount,
+    totalPages,
+    hasMore: totalPages === undefined ? false : requested.page < totalPages,
+  };
+}
+
 /** Loads page `n` of the same list, with the same query and request options. */
 export type PageLoader<T> = (page: number) => Promise<Page<T>>;
 

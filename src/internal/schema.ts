@@ -36,6 +36,11 @@ export function pagingParams(maxPageSize: number | undefined = 100) {
   };
 }
 
+/** A caller-supplied query, sent as given: for filters whose names the spec does not show. */
+export const PassThroughQuery = z.optional(
+  z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null(), z.undefined()])),
+);
+
 function describeIssue(issue: z.core.$ZodIssue): string {
   // zod/mini ships no message locale; setting one would change the caller's own zod globally, so the few
   // issue kinds the SDK's schemas produce are phrased here.

@@ -1,4 +1,83 @@
+import * as z from 'zod/mini';
+import type { RequestOptions } from '../internal/config.js';
+import { pickList } from '../internal/envelope.js';
+import { parseRequest } from '../internal/schema.js';
 import { APIResource } from './resource.js';
 
-/** Skeleton: filled in by issue 3. */
-export class Banks extends APIResource {}
+/** A Nigerian bank from GET /banks. `bankCode` is the NIP institution code. */
+export const BankSchema = z.looseObject({ bankName: z.string(), bankCode: z.string() });
+/** A Nigerian bank from GET /banks. */
+export type Bank = z.infer<typeof BankSchema>;
+
+/** The result of a name enquiry (POST /lookup). */
+export const AccountLookupSchema = z.looseObject({
+  accountNumber: z.string(),
+  /** The holder name the bank returned, not one the caller supplied. */
+  accountName: z.string(),
+  bankCode: z.string(),
+  bankName: z.string(),
+  /** Always an empty string; kept only for parsing compatibility. */
+  bvn: z.optional(z.string()),
+  /** Always true. */
+  accountNameVerified: z.optional(z.boolean()),
+});
+/** The result of a name enquiry. */
+export type AccountLookup = z.infer<typeof AccountLookupSchema>;
+
+// The service trims and treats blank as absent, so the SDK does the same and reports "required" up front.
+const trimmed = (field: string) =>
+  z
+    .pipe(
+      z.string(),
+      z.transform((value) => value.trim()),
+    )
+    .check(z.minLength(1, `${field} is required`));
+
+const LookupParamsSchema = z.strictObject({
+  bankCode: trimmed('Bank code'),
+  accountNumber: z.pipe(
+    trimmed('Account number'),
+    z.string().check(z.regex(/^\d{10}$/, 'must be a 10-digit NUBAN')),
+  ),
+  currency: z.optional(z.literal('NGN', 'Currency must be one of: NGN')),
+});
+
+/** Parameters of a name enquiry. */
+export interface LookupParams {
+  /** From `banks.list()`. */
+  bankCode: string;
+  /** 10-digit NUBAN. */
+  accountNumber: string;
+  /** Only `NGN`, assumed when omitted. */
+  currency?: 'NGN';
+}
+
+/** Nigerian banks and name enquiry. */
+export class Banks extends APIResource {
+  /** GET /banks: every supported Nigerian bank (the service caches and refreshes the list). */
+  list(options?: RequestOptions): Promise<Bank[]> {
+    return this.client.request({
+      method: 'GET',
+      path: '/banks',
+      select: (r) => pickList(r.payload, 'banks'),
+      schema: z.array(BankSchema),
+      options,
+    });
+  }
+
+  /**
+   * POST /lookup: confirms the holder name of a Nigerian account. Unknown accounts give `NotFoundError`.
+   * A read, so it is retried like a GET.
+   */
+  async lookup(params: LookupParams, options?: RequestOptions): Promise<AccountLookup> {
+    const body = parseRequest(LookupParamsSchema, params);
+    return this.client.request({
+      method: 'POST',
+      path: '/lookup',
+      body,
+      idempotent: true,
+      schema: AccountLookupSchema,
+      options,
+    });
+  }
+}

@@ -1,4 +1,137 @@
+import * as z from 'zod/mini';
+import { RequestValidationError } from '../core/error.js';
+import type { RequestOptions } from '../internal/config.js';
+import { parseRequest } from '../internal/schema.js';
+import { toMinorUnits } from '../money.js';
+import { type LookupBeforeRetryOptions, type PayoutOutcome, recoverPayout } from './payout-recovery.js';
 import { APIResource } from './resource.js';
 
-/** Skeleton: filled in by issue 3. */
-export class Payouts extends APIResource {}
+/** The payout as POST /payouts returns it. Every amount here is in MINOR units (kobo, cents). */
+export const PayoutSchema = z.looseObject({
+  id: z.string(),
+  remark: z.optional(z.string()),
+  external_reference: z.optional(z.string()),
+  /** Minor units; deducted from the balance automatically. */
+  fee_amount: z.number(),
+  created_at: z.string(),
+  /** Minor units the beneficiary receives. */
+  destination_amount: z.number(),
+  /** Minor units deducted in total: `destination_amount + fee_amount`. */
+  amount: z.number(),
+  beneficiary: z.looseObject({
+    bank_code: z.optional(z.string()),
+    bank_name: z.optional(z.string()),
+    account_name: z.optional(z.string()),
+  }),
+});
+/** A payout as POST /payouts returns it (amounts in minor units). */
+export type Payout = z.infer<typeof PayoutSchema>;
+
+const requiredText = (max = 255) =>
+  z.string().check(z.trim(), z.minLength(1, 'is required'), z.maxLength(max));
+
+const PayoutBeneficiarySchema = z.strictObject({
+  accountName: requiredText(),
+  accountNumber: requiredText(50),
+  bankName: requiredText(),
+  bankCode: requiredText(20),
+  email: requiredText(),
+});
+
+const PayoutCreateSchema = z
+  .strictObject({
+    amount: z.union([z.number(), z.string()]),
+    currency: z.string().check(z.regex(/^[A-Z]{3,5}$/, 'must be an upper-case currency code such as NGN')),
+    beneficiary: PayoutBeneficiarySchema,
+    remark: z.optional(z.string().check(z.maxLength(255))),
+    externalReference: z.optional(requiredText()),
+  })
+  .check(
+    z.superRefine((body, ctx) => {
+      // Amounts are major units here; the check is that the currency can represent them exactly.
+      try {
+        if (toMinorUnits(body.currency, body.amount) <= 0) {
+          ctx.issues.push({
+            code: 'custom',
+            path: ['amount'],
+            message: 'must be greater than 0',
+            input: body.amount,
+          });
+        }
+      } catch (error) {
+        ctx.issues.push({
+          code: 'custom',
+          path: ['amount'],
+          message: (error as Error).message.replace(/^.*?amount: /, ''),
+          input: body.amount,
+        });
+      }
+    }),
+  );
+
+/** The body of POST /payouts. */
+export interface PayoutCreateParams {
+  /** MAJOR units: `5000` means 5,000.00 NGN. A decimal string (`'5000.50'`) avoids float surprises. */
+  amount: number | string;
+  currency: string;
+  /** Validate the account with `banks.lookup` first and take `bankCode` from `banks.list`. */
+  beneficiary: {
+    accountName: string;
+    accountNumber: string;
+    bankName: string;
+    bankCode: string;
+    email: string;
+  };
+  /** Transaction description. */
+  remark?: string;
+  /** Your unique reference. A retry with the same reference returns the original transaction. */
+  externalReference?: string;
+}
+
+/** Validates a payout body; amount is sent as a JSON number in major units. */
+export function parsePayout(body: PayoutCreateParams, requireReference = false): PayoutCreateParams {
+  const parsed = parseRequest(PayoutCreateSchema, body);
+  if (requireReference && !parsed.externalReference) {
+    const message = 'is required: create one with createExternalReference() and persist it before sending';
+    throw new RequestValidationError([{ path: ['externalReference'], message }]);
+  }
+  return { ...parsed, amount: Number(parsed.amount) };
+}
+
+/** A fresh reference for a payout. Persist it before sending, so a crash cannot lose it. */
+export function createExternalReference(prefix = 'payout'): string {
+  return `${prefix}_${globalThis.crypto.randomUUID().replaceAll('-', '')}`;
+}
+
+/** Bank payouts. */
+export class Payouts extends APIResource {
+  /**
+   * POST /payouts: sends money to a bank account. Never retried by the transport: a timeout may mean the
+   * money moved. Use `lookupBeforeRetry` for a payout that is safe to retry.
+   */
+  async create(body: PayoutCreateParams, options?: RequestOptions): Promise<Payout> {
+    return this.#post(parsePayout(body), options);
+  }
+
+  #post(body: PayoutCreateParams, options?: RequestOptions): Promise<Payout> {
+    return this.client.request({ method: 'POST', path: '/payouts', body, schema: PayoutSchema, options });
+  }
+
+  /**
+   * Sends a payout so that money moves at most once. On an ambiguous failure (no response, timeout, 408,
+   * 429, 5xx, an unreadable 2xx) it looks for the payout by `externalReference` in the transaction listing
+   * before trying again. Throws `PayoutOutcomeUnknownError` if it still cannot tell.
+   */
+  async lookupBeforeRetry(
+    body: PayoutCreateParams & { externalReference: string },
+    options: LookupBeforeRetryOptions = {},
+  ): Promise<PayoutOutcome> {
+    const checked = parsePayout(body, true);
+    return recoverPayout(
+      this.client,
+      { ...checked, externalReference: checked.externalReference! },
+      options,
+      (b, o) => this.#post(b, o),
+    );
+  }
+}

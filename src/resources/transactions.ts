@@ -94,7 +94,7 @@ export function isLegacyTransaction(row: TransactionListItem): row is LegacyTran
   return !('transaction_type' in row) && typeof (row as LegacyTransaction).type === 'string';
 }
 
-const TransactionListItemSchema = z.union([TransactionSchema, LegacyTransactionSchema]);
+export const TransactionListItemSchema = z.union([TransactionSchema, LegacyTransactionSchema]);
 
 const TransactionListParamsSchema = z
   .strictObject({
