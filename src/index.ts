@@ -22,6 +22,35 @@ export { Page, PagePromise } from './core/pagination.js';
 export type { ClientOptions, RequestOptions } from './internal/config.js';
 export type { Logger, LogLevel } from './internal/logger.js';
 export type { HttpMethod, QueryValue } from './internal/transport.js';
+export { currencyDigits, toMajorUnits, toMinorUnits } from './money.js';
+export {
+  type Account,
+  type AccountCreateParams,
+  type AccountListParams,
+  type FundingInstructions,
+  type IndividualKycLink,
+  IndividualKycLinkSchema,
+} from './resources/accounts.js';
+export {
+  type AccountLookup,
+  AccountLookupSchema,
+  type Bank,
+  BankSchema,
+  type LookupParams,
+} from './resources/banks.js';
+export { type ReferralLink, ReferralLinkSchema } from './resources/broker.js';
+export {
+  type LookupBeforeRetryOptions,
+  type PayoutAttemptEvent,
+  type PayoutOutcome,
+  PayoutOutcomeUnknownError,
+} from './resources/payout-recovery.js';
+export {
+  createExternalReference,
+  type Payout,
+  type PayoutCreateParams,
+  PayoutSchema,
+} from './resources/payouts.js';
 export {
   isLegacyTransaction,
   type KnownTransactionStatus,
@@ -33,4 +62,22 @@ export {
   type TransactionListParams,
   TransactionSchema,
 } from './resources/transactions.js';
+export {
+  type Currency,
+  CurrencySchema,
+  type WalletRecord,
+  type WalletTransactionListParams,
+} from './resources/wallet.js';
 export { VERSION } from './version.js';
+export {
+  type DepositEventFields,
+  KNOWN_WEBHOOK_EVENTS,
+  type PayerNameEventFields,
+  parseWebhook,
+  type UetrAssignedFields,
+  WebhookError,
+  type WebhookEventName,
+  type WebhookHeaders,
+  type WebhookPayload,
+  type WebhookVerifier,
+} from './webhooks.js';

@@ -225,3 +225,41 @@ describe('walking', () => {
     );
   });
 });
+
+describe('CSV export pages', () => {
+  it('reads paging from X-Total-Count and X-Total-Pages and yields each page body', async () => {
+    const requested: URL[] = [];
+    server.use(
+      http.get(`${BASE}/accounts/transactions`, ({ request }) => {
+        const url = new URL(request.url);
+        requested.push(url);
+        const page = Number(url.searchParams.get('page') ?? 1);
+        return new HttpResponse(`id,amount\nrow${page},100\n`, {
+          headers: { 'content-type': 'text/csv', 'X-Total-Count': '3', 'X-Total-Pages': '3' },
+        });
+      }),
+    );
+    const list = makeClient().paginate<string>({
+      path: '/accounts/transactions',
+      query: { format: 'csv', pageSize: 1 },
+      format: 'csv',
+    });
+    const first = await list;
+    expect(first).toMatchObject({ totalCount: 3, totalPages: 3, hasMore: true, page: 1 });
+    const chunks = await list.toArray();
+    expect(chunks).toEqual(['id,amount\nrow1,100\n', 'id,amount\nrow2,100\n', 'id,amount\nrow3,100\n']);
+    expect(requested.at(-1)?.searchParams.get('format')).toBe('csv');
+  });
+
+  it('client.request can return a text body', async () => {
+    server.use(
+      http.get(
+        `${BASE}/export`,
+        () => new HttpResponse('a,b\n1,2\n', { headers: { 'content-type': 'text/csv' } }),
+      ),
+    );
+    expect(await makeClient().request({ method: 'GET', path: '/export', responseType: 'text' })).toBe(
+      'a,b\n1,2\n',
+    );
+  });
+});

@@ -56,7 +56,6 @@ describe('transactions.list', () => {
   ])('refuses %o before sending, naming %s', async (params, field, message) => {
     const urls = capture();
     const error = await makeClient()
-      // biome-ignore lint/suspicious/noExplicitAny: deliberately invalid input
       .transactions.list(params as any)
       .then(
         () => undefined,
