@@ -38,6 +38,28 @@ export {
   BankSchema,
   type LookupParams,
 } from './resources/banks.js';
+export {
+  type AccountCategory,
+  type AccountOwnerType,
+  type BankAddress,
+  type Beneficiary,
+  type BeneficiaryInput,
+  type BeneficiaryListParams,
+  BeneficiarySchema,
+  type BeneficiaryWriteOptions,
+  beneficiaryInputIssues,
+  type CryptoBeneficiaryInput,
+  type InternationalWireBeneficiaryInput,
+  isBeneficiaryNotFound,
+  type LocalTransferBeneficiaryInput,
+  type MobileMoneyBeneficiaryInput,
+  missingClassificationFields,
+  type NgnBankTransferInput,
+  type PlatformTransferBeneficiaryInput,
+  type UsBankBeneficiaryInput,
+  WITHDRAWAL_METHODS,
+  type WithdrawalMethod,
+} from './resources/beneficiaries.js';
 export { type ReferralLink, ReferralLinkSchema } from './resources/broker.js';
 export {
   type LookupBeforeRetryOptions,

@@ -137,3 +137,19 @@ describe('transactions.list', () => {
     expect(refs).toEqual(['ref-1', 'ref-2', 'ref-3']);
   });
 });
+
+describe('validation messages', () => {
+  it('says "expected" for a wrong type and "is required" for a missing field', async () => {
+    const wrong = await makeClient()
+      .transactions.list({ pageSize: 'x' as unknown as number })
+      .then(
+        () => undefined,
+        (e: RequestValidationError) => e,
+      );
+    expect(wrong?.message).toBe('Invalid request: pageSize: expected number');
+    const missing = await makeClient()
+      .banks.lookup({ accountNumber: '0123456789' } as never)
+      .catch((e: RequestValidationError) => e);
+    expect(missing.message).toBe('Invalid request: bankCode: is required');
+  });
+});

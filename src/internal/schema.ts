@@ -47,6 +47,7 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   if (issue.message && issue.message !== 'Invalid input') return issue.message;
   switch (issue.code) {
     case 'invalid_type':
+      // Issues carry `input` only when parsed with reportInput and the value was there at all.
       return issue.input === undefined ? 'is required' : `expected ${issue.expected}`;
     case 'too_small':
       return issue.origin === 'string'
@@ -86,7 +87,7 @@ export function toFieldIssues(error: z.core.$ZodError, prefix: readonly string[]
 
 /** Validates caller input; throws `RequestValidationError` naming the field, so nothing is sent. */
 export function parseRequest<T>(schema: Schema<T>, input: unknown, prefix: readonly string[] = []): T {
-  const result = z.safeParse(schema, input);
+  const result = z.safeParse(schema, input, { reportInput: true });
   if (!result.success) throw new RequestValidationError(toFieldIssues(result.error, prefix));
   return result.data;
 }
@@ -99,7 +100,7 @@ export function parseResponse<T>(
   body: unknown,
   prefix: readonly string[] = [],
 ): T {
-  const result = z.safeParse(schema, value);
+  const result = z.safeParse(schema, value, { reportInput: true });
   if (!result.success) throw new ResponseValidationError(status, body, toFieldIssues(result.error, prefix));
   return result.data;
 }

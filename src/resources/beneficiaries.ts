@@ -1,4 +1,153 @@
+import * as z from 'zod/mini';
+import { BadRequestError, NotFoundError } from '../core/error.js';
+import type { PagePromise } from '../core/pagination.js';
+import type { RequestOptions } from '../internal/config.js';
+import { uuidSegment } from '../internal/path.js';
+import { openEnum, pagingParams, parseRequest } from '../internal/schema.js';
+import { type BeneficiaryInput, beneficiaryInputSchema, WITHDRAWAL_METHODS } from './beneficiary-rules.js';
 import { APIResource } from './resource.js';
 
-/** Skeleton: filled in by issue 3. */
-export class Beneficiaries extends APIResource {}
+export {
+  type AccountCategory,
+  type AccountOwnerType,
+  type BankAddress,
+  type BeneficiaryInput,
+  beneficiaryInputIssues,
+  type CryptoBeneficiaryInput,
+  type InternationalWireBeneficiaryInput,
+  type LocalTransferBeneficiaryInput,
+  type MobileMoneyBeneficiaryInput,
+  missingClassificationFields,
+  type NgnBankTransferInput,
+  type PlatformTransferBeneficiaryInput,
+  type UsBankBeneficiaryInput,
+  WITHDRAWAL_METHODS,
+  type WithdrawalMethod,
+} from './beneficiary-rules.js';
+
+const optionalString = z.optional(z.string());
+
+/**
+ * A beneficiary as the service returns it. Only populated fields are present (a crypto beneficiary carries no bank
+ * fields), fields this SDK does not know yet are kept, and names stay snake_case as on the wire.
+ */
+export const BeneficiarySchema = z.looseObject({
+  id: z.string(),
+  /** A nickname for crypto and `platform_transfer`. */
+  account_name: optionalString,
+  currency: optionalString,
+  email: optionalString,
+  label: optionalString,
+  account_number: optionalString,
+  bank_name: optionalString,
+  bank_code: optionalString,
+  /** Always present; null when no rail was set (an NGN bank transfer). */
+  withdrawal_method: z.nullable(openEnum(WITHDRAWAL_METHODS)),
+  /** Only while `account_owner_type`/`account_category` may still be omitted and were; its fields are not in the spec. */
+  deprecation_warning: z.optional(z.record(z.string(), z.unknown())),
+});
+/** A saved beneficiary. */
+export type Beneficiary = z.infer<typeof BeneficiarySchema>;
+
+/** Paging of the beneficiary list (the spec shows no other filters). */
+export interface BeneficiaryListParams {
+  page?: number;
+  /** 1 to 100; default 20. */
+  pageSize?: number;
+}
+
+const ListParamsSchema = z.strictObject(pagingParams(100));
+
+/** Per-call options of `create` and `update`. */
+export interface BeneficiaryWriteOptions extends RequestOptions {
+  /**
+   * Sends a body without the `account_owner_type`/`account_category` the SDK otherwise demands, for records you
+   * cannot classify yet. The service accepts that only during its deprecation grace period (then answers with
+   * `deprecation_warning`) and rejects it with 400 afterwards. The types still demand the fields: cast on purpose.
+   */
+  allowUnclassified?: boolean;
+}
+
+/** True for the service's answer to an unknown (or another business's) beneficiary id: 400 `Beneficiary not found`. */
+export function isBeneficiaryNotFound(error: unknown): boolean {
+  // The spec answers 400; a 404 with the same message is accepted too in case the service moves to it.
+  return (
+    (error instanceof BadRequestError || error instanceof NotFoundError) &&
+    /Beneficiary not found/i.test(error.message)
+  );
+}
+
+// One warning per client is enough to prompt a backfill; every response still carries the field itself.
+const warned = new WeakSet<object>();
+
+/**
+ * Saved beneficiaries. PATCH and DELETE are in the spec; the create, retrieve and list paths are inferred from
+ * them (the spec names those operations without showing them).
+ */
+export class Beneficiaries extends APIResource {
+  readonly #schema = z.pipe(
+    BeneficiarySchema,
+    z.transform((beneficiary: Beneficiary) => {
+      if (beneficiary.deprecation_warning && !warned.has(this.client)) {
+        warned.add(this.client);
+        this.client.logger.log(
+          'warn',
+          `Beneficiary ${beneficiary.id} lacks account_owner_type/account_category; the service accepted it ` +
+            `during its grace period with deprecation_warning ${JSON.stringify(beneficiary.deprecation_warning)}. ` +
+            'Send both fields (update backfills them): omission will be rejected with 400. Logged once per client.',
+        );
+      }
+      return beneficiary;
+    }),
+  );
+
+  /** POST /beneficiaries (path inferred). Validates the body for its rail first; never retried (not idempotent). */
+  async create(body: BeneficiaryInput, options?: BeneficiaryWriteOptions): Promise<Beneficiary> {
+    const { allowUnclassified, ...rest } = options ?? {};
+    const json = parseRequest(beneficiaryInputSchema({ allowUnclassified }), body);
+    return this.client.request({
+      method: 'POST',
+      path: '/beneficiaries',
+      body: json,
+      schema: this.#schema,
+      options: rest,
+    });
+  }
+
+  /** GET /beneficiaries/{id} (path inferred). An unknown id rejects with a 400: see `isBeneficiaryNotFound`. */
+  async retrieve(id: string, options?: RequestOptions): Promise<Beneficiary> {
+    const path = `/beneficiaries/${uuidSegment('beneficiaryId', id)}`;
+    return this.client.request({ method: 'GET', path, schema: this.#schema, options });
+  }
+
+  /** GET /beneficiaries (path inferred), page by page; the rows' key is not in the spec, so it is found. */
+  list(params: BeneficiaryListParams = {}, options?: RequestOptions): PagePromise<Beneficiary> {
+    return this.client.paginate({
+      path: '/beneficiaries',
+      query: () => parseRequest(ListParamsSchema, params),
+      schema: this.#schema,
+      options,
+    });
+  }
+
+  /**
+   * PATCH /beneficiaries/{id}. The body replaces the whole beneficiary: send the complete required set for its rail.
+   * Omitting `withdrawal_method` keeps the stored rail (the SDK then checks the NGN set, so restate the rail to
+   * have its fields checked); null or '' clears it. Also how older records get their classification backfilled.
+   */
+  async update(id: string, body: BeneficiaryInput, options?: BeneficiaryWriteOptions): Promise<Beneficiary> {
+    const path = `/beneficiaries/${uuidSegment('beneficiaryId', id)}`;
+    const { allowUnclassified, ...rest } = options ?? {};
+    const json = parseRequest(beneficiaryInputSchema({ allowUnclassified }), body);
+    return this.client.request({ method: 'PATCH', path, body: json, schema: this.#schema, options: rest });
+  }
+
+  /**
+   * DELETE /beneficiaries/{id}: permanent; resolves with nothing (the service sends an empty object). A retry after
+   * a lost response answers `Beneficiary not found`, which then means it is already gone.
+   */
+  async delete(id: string, options?: RequestOptions): Promise<void> {
+    const path = `/beneficiaries/${uuidSegment('beneficiaryId', id)}`;
+    await this.client.request({ method: 'DELETE', path, options });
+  }
+}
