@@ -62,6 +62,27 @@ export {
 } from './resources/beneficiaries.js';
 export { type ReferralLink, ReferralLinkSchema } from './resources/broker.js';
 export {
+  type KnownPayerNameStatus,
+  PAYER_NAME_DOCUMENT_MAX_BYTES,
+  PAYER_NAME_DOCUMENT_TYPES,
+  PAYER_NAME_ENTITY_TYPES,
+  PAYER_NAME_REVIEW_STATUSES,
+  PAYER_NAME_STATUSES,
+  type PayerName,
+  type PayerNameCreateParams,
+  type PayerNameDocument,
+  type PayerNameDocumentInput,
+  PayerNameDocumentSchema,
+  type PayerNameFields,
+  type PayerNameListParams,
+  type PayerNameMetadata,
+  type PayerNameReviewStatus,
+  PayerNameSchema,
+  type PayerNameUpdateParams,
+  payerNameCreateIssues,
+  payerNameDocumentIssues,
+} from './resources/payer-names.js';
+export {
   type LookupBeforeRetryOptions,
   type PayoutAttemptEvent,
   type PayoutOutcome,

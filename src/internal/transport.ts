@@ -70,7 +70,11 @@ function buildHeaders(config: ResolvedConfig, request: TransportRequest): Header
   if (!headers.has('User-Agent')) headers.set('User-Agent', userAgent());
   if (config.accountId) headers.set('X-Account-Id', config.accountId);
   if (request.json !== undefined) headers.set('Content-Type', 'application/json');
-  if (request.body) headers.set('Content-Type', request.body.contentType);
+  if (request.body) {
+    headers.set('Content-Type', request.body.contentType);
+    // A declared length lets the upload go out with Content-Length rather than chunked encoding.
+    if (request.body.length !== undefined) headers.set('Content-Length', String(request.body.length));
+  }
   return headers;
 }
 

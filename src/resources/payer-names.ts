@@ -1,4 +1,189 @@
+import * as z from 'zod/mini';
+import { type FieldIssue, RequestValidationError } from '../core/error.js';
+import type { PagePromise } from '../core/pagination.js';
+import type { RequestOptions } from '../internal/config.js';
+import { uuidSegment } from '../internal/path.js';
+import { parseRequest, toFieldIssues } from '../internal/schema.js';
+import { encodeMultipart, preparePart, type UploadInput, type UploadPart } from '../internal/uploads.js';
+import {
+  DOCUMENT_POLICY,
+  expected,
+  type PayerName,
+  type PayerNameCreateParams,
+  PayerNameCreateSchema,
+  type PayerNameDocumentInput,
+  type PayerNameListParams,
+  PayerNameListParamsSchema,
+  PayerNameSchema,
+  type PayerNameUpdateParams,
+  PayerNameUpdateSchema,
+} from './payer-name-types.js';
 import { APIResource } from './resource.js';
 
-/** Skeleton: filled in by issue 3. */
-export class PayerNames extends APIResource {}
+export * from './payer-name-types.js';
+
+const PATH = '/payer-names';
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+type DescribedDocument = UploadInput & { description?: unknown };
+
+/** A document as given: `{ file, ... }`, or the file alone (a Blob, bytes or a stream has no `file` key). */
+function described(item: PayerNameDocumentInput): DescribedDocument {
+  return isRecord(item) && 'file' in item && !(Symbol.asyncIterator in item)
+    ? (item as DescribedDocument)
+    : { file: item as UploadInput['file'] };
+}
+
+interface PreparedDocuments {
+  parts: UploadPart[];
+  descriptions: (string | undefined)[];
+  issues: FieldIssue[];
+}
+
+async function prepareDocuments(documents: unknown): Promise<PreparedDocuments> {
+  const prepared: PreparedDocuments = { parts: [], descriptions: [], issues: [] };
+  if (!Array.isArray(documents)) {
+    prepared.issues.push({ path: ['documents'], message: 'must be an array of files' });
+    return prepared;
+  }
+  const results = await Promise.all(
+    documents.map(async (item: PayerNameDocumentInput, i) => {
+      const path = ['documents', String(i)];
+      const input = described(item);
+      const description = input.description;
+      if (description !== undefined && typeof description !== 'string') {
+        return { issues: [{ path: [...path, 'description'], message: 'must be a string' }] };
+      }
+      return { ...(await preparePart(input, path, DOCUMENT_POLICY)), description };
+    }),
+  );
+  for (const result of results) {
+    if (result.issues) prepared.issues.push(...result.issues);
+    else {
+      prepared.parts.push(result.part);
+      prepared.descriptions.push(result.description);
+    }
+  }
+  return prepared;
+}
+
+/** /payer-names: the names payout recipients see, submitted for review and attached to payouts by id. */
+export class PayerNames extends APIResource {
+  /**
+   * Submits a payer name for review (201, status `pending_review`; in sandbox it is `active` at once). With
+   * `documents` the request is a streamed `multipart/form-data`, sent once and never retried; `metadata`
+   * cannot ride along then (set it afterwards with `update`). Everything is checked before anything is sent.
+   */
+  async create(body: PayerNameCreateParams, options?: RequestOptions): Promise<PayerName> {
+    const { documents, ...fields } = isRecord(body) ? body : ({} as PayerNameCreateParams);
+    const parsed = z.safeParse(PayerNameCreateSchema, isRecord(body) ? fields : body);
+    const issues = parsed.success ? [] : toFieldIssues(parsed.error);
+    if (documents === undefined || (Array.isArray(documents) && documents.length === 0)) {
+      if (!parsed.success) throw new RequestValidationError(issues);
+      return this.client.request({
+        method: 'POST',
+        path: PATH,
+        body: parsed.data,
+        schema: PayerNameSchema,
+        options,
+      });
+    }
+
+    if (fields.metadata !== undefined) {
+      issues.push({
+        path: ['metadata'],
+        message:
+          'cannot be sent with documents (multipart); create first, then set it with payerNames.update',
+      });
+    }
+    const prepared = await prepareDocuments(documents);
+    issues.push(...prepared.issues);
+    if (issues.length) throw new RequestValidationError(issues);
+
+    const form: [string, string | UploadPart][] = [];
+    for (const [name, value] of Object.entries(parsed.data ?? {})) {
+      if (typeof value === 'string') form.push([name, value]);
+    }
+    // Text fields go first, so a server parsing the stream can refuse them before the files arrive.
+    // `documentDescriptions` labels files by position, so once any file has a label every file gets an entry:
+    // an empty string for an unlabelled one keeps the labels after it on their own files. (The spec shows
+    // unlabelled files with a null description; how it stores an empty label is not shown.)
+    if (prepared.descriptions.some((d) => d !== undefined)) {
+      for (const description of prepared.descriptions) form.push(['documentDescriptions', description ?? '']);
+    }
+    for (const part of prepared.parts) form.push(['documents', part]);
+    const stream = await encodeMultipart(form);
+    return this.client.request({
+      method: 'POST',
+      path: PATH,
+      stream,
+      schema: PayerNameSchema,
+      options,
+    });
+  }
+
+  /**
+   * Lists payer names page by page. `status` takes review statuses: `approved` matches names in `processing`,
+   * `active` and `action_required`. `query` passes parameters the spec does not show.
+   */
+  list(params: PayerNameListParams = {}, options?: RequestOptions): PagePromise<PayerName> {
+    return this.client.paginate({
+      path: PATH,
+      query: () => {
+        const { query, ...known } = parseRequest(PayerNameListParamsSchema, params);
+        return { ...query, ...known };
+      },
+      schema: PayerNameSchema,
+      options,
+    });
+  }
+
+  /**
+   * Changes fields of a payer name, and is the way to set `metadata`. The spec names "Update Payer Name" but
+   * does not show it: `PATCH /payer-names/{id}` with a snake_case JSON body is inferred from the API's other
+   * resources. Its effect on status is not shown either.
+   */
+  async update(
+    payerNameId: string,
+    body: PayerNameUpdateParams,
+    options?: RequestOptions,
+  ): Promise<PayerName> {
+    const id = uuidSegment('payerNameId', payerNameId);
+    const data = parseRequest(PayerNameUpdateSchema, body);
+    return this.client.request({
+      method: 'PATCH',
+      path: `${PATH}/${id}`,
+      body: data,
+      schema: PayerNameSchema,
+      options,
+    });
+  }
+
+  /**
+   * Makes a name the account's default (moving the flag off the previous one), or clears it with `false`.
+   * Only a name that cleared review may be default: others get a 400.
+   */
+  async setDefault(payerNameId: string, isDefault = true, options?: RequestOptions): Promise<PayerName> {
+    const id = uuidSegment('payerNameId', payerNameId);
+    const value = parseRequest(z.boolean(expected('a boolean')), isDefault, ['isDefault']);
+    return this.client.request({
+      method: 'PATCH',
+      path: `${PATH}/${id}/default`,
+      body: { isDefault: value },
+      schema: PayerNameSchema,
+      options,
+    });
+  }
+
+  /**
+   * Archives a name for good: it stops being the default, its display name becomes reusable, and withdrawals
+   * naming it get a 400. Archiving an archived name is a 200 no-op, so the call is safe to retry.
+   */
+  async archive(payerNameId: string, options?: RequestOptions): Promise<PayerName> {
+    const id = uuidSegment('payerNameId', payerNameId);
+    return this.client.request({ method: 'DELETE', path: `${PATH}/${id}`, schema: PayerNameSchema, options });
+  }
+}
