@@ -144,7 +144,7 @@ describe('validation messages', () => {
       .transactions.list({ pageSize: 'x' as unknown as number })
       .then(
         () => undefined,
-        (e: RequestValidationError) => e,
+        (e: unknown) => e as RequestValidationError,
       );
     expect(wrong?.message).toBe('Invalid request: pageSize: expected number');
     const missing = await makeClient()
