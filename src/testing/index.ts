@@ -1,1 +1,19 @@
-export {};
+/**
+ * `payments-service-sdk/testing`: a stateful, deterministic fake of the Payments Service for your own tests,
+ * as MSW handlers (`setupServer(...mock.handlers)`) or a loopback HTTP server (`startMockServer`).
+ * Needs the optional peer dependency `msw`.
+ */
+export type { FaultMatch, FaultSpec, Faults } from './faults.js';
+export { payoutFee } from './fees.js';
+export { createPaymentsMock, DEFAULT_MOCK_BASE_URL, type HandleContext, PaymentsMock } from './mock.js';
+export type { ReviewDecision } from './payer-name-store.js';
+export {
+  BANKS,
+  CURRENCIES,
+  KNOWN_ACCOUNT_NUMBER,
+  resolveAccount,
+  UNKNOWN_ACCOUNT_NUMBER,
+} from './seed/reference.js';
+export { type MockServer, type MockServerOptions, startMockServer } from './server.js';
+export { DEFAULT_API_KEY, DEFAULT_HISTORY_END } from './state.js';
+export type * from './types.js';

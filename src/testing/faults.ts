@@ -1,0 +1,126 @@
+/** Which requests a fault applies to: `'POST /payouts'`, `'/transactions'` (any method), `*` for one segment. */
+export type FaultMatch = string | ((request: { method: string; path: string }) => boolean);
+
+/** A canned failure for the next matching requests. */
+export interface FaultSpec {
+  status: number;
+  /** `Retry-After` header: seconds, or an HTTP date string, sent verbatim. */
+  retryAfter?: number | string;
+  /** How many matching requests get it. Default 1. */
+  times?: number;
+  /** Body sent instead of the spec's error envelope. */
+  body?: unknown;
+  /** Default: every request. */
+  match?: FaultMatch;
+}
+
+const MESSAGES: Record<number, string> = {
+  400: 'Bad request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not found',
+  409: 'Conflict',
+  429: 'Too many requests',
+  500: 'Internal server error',
+  502: 'Bad gateway',
+  503: 'Service unavailable',
+  504: 'Gateway timeout',
+};
+
+/** Default message of a faulted status. */
+export function faultMessage(status: number): string {
+  return MESSAGES[status] ?? `HTTP ${status}`;
+}
+
+function matcher(match: FaultMatch | undefined): (method: string, path: string) => boolean {
+  if (match === undefined) return () => true;
+  if (typeof match === 'function') return (method, path) => match({ method, path });
+  const [first, second] = match.trim().split(/\s+/);
+  const method = second === undefined ? '*' : (first ?? '*').toUpperCase();
+  const pattern = second ?? first ?? '';
+  const escaped = pattern
+    .replace(/\/+$/, '')
+    .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+    .replaceAll('*', '[^/]+');
+  const regex = new RegExp(`^${escaped}/?$`);
+  return (m, path) => (method === '*' || method === m) && regex.test(path);
+}
+
+interface Pending {
+  spec: FaultSpec;
+  remaining: number;
+  test: (method: string, path: string) => boolean;
+}
+
+/** Failure injection: canned statuses, cut connections, latency and listing lag. Chainable. */
+export class Faults {
+  #next: Pending[] = [];
+  #drops: Pending[] = [];
+  #latency = 0;
+  #listingLag = 0;
+
+  /** Answers the next `times` matching requests with `status`, before auth and before any state change. */
+  next(spec: FaultSpec): this {
+    const times = spec.times ?? 1;
+    this.#next.push({ spec, remaining: times, test: matcher(spec.match) });
+    return this;
+  }
+
+  /**
+   * The next matching request is processed and committed, then its connection is cut: MSW answers with a
+   * network error, the loopback server destroys the socket, and `mock.handle` returns `Response.error()`.
+   */
+  dropAfterCommit(match: FaultMatch = 'POST /payouts', times = 1): this {
+    this.#drops.push({ spec: { status: 0 }, remaining: times, test: matcher(match) });
+    return this;
+  }
+
+  /** Delays every response by `ms` (a `setTimeout`, so fake timers control it). 0 turns it off. */
+  latency(ms: number): this {
+    this.#latency = Math.max(0, ms);
+    return this;
+  }
+
+  /** Transactions created from now on appear in listings only `ms` after their creation. */
+  listingLag(ms: number): this {
+    this.#listingLag = Math.max(0, ms);
+    return this;
+  }
+
+  /** Removes every pending fault, latency and listing lag. */
+  clear(): void {
+    this.#next = [];
+    this.#drops = [];
+    this.#latency = 0;
+    this.#listingLag = 0;
+  }
+
+  /** Current latency in ms. */
+  get latencyMs(): number {
+    return this.#latency;
+  }
+
+  /** Current listing lag in ms. */
+  get listingLagMs(): number {
+    return this.#listingLag;
+  }
+
+  /** @internal Consumes and returns the fault for this request, if one matches. */
+  takeNext(method: string, path: string): FaultSpec | undefined {
+    return take(this.#next, method, path)?.spec;
+  }
+
+  /** @internal Consumes a pending drop for this request; true when its connection must be cut. */
+  takeDrop(method: string, path: string): boolean {
+    return take(this.#drops, method, path) !== undefined;
+  }
+}
+
+function take(list: Pending[], method: string, path: string): Pending | undefined {
+  const index = list.findIndex((p) => p.test(method, path));
+  if (index < 0) return undefined;
+  const found = list[index]!;
+  found.remaining -= 1;
+  if (found.remaining <= 0) list.splice(index, 1);
+  return found;
+}

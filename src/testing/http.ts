@@ -1,0 +1,150 @@
+import type { FieldIssue } from '../core/error.js';
+import type { Rng } from './random.js';
+import type { EnvelopeStyle, MockAccount, MockApiKey, MockSettings, MockState } from './types.js';
+
+/** An error answer: thrown by routes, turned into the spec's error envelope by the core. */
+export class MockHttpError extends Error {
+  readonly status: number;
+  readonly extra: Record<string, unknown>;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    status: number,
+    message: string,
+    extra: Record<string, unknown> = {},
+    headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.status = status;
+    this.extra = extra;
+    this.headers = headers;
+  }
+}
+
+/** 400 `Validation failed` with one item per offending field. */
+export function validationFailed(errors: FieldIssue[]): MockHttpError {
+  return new MockHttpError(400, 'Validation failed', { errors });
+}
+
+/** What a route answers on success; the core wraps it in the configured envelope. */
+export interface RouteResult {
+  status?: number;
+  message: string;
+  data: unknown;
+  /** Key of the rows inside `data`; the legacy envelope moves them to `data.data`. */
+  listKey?: string;
+  /** Answer in the boolean envelope whatever the setting (POST /payouts is shown only that way). */
+  booleanEnvelope?: boolean;
+}
+
+/** Everything a route handler may use. */
+export interface RouteContext {
+  request: Request;
+  method: string;
+  /** Path relative to the base URL, e.g. `/payouts`. */
+  path: string;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  /** The account the request runs as (the key's, or the `X-Account-Id` one). */
+  account: MockAccount;
+  /** The key's own account (the tenant, when the key is a tenant key). */
+  owner: MockAccount;
+  key: MockApiKey;
+  state: MockState;
+  settings: MockSettings;
+  rng: Rng;
+  now: number;
+  listingLag: number;
+}
+
+/** A route: method, path pattern with `{name}` parameters, and its handler. */
+export interface Route {
+  method: string;
+  pattern: string;
+  /** Money movement: refused for keys with an empty allowlist. */
+  moneyMovement?: boolean;
+  handle: (ctx: RouteContext) => RouteResult | Promise<RouteResult>;
+}
+
+/** A JSON response with the given status. */
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
+}
+
+/** The success envelope of `result` in `style`. */
+export function successBody(result: RouteResult, style: EnvelopeStyle): Record<string, unknown> {
+  const status = result.status ?? 200;
+  let data = result.data;
+  if (style === 'legacy' && result.listKey && data && typeof data === 'object') {
+    const { [result.listKey]: rows, ...rest } = data as Record<string, unknown>;
+    data = { data: rows, ...rest };
+  }
+  if (style === 'legacy' || result.booleanEnvelope) return { status: true, message: result.message, data };
+  return { status, message: result.message, success: true, data };
+}
+
+/** The error envelope: numeric `status` (boolean `false` in the legacy style) and never `success`. */
+export function errorBody(error: MockHttpError, style: EnvelopeStyle): Record<string, unknown> {
+  return { status: style === 'legacy' ? false : error.status, message: error.message, ...error.extra };
+}
+
+/** Reads a JSON body; an empty body is `{}`. Anything but a JSON object is a 400. */
+export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
+  const text = await request.text();
+  if (text.trim() === '') return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new MockHttpError(400, 'Invalid JSON body');
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw validationFailed([{ path: [], message: 'body must be a JSON object' }]);
+  }
+  return value as Record<string, unknown>;
+}
+
+/**
+ * Validated `page` and `pageSize` (1-based; size 1..100, default 20). Problems are added to `collect` when
+ * given (so a route can report them with its own), else thrown as a 400.
+ */
+export function readPaging(
+  query: URLSearchParams,
+  collect?: FieldIssue[],
+): { page: number; pageSize: number } {
+  const errors: FieldIssue[] = collect ?? [];
+  const max = 100;
+  const read = (name: string, fallback: number, limit?: number): number => {
+    const raw = query.get(name);
+    if (raw === null || raw === '') return fallback;
+    const n = /^\d+$/.test(raw.trim()) ? Number(raw) : Number.NaN;
+    if (!Number.isSafeInteger(n) || n < 1) errors.push({ path: [name], message: 'must be an integer >= 1' });
+    else if (limit !== undefined && n > limit)
+      errors.push({ path: [name], message: `must be at most ${limit}` });
+    return n;
+  };
+  const page = read('page', 1);
+  const pageSize = read('pageSize', 20, max);
+  if (!collect && errors.length) throw validationFailed(errors);
+  return { page, pageSize };
+}
+
+/** One page of `rows` with the flat counters of the spec (`totalCount`, `page`, `pageSize`, `totalPages`). */
+export function pageOf<T>(rows: T[], paging: { page: number; pageSize: number }) {
+  const start = (paging.page - 1) * paging.pageSize;
+  return {
+    rows: rows.slice(start, start + paging.pageSize),
+    totalCount: rows.length,
+    page: paging.page,
+    pageSize: paging.pageSize,
+    totalPages: Math.ceil(rows.length / paging.pageSize),
+  };
+}
+
+/** A trimmed string, or undefined when absent or blank. */
+export function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}

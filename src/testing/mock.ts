@@ -1,0 +1,229 @@
+import { authenticate } from './auth.js';
+import { Faults, faultMessage } from './faults.js';
+import { errorBody, jsonResponse, MockHttpError, successBody } from './http.js';
+import { createHandlers, type MockHandlers } from './msw.js';
+import { findPayerName, type ReviewDecision, review, viewPayerName } from './payer-name-store.js';
+import { Rng } from './random.js';
+import { matchRoute } from './router.js';
+import { createState } from './state.js';
+import type {
+  MockAccount,
+  MockKycLink,
+  MockSettings,
+  MockState,
+  PayerNameStatus,
+  PaymentsMockOptions,
+} from './types.js';
+
+/** Default base URL of the mock. */
+export const DEFAULT_MOCK_BASE_URL = 'https://payments.mock/api/v1/external';
+
+/** Per-request facts that are not in the `Request`: the client IP (the loopback server passes the socket's). */
+export interface HandleContext {
+  clientIp?: string;
+}
+
+function normaliseBaseUrl(raw: string): { origin: string; path: string } {
+  const url = new URL(raw);
+  const path = url.pathname.replace(/\/+$/, '');
+  return { origin: url.origin, path: path === '' ? '/api/v1/external' : path };
+}
+
+function settingsFrom(options: PaymentsMockOptions): MockSettings {
+  return {
+    sandbox: options.sandbox ?? false,
+    envelope: options.envelope ?? 'current',
+    dedupeByReference: options.dedupeByReference ?? true,
+    beneficiaryGracePeriod: options.beneficiaryGracePeriod ?? true,
+    rateLimit: options.rateLimit,
+  };
+}
+
+/** A stateful, deterministic, in-process Payments Service. Create with `createPaymentsMock`. */
+export class PaymentsMock {
+  /** Base URL the handlers answer on, ending in the API prefix. */
+  readonly baseUrl: string;
+  /** The API prefix path, e.g. `/api/v1/external`. */
+  readonly basePath: string;
+  /** Behaviour switches; change them at any time. `reset()` restores the options. */
+  readonly settings: MockSettings;
+  /** Failure injection. */
+  readonly faults = new Faults();
+  /** MSW request handlers (`setupServer(...mock.handlers)` or `setupWorker(...)`). */
+  readonly handlers: MockHandlers;
+  /** Review decisions a real reviewer would take. */
+  readonly payerNames = {
+    /** Decides on a `pending_review` name: approve -> `active`, request_changes / reject set `decisionNote`. */
+    review: (id: string, decision: ReviewDecision, note?: string) => {
+      const pn = this.#payerName(id);
+      review(pn, decision, note, Date.now());
+      return viewPayerName(pn, Date.now());
+    },
+    /** Forces any status (e.g. `processing` or `action_required`), bypassing review. */
+    setStatus: (id: string, status: PayerNameStatus) => {
+      const pn = this.#payerName(id);
+      Object.assign(pn, { status, updatedAt: new Date().toISOString() });
+      if (status === 'archived') pn.isDefault = false;
+      return viewPayerName(pn, Date.now());
+    },
+  };
+  /** The account holder's side of a KYC link. */
+  readonly kyc = {
+    /** Links of an account, oldest first, with `expired` shown for an active link past `expiresAt`. */
+    links: (
+      accountId: string,
+    ): Array<Omit<MockKycLink, 'status'> & { status: MockKycLink['status'] | 'expired' }> =>
+      this.account(accountId).kycLinks.map((l) => ({
+        ...l,
+        status: l.status === 'active' && Date.parse(l.expiresAt) <= Date.now() ? 'expired' : l.status,
+      })),
+    /** The holder passes verification on the account's current link. */
+    complete: (accountId: string) => this.#finishKyc(accountId, 'completed'),
+    /** The holder fails verification on the account's current link. */
+    fail: (accountId: string) => this.#finishKyc(accountId, 'rejected'),
+  };
+
+  readonly #options: PaymentsMockOptions;
+  readonly #origin: string;
+  #state!: MockState;
+  #rng!: Rng;
+  #hits: number[] = [];
+  #requests = 0;
+
+  constructor(options: PaymentsMockOptions = {}) {
+    this.#options = options;
+    const { origin, path } = normaliseBaseUrl(options.baseUrl ?? DEFAULT_MOCK_BASE_URL);
+    this.#origin = origin;
+    this.basePath = path;
+    this.baseUrl = `${origin}${path}`;
+    this.settings = settingsFrom(options);
+    this.reset();
+    this.handlers = createHandlers(this);
+  }
+
+  /** Everything the mock holds; inspect or edit it in tests. */
+  get state(): MockState {
+    return this.#state;
+  }
+
+  /** The origin the MSW handlers answer on. */
+  get origin(): string {
+    return this.#origin;
+  }
+
+  /** An account's state (default: the main account). Throws for an unknown id. */
+  account(id: string = this.#state.mainAccountId): MockAccount {
+    const account = this.#state.accounts.get(id.toLowerCase());
+    if (!account) throw new Error(`no account ${id} in the mock`);
+    return account;
+  }
+
+  /** Back to the seeded state: same data, settings from the options, no faults. */
+  reset(): void {
+    this.#rng = new Rng(this.#options.seed ?? 1);
+    this.#state = createState(this.#rng, this.#options);
+    Object.assign(this.settings, settingsFrom(this.#options));
+    this.faults.clear();
+    this.#hits = [];
+    this.#requests = 0;
+  }
+
+  /**
+   * Answers one request: the core both MSW and the loopback server call. Routes by path under the base
+   * path (any origin). A dropped connection comes back as `Response.error()`.
+   */
+  async handle(request: Request, context: HandleContext = {}): Promise<Response> {
+    const response = await this.#respond(request, context);
+    const delay = this.faults.latencyMs;
+    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+    return response;
+  }
+
+  async #respond(request: Request, context: HandleContext): Promise<Response> {
+    const requestId = `req_mock_${String(++this.#requests).padStart(6, '0')}`;
+    const style = this.settings.envelope;
+    const fail = (error: MockHttpError) =>
+      jsonResponse(error.status, errorBody(error, style), { 'x-request-id': requestId, ...error.headers });
+    const url = new URL(request.url);
+    const method = request.method.toUpperCase();
+    const inside = url.pathname === this.basePath || url.pathname.startsWith(`${this.basePath}/`);
+    const path = url.pathname.slice(this.basePath.length).replace(/\/+$/, '') || '/';
+    const fault = inside ? this.faults.takeNext(method, path) : undefined;
+    if (fault) {
+      const headers: Record<string, string> = { 'x-request-id': requestId };
+      if (fault.retryAfter !== undefined) headers['retry-after'] = String(fault.retryAfter);
+      const body =
+        fault.body ?? errorBody(new MockHttpError(fault.status, faultMessage(fault.status)), style);
+      return jsonResponse(fault.status, body, headers);
+    }
+    const limited = this.#rateLimited();
+    if (limited) return fail(limited);
+    const matched = inside ? matchRoute(method, path) : undefined;
+    if (!matched) return fail(new MockHttpError(404, 'Not found'));
+    let response: Response;
+    try {
+      const forwarded = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim();
+      const clientIp = context.clientIp ?? (forwarded || '127.0.0.1');
+      const caller = authenticate(
+        request.headers,
+        this.#state,
+        clientIp,
+        matched.route.moneyMovement ?? false,
+      );
+      const result = await matched.route.handle({
+        request,
+        method,
+        path,
+        params: matched.params,
+        query: url.searchParams,
+        ...caller,
+        state: this.#state,
+        settings: this.settings,
+        rng: this.#rng,
+        now: Date.now(),
+        listingLag: this.faults.listingLagMs,
+      });
+      response = jsonResponse(result.status ?? 200, successBody(result, style), {
+        'x-request-id': requestId,
+      });
+    } catch (error) {
+      if (!(error instanceof MockHttpError)) throw error;
+      response = fail(error);
+    }
+    // Checked after the handler ran: the request is committed, only its answer is lost.
+    return this.faults.takeDrop(method, path) ? Response.error() : response;
+  }
+
+  #rateLimited(): MockHttpError | undefined {
+    const limit = this.settings.rateLimit;
+    if (!limit) return undefined;
+    const now = Date.now();
+    this.#hits = this.#hits.filter((t) => t > now - limit.perMs);
+    if (this.#hits.length < limit.requests) {
+      this.#hits.push(now);
+      return undefined;
+    }
+    const wait = Math.max(1, Math.ceil((this.#hits[0]! + limit.perMs - now) / 1000));
+    return new MockHttpError(429, 'Too many requests', {}, { 'retry-after': String(wait) });
+  }
+
+  #payerName(id: string) {
+    const pn = findPayerName(this.#state, id.toLowerCase());
+    if (!pn) throw new Error(`no payer name ${id} in the mock`);
+    return pn;
+  }
+
+  #finishKyc(accountId: string, status: 'completed' | 'rejected'): MockKycLink {
+    const link = this.account(accountId).kycLinks.find(
+      (l) => l.status === 'active' && Date.parse(l.expiresAt) > Date.now(),
+    );
+    if (!link) throw new Error(`account ${accountId} has no active, unexpired KYC link`);
+    link.status = status;
+    return { ...link };
+  }
+}
+
+/** Creates a mock Payments Service; see `PaymentsMockOptions`. */
+export function createPaymentsMock(options: PaymentsMockOptions = {}): PaymentsMock {
+  return new PaymentsMock(options);
+}

@@ -1,0 +1,177 @@
+import type { FieldIssue } from '../core/error.js';
+import { MockHttpError } from './http.js';
+import type { Rng } from './random.js';
+import type { MockAccount, MockPayerName, MockState, PayerNameStatus } from './types.js';
+
+/** Statuses that hold a display name: a new name equal to one of these (case-insensitively) gets 409. */
+export const NAME_HOLDING_STATUSES: readonly PayerNameStatus[] = [
+  'pending_review',
+  'processing',
+  'active',
+  'action_required',
+];
+/** Statuses that may not be the default (rule 2 of PATCH /payer-names/{id}/default). */
+export const NOT_APPROVED: readonly PayerNameStatus[] = [
+  'pending_review',
+  'changes_requested',
+  'rejected',
+  'archived',
+];
+/** What the listing's `status=approved` covers. */
+export const APPROVED: readonly PayerNameStatus[] = ['processing', 'active', 'action_required'];
+
+/** A review decision of `mock.payerNames.review`. */
+export type ReviewDecision = 'approve' | 'request_changes' | 'reject';
+
+let regionNames: Map<string, string> | undefined;
+
+/** Country names (English) to alpha-2 codes, from Intl, built on first use. */
+function regions(): Map<string, string> {
+  if (regionNames) return regionNames;
+  regionNames = new Map();
+  const display = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+  const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+  for (const a of letters) {
+    for (const b of letters) {
+      const name = display.of(a + b);
+      if (name) regionNames.set(name.toLowerCase(), a + b);
+    }
+  }
+  return regionNames;
+}
+
+/** An ISO 3166-1 alpha-2 code for a code or an English country name; undefined when it resolves to none. */
+export function resolveCountry(value: string): string | undefined {
+  const v = value.trim();
+  if (/^[A-Za-z]{2}$/.test(v)) {
+    const code = v.toUpperCase();
+    return [...regions().values()].includes(code) ? code : undefined;
+  }
+  return regions().get(v.toLowerCase());
+}
+
+/** Throws 409 when another name of the account in review or approved has this display name. */
+export function assertNameFree(account: MockAccount, name: string, exceptId?: string): void {
+  const wanted = name.trim().toLowerCase();
+  for (const pn of account.payerNames.values()) {
+    if (pn.id !== exceptId && NAME_HOLDING_STATUSES.includes(pn.status) && pn.name.toLowerCase() === wanted) {
+      throw new MockHttpError(409, `A payer name named "${name}" already exists on this account`);
+    }
+  }
+}
+
+/** Snake_case create fields of a stored name, for validating an update as a whole. */
+export function toInput(pn: MockPayerName): Record<string, unknown> {
+  const input: Record<string, unknown> = {
+    entity_type: pn.type,
+    display_name: pn.name,
+    country: pn.country,
+    address_line: pn.address.line1,
+    city: pn.address.city,
+    state_province: pn.address.state,
+  };
+  const optional: Array<[string, string | null]> = [
+    ['first_name', pn.firstName],
+    ['last_name', pn.lastName],
+    ['registration_number', pn.registrationNumber],
+    ['registration_date', pn.registrationDate],
+    ['postal_code', pn.address.postalCode],
+  ];
+  for (const [key, value] of optional) if (value !== null) input[key] = value;
+  if (pn.metadata) input.metadata = { ...pn.metadata };
+  return input;
+}
+
+/** Applies validated snake_case fields to a record (create or update). */
+export function applyInput(pn: MockPayerName, input: Record<string, unknown>, issues: FieldIssue[]): void {
+  const str = (key: string) => (typeof input[key] === 'string' ? (input[key] as string) : null);
+  const country = resolveCountry(String(input.country ?? ''));
+  if (!country)
+    issues.push({ path: ['country'], message: 'must be an ISO 3166-1 alpha-2 code or a country name' });
+  pn.type = input.entity_type === 'business' ? 'business' : 'individual';
+  pn.name = String(input.display_name).trim();
+  pn.firstName = pn.type === 'individual' ? str('first_name') : null;
+  pn.lastName = pn.type === 'individual' ? str('last_name') : null;
+  pn.registrationNumber = str('registration_number');
+  pn.registrationDate = str('registration_date');
+  pn.country = country ?? '';
+  pn.address = {
+    line1: String(input.address_line),
+    city: String(input.city),
+    state: String(input.state_province),
+    postalCode: str('postal_code'),
+  };
+  const metadata = input.metadata as MockPayerName['metadata'] | undefined;
+  if (metadata && Object.keys(metadata).length > 0) pn.metadata = { ...metadata };
+  else delete pn.metadata;
+}
+
+/** A short stable hex digest (FNV-1a), for fake URL signatures that do not consume the seeded generator. */
+function digest(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h.toString(16).padStart(8, '0');
+}
+
+/** The response form: documents get a download URL signed for one hour from `now`. */
+export function viewPayerName(pn: MockPayerName, now: number): Record<string, unknown> {
+  const expires = Math.floor(now / 1000) + 3600;
+  const { metadata, documents, ...rest } = structuredClone(pn);
+  return {
+    ...rest,
+    documents: documents.map((doc) => ({
+      ...doc,
+      downloadUrl: `https://files.payments.mock/payer-names/${pn.id}/documents/${doc.id}?expires=${expires}&signature=${digest(`${doc.id}:${expires}`)}`,
+    })),
+    ...(metadata ? { metadata } : {}),
+  };
+}
+
+/** An empty record, filled by `applyInput`. */
+export function blankPayerName(rng: Rng, now: number, status: PayerNameStatus): MockPayerName {
+  const at = new Date(now).toISOString();
+  return {
+    id: rng.uuid(),
+    type: 'individual',
+    name: '',
+    firstName: null,
+    lastName: null,
+    registrationNumber: null,
+    registrationDate: null,
+    country: '',
+    address: { line1: '', city: '', state: '', postalCode: null },
+    status,
+    isDefault: false,
+    decisionNote: null,
+    documents: [],
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
+/** Finds a payer name in any account. */
+export function findPayerName(state: MockState, id: string): MockPayerName | undefined {
+  for (const account of state.accounts.values()) {
+    const found = account.payerNames.get(id);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * A reviewer's decision on a `pending_review` name. Approval goes straight to `active` (the mock skips
+ * `processing`; use `setStatus` for it or `action_required`); the other two set `decisionNote`.
+ */
+export function review(
+  pn: MockPayerName,
+  decision: ReviewDecision,
+  note: string | undefined,
+  now: number,
+): void {
+  if (pn.status !== 'pending_review') {
+    throw new Error(`payer name ${pn.id} is ${pn.status}; only pending_review names can be reviewed`);
+  }
+  pn.status = decision === 'approve' ? 'active' : decision === 'reject' ? 'rejected' : 'changes_requested';
+  pn.decisionNote = decision === 'approve' ? null : (note ?? null);
+  pn.updatedAt = new Date(now).toISOString();
+}

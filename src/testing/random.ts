@@ -1,0 +1,61 @@
+/**
+ * A seeded generator, so the same seed yields the same accounts, ids and history on every run and machine.
+ * mulberry32: tiny, fast, and good enough for fake data (not for anything secret).
+ */
+export class Rng {
+  #state: number;
+
+  constructor(seed: number) {
+    this.#state = seed >>> 0;
+  }
+
+  /** A float in [0, 1). */
+  next(): number {
+    this.#state = (this.#state + 0x6d2b79f5) >>> 0;
+    let t = this.#state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+
+  /** An integer in [min, max]. */
+  int(min: number, max: number): number {
+    return min + Math.floor(this.next() * (max - min + 1));
+  }
+
+  /** One element of a non-empty list. */
+  pick<T>(items: readonly T[]): T {
+    return items[Math.floor(this.next() * items.length)] as T;
+  }
+
+  /** `n` hex digits. */
+  hex(n: number): string {
+    let out = '';
+    for (let i = 0; i < n; i++) out += Math.floor(this.next() * 16).toString(16);
+    return out;
+  }
+
+  /** `n` decimal digits (may start with 0). */
+  digits(n: number): string {
+    let out = '';
+    for (let i = 0; i < n; i++) out += String(Math.floor(this.next() * 10));
+    return out;
+  }
+
+  /** `n` characters of A-Z and 2-9 (no look-alikes), for codes a person may type. */
+  code(n: number): string {
+    const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+    let out = '';
+    for (let i = 0; i < n; i++) out += alphabet[Math.floor(this.next() * alphabet.length)];
+    return out;
+  }
+
+  /** A version-4-shaped uuid. */
+  uuid(): string {
+    const h = this.hex(32).split('');
+    h[12] = '4';
+    h[16] = '89ab'[Number.parseInt(h[16] ?? '0', 16) & 3] ?? '8';
+    const s = h.join('');
+    return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
+  }
+}

@@ -1,0 +1,121 @@
+import { beneficiaryInputIssues, missingClassificationFields } from '../../resources/beneficiaries.js';
+import {
+  MockHttpError,
+  pageOf,
+  type Route,
+  type RouteContext,
+  readJsonObject,
+  readPaging,
+  validationFailed,
+} from '../http.js';
+
+type Stored = Record<string, unknown>;
+
+function notFound(id: string): MockHttpError {
+  return new MockHttpError(400, `Beneficiary not found: ${id}`);
+}
+
+function find(ctx: RouteContext): Stored {
+  const id = ctx.params.id ?? '';
+  const found = ctx.account.beneficiaries.get(id.toLowerCase());
+  if (!found) throw notFound(id);
+  return found;
+}
+
+/** Only populated fields are returned, `withdrawal_method` always (null without a rail). */
+function view(stored: Stored): Stored {
+  const out: Stored = {};
+  for (const [key, value] of Object.entries(stored)) {
+    if (value === undefined || value === null || value === '') continue;
+    if (typeof value === 'object' && !Array.isArray(value) && Object.keys(value as object).length === 0)
+      continue;
+    out[key] = structuredClone(value);
+  }
+  out.withdrawal_method = stored.withdrawal_method || null;
+  return out;
+}
+
+/**
+ * Validates `body` as the whole new state (create, or update with the rail already merged in) and returns the
+ * record to store plus the grace-period warning, if any.
+ */
+function accept(ctx: RouteContext, body: Stored): { record: Stored; warning?: Record<string, unknown> } {
+  const grace = ctx.settings.beneficiaryGracePeriod;
+  const issues = beneficiaryInputIssues(body, { allowUnclassified: grace });
+  if (issues.length) throw validationFailed(issues);
+  const record: Stored = { ...body, withdrawal_method: body.withdrawal_method || null };
+  if (typeof record.account_number === 'string') record.account_number = record.account_number.trim();
+  const missing = grace ? missingClassificationFields(body) : [];
+  if (missing.length === 0) return { record };
+  return {
+    record,
+    warning: {
+      message: `${missing.join(' and ')} will be required for this beneficiary after the deprecation grace period; add ${missing.length > 1 ? 'them' : 'it'} with PATCH /beneficiaries/{id}.`,
+      fields: missing,
+    },
+  };
+}
+
+function withWarning(stored: Stored, warning: Record<string, unknown> | undefined): Stored {
+  return warning ? { ...view(stored), deprecation_warning: warning } : view(stored);
+}
+
+async function update(ctx: RouteContext) {
+  const current = find(ctx);
+  const body = await readJsonObject(ctx.request);
+  // The body replaces the record whole, except that an omitted rail keeps the stored one.
+  const merged =
+    'withdrawal_method' in body ? body : { ...body, withdrawal_method: current.withdrawal_method };
+  const { record, warning } = accept(ctx, merged);
+  const next = { id: current.id, ...record };
+  ctx.account.beneficiaries.set(current.id as string, next);
+  return { message: 'Beneficiary updated successfully', data: withWarning(next, warning) };
+}
+
+/** /beneficiaries: saved payout destinations, validated with the SDK's own `beneficiaryInputIssues`. */
+export const beneficiaryRoutes: Route[] = [
+  {
+    method: 'POST',
+    pattern: '/beneficiaries',
+    handle: async (ctx) => {
+      const { record, warning } = accept(ctx, await readJsonObject(ctx.request));
+      const stored = { id: ctx.rng.uuid(), ...record };
+      ctx.account.beneficiaries.set(stored.id, stored);
+      return { status: 201, message: 'Beneficiary created successfully', data: withWarning(stored, warning) };
+    },
+  },
+  {
+    method: 'GET',
+    pattern: '/beneficiaries',
+    handle: (ctx) => {
+      const page = pageOf([...ctx.account.beneficiaries.values()].reverse(), readPaging(ctx.query));
+      return {
+        message: 'Beneficiaries retrieved successfully',
+        data: {
+          beneficiaries: page.rows.map(view),
+          totalCount: page.totalCount,
+          page: page.page,
+          pageSize: page.pageSize,
+          totalPages: page.totalPages,
+        },
+        listKey: 'beneficiaries',
+      };
+    },
+  },
+  {
+    method: 'GET',
+    pattern: '/beneficiaries/{id}',
+    handle: (ctx) => ({ message: 'Beneficiary retrieved successfully', data: view(find(ctx)) }),
+  },
+  { method: 'PATCH', pattern: '/beneficiaries/{id}', handle: update },
+  { method: 'PUT', pattern: '/beneficiaries/{id}', handle: update },
+  {
+    method: 'DELETE',
+    pattern: '/beneficiaries/{id}',
+    handle: (ctx) => {
+      const current = find(ctx);
+      ctx.account.beneficiaries.delete(current.id as string);
+      return { message: 'Beneficiary deleted successfully', data: {} };
+    },
+  },
+];

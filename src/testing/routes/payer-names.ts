@@ -1,0 +1,213 @@
+import type { FieldIssue } from '../../core/error.js';
+import {
+  PAYER_NAME_REVIEW_STATUSES,
+  payerNameCreateIssues,
+  payerNameDocumentIssues,
+} from '../../resources/payer-names.js';
+import {
+  MockHttpError,
+  pageOf,
+  type Route,
+  type RouteContext,
+  type RouteResult,
+  readJsonObject,
+  readPaging,
+  validationFailed,
+} from '../http.js';
+import {
+  APPROVED,
+  applyInput,
+  assertNameFree,
+  blankPayerName,
+  NOT_APPROVED,
+  toInput,
+  viewPayerName,
+} from '../payer-name-store.js';
+import type { MockPayerName, MockPayerNameDocument } from '../types.js';
+
+/** The feature switch, then the name by id; both apply to every payer-name endpoint. */
+function guard(ctx: RouteContext): void {
+  if (!ctx.account.payerNamesEnabled) {
+    throw new MockHttpError(403, 'Payer names are not enabled for this account', {
+      code: 'PAYER_NAMES_DISABLED',
+    });
+  }
+}
+
+function find(ctx: RouteContext): MockPayerName {
+  guard(ctx);
+  const found = ctx.account.payerNames.get((ctx.params.id ?? '').toLowerCase());
+  if (!found) throw new MockHttpError(404, 'Payer name not found');
+  return found;
+}
+
+function answer(ctx: RouteContext, pn: MockPayerName, message: string, status = 200): RouteResult {
+  return { status, message, data: viewPayerName(pn, ctx.now) };
+}
+
+/** Text fields, files and positional labels of a multipart create; `metadata` is refused there. */
+async function readForm(ctx: RouteContext) {
+  let form: FormData;
+  try {
+    form = await ctx.request.formData();
+  } catch {
+    throw new MockHttpError(400, 'Invalid multipart body');
+  }
+  const input: Record<string, unknown> = {};
+  const files: File[] = [];
+  const labels: string[] = [];
+  for (const [key, value] of form.entries()) {
+    if (key === 'documents' && typeof value !== 'string') files.push(value);
+    else if (key === 'documentDescriptions') labels.push(String(value));
+    else if (key === 'metadata') {
+      throw validationFailed([
+        {
+          path: ['metadata'],
+          message: 'cannot be sent as multipart/form-data; set it with the update endpoint',
+        },
+      ]);
+    } else input[key] = String(value);
+  }
+  return { input, files, labels };
+}
+
+async function create(ctx: RouteContext): Promise<RouteResult> {
+  guard(ctx);
+  const multipart = (ctx.request.headers.get('content-type') ?? '').toLowerCase().startsWith('multipart/');
+  const { input, files, labels } = multipart
+    ? await readForm(ctx)
+    : { input: await readJsonObject(ctx.request), files: [] as File[], labels: [] as string[] };
+  const issues: FieldIssue[] = [
+    ...payerNameCreateIssues(input),
+    ...payerNameDocumentIssues(files.map((f) => ({ name: f.name, type: f.type, size: f.size }))),
+  ];
+  if (issues.length) throw validationFailed(issues);
+  const pn = blankPayerName(ctx.rng, ctx.now, ctx.settings.sandbox ? 'active' : 'pending_review');
+  applyInput(pn, input, issues);
+  if (issues.length) throw validationFailed(issues);
+  assertNameFree(ctx.account, pn.name);
+  pn.documents = files.map(
+    (file, i): MockPayerNameDocument => ({
+      id: ctx.rng.uuid(),
+      fileName: file.name,
+      description: labels[i]?.trim() ? (labels[i] as string) : null,
+      fileType: file.type || 'application/octet-stream',
+      fileSize: file.size,
+      createdAt: pn.createdAt,
+    }),
+  );
+  ctx.account.payerNames.set(pn.id, pn);
+  const message = ctx.settings.sandbox ? 'Payer name created' : 'Payer name submitted for review';
+  return answer(ctx, pn, message, 201);
+}
+
+function list(ctx: RouteContext): RouteResult {
+  guard(ctx);
+  const errors: FieldIssue[] = [];
+  const paging = readPaging(ctx.query, errors);
+  const archivedRaw = ctx.query.get('archived');
+  if (archivedRaw !== null && archivedRaw !== 'true' && archivedRaw !== 'false') {
+    errors.push({ path: ['archived'], message: 'must be true or false' });
+  }
+  const status = ctx.query.get('status') || undefined;
+  if (status !== undefined && !(PAYER_NAME_REVIEW_STATUSES as readonly string[]).includes(status)) {
+    errors.push({ path: ['status'], message: `must be one of: ${PAYER_NAME_REVIEW_STATUSES.join(', ')}` });
+  }
+  if (errors.length) throw validationFailed(errors);
+  const archived = archivedRaw === 'true';
+  const rows = [...ctx.account.payerNames.values()].reverse().filter((pn) => {
+    if ((pn.status === 'archived') !== archived) return false;
+    if (status === undefined) return true;
+    return status === 'approved' ? APPROVED.includes(pn.status) : pn.status === status;
+  });
+  const page = pageOf(rows, paging);
+  return {
+    message: 'Payer names retrieved successfully',
+    data: {
+      payerNames: page.rows.map((pn) => viewPayerName(pn, ctx.now)),
+      pagination: {
+        page: page.page,
+        pageSize: page.pageSize,
+        total: page.totalCount,
+        totalPages: page.totalPages,
+      },
+    },
+    listKey: 'payerNames',
+  };
+}
+
+/**
+ * Snake_case partial update, validated merged with the stored fields; `metadata: null` or `{}` removes it.
+ * Clears `decisionNote`; a `changes_requested` name goes back to `pending_review` (the spec does not say).
+ */
+async function update(ctx: RouteContext): Promise<RouteResult> {
+  const pn = find(ctx);
+  if (pn.status === 'archived') throw new MockHttpError(400, 'An archived payer name cannot be updated');
+  const body = await readJsonObject(ctx.request);
+  const merged: Record<string, unknown> = { ...toInput(pn), ...body };
+  if (body.metadata === null) delete merged.metadata;
+  // Switching to a business drops the stored personal names, unless the body itself sends them.
+  if (merged.entity_type === 'business') {
+    for (const key of ['first_name', 'last_name']) if (!(key in body)) delete merged[key];
+  }
+  const issues = payerNameCreateIssues(merged);
+  if (issues.length) throw validationFailed(issues);
+  const next = structuredClone(pn);
+  applyInput(next, merged, issues);
+  if (issues.length) throw validationFailed(issues);
+  assertNameFree(ctx.account, next.name, pn.id);
+  Object.assign(pn, next, {
+    decisionNote: null,
+    status: pn.status === 'changes_requested' ? 'pending_review' : pn.status,
+    updatedAt: new Date(ctx.now).toISOString(),
+  });
+  if (!next.metadata) delete pn.metadata;
+  return answer(ctx, pn, 'Payer name updated successfully');
+}
+
+async function setDefault(ctx: RouteContext): Promise<RouteResult> {
+  const pn = find(ctx);
+  const body = await readJsonObject(ctx.request);
+  const isDefault = body.isDefault ?? true;
+  if (typeof isDefault !== 'boolean')
+    throw validationFailed([{ path: ['isDefault'], message: 'must be a boolean' }]);
+  if (isDefault && NOT_APPROVED.includes(pn.status)) {
+    throw new MockHttpError(400, 'Only an approved payer name can be the default');
+  }
+  const at = new Date(ctx.now).toISOString();
+  if (isDefault) {
+    for (const other of ctx.account.payerNames.values()) {
+      if (other.isDefault && other.id !== pn.id) Object.assign(other, { isDefault: false, updatedAt: at });
+    }
+  }
+  if (pn.isDefault !== isDefault) Object.assign(pn, { isDefault, updatedAt: at });
+  return answer(ctx, pn, 'Default payer name updated');
+}
+
+/** /payer-names: create (JSON or multipart), list, read, update, default, archive. */
+export const payerNameRoutes: Route[] = [
+  { method: 'POST', pattern: '/payer-names', handle: create },
+  { method: 'GET', pattern: '/payer-names', handle: list },
+  {
+    method: 'GET',
+    pattern: '/payer-names/{id}',
+    handle: (ctx) => answer(ctx, find(ctx), 'Payer name retrieved successfully'),
+  },
+  { method: 'PATCH', pattern: '/payer-names/{id}', handle: update },
+  { method: 'PATCH', pattern: '/payer-names/{id}/default', handle: setDefault },
+  {
+    method: 'DELETE',
+    pattern: '/payer-names/{id}',
+    handle: (ctx) => {
+      const pn = find(ctx);
+      if (pn.status !== 'archived') {
+        Object.assign(pn, {
+          status: 'archived',
+          isDefault: false,
+          updatedAt: new Date(ctx.now).toISOString(),
+        });
+      }
+      return answer(ctx, pn, 'Payer name archived');
+    },
+  },
+];

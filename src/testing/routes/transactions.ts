@@ -1,0 +1,124 @@
+import type { FieldIssue } from '../../core/error.js';
+import { TRANSACTION_STATUSES } from '../../resources/transactions.js';
+import { pageOf, type Route, type RouteContext, readPaging, validationFailed } from '../http.js';
+import { CURRENCIES } from '../seed/reference.js';
+import type { MockTransactionRow } from '../types.js';
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?$/;
+
+/** A date bound in ms: a bare day covers the whole UTC day (inclusive on both ends). */
+function bound(query: URLSearchParams, name: string, end: boolean, errors: FieldIssue[]): number | undefined {
+  const raw = query.get(name)?.trim();
+  if (!raw) return undefined;
+  const ms = DAY.test(raw)
+    ? Date.parse(`${raw}T00:00:00.000Z`) + (end ? 86_399_999 : 0)
+    : TIMESTAMP.test(raw)
+      ? Date.parse(raw)
+      : Number.NaN;
+  if (Number.isNaN(ms)) errors.push({ path: [name], message: 'must be YYYY-MM-DD or an ISO 8601 timestamp' });
+  return ms;
+}
+
+/** The account's transactions that listings show now (listing lag applied), newest first. */
+function visibleRows(ctx: RouteContext): MockTransactionRow[] {
+  return ctx.account.transactions
+    .filter((t) => t.visibleAt <= ctx.now)
+    .map((t) => t.row)
+    .sort((a, b) => b.created_at.localeCompare(a.created_at));
+}
+
+/**
+ * The filters both listings share. `hideFailed`: GET /transactions leaves `failed` out unless asked for;
+ * GET /wallet/transactions shows every status (the spec states that rule for GET /transactions only).
+ */
+function listTransactions(
+  ctx: RouteContext,
+  hideFailed: boolean,
+  extra: (row: MockTransactionRow) => boolean,
+) {
+  const errors: FieldIssue[] = [];
+  const paging = readPaging(ctx.query, errors);
+  const status = ctx.query.get('status')?.trim() || undefined;
+  if (status !== undefined && !(TRANSACTION_STATUSES as readonly string[]).includes(status)) {
+    errors.push({ path: ['status'], message: `must be one of: ${TRANSACTION_STATUSES.join(', ')}` });
+  }
+  const from = bound(ctx.query, 'startDate', false, errors);
+  const to = bound(ctx.query, 'endDate', true, errors);
+  if (from !== undefined && to !== undefined && from > to) {
+    errors.push({ path: ['endDate'], message: 'must not be before startDate' });
+  }
+  if (errors.length) throw validationFailed(errors);
+  const rows = visibleRows(ctx).filter((row) => {
+    const at = Date.parse(row.created_at);
+    if (status !== undefined ? row.status !== status : hideFailed && row.status === 'failed') return false;
+    if ((from !== undefined && at < from) || (to !== undefined && at > to)) return false;
+    return extra(row);
+  });
+  const page = pageOf(rows, paging);
+  return {
+    message: 'Transactions retrieved successfully',
+    data: {
+      transactions: page.rows.map((row) => structuredClone(row)),
+      totalCount: page.totalCount,
+      page: page.page,
+      pageSize: page.pageSize,
+      totalPages: page.totalPages,
+    },
+    listKey: 'transactions',
+  };
+}
+
+/** GET /transactions and the wallet reads. */
+export const transactionRoutes: Route[] = [
+  {
+    method: 'GET',
+    pattern: '/transactions',
+    handle: (ctx) => listTransactions(ctx, true, () => true),
+  },
+  {
+    method: 'GET',
+    pattern: '/wallet/transactions',
+    handle: (ctx) => {
+      const currency = ctx.query.get('currency')?.trim().toUpperCase() || undefined;
+      const type = ctx.query.get('type')?.trim() || undefined;
+      const reference = ctx.query.get('reference')?.trim() || undefined;
+      return listTransactions(
+        ctx,
+        false,
+        (row) =>
+          (currency === undefined ||
+            row.source_currency === currency ||
+            row.destination_currency === currency) &&
+          (type === undefined || row.transaction_type === type) &&
+          (reference === undefined || row.external_reference === reference),
+      );
+    },
+  },
+  {
+    method: 'GET',
+    pattern: '/wallet/supported-currencies',
+    handle: () => ({
+      message: 'Supported currencies retrieved successfully',
+      data: {
+        currencies: CURRENCIES.map(({ id, code, name, symbol }) => ({
+          id,
+          code,
+          name,
+          symbol,
+          status: 'active',
+        })),
+      },
+      listKey: 'currencies',
+    }),
+  },
+  {
+    method: 'GET',
+    pattern: '/wallet/wallets',
+    handle: ({ account }) => ({
+      message: 'Wallets retrieved successfully',
+      data: { wallets: account.wallets.map((w) => ({ ...w })) },
+      listKey: 'wallets',
+    }),
+  },
+];

@@ -1,0 +1,156 @@
+import { payoutFee } from '../fees.js';
+import type { Rng } from '../random.js';
+import type { MockTransaction, MockTransactionRow } from '../types.js';
+import { PAYERS } from './reference.js';
+
+/** The virtual accounts deposits of one account arrive on. */
+export interface VirtualAccounts {
+  NGN: Record<string, string>;
+  USD: Record<string, string>;
+  XAF: Record<string, string>;
+}
+
+/** Seeds the receiving accounts deposits name in `virtual_account`. */
+export function seedVirtualAccounts(rng: Rng, accountName: string): VirtualAccounts {
+  return {
+    NGN: {
+      id: rng.uuid(),
+      currency: 'NGN',
+      method: 'bank_transfer',
+      bank_name: 'Wema Bank',
+      account_number: rng.digits(10),
+      account_name: accountName,
+    },
+    USD: {
+      id: rng.uuid(),
+      currency: 'USD',
+      method: 'ach',
+      bank_name: 'Lead Bank',
+      account_number: rng.digits(12),
+      account_name: accountName,
+      routing_number: '101019644',
+      swift_code: 'LEADUS44',
+    },
+    XAF: {
+      id: rng.uuid(),
+      currency: 'XAF',
+      method: 'mobile_money',
+      bank_name: 'MTN Mobile Money',
+      account_number: `2376${rng.digits(8)}`,
+      account_name: accountName,
+    },
+  };
+}
+
+type Kind = 'ngn_in' | 'ach_in' | 'wire_in' | 'swift_in' | 'momo_in' | 'ngn_out' | 'wire_out' | 'usdt_out';
+const KINDS: readonly Kind[] = [
+  'ngn_in',
+  'ngn_in',
+  'ach_in',
+  'wire_in',
+  'swift_in',
+  'momo_in',
+  'ngn_out',
+  'ngn_out',
+  'wire_out',
+  'usdt_out',
+];
+const OUT_STATUSES = ['completed', 'completed', 'completed', 'sent', 'processing', 'pending', 'refunded'];
+const HOUR = 3_600_000;
+
+function amountFor(rng: Rng, currency: string): number {
+  if (currency === 'NGN') return rng.int(5_000, 2_000_000) * 100;
+  if (currency === 'XAF') return rng.int(5_000, 1_500_000);
+  return rng.int(50, 25_000) * 100;
+}
+
+function deposit(rng: Rng, kind: Kind, va: VirtualAccounts): Partial<MockTransactionRow> {
+  const currency = kind === 'ngn_in' ? 'NGN' : kind === 'momo_in' ? 'XAF' : 'USD';
+  const payer =
+    PAYERS[
+      kind === 'ngn_in' ? rng.int(0, 1) : kind === 'momo_in' ? 5 : kind === 'swift_in' ? 4 : rng.int(2, 3)
+    ]!;
+  const amount = amountFor(rng, currency);
+  const rail = {
+    ach_in: 'ach',
+    wire_in: 'wire_domestic',
+    swift_in: 'wire_international',
+    momo_in: 'mobile_money',
+  }[kind as 'ach_in'];
+  return {
+    transaction_type: 'deposit',
+    description: `Deposit from ${payer.name}`,
+    fee_amount: 0,
+    source_amount: amount,
+    destination_amount: amount,
+    source_currency: currency,
+    destination_currency: currency,
+    // NGN bank transfers come from a provider that reports no method: the rail stays unknown (omitted).
+    ...(rail ? { payment_rail: rail } : {}),
+    virtual_account: va[currency as keyof VirtualAccounts],
+    payer: {
+      name: payer.name,
+      account_number: rng.digits(10),
+      bank_name: payer.bank_name,
+      country: payer.country,
+    },
+  };
+}
+
+function withdrawal(rng: Rng, kind: Kind, status: string, day: string): Partial<MockTransactionRow> {
+  const currency = kind === 'ngn_out' ? 'NGN' : kind === 'wire_out' ? 'USD' : 'USDT';
+  const destination = amountFor(rng, currency);
+  const fee = payoutFee(currency, destination);
+  const row: Partial<MockTransactionRow> = {
+    transaction_type: 'withdrawal',
+    description:
+      kind === 'wire_out'
+        ? 'International wire to supplier'
+        : kind === 'usdt_out'
+          ? 'USDT payout'
+          : 'Vendor payout',
+    fee_amount: fee,
+    source_amount: destination + fee,
+    destination_amount: destination,
+    source_currency: currency,
+    destination_currency: currency,
+  };
+  // A UETR exists only once the correspondent network assigned it: never on pending or processing wires.
+  if (kind === 'wire_out' && ['completed', 'sent', 'refunded'].includes(status)) {
+    const uetr = rng.uuid();
+    row.uetr = uetr;
+    row.tracking_codes =
+      rng.next() < 0.5 ? { UETR: uetr } : { UETR: uetr, IMAD: `${day}QMGFT${rng.digits(3)}${rng.digits(6)}` };
+  }
+  return row;
+}
+
+/**
+ * `count` rows, newest first, ending at `endMs`. Every tenth row (index 3, 13, ...) is `failed`, so each
+ * seed has some; the rest mix deposits on every rail with local, wire and stablecoin withdrawals.
+ */
+export function seedHistory(rng: Rng, count: number, endMs: number, va: VirtualAccounts): MockTransaction[] {
+  const rows: MockTransaction[] = [];
+  let at = endMs - rng.int(1, 12) * HOUR;
+  for (let i = 0; i < count; i++) {
+    const kind = rng.pick(KINDS);
+    const isDeposit = kind.endsWith('_in');
+    const status = i % 10 === 3 ? 'failed' : isDeposit ? 'completed' : rng.pick(OUT_STATUSES);
+    const created = new Date(at).toISOString();
+    const day = created.slice(0, 10).replaceAll('-', '');
+    const body = isDeposit ? deposit(rng, kind, va) : withdrawal(rng, kind, status, day);
+    const updated = new Date(at + (status === 'pending' ? 0 : rng.int(1, 48) * 60_000)).toISOString();
+    const prefix = isDeposit ? 'DEP' : 'PAY';
+    const row = {
+      id: rng.uuid(),
+      status,
+      external_reference: `${prefix}-${day}-${rng.code(6)}`,
+      ...body,
+      created_at: created,
+      updated_at: updated,
+    } as MockTransactionRow;
+    rows.push({ row, visibleAt: 0 });
+    at -= rng.int(2, 60) * HOUR;
+  }
+  return rows;
+}

@@ -1,0 +1,116 @@
+/** Fixed reference data: banks, currencies, and the name-enquiry rule. The same for every seed. */
+
+/** Nigerian banks GET /banks lists, with their NIP institution codes, ordered by name. */
+export const BANKS: ReadonlyArray<{ bankName: string; bankCode: string }> = [
+  { bankName: 'Access Bank', bankCode: '000014' },
+  { bankName: 'Ecobank Nigeria', bankCode: '000010' },
+  { bankName: 'Fidelity Bank', bankCode: '000007' },
+  { bankName: 'First Bank of Nigeria', bankCode: '000016' },
+  { bankName: 'First City Monument Bank', bankCode: '000003' },
+  { bankName: 'Guaranty Trust Bank', bankCode: '000013' },
+  { bankName: 'Kuda Microfinance Bank', bankCode: '090267' },
+  { bankName: 'Moniepoint Microfinance Bank', bankCode: '090405' },
+  { bankName: 'Stanbic IBTC Bank', bankCode: '000012' },
+  { bankName: 'Sterling Bank', bankCode: '000001' },
+  { bankName: 'United Bank for Africa', bankCode: '000004' },
+  { bankName: 'Wema Bank', bankCode: '000017' },
+  { bankName: 'Zenith Bank', bankCode: '000015' },
+];
+
+/** Currencies GET /wallet/supported-currencies lists, ordered by code; `decimals` is the minor-unit exponent. */
+export const CURRENCIES = [
+  {
+    id: '5b0f8d3e-1c2a-4f6b-9a7e-000000000001',
+    code: 'NGN',
+    name: 'Nigerian Naira',
+    symbol: '₦',
+    decimals: 2,
+  },
+  { id: '5b0f8d3e-1c2a-4f6b-9a7e-000000000002', code: 'USD', name: 'US Dollar', symbol: '$', decimals: 2 },
+  { id: '5b0f8d3e-1c2a-4f6b-9a7e-000000000003', code: 'USDC', name: 'USD Coin', symbol: 'USDC', decimals: 2 },
+  {
+    id: '5b0f8d3e-1c2a-4f6b-9a7e-000000000004',
+    code: 'USDT',
+    name: 'Tether USD',
+    symbol: 'USDT',
+    decimals: 2,
+  },
+  {
+    id: '5b0f8d3e-1c2a-4f6b-9a7e-000000000005',
+    code: 'XAF',
+    name: 'Central African CFA Franc',
+    symbol: 'FCFA',
+    decimals: 0,
+  },
+] as const;
+
+/** Codes of the supported currencies. */
+export const CURRENCY_CODES: readonly string[] = CURRENCIES.map((c) => c.code);
+
+/** Minor-unit exponent of a supported currency (XAF has none). */
+export function decimalsOf(currency: string): number {
+  return CURRENCIES.find((c) => c.code === currency)?.decimals ?? 2;
+}
+
+const FIRST = [
+  'ADAEZE',
+  'BOLA',
+  'CHINEDU',
+  'DAMILOLA',
+  'EMEKA',
+  'FOLAKE',
+  'GBENGA',
+  'HAUWA',
+  'IFEOMA',
+  'JIDE',
+];
+const MIDDLE = ['AMAKA', 'TUNDE', 'NGOZI', 'SEUN', 'KEMI', 'OBINNA', 'YETUNDE', 'SANI', 'UCHE', 'ZAINAB'];
+const LAST = [
+  'ADEYEMI',
+  'BELLO',
+  'CHUKWU',
+  'DANJUMA',
+  'EZE',
+  'FASHOLA',
+  'GARBA',
+  'IBRAHIM',
+  'OKAFOR',
+  'OKONKWO',
+];
+
+/** A NUBAN that name enquiry resolves: 10 digits, even digit sum. */
+export const KNOWN_ACCOUNT_NUMBER = '0123456788';
+/** A well-formed NUBAN that name enquiry does not resolve (odd digit sum). */
+export const UNKNOWN_ACCOUNT_NUMBER = '0123456789';
+
+/**
+ * Name enquiry of the mock, predictable without a table: an account resolves when `bankCode` is one of
+ * `BANKS` and `accountNumber` is 10 digits whose digit sum is even. The holder name is built from the digits
+ * (first digit -> first name, fifth -> middle name, last -> surname), so the same number always gives the
+ * same name, e.g. `0123456788` -> `ADAEZE KEMI OKAFOR`.
+ */
+export function resolveAccount(bankCode: string, accountNumber: string) {
+  const bank = BANKS.find((b) => b.bankCode === bankCode);
+  if (!bank || !/^\d{10}$/.test(accountNumber)) return undefined;
+  const digits = accountNumber.split('').map(Number);
+  if (digits.reduce((a, b) => a + b, 0) % 2 !== 0) return undefined;
+  const accountName = `${FIRST[digits[0]!]} ${MIDDLE[digits[4]!]} ${LAST[digits[9]!]}`;
+  return {
+    accountNumber,
+    accountName,
+    bankCode: bank.bankCode,
+    bankName: bank.bankName,
+    bvn: '',
+    accountNameVerified: true,
+  };
+}
+
+/** Payers and names the seeded history draws from. */
+export const PAYERS = [
+  { name: 'Chioma Nwosu', bank_name: 'Guaranty Trust Bank', country: 'NG' },
+  { name: 'Tunde Bakare Ventures', bank_name: 'Access Bank', country: 'NG' },
+  { name: 'Blue Harbor Imports LLC', bank_name: 'JPMorgan Chase Bank', country: 'US' },
+  { name: 'Northwind Traders Inc', bank_name: 'Bank of America', country: 'US' },
+  { name: 'Thames Textiles Ltd', bank_name: 'Barclays Bank', country: 'GB' },
+  { name: 'Marie Ngono', bank_name: 'MTN Mobile Money', country: 'CM' },
+] as const;

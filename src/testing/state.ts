@@ -1,0 +1,128 @@
+import type { Rng } from './random.js';
+import { seedHistory, seedVirtualAccounts } from './seed/history.js';
+import { CURRENCY_CODES } from './seed/reference.js';
+import type { MockAccount, MockApiKey, MockState, PaymentsMockOptions } from './types.js';
+
+/** The key the mock accepts by default: a tenant key allowlisted for 127.0.0.1. */
+export const DEFAULT_API_KEY = 'sk_test_mock';
+/** Default newest moment of the seeded history; fixed, so the same seed gives the same timestamps. */
+export const DEFAULT_HISTORY_END = '2026-01-01T00:00:00.000Z';
+
+interface AccountSeed {
+  type: 'individual' | 'business';
+  name: string;
+  tenantId?: string | undefined;
+  id?: string;
+  /** Balances in minor units by currency; missing currencies start at 0. */
+  balances?: Record<string, number>;
+  history?: number;
+  record?: Record<string, unknown>;
+}
+
+/** Creates an account with wallets, funding details and (optionally) seeded history. */
+export function createAccount(
+  rng: Rng,
+  seed: AccountSeed,
+  context: { now: number; historyEnd: number; payerNamesEnabled: boolean },
+): MockAccount {
+  const id = seed.id ?? rng.uuid();
+  const va = seedVirtualAccounts(rng, seed.name);
+  const wallets = CURRENCY_CODES.map((currency) => {
+    const balance = seed.balances?.[currency] ?? 0;
+    return { id: rng.uuid(), currency, balance, available_balance: balance };
+  });
+  return {
+    id,
+    type: seed.type,
+    name: seed.name,
+    ...(seed.tenantId ? { tenantId: seed.tenantId } : {}),
+    record: {
+      ...seed.record,
+      id,
+      type: seed.type,
+      name: seed.name,
+      created_at: new Date(seed.history ? context.historyEnd - 200 * 86_400_000 : context.now).toISOString(),
+    },
+    payerNamesEnabled: context.payerNamesEnabled,
+    wallets,
+    transactions: seed.history ? seedHistory(rng, seed.history, context.historyEnd, va) : [],
+    payouts: new Map(),
+    beneficiaries: new Map(),
+    payerNames: new Map(),
+    kycLinks: [],
+    funding: {
+      bank_name: va.NGN.bank_name!,
+      account_number: va.NGN.account_number!,
+      account_name: seed.name,
+    },
+  };
+}
+
+/**
+ * Seeds the main account (a business and white-label tenant: 60 transactions, funded wallets) and two
+ * accounts in its tenancy: an individual (12 transactions) and a business (24 transactions).
+ */
+export function createState(rng: Rng, options: PaymentsMockOptions): MockState {
+  const historyEnd = new Date(options.historyEnd ?? DEFAULT_HISTORY_END).getTime();
+  const context = { now: Date.now(), historyEnd, payerNamesEnabled: options.payerNamesEnabled ?? true };
+  const main = createAccount(
+    rng,
+    {
+      type: 'business',
+      name: 'Acme Trading Ltd',
+      history: 60,
+      balances: { NGN: 2_500_000_000, USD: 12_500_000, USDC: 5_000_000, USDT: 3_000_000, XAF: 90_000_000 },
+      record: { email: 'finance@acme.example' },
+    },
+    context,
+  );
+  const individual = createAccount(
+    rng,
+    {
+      type: 'individual',
+      name: 'Ada Obi',
+      tenantId: main.id,
+      history: 12,
+      balances: { NGN: 50_000_000, USD: 250_000 },
+      record: { email: 'ada.obi@example.com' },
+    },
+    context,
+  );
+  const business = createAccount(
+    rng,
+    {
+      type: 'business',
+      name: 'Kola Foods Ltd',
+      tenantId: main.id,
+      history: 24,
+      balances: { NGN: 800_000_000, USD: 1_000_000 },
+      record: { email: 'accounts@kolafoods.example' },
+    },
+    context,
+  );
+  const accounts = new Map([main, individual, business].map((a) => [a.id, a]));
+  const requested = options.apiKeys ?? [{ key: DEFAULT_API_KEY, tenant: true, allowlist: ['127.0.0.1'] }];
+  const apiKeys: MockApiKey[] = requested.map((k) => {
+    const accountId = k.accountId ?? main.id;
+    if (!accounts.has(accountId)) {
+      const name = `Business ${accountId.slice(0, 8)}`;
+      accounts.set(accountId, createAccount(rng, { id: accountId, type: 'business', name }, context));
+    }
+    return {
+      key: k.key,
+      accountId,
+      tenant: k.tenant ?? false,
+      allowlist: [...(k.allowlist ?? [])],
+      apiAccess: k.apiAccess ?? true,
+      restricted: k.restricted ?? false,
+      deleted: k.deleted ?? false,
+    };
+  });
+  return {
+    mainAccountId: main.id,
+    individualAccountId: individual.id,
+    businessAccountId: business.id,
+    accounts,
+    apiKeys,
+  };
+}

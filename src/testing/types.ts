@@ -1,0 +1,187 @@
+/** Success envelope the mock answers with: numeric `status` + `success`, or the older boolean `status`. */
+export type EnvelopeStyle = 'current' | 'legacy';
+
+/** An API key the mock accepts, and the standing of the account behind it. */
+export interface MockApiKey {
+  key: string;
+  /** Account the key belongs to. Default: the seeded main account; an unknown id creates a business account. */
+  accountId?: string;
+  /** A white-label tenant key, allowed to send `X-Account-Id`. Default false. */
+  tenant?: boolean;
+  /** Allowlisted client IPs. Non-empty: every other IP gets 403. Empty (default): POST /payouts gets 403. */
+  allowlist?: string[];
+  /** False: 403 `API access has been disabled for this account`. Default true. */
+  apiAccess?: boolean;
+  /** True: 403 `ACCOUNT_RESTRICTED` with `accountBlocked: true`. */
+  restricted?: boolean;
+  /** True: 401 `ACCOUNT_DOES_NOT_EXIST`. */
+  deleted?: boolean;
+}
+
+/** A sliding-window rate limit: more than `requests` within `perMs` get 429 with `Retry-After`. */
+export interface RateLimit {
+  requests: number;
+  perMs: number;
+}
+
+/** Options of `createPaymentsMock`. */
+export interface PaymentsMockOptions {
+  /** Where the handlers answer. Default `https://payments.mock/api/v1/external`; an origin alone gets `/api/v1/external`. */
+  baseUrl?: string;
+  /** Keys the mock accepts (replaces the default `sk_test_mock`, a tenant key allowlisted for 127.0.0.1). */
+  apiKeys?: MockApiKey[];
+  /** Seed of every generated id, name and amount. Default 1. */
+  seed?: number;
+  /** Sandbox behaviour: new payer names are created `active`. Default false. */
+  sandbox?: boolean;
+  /** Success envelope. Default `current`. */
+  envelope?: EnvelopeStyle;
+  /** A repeated payout `externalReference` returns the original payout. Default true. */
+  dedupeByReference?: boolean;
+  /** Omitted beneficiary classification fields succeed with `deprecation_warning`. Default true; false gives 400. */
+  beneficiaryGracePeriod?: boolean;
+  /** The payer-names feature on every seeded account. Default true; false gives 403 `PAYER_NAMES_DISABLED`. */
+  payerNamesEnabled?: boolean;
+  /** Optional rate limit over all requests. */
+  rateLimit?: RateLimit;
+  /** Newest moment of the seeded transaction history. Default `2026-01-01T00:00:00.000Z`. */
+  historyEnd?: string | Date;
+}
+
+/** Behaviour switches that may be changed on a live mock (`mock.settings.sandbox = true`). */
+export interface MockSettings {
+  sandbox: boolean;
+  envelope: EnvelopeStyle;
+  dedupeByReference: boolean;
+  beneficiaryGracePeriod: boolean;
+  rateLimit: RateLimit | undefined;
+}
+
+/** A wallet; balances in minor units. */
+export interface MockWallet {
+  id: string;
+  currency: string;
+  balance: number;
+  available_balance: number;
+}
+
+/** A transaction row exactly as listed; fields that do not apply are absent. */
+export interface MockTransactionRow {
+  id: string;
+  transaction_type: string;
+  status: string;
+  description: string;
+  external_reference: string;
+  fee_amount: number;
+  source_amount: number;
+  destination_amount: number;
+  source_currency: string;
+  destination_currency: string;
+  payment_rail?: string;
+  virtual_account?: Record<string, string>;
+  payer?: Record<string, string>;
+  uetr?: string;
+  tracking_codes?: Record<string, string>;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A stored transaction: the row, and when listings start to show it (`listingLag`). */
+export interface MockTransaction {
+  row: MockTransactionRow;
+  visibleAt: number;
+}
+
+/** The payout response `data`, kept per reference so a repeat returns it unchanged. */
+export interface PayoutResult {
+  id: string;
+  remark: string;
+  external_reference: string;
+  fee_amount: number;
+  created_at: string;
+  destination_amount: number;
+  amount: number;
+  beneficiary: { bank_code: string; bank_name: string; account_name: string };
+}
+
+/** A stored payer-name document; `downloadUrl` is signed anew on each response. */
+export interface MockPayerNameDocument {
+  id: string;
+  fileName: string;
+  description: string | null;
+  fileType: string;
+  fileSize: number;
+  createdAt: string;
+}
+
+/** Review and registration status of a payer name, collapsed into one value as the spec has it. */
+export type PayerNameStatus =
+  | 'pending_review'
+  | 'changes_requested'
+  | 'processing'
+  | 'active'
+  | 'action_required'
+  | 'rejected'
+  | 'archived';
+
+/** A stored payer name, in the response's camelCase form. */
+export interface MockPayerName {
+  id: string;
+  type: 'individual' | 'business';
+  name: string;
+  firstName: string | null;
+  lastName: string | null;
+  registrationNumber: string | null;
+  registrationDate: string | null;
+  country: string;
+  address: { line1: string; city: string; state: string; postalCode: string | null };
+  status: PayerNameStatus;
+  isDefault: boolean;
+  decisionNote: string | null;
+  documents: MockPayerNameDocument[];
+  metadata?: Record<string, string | number | boolean>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A KYC link; `invalidated` when a newer link replaced it (the spec names no wire value for that). */
+export interface MockKycLink {
+  token: string;
+  url: string;
+  status: 'active' | 'completed' | 'rejected' | 'invalidated';
+  expiresAt: string;
+  accountId: string;
+  createdAt: string;
+}
+
+/** Everything the mock keeps for one account. */
+export interface MockAccount {
+  id: string;
+  type: 'individual' | 'business';
+  name: string;
+  /** The tenant whose tenancy holds this account, if any. */
+  tenantId?: string;
+  /** The record GET /accounts lists: `id`, `type`, `name`, `created_at` and whatever POST /accounts stored. */
+  record: Record<string, unknown>;
+  payerNamesEnabled: boolean;
+  wallets: MockWallet[];
+  /** Newest first. */
+  transactions: MockTransaction[];
+  /** Payout results by external reference. */
+  payouts: Map<string, PayoutResult>;
+  beneficiaries: Map<string, Record<string, unknown>>;
+  payerNames: Map<string, MockPayerName>;
+  kycLinks: MockKycLink[];
+  funding: { bank_name: string; account_number: string; account_name: string };
+  referral?: { code: string; inviteUrl: string };
+}
+
+/** The mock's whole state; inspect or change it freely in tests. */
+export interface MockState {
+  mainAccountId: string;
+  /** The two seeded tenant sub-accounts: an individual and a business. */
+  individualAccountId: string;
+  businessAccountId: string;
+  accounts: Map<string, MockAccount>;
+  apiKeys: MockApiKey[];
+}
