@@ -1,8 +1,18 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url));
+
 export default defineConfig({
+  // Examples import the package by name, as users do; in this repo that name means the source.
+  resolve: {
+    alias: [
+      { find: /^payments-service-sdk\/testing$/, replacement: src('testing/index.ts') },
+      { find: /^payments-service-sdk$/, replacement: src('index.ts') },
+    ],
+  },
   test: {
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
     environment: 'node',
     restoreMocks: true,
     unstubEnvs: true,

@@ -1,21 +1,27 @@
 /**
- * Walks every completed transaction of November, page by page, with a running total per currency.
+ * Walks every completed transaction in a date range, page by page, and totals them per currency.
  * Run: PAYMENTS_BASE_URL=... PAYMENTS_API_KEY=... npx tsx examples/paginate-transactions.ts
  */
-import { isLegacyTransaction, PaymentsClient } from 'payments-service-sdk';
+import { isLegacyTransaction, PaymentsClient, toMajorUnits } from 'payments-service-sdk';
+import { runIfMain } from './run.js';
 
-const client = new PaymentsClient();
-const totals = new Map<string, number>();
-
-for await (const tx of client.transactions.list({
-  status: 'completed',
-  startDate: '2026-11-01',
-  endDate: '2026-11-30',
-  pageSize: 100,
-})) {
-  if (isLegacyTransaction(tx)) continue;
-  const currency = tx.source_currency ?? 'unknown';
-  totals.set(currency, (totals.get(currency) ?? 0) + (tx.source_amount ?? 0));
+export async function main(client = new PaymentsClient(), log = console.log) {
+  const totals = new Map<string, number>();
+  let count = 0;
+  for await (const tx of client.transactions.list({
+    status: 'completed',
+    startDate: '2025-01-01',
+    endDate: '2026-12-31',
+    pageSize: 100,
+  })) {
+    count++;
+    if (isLegacyTransaction(tx)) continue;
+    const currency = tx.source_currency ?? 'unknown';
+    totals.set(currency, (totals.get(currency) ?? 0) + (tx.source_amount ?? 0));
+  }
+  log(`${count} completed transactions`);
+  for (const [currency, minor] of totals) log(`  ${currency} ${toMajorUnits(currency, minor)}`);
+  return { count, totals };
 }
 
-for (const [currency, minor] of totals) console.log(`${currency}: ${minor} (minor units)`);
+runIfMain(import.meta.url, () => main());

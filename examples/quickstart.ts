@@ -1,0 +1,135 @@
+/**
+ * A tour of the SDK: banks and name enquiry, a saved beneficiary, a payout that survives a dropped connection,
+ * `for await` over the transaction history, a tenant acting for an account, and a payer name with a document.
+ * `npm run demo` runs it against the bundled mock; with PAYMENTS_BASE_URL and PAYMENTS_API_KEY set it runs
+ * against that server, and writes (money above all) only with --live.
+ */
+import {
+  createExternalReference,
+  isLegacyTransaction,
+  type PaymentsClient,
+  PaymentsError,
+  toMajorUnits,
+} from 'payments-service-sdk';
+import type { PaymentsMock } from 'payments-service-sdk/testing';
+import { SAMPLE_PDF } from './payer-name-with-documents.js';
+
+export interface QuickstartContext {
+  client: PaymentsClient;
+  /** Present when running against the bundled mock: used to inject a fault and play the reviewer. */
+  mock?: PaymentsMock;
+  /** Writes (beneficiary, payout, payer name) are made only against the mock or with --live. */
+  allowWrites: boolean;
+  log: (line: string) => void;
+  /** Waits before each lookup; short against the mock so the demo stays quick. */
+  visibilityWaits?: number[];
+}
+
+const money = (currency: string, minor: number) => `${currency} ${toMajorUnits(currency, minor)}`;
+
+export async function quickstart({ client, mock, allowWrites, log, visibilityWaits }: QuickstartContext) {
+  log('1. Banks and name enquiry');
+  const banks = await client.banks.list();
+  const bank = banks.find((b) => b.bankName.startsWith('Access')) ?? banks[0];
+  if (!bank) throw new PaymentsError('no banks listed');
+  log(`   ${banks.length} banks, e.g. ${bank.bankName} (${bank.bankCode})`);
+  const accountNumber = process.env.PAYMENTS_DEMO_ACCOUNT_NUMBER ?? '0123456788';
+  const holder = await client.banks.lookup({ bankCode: bank.bankCode, accountNumber });
+  log(`   ${accountNumber} at ${holder.bankName} belongs to ${holder.accountName}`);
+
+  if (allowWrites) {
+    log('2. Save a beneficiary');
+    const saved = await client.beneficiaries.create({
+      currency: 'NGN',
+      account_name: holder.accountName,
+      account_number: accountNumber,
+      bank_name: holder.bankName,
+      bank_code: bank.bankCode,
+      label: 'Demo supplier',
+    });
+    log(`   saved ${saved.id} (${saved.label}), rail: ${saved.withdrawal_method ?? 'NGN bank transfer'}`);
+
+    log('3. A payout that survives a dropped connection');
+    mock?.faults.dropAfterCommit('POST /payouts');
+    if (mock) log('   (the mock will store the payout, then cut the connection)');
+    const externalReference = createExternalReference('demo');
+    const outcome = await client.payouts.lookupBeforeRetry(
+      {
+        amount: '2500.00',
+        currency: 'NGN',
+        beneficiary: {
+          accountName: holder.accountName,
+          accountNumber,
+          bankName: holder.bankName,
+          bankCode: bank.bankCode,
+          email: 'supplier@example.com',
+        },
+        remark: 'Demo invoice',
+        externalReference,
+      },
+      {
+        visibilityWaits,
+        onAttempt: (e) => {
+          if (e.type === 'post') log(`   POST /payouts, attempt ${e.attempt}`);
+          if (e.type === 'ambiguous')
+            log(`   no answer (${(e.error as Error).name}): looking it up before any retry`);
+          if (e.type === 'lookup')
+            log(`   lookup after ${e.waitedMs} ms: ${e.found ? 'found' : 'not there yet'}`);
+        },
+      },
+    );
+    const deducted = outcome.payout?.amount ?? outcome.transaction?.source_amount ?? 0;
+    log(`   ${outcome.status}: ${externalReference}, ${money('NGN', deducted)}, one payout`);
+  } else {
+    log('2-3. Beneficiary and payout skipped: pass --live to write to a real server');
+  }
+
+  log('4. Transaction history with for await');
+  let count = 0;
+  const byType = new Map<string, number>();
+  for await (const tx of client.transactions.list({ pageSize: 100 })) {
+    count++;
+    const type = isLegacyTransaction(tx) ? tx.type : tx.transaction_type;
+    byType.set(type, (byType.get(type) ?? 0) + 1);
+  }
+  log(
+    `   ${count} transactions (${[...byType].map(([t, n]) => `${n} ${t}`).join(', ')}); failed ones only on request`,
+  );
+
+  log('5. Acting for a tenant account');
+  const accounts = await client.accounts.list({ pageSize: 10 });
+  const account = accounts.data[0];
+  if (account) {
+    const tenant = client.forAccount(String(account.id));
+    const page = await tenant.transactions.list({ pageSize: 5 });
+    log(
+      `   ${String(account.name ?? account.id)}: ${page.totalCount ?? page.data.length} transactions (X-Account-Id)`,
+    );
+  } else {
+    log('   no accounts in this tenancy');
+  }
+
+  if (allowWrites) {
+    log('6. A payer name with a document');
+    const created = await client.payerNames.create({
+      entity_type: 'business',
+      display_name: `Demo Payouts ${Date.now().toString(36)}`,
+      country: 'NG',
+      address_line: '1 Marina Road',
+      city: 'Lagos',
+      state_province: 'Lagos',
+      documents: [
+        { file: SAMPLE_PDF, fileName: 'certificate.pdf', description: 'Certificate of incorporation' },
+      ],
+    });
+    log(`   submitted "${created.name}": ${created.status}, ${created.documents.length} document streamed`);
+    if (mock && created.status === 'pending_review') {
+      mock.payerNames.review(created.id, 'approve');
+      const named = await client.payerNames.setDefault(created.id);
+      log(
+        `   approved by the mock's reviewer and made default: ${named.status}, isDefault ${named.isDefault}`,
+      );
+    }
+  }
+  log('Done.');
+}

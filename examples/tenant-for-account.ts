@@ -1,0 +1,21 @@
+/**
+ * A white-label tenant acting for its accounts: list the tenancy, then read each account's transactions with
+ * `forAccount`, which sends `X-Account-Id` on every request of the scoped client.
+ * Run: PAYMENTS_BASE_URL=... PAYMENTS_API_KEY=<tenant key> npx tsx examples/tenant-for-account.ts
+ */
+import { PaymentsClient } from 'payments-service-sdk';
+import { runIfMain } from './run.js';
+
+export async function main(client = new PaymentsClient(), log = console.log) {
+  const summary: { id: string; transactions: number }[] = [];
+  for await (const account of client.accounts.list({ pageSize: 50 })) {
+    const id = String(account.id);
+    const tenant = client.forAccount(id);
+    const first = await tenant.transactions.list({ pageSize: 100 });
+    summary.push({ id, transactions: first.totalCount ?? first.data.length });
+    log(`${account.name ?? id}: ${first.totalCount ?? first.data.length} transactions`);
+  }
+  return summary;
+}
+
+runIfMain(import.meta.url, () => main());
