@@ -42,7 +42,7 @@ export interface RequestParams<T> {
   /** Mark a POST as safe to repeat so it is retried like a GET; never for money movement. */
   idempotent?: boolean;
   options?: RequestOptions;
-  /** Internal: a streamed body (multipart). */
+  /** @internal A streamed body (multipart). */
   stream?: TransportRequest['body'];
 }
 
@@ -197,10 +197,12 @@ export class PaymentsClient {
     return this.#config.logger;
   }
 
+  /** What `JSON.stringify(client)` shows: the base URL and account, never the key. */
   toJSON(): Record<string, unknown> {
     return { baseUrl: this.baseUrl, accountId: this.accountId, apiKey: '[redacted]' };
   }
 
+  /** What `util.inspect(client)` and `console.log(client)` show, with the key redacted. */
   [INSPECT](): string {
     return `PaymentsClient { baseUrl: '${this.baseUrl}', accountId: ${this.accountId ? `'${this.accountId}'` : 'undefined'}, apiKey: [redacted] }`;
   }

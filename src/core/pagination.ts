@@ -108,6 +108,7 @@ export class Page<T> implements AsyncIterable<T> {
     this.#load = load;
   }
 
+  /** Whether `getNextPage()` has a page to fetch. */
   hasNextPage(): boolean {
     return this.hasMore;
   }
@@ -171,6 +172,7 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
     return this.#first;
   }
 
+  /** Makes the list awaitable: `await client.transactions.list()` is the first page. */
   // biome-ignore lint/suspicious/noThenProperty: PagePromise is deliberately awaitable.
   then<A = Page<T>, B = never>(
     onfulfilled?: ((page: Page<T>) => A | PromiseLike<A>) | null,
@@ -179,10 +181,12 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
     return this.#firstPage().then(onfulfilled, onrejected);
   }
 
+  /** Handles a failure of the first page, as `Promise.prototype.catch`. */
   catch<B = never>(onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<Page<T> | B> {
     return this.#firstPage().catch(onrejected);
   }
 
+  /** Runs after the first page settles, as `Promise.prototype.finally`. */
   finally(onfinally?: (() => void) | null): Promise<Page<T>> {
     return this.#firstPage().finally(onfinally);
   }
@@ -192,6 +196,7 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
     yield* walkPages(await this.#firstPage());
   }
 
+  /** Every item of every page: `for await (const item of client.transactions.list())`. */
   async *[Symbol.asyncIterator](): AsyncIterator<T> {
     for await (const page of this.pages()) yield* page.data;
   }

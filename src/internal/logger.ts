@@ -3,9 +3,13 @@ export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
 
 /** Anything with console-like methods: `console`, pino, winston. */
 export interface Logger {
+  /** Failures the caller should see. */
   error(message: string, ...rest: unknown[]): void;
+  /** Deprecations and suspicious responses. */
   warn(message: string, ...rest: unknown[]): void;
+  /** Retries. */
   info(message: string, ...rest: unknown[]): void;
+  /** Every request and response line. */
   debug(message: string, ...rest: unknown[]): void;
 }
 

@@ -18,7 +18,9 @@ import {
 } from './retry.js';
 import { userAgent } from './user-agent.js';
 
+/** The HTTP methods the API uses. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+/** A query parameter value; `undefined` and `null` are left out of the URL. */
 export type QueryValue = string | number | boolean | null | undefined;
 
 /** One request, as resources describe it. */
