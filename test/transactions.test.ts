@@ -153,3 +153,23 @@ describe('validation messages', () => {
     expect(missing.message).toBe('Invalid request: bankCode: is required');
   });
 });
+
+describe('date range order', () => {
+  it.each([
+    ['2026-11-10', '2026-11-01', false],
+    ['2026-11-01', '2026-11-01', true],
+    ['2025-12-05T00:30:00+03:00', '2025-12-04T23:00:00Z', true],
+    ['2025-12-05T00:30:00Z', '2025-12-04T23:00:00Z', false],
+    ['2025-12-05', '2025-12-04T23:00:00Z', true],
+    ['2025-12-06', '2025-12-04T23:00:00Z', false],
+  ])('%s .. %s accepted: %s', async (startDate, endDate, accepted) => {
+    capture();
+    const outcome = await makeClient()
+      .transactions.list({ startDate, endDate })
+      .then(
+        () => 'sent',
+        (e: unknown) => (e instanceof RequestValidationError ? e.field : 'other'),
+      );
+    expect(outcome).toBe(accepted ? 'sent' : 'endDate');
+  });
+});

@@ -96,6 +96,19 @@ export function isLegacyTransaction(row: TransactionListItem): row is LegacyTran
 
 export const TransactionListItemSchema = z.union([TransactionSchema, LegacyTransactionSchema]);
 
+const HOUR_MS = 3_600_000;
+
+/**
+ * The earliest (or latest) instant a filter value can mean. A bare date is a whole day in the service's time
+ * zone, which the spec does not state, so it is widened by the largest UTC offset (14 h) on each side: only a
+ * range that is reversed in every time zone is refused.
+ */
+function bound(value: string, edge: 'start' | 'end'): number {
+  if (value.length > 10) return Date.parse(value);
+  const midnight = Date.parse(`${value}T00:00:00Z`);
+  return edge === 'start' ? midnight - 14 * HOUR_MS : midnight + 38 * HOUR_MS;
+}
+
 const TransactionListParamsSchema = z
   .strictObject({
     ...pagingParams(100),
@@ -104,7 +117,7 @@ const TransactionListParamsSchema = z
     endDate: z.optional(dateFilter),
   })
   .check(
-    z.refine((p) => !p.startDate || !p.endDate || p.startDate.slice(0, 10) <= p.endDate.slice(0, 10), {
+    z.refine((p) => !p.startDate || !p.endDate || bound(p.startDate, 'start') <= bound(p.endDate, 'end'), {
       message: 'must not be before startDate',
       path: ['endDate'],
     }),

@@ -1,0 +1,249 @@
+import { describe, expect, it } from 'vitest';
+import { isLegacyTransaction, RequestValidationError, type TransactionListItem } from '../../src/index.js';
+import { CURRENCIES, type MockTransactionRow } from '../../src/testing/index.js';
+import { clientFor, rejection, useMock } from './support.js';
+
+const { mock, requests } = useMock();
+
+/** The main account's seeded rows, newest first, as the mock stores them. */
+function seeded(): MockTransactionRow[] {
+  return mock.account().transactions.map((t) => t.row);
+}
+
+/** The ids of listed or stored rows, in order. */
+function ids(rows: readonly object[]): unknown[] {
+  return rows.map((r) => (r as { id?: unknown }).id);
+}
+
+/** Inclusive UTC-day filter, as the spec defines `startDate`/`endDate` with YYYY-MM-DD. */
+function between(rows: MockTransactionRow[], start: string, end: string): MockTransactionRow[] {
+  const from = Date.parse(`${start}T00:00:00.000Z`);
+  const to = Date.parse(`${end}T23:59:59.999Z`);
+  return rows.filter((r) => Date.parse(r.created_at) >= from && Date.parse(r.created_at) <= to);
+}
+
+describe('transactions.list', () => {
+  it('for await walks the whole history: every non-failed row, newest first, rows unchanged', async () => {
+    const client = clientFor(mock);
+    const rows: TransactionListItem[] = [];
+    for await (const tx of client.transactions.list()) rows.push(tx);
+
+    const expected = seeded().filter((r) => r.status !== 'failed');
+    expect(expected.length).toBeGreaterThan(40);
+    expect(rows).toHaveLength(expected.length);
+    // The SDK's schema keeps every field (loose objects), so the rows arrive exactly as the mock stored them.
+    expect(rows).toEqual(expected);
+    expect(rows.some(isLegacyTransaction)).toBe(false);
+    expect(rows.every((tx) => !isLegacyTransaction(tx) && tx.status !== 'failed')).toBe(true);
+    // Default page size 20: one request per page.
+    expect(requests).toEqual(
+      Array.from({ length: Math.ceil(expected.length / 20) }, (_, i) =>
+        i === 0 ? 'GET /transactions' : `GET /transactions?page=${i + 1}`,
+      ),
+    );
+  });
+
+  it('the first page reports the counters', async () => {
+    const page = await clientFor(mock).transactions.list({ pageSize: 10 });
+    const total = seeded().filter((r) => r.status !== 'failed').length;
+    expect(page).toMatchObject({
+      page: 1,
+      pageSize: 10,
+      totalCount: total,
+      totalPages: Math.ceil(total / 10),
+    });
+    expect(page.data).toHaveLength(10);
+    expect(page.hasNextPage()).toBe(true);
+    const second = await page.getNextPage();
+    expect(second.page).toBe(2);
+    expect(ids(second.data)).toEqual(
+      ids(
+        seeded()
+          .filter((r) => r.status !== 'failed')
+          .slice(10, 20),
+      ),
+    );
+  });
+
+  it("status: 'failed' lists exactly the failed rows", async () => {
+    const failed = await clientFor(mock).transactions.list({ status: 'failed', pageSize: 100 }).toArray();
+    const expected = seeded().filter((r) => r.status === 'failed');
+    expect(expected.length).toBeGreaterThan(0);
+    expect(ids(failed)).toEqual(ids(expected));
+    expect(requests).toEqual(['GET /transactions?pageSize=100&status=failed']);
+  });
+
+  it('status: completed lists only completed rows', async () => {
+    const completed = await clientFor(mock)
+      .transactions.list({ status: 'completed', pageSize: 100 })
+      .toArray();
+    expect(ids(completed)).toEqual(ids(seeded().filter((r) => r.status === 'completed')));
+  });
+
+  it('date filters are inclusive UTC days (YYYY-MM-DD, Date and ISO timestamps)', async () => {
+    const client = clientFor(mock);
+    const visible = seeded().filter((r) => r.status !== 'failed');
+    const expected = between(visible, '2025-12-01', '2025-12-15');
+    expect(expected.length).toBeGreaterThan(0);
+    expect(expected.length).toBeLessThan(visible.length);
+
+    const byDay = await client.transactions
+      .list({ startDate: '2025-12-01', endDate: '2025-12-15', pageSize: 100 })
+      .toArray();
+    expect(ids(byDay)).toEqual(ids(expected));
+
+    // A Date is sent as an ISO timestamp: the bounds are exact instants then.
+    const byDate = await client.transactions
+      .list({
+        startDate: new Date('2025-12-01T00:00:00.000Z'),
+        endDate: new Date('2025-12-15T23:59:59.999Z'),
+        pageSize: 100,
+      })
+      .toArray();
+    expect(ids(byDate)).toEqual(ids(expected));
+
+    // Start only, end only.
+    const since = await client.transactions.list({ startDate: '2025-12-20', pageSize: 100 }).toArray();
+    expect(ids(since)).toEqual(ids(visible.filter((r) => r.created_at >= '2025-12-20')));
+    const until = await client.transactions.list({ endDate: '2025-10-31', pageSize: 100 }).toArray();
+    expect(ids(until)).toEqual(ids(visible.filter((r) => r.created_at < '2025-11-01')));
+
+    // Status and dates combine.
+    const failedInRange = await client.transactions
+      .list({ status: 'failed', startDate: '2025-10-01', endDate: '2025-12-31', pageSize: 100 })
+      .toArray();
+    expect(ids(failedInRange)).toEqual(ids(seeded().filter((r) => r.status === 'failed')));
+  });
+
+  it('an end before the start is refused before sending', async () => {
+    const error = await rejection(
+      clientFor(mock).transactions.list({ startDate: '2025-12-15', endDate: '2025-12-01' }),
+    );
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect((error as RequestValidationError).field).toBe('endDate');
+    expect(requests).toEqual([]);
+  });
+
+  // SDK bug (src/resources/transactions.ts:107, the endDate refine of TransactionListParamsSchema): the order
+  // check compares the first ten characters of each bound, ignoring the UTC offset, so two timestamps in the
+  // right order (21:30Z, then 23:00Z on 4 Dec) are refused with RequestValidationError "endDate: must not be
+  // before startDate" and nothing is sent. The mock answers this query with the 22:00Z row.
+  it('timestamps with UTC offsets in the right order are sent', async () => {
+    const expected = seeded().filter((r) => r.created_at === '2025-12-04T22:00:00.000Z');
+    const rows = await clientFor(mock)
+      .transactions.list({ startDate: '2025-12-05T00:30:00+03:00', endDate: '2025-12-04T23:00:00Z' })
+      .toArray();
+    expect(ids(rows)).toEqual(ids(expected));
+    expect(rows).toHaveLength(1);
+  });
+
+  it('pageSize 100 walks a long history page by page with flat memory', async () => {
+    // Grow the history past two full pages: 250 extra completed rows, older than the seeded ones.
+    const account = mock.account();
+    const template = seeded().find((r) => r.transaction_type === 'withdrawal' && r.status === 'completed')!;
+    for (let i = 0; i < 250; i++) {
+      const at = new Date(Date.parse('2025-09-30T00:00:00.000Z') - i * 3_600_000).toISOString();
+      account.transactions.push({
+        row: {
+          ...structuredClone(template),
+          id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+          external_reference: `BULK-${i}`,
+          created_at: at,
+          updated_at: at,
+        },
+        visibleAt: 0,
+      });
+    }
+    const expected = seeded().filter((r) => r.status !== 'failed');
+    const sizes: number[] = [];
+    const seen: unknown[] = [];
+    for await (const page of clientFor(mock).transactions.list({ pageSize: 100 }).pages()) {
+      sizes.push(page.data.length);
+      seen.push(...ids(page.data));
+      expect(page.totalCount).toBe(expected.length);
+    }
+    expect(sizes).toEqual([100, 100, 100, expected.length - 300]);
+    expect(seen).toEqual(ids(expected));
+    expect(requests).toEqual([
+      'GET /transactions?pageSize=100',
+      'GET /transactions?pageSize=100&page=2',
+      'GET /transactions?pageSize=100&page=3',
+      'GET /transactions?pageSize=100&page=4',
+    ]);
+  });
+
+  it('toArray({ limit }) stops early', async () => {
+    const first30 = await clientFor(mock).transactions.list({ pageSize: 20 }).toArray({ limit: 30 });
+    expect(ids(first30)).toEqual(
+      ids(
+        seeded()
+          .filter((r) => r.status !== 'failed')
+          .slice(0, 30),
+      ),
+    );
+    expect(requests).toHaveLength(2);
+  });
+
+  it('reads the legacy envelope (rows in data.data) the same way', async () => {
+    mock.settings.envelope = 'legacy';
+    const rows = await clientFor(mock).transactions.list({ pageSize: 100 }).toArray();
+    expect(ids(rows)).toEqual(ids(seeded().filter((r) => r.status !== 'failed')));
+  });
+
+  it('deposits carry payment_rail and virtual_account; cross-border payouts their UETR', async () => {
+    const rows = await clientFor(mock).transactions.list({ pageSize: 100 }).toArray();
+    const deposits = rows.filter((r) => !isLegacyTransaction(r) && r.transaction_type === 'deposit');
+    expect(deposits.length).toBeGreaterThan(0);
+    for (const d of deposits) expect(d).toHaveProperty('virtual_account');
+    const rails = new Set(deposits.map((d) => (isLegacyTransaction(d) ? undefined : d.payment_rail)));
+    expect([...rails].filter(Boolean).sort()).toEqual(
+      expect.arrayContaining(['ach', 'mobile_money', 'wire_domestic', 'wire_international']),
+    );
+    expect(rows.some((r) => !isLegacyTransaction(r) && r.uetr && r.tracking_codes?.UETR)).toBe(true);
+    for (const r of rows) {
+      if (isLegacyTransaction(r)) continue;
+      if (r.transaction_type === 'withdrawal') expect(r.payment_rail).toBeUndefined();
+      if (r.uetr) expect(r.tracking_codes?.UETR).toBe(r.uetr);
+    }
+  });
+});
+
+describe('wallet', () => {
+  it('supportedCurrencies lists the active currencies ordered by code', async () => {
+    const currencies = await clientFor(mock).wallet.supportedCurrencies();
+    expect(currencies).toEqual(
+      CURRENCIES.map(({ id, code, name, symbol }) => ({ id, code, name, symbol, status: 'active' })),
+    );
+    expect(currencies.map((c) => c.code)).toEqual(['NGN', 'USD', 'USDC', 'USDT', 'XAF']);
+  });
+
+  it('list returns one wallet per currency with the seeded balances', async () => {
+    const wallets = await clientFor(mock).wallet.list();
+    expect(wallets).toEqual(mock.account().wallets);
+    expect(wallets.find((w) => w.currency === 'NGN')).toMatchObject({ balance: 2_500_000_000 });
+  });
+
+  it('transactions.list passes query: { currency: "NGN" } through and filters by it', async () => {
+    const rows = await clientFor(mock)
+      .wallet.transactions.list({ pageSize: 100, query: { currency: 'NGN' } })
+      .toArray();
+    // GET /wallet/transactions reads the same transactions; the failed rule is stated for GET /transactions only.
+    const expected = seeded().filter((r) => r.source_currency === 'NGN' || r.destination_currency === 'NGN');
+    expect(expected.length).toBeGreaterThan(0);
+    expect(rows).toEqual(expected);
+    expect(requests).toEqual(['GET /wallet/transactions?currency=NGN&pageSize=100']);
+  });
+
+  it('transactions.list walks pages with the pass-through filters kept', async () => {
+    const expected = seeded().filter((r) => r.source_currency === 'USD');
+    const rows: TransactionListItem[] = [];
+    for await (const tx of clientFor(mock).wallet.transactions.list({
+      pageSize: 5,
+      query: { currency: 'USD', type: 'deposit' },
+    }))
+      rows.push(tx);
+    expect(ids(rows)).toEqual(ids(expected.filter((r) => r.transaction_type === 'deposit')));
+    expect(requests.every((r) => r.includes('currency=USD') && r.includes('type=deposit'))).toBe(true);
+    expect(requests.length).toBeGreaterThan(1);
+  });
+});
