@@ -1,6 +1,6 @@
 import { HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { type ClientOptions, PaymentsClient } from '../src/index.js';
 
 /** A key no test output may ever contain. */
@@ -60,38 +60,4 @@ export function transaction(n: number, extra: Record<string, unknown> = {}) {
   };
 }
 
-/** Fake only the clocks the SDK waits on; real setImmediate keeps MSW's and undici's I/O moving. */
-export function useFakeClock(now?: Date) {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], ...(now ? { now } : {}) });
-}
-
-/**
- * Drives a promise to completion under fake timers: lets real I/O run, then jumps to the next timer, until the
- * promise settles. Returns the outcome instead of throwing, so tests can assert on either.
- */
-export async function settle<T>(
-  promise: PromiseLike<T>,
-): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
-  let outcome: { ok: true; value: T } | { ok: false; error: unknown } | undefined;
-  promise.then(
-    (value) => {
-      outcome = { ok: true, value };
-    },
-    (error: unknown) => {
-      outcome = { ok: false, error };
-    },
-  );
-  for (let i = 0; i < 10_000 && !outcome; i++) {
-    await new Promise((resolve) => setImmediate(resolve));
-    if (!outcome && vi.getTimerCount() > 0) await vi.advanceTimersToNextTimerAsync();
-  }
-  if (!outcome) throw new Error('promise did not settle');
-  return outcome;
-}
-
-/** `settle` for a promise expected to reject; returns the error. */
-export async function settleError(promise: PromiseLike<unknown>): Promise<unknown> {
-  const outcome = await settle(promise);
-  if (outcome.ok) throw new Error('expected a rejection');
-  return outcome.error;
-}
+export { settle, settleError, useFakeClock } from './clock.js';

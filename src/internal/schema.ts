@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { type FieldIssue, RequestValidationError, ResponseValidationError } from '../core/error.js';
+import type { QueryValue } from './transport.js';
 
 /** Any zod (classic or mini) schema: both implement the same core contract. */
 export type Schema<T> = z.core.$ZodType<T>;
@@ -40,6 +41,18 @@ export function pagingParams(maxPageSize: number | undefined = 100) {
 export const PassThroughQuery = z.optional(
   z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null(), z.undefined()])),
 );
+
+/**
+ * Validates list params of the shape `{ page?, pageSize?, query? }` and flattens them into one query, the
+ * caller's pass-through parameters first so the paging the SDK checked wins.
+ */
+export function pagedQuery(
+  schema: Schema<{ query?: Record<string, QueryValue> | undefined }>,
+  params: unknown,
+): Record<string, QueryValue> {
+  const { query, ...paging } = parseRequest(schema, params);
+  return { ...query, ...(paging as Record<string, QueryValue>) };
+}
 
 function describeIssue(issue: z.core.$ZodIssue): string {
   // zod/mini ships no message locale; setting one would change the caller's own zod globally, so the few

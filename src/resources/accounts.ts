@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../internal/config.js';
 import { uuidSegment } from '../internal/path.js';
-import { openEnum, PassThroughQuery, pagingParams, parseRequest } from '../internal/schema.js';
+import { openEnum, PassThroughQuery, pagedQuery, pagingParams, parseRequest } from '../internal/schema.js';
 import type { QueryValue } from '../internal/transport.js';
 import { APIResource } from './resource.js';
 
@@ -58,10 +58,7 @@ export class Accounts extends APIResource {
   list(params: AccountListParams = {}, options?: RequestOptions): PagePromise<Account> {
     return this.client.paginate({
       path: '/accounts',
-      query: () => {
-        const { query, ...paging } = parseRequest(AccountListParamsSchema, params);
-        return { ...query, ...paging };
-      },
+      query: () => pagedQuery(AccountListParamsSchema, params),
       schema: AccountSchema,
       options,
     });

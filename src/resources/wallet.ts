@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../internal/config.js';
 import { pickList } from '../internal/envelope.js';
-import { openEnum, PassThroughQuery, pagingParams, parseRequest } from '../internal/schema.js';
+import { openEnum, PassThroughQuery, pagedQuery, pagingParams } from '../internal/schema.js';
 import type { QueryValue } from '../internal/transport.js';
 import { APIResource } from './resource.js';
 import { type TransactionListItem, TransactionListItemSchema } from './transactions.js';
@@ -42,10 +42,7 @@ export class WalletTransactions extends APIResource {
   list(params: WalletTransactionListParams = {}, options?: RequestOptions): PagePromise<TransactionListItem> {
     return this.client.paginate({
       path: '/wallet/transactions',
-      query: () => {
-        const { query, ...paging } = parseRequest(WalletTransactionParamsSchema, params);
-        return { ...query, ...paging };
-      },
+      query: () => pagedQuery(WalletTransactionParamsSchema, params),
       schema: TransactionListItemSchema,
       options,
     });
