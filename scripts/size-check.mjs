@@ -1,0 +1,143 @@
+// Bundle size of the SDK as an app's bundler sees it, checked against size-budget.json.
+//   npm run build && node scripts/size-check.mjs            fails when a bundle is over its budget
+//   node scripts/size-check.mjs --update                    rewrites the budget: measured size + 3 %
+// Two esbuild bundles of dist/index.js with its dependencies (format esm, minified, platform neutral with
+// the browser conditions, as a front-end bundler resolves them), each gzipped (zlib, level 9):
+//   whole  `export * from dist/index.js`: everything the SDK exports;
+//   app    an app that imports only PaymentsClient and calls one method.
+// Node's built-in modules stay external: the SDK reaches node:fs only through a lazy import when a file path
+// is uploaded, which a browser never does. Lazy imports are bundled in, so the figures are the whole SDK.
+// Closing line, read by .ci/run: "size: N passed, M failed".
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import * as esbuild from 'esbuild';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const DIST = fileURLToPath(new URL('../dist/index.js', import.meta.url));
+const SOURCE = fileURLToPath(new URL('../src/index.ts', import.meta.url));
+const BUDGET_FILE = fileURLToPath(new URL('../size-budget.json', import.meta.url));
+const MARGIN = 0.03;
+
+export const ENTRIES = {
+  whole: {
+    label: 'whole SDK (export * from dist/index.js)',
+    code: `export * from ${JSON.stringify(DIST)};`,
+  },
+  app: {
+    label: 'app importing only PaymentsClient, one call',
+    code: [
+      `import { PaymentsClient } from ${JSON.stringify(DIST)};`,
+      `const client = new PaymentsClient({ apiKey: 'sk_app', baseUrl: 'https://payments.example.com' });`,
+      'client.transactions.list({ pageSize: 20 }).then((page) => console.log(page.data.length));',
+    ].join('\n'),
+  },
+};
+
+/** Bundles `code` (an entry module); `external` adds packages left out of the bundle. */
+export async function bundle(code, external = []) {
+  const result = await esbuild.build({
+    stdin: { contents: code, resolveDir: ROOT, sourcefile: 'entry.mjs', loader: 'js' },
+    bundle: true,
+    write: false,
+    minify: true,
+    format: 'esm',
+    platform: 'neutral',
+    mainFields: ['browser', 'module', 'main'],
+    conditions: ['browser'],
+    external: [...builtinModules, 'node:*', ...external],
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const bytes = result.outputFiles[0].contents;
+  return { minified: bytes.length, gzipped: gzipSync(bytes, { level: 9 }).length, metafile: result.metafile };
+}
+
+/** Both bundles: `{ whole: { minified, gzipped, metafile }, app: { ... } }`. */
+export async function measureSizes() {
+  if (!existsSync(DIST)) throw new Error(`${DIST} is missing: run \`npm run build\` first`);
+  const [whole, app] = await Promise.all([bundle(ENTRIES.whole.code), bundle(ENTRIES.app.code)]);
+  return { whole, app };
+}
+
+const PACKAGES = ['zod', 'ky', 'form-data-encoder', 'formdata-node'];
+
+/** The package an input path of a metafile belongs to, or `payments-service-sdk` for the SDK's own code. */
+function owner(input) {
+  const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
+  return match ? match[1] : 'payments-service-sdk';
+}
+
+/**
+ * What the whole bundle is made of: per package, the minified bytes (metafile) and the gzipped bytes it adds
+ * (the whole bundle's size less the bundle built with that package left out), plus the largest inputs.
+ */
+export async function breakdown(whole) {
+  const inputs = Object.entries(Object.values(whole.metafile.outputs)[0].inputs)
+    .map(([path, { bytesInOutput }]) => ({ path: path.replace(/^(\.\.\/)*/, ''), bytes: bytesInOutput }))
+    .sort((a, b) => b.bytes - a.bytes);
+  const minified = new Map();
+  for (const { path, bytes } of inputs) minified.set(owner(path), (minified.get(owner(path)) ?? 0) + bytes);
+  const packages = [];
+  for (const name of PACKAGES) {
+    const without = await bundle(ENTRIES.whole.code, [name, `${name}/*`]);
+    packages.push({ name, minified: minified.get(name) ?? 0, gzipped: whole.gzipped - without.gzipped });
+  }
+  const deps = PACKAGES.flatMap((name) => [name, `${name}/*`]);
+  const own = await bundle(ENTRIES.whole.code, deps);
+  const sdk = minified.get('payments-service-sdk') ?? 0;
+  packages.unshift({ name: 'payments-service-sdk', minified: sdk, gzipped: own.gzipped });
+  // dist/ is two files; the sources show which modules of the SDK's own code weigh most.
+  const fromSource = await bundle(`export * from ${JSON.stringify(SOURCE)};`, deps);
+  const modules = Object.entries(Object.values(fromSource.metafile.outputs)[0].inputs)
+    .map(([path, { bytesInOutput }]) => ({ path: path.replace(/^(\.\.\/)*/, ''), bytes: bytesInOutput }))
+    .sort((a, b) => b.bytes - a.bytes);
+  return {
+    packages: packages.sort((a, b) => b.gzipped - a.gzipped),
+    inputs: inputs.slice(0, 8),
+    modules: modules.slice(0, 8),
+  };
+}
+
+export const kB = (bytes) => `${(bytes / 1000).toFixed(1)} kB`;
+
+async function main() {
+  const update = process.argv.includes('--update');
+  let sizes;
+  try {
+    sizes = await measureSizes();
+  } catch (error) {
+    console.error(`size: cannot bundle: ${error.message}`);
+    console.log(`size: 0 passed, ${Object.keys(ENTRIES).length} failed`);
+    process.exitCode = 1;
+    return;
+  }
+  if (update) {
+    const budget = { note: 'Gzipped bytes allowed per bundle of scripts/size-check.mjs: measured + 3 %.' };
+    for (const key of Object.keys(ENTRIES)) budget[key] = Math.ceil(sizes[key].gzipped * (1 + MARGIN));
+    writeFileSync(BUDGET_FILE, `${JSON.stringify(budget, null, 2)}\n`);
+    console.log(`wrote ${BUDGET_FILE}`);
+  }
+  const budget = JSON.parse(readFileSync(BUDGET_FILE, 'utf8'));
+  let passed = 0;
+  let failed = 0;
+  for (const [key, { label }] of Object.entries(ENTRIES)) {
+    const { gzipped, minified } = sizes[key];
+    const limit = budget[key];
+    const ok = Number.isFinite(limit) && gzipped <= limit;
+    if (ok) passed++;
+    else failed++;
+    console.log(
+      `${ok ? 'ok  ' : 'FAIL'} ${label}: ${gzipped} B gzipped (${kB(minified)} minified), budget ${limit ?? 'missing'} B`,
+    );
+  }
+  if (failed)
+    console.log(
+      'over budget: find the cause with `npm run bench` (size breakdown), or raise it with --update',
+    );
+  console.log(`size: ${passed} passed, ${failed} failed`);
+  process.exitCode = failed ? 1 : 0;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();
