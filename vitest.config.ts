@@ -14,6 +14,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
     environment: 'node',
+    // Fails any test that writes the canary API key (test/helpers.ts) to stdout, stderr or the console.
+    setupFiles: ['test/adversarial/canary-guard.ts'],
     restoreMocks: true,
     unstubEnvs: true,
   },

@@ -131,8 +131,7 @@ export class PaymentsClient {
   /** Calls any endpoint: the escape hatch for operations the SDK has no method for. */
   async request<T = unknown>(params: RequestParams<T>): Promise<T> {
     const response = await this.#send(params);
-    if (params.responseType === 'text')
-      return (typeof response.body === 'string' ? response.body : JSON.stringify(response.body ?? '')) as T;
+    if (params.responseType === 'text') return response.text as T;
     const { value, status, body } = this.#json(response);
     const selected = params.select ? params.select(value) : value.payload;
     return params.schema ? parseResponse(params.schema, selected, status, body) : (selected as T);

@@ -1,3 +1,5 @@
+import { safeStringify } from '../internal/json.js';
+
 /**
  * Every error the SDK throws is a `PaymentsError`. HTTP failures are `APIError`s, split by status so that
  * callers can branch with `instanceof` rather than comparing numbers.
@@ -24,13 +26,20 @@ function text(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
+/** `String(value)` for anything JSON can hold: `{"toString": 1}` makes `String()` itself throw. */
+function asText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === null || typeof value !== 'object') return String(value);
+  return safeStringify(value, Array.isArray(value) ? '[array]' : '[object]');
+}
+
 function readIssues(value: unknown): FieldIssue[] | undefined {
   if (!Array.isArray(value)) return undefined;
   return value.map((item) => {
     const record = (item ?? {}) as Record<string, unknown>;
     const rawPath = record.path;
-    const path = Array.isArray(rawPath) ? rawPath.map(String) : typeof rawPath === 'string' ? [rawPath] : [];
-    return { path, message: String(record.message ?? 'invalid') };
+    const path = Array.isArray(rawPath) ? rawPath.map(asText) : typeof rawPath === 'string' ? [rawPath] : [];
+    return { path, message: asText(record.message ?? 'invalid') };
   });
 }
 

@@ -1,4 +1,5 @@
 import { isRecord, pickList, type Unwrapped } from '../internal/envelope.js';
+import { safeStringify } from '../internal/json.js';
 import { PaymentsError } from './error.js';
 
 /**
@@ -127,7 +128,7 @@ export class Page<T> implements AsyncIterable<T> {
 
 function fingerprint(row: unknown): string {
   if (isRecord(row) && typeof row.id === 'string') return row.id;
-  return JSON.stringify(row) ?? '';
+  return safeStringify(row, '');
 }
 
 /** A server that ignores `page` returns the same rows again; walking on would loop forever. */

@@ -76,11 +76,25 @@ function normaliseBaseUrl(raw: string, allowInsecureHttp: boolean): string {
   return `${url.origin}${path === '' ? API_PREFIX : path}`;
 }
 
-/** Rejects values that could split a header (CR/LF) or that fetch would refuse anyway. */
+/** An HTTP header name (RFC 9110 token). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * Rejects values that could split a header (CR/LF) and anything fetch would refuse anyway (a name that is not
+ * a token, a character beyond Latin-1), so the caller gets a RequestValidationError rather than a TypeError.
+ */
 export function assertHeaderValue(name: string, value: string): void {
+  if (!HEADER_NAME.test(name)) {
+    throw new RequestValidationError([{ path: [name], message: 'is not a valid header name' }]);
+  }
   if (/[\r\n\0]/.test(value)) {
     throw new RequestValidationError([
       { path: [name], message: 'must not contain CR, LF or NUL characters' },
+    ]);
+  }
+  if (/[^\t\x20-\x7e\x80-\xff]/.test(value)) {
+    throw new RequestValidationError([
+      { path: [name], message: 'must hold only visible Latin-1 characters' },
     ]);
   }
 }

@@ -36,8 +36,8 @@ export function unwrap(body: unknown): Unwrapped {
   }
   const message = typeof body.message === 'string' ? body.message : undefined;
   if ('data' in body) return { payload: body.data, root: body, message };
-  const payload: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(body)) if (!ENVELOPE_KEYS.has(key)) payload[key] = value;
+  // fromEntries defines own properties, so a `__proto__` key in the JSON stays data instead of a prototype.
+  const payload = Object.fromEntries(Object.entries(body).filter(([key]) => !ENVELOPE_KEYS.has(key)));
   return { payload, root: body, message };
 }
 

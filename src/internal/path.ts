@@ -31,7 +31,8 @@ export function assertSafePath(path: string): string {
     ? 'must start with "/"'
     : /[?#\\\s]/.test(path)
       ? 'must not contain "?", "#", "\\" or white space (pass query separately)'
-      : path.split('/').some((s) => s === '.' || s === '..' || /^%2e%2e?$/i.test(s) || /^\.%2e$/i.test(s))
+      : // URL parsing treats `.`, `%2e`, `..`, `.%2e`, `%2e.` and `%2e%2e` (any case) as dot segments.
+        path.split('/').some((s) => /^(?:\.|%2e){1,2}$/i.test(s))
         ? 'must not contain "." or ".." segments'
         : /%2f|%5c/i.test(path)
           ? 'must not contain encoded slashes'

@@ -17,10 +17,26 @@ export function openEnum<const T extends readonly string[]>(_values: T) {
 const DATE_OR_TIMESTAMP =
   /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 
+/** The shape alone lets `2026-13-45` through; the day must exist and the time must parse. */
+function isRealDate(value: string): boolean {
+  const day = value.slice(0, 10);
+  const midnight = Date.parse(`${day}T00:00:00Z`);
+  return (
+    !Number.isNaN(midnight) &&
+    new Date(midnight).toISOString().startsWith(day) &&
+    !Number.isNaN(Date.parse(value.length > 10 ? value : `${day}T00:00:00Z`))
+  );
+}
+
 /** A date filter: `YYYY-MM-DD`, an ISO 8601 timestamp, or a `Date` (sent as its ISO string). */
 export const dateFilter = z.pipe(
   z.union([
-    z.string().check(z.regex(DATE_OR_TIMESTAMP, 'must be YYYY-MM-DD or an ISO 8601 timestamp')),
+    z
+      .string()
+      .check(
+        z.regex(DATE_OR_TIMESTAMP, 'must be YYYY-MM-DD or an ISO 8601 timestamp'),
+        z.refine(isRealDate, 'must be a real date (YYYY-MM-DD or an ISO 8601 timestamp)'),
+      ),
     z.date().check(z.refine((d) => !Number.isNaN(d.getTime()), 'must be a valid Date')),
   ]),
   z.transform((value) => (value instanceof Date ? value.toISOString() : value)),

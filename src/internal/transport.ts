@@ -45,6 +45,8 @@ export interface TransportResponse {
   body: unknown;
   /** False when the body was not JSON (an HTML page from a proxy, a CSV export). */
   json: boolean;
+  /** The body as received. */
+  text: string;
 }
 
 function buildUrl(baseUrl: string, path: string, query: TransportRequest['query']): string {
@@ -94,9 +96,34 @@ function parseBody(text: string, headers: Headers): { body: unknown; json: boole
   return { body: text, json: false };
 }
 
+/**
+ * The body of each response, read inside its attempt: ky's timeout (and the caller's signal) then also cover a
+ * body that stalls after the headers, which ky alone would wait on forever. Keyed by the Response, so nothing
+ * is copied into a new one.
+ */
+const bodies = new WeakMap<Response, string>();
+
+async function readWithin(response: Response, signal: AbortSignal | null | undefined): Promise<Response> {
+  const text = new Promise<string>((resolve, reject) => {
+    // Not every fetch (MSW's, a custom one) ties a body read to the request's signal: race it explicitly.
+    const onAbort = () => {
+      void response.body?.cancel().catch(() => undefined);
+      reject(signal?.reason);
+    };
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    response
+      .text()
+      .then(resolve, reject)
+      .finally(() => signal?.removeEventListener('abort', onAbort));
+  });
+  bodies.set(response, await text);
+  return response;
+}
+
 async function readResponse(response: Response): Promise<TransportResponse> {
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, ...parseBody(text, response.headers) };
+  const text = bodies.get(response) ?? (await response.text());
+  return { status: response.status, headers: response.headers, text, ...parseBody(text, response.headers) };
 }
 
 function describeTarget(request: TransportRequest): string {
@@ -140,13 +167,15 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
       // The caller's abort ends the call; nothing else is decided here.
       shouldRetry: () => (signal?.aborted ? false : undefined),
     },
-    fetch: (input, init) => {
+    // Never followed: fetch would carry X-API-Key to whatever origin a Location names. A 3xx is an APIError.
+    redirect: 'manual',
+    fetch: async (input, init) => {
       const fetchImpl = config.fetch ?? globalThis.fetch;
-      if (!streaming) return fetchImpl(input, init);
+      const req = input as Request;
+      if (!streaming) return readWithin(await fetchImpl(input, init), req.signal);
       // ky clones a request's body for retries, which would hold a whole upload in memory; a streamed body
       // is sent once, so it is attached here, after ky's bookkeeping, straight to fetch.
-      const req = input as Request;
-      return fetchImpl(req.url, {
+      const response = await fetchImpl(req.url, {
         method: req.method,
         headers: req.headers,
         signal: req.signal,
@@ -154,6 +183,7 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
         redirect: 'error',
         duplex: 'half',
       } as RequestInit);
+      return readWithin(response, req.signal);
     },
     hooks: {
       beforeRequest: [
@@ -198,6 +228,7 @@ async function toPaymentsError(
         headers: error.response.headers,
         body: undefined,
         json: false,
+        text: '',
       };
     }
     log.log('debug', `← ${parsed.status} ${target}`);

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { BadRequestError, NotFoundError } from '../core/error.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../internal/config.js';
+import { safeStringify } from '../internal/json.js';
 import { uuidSegment } from '../internal/path.js';
 import { openEnum, pagingParams, parseRequest } from '../internal/schema.js';
 import { type BeneficiaryInput, beneficiaryInputSchema, WITHDRAWAL_METHODS } from './beneficiary-rules.js';
@@ -93,7 +94,7 @@ export class Beneficiaries extends APIResource {
         this.client.logger.log(
           'warn',
           `Beneficiary ${beneficiary.id} lacks account_owner_type/account_category; the service accepted it ` +
-            `during its grace period with deprecation_warning ${JSON.stringify(beneficiary.deprecation_warning)}. ` +
+            `during its grace period with deprecation_warning ${safeStringify(beneficiary.deprecation_warning)}. ` +
             'Send both fields (update backfills them): omission will be rejected with 400. Logged once per client.',
         );
       }

@@ -52,10 +52,12 @@ interface Pending {
   test: (method: string, path: string) => boolean;
 }
 
-/** Failure injection: canned statuses, cut connections, latency and listing lag. Chainable. */
+/** Failure injection: canned statuses, cut or hung connections, latency and listing lag. Chainable. */
 export class Faults {
   #next: Pending[] = [];
   #drops: Pending[] = [];
+  #hangs: Pending[] = [];
+  #hangsAfterCommit: Pending[] = [];
   #latency = 0;
   #listingLag = 0;
 
@@ -75,6 +77,25 @@ export class Faults {
     return this;
   }
 
+  /**
+   * The next matching request is never answered and changes nothing: the client's timeout (or abort) is what
+   * ends it. When the client gives up, MSW and `mock.handle` answer `Response.error()` and the loopback server
+   * drops the socket; a client with no timeout and no signal waits forever.
+   */
+  hang(match: FaultMatch = 'POST /payouts', times = 1): this {
+    this.#hangs.push({ spec: { status: 0 }, remaining: times, test: matcher(match) });
+    return this;
+  }
+
+  /**
+   * Like `dropAfterCommit`, but the answer is withheld instead of cut: the next matching request is processed
+   * and committed, then hangs until the client's timeout (or abort) gives up on it.
+   */
+  hangAfterCommit(match: FaultMatch = 'POST /payouts', times = 1): this {
+    this.#hangsAfterCommit.push({ spec: { status: 0 }, remaining: times, test: matcher(match) });
+    return this;
+  }
+
   /** Delays every response by `ms` (a `setTimeout`, so fake timers control it). 0 turns it off. */
   latency(ms: number): this {
     this.#latency = Math.max(0, ms);
@@ -87,10 +108,12 @@ export class Faults {
     return this;
   }
 
-  /** Removes every pending fault, latency and listing lag. */
+  /** Removes every pending fault (statuses, drops, hangs), latency and listing lag. */
   clear(): void {
     this.#next = [];
     this.#drops = [];
+    this.#hangs = [];
+    this.#hangsAfterCommit = [];
     this.#latency = 0;
     this.#listingLag = 0;
   }
@@ -113,6 +136,11 @@ export class Faults {
   /** @internal Consumes a pending drop for this request; true when its connection must be cut. */
   takeDrop(method: string, path: string): boolean {
     return take(this.#drops, method, path) !== undefined;
+  }
+
+  /** @internal Consumes a pending hang (`before` or `after` commit) for this request; true when it must hang. */
+  takeHang(method: string, path: string, when: 'before' | 'after'): boolean {
+    return take(when === 'before' ? this.#hangs : this.#hangsAfterCommit, method, path) !== undefined;
   }
 }
 

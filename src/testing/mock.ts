@@ -148,6 +148,7 @@ export class PaymentsMock {
     const method = request.method.toUpperCase();
     const inside = url.pathname === this.basePath || url.pathname.startsWith(`${this.basePath}/`);
     const path = url.pathname.slice(this.basePath.length).replace(/\/+$/, '') || '/';
+    if (inside && this.faults.takeHang(method, path, 'before')) return held(request);
     const fault = inside ? this.faults.takeNext(method, path) : undefined;
     if (fault) {
       const headers: Record<string, string> = { 'x-request-id': requestId };
@@ -191,6 +192,7 @@ export class PaymentsMock {
       response = fail(error);
     }
     // Checked after the handler ran: the request is committed, only its answer is lost.
+    if (inside && this.faults.takeHang(method, path, 'after')) return held(request);
     return this.faults.takeDrop(method, path) ? Response.error() : response;
   }
 
@@ -221,6 +223,15 @@ export class PaymentsMock {
     link.status = status;
     return { ...link };
   }
+}
+
+/** A response withheld until the client gives up on the request (its signal aborts), then a cut connection. */
+function held(request: Request): Promise<Response> {
+  return new Promise((resolve) => {
+    const cut = () => resolve(Response.error());
+    if (request.signal.aborted) cut();
+    else request.signal.addEventListener('abort', cut, { once: true });
+  });
 }
 
 /** Creates a mock Payments Service; see `PaymentsMockOptions`. */

@@ -31,7 +31,7 @@ const SKIPPED = new Set([
   'expect',
 ]);
 
-async function toRequest(req: IncomingMessage, origin: string): Promise<Request> {
+async function toRequest(req: IncomingMessage, origin: string, signal: AbortSignal): Promise<Request> {
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     const name = req.rawHeaders[i]!;
@@ -41,14 +41,19 @@ async function toRequest(req: IncomingMessage, origin: string): Promise<Request>
   for await (const chunk of req) chunks.push(chunk as Buffer);
   const method = req.method ?? 'GET';
   const body = method === 'GET' || method === 'HEAD' ? undefined : Buffer.concat(chunks);
-  return new Request(`${origin}${req.url ?? '/'}`, { method, headers, body });
+  return new Request(`${origin}${req.url ?? '/'}`, { method, headers, body, signal });
 }
 
 async function answer(mock: PaymentsMock, origin: string, req: IncomingMessage, res: ServerResponse) {
   const ip = (req.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
+  // The client going away (a timeout or abort closes its socket) aborts the request, ending a hung answer.
+  const gone = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) gone.abort();
+  });
   let response: Response;
   try {
-    response = await mock.handle(await toRequest(req, origin), { clientIp: ip });
+    response = await mock.handle(await toRequest(req, origin, gone.signal), { clientIp: ip });
   } catch (error) {
     res.writeHead(500, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ status: 500, message: `Mock error: ${(error as Error).message}` }));

@@ -1,0 +1,154 @@
+/**
+ * Load and resources, over real HTTP on 127.0.0.1 (this file starts NO MSW server): 1,000 concurrent requests
+ * through one client, the same through a 429 storm, a child process that must exit on its own after the same
+ * load (no leaked timers or sockets), and `for await` loops that stop fetching when cancelled.
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { APIUserAbortError, PaymentsClient } from '../../src/index.js';
+import { DEFAULT_API_KEY, type MockServer, startMockServer } from '../../src/testing/index.js';
+
+const CONCURRENT = 1_000;
+
+let server: MockServer;
+let client: PaymentsClient;
+/** Requests the server received, and how it answered them. */
+const served: { path: string; status: number }[] = [];
+
+beforeAll(async () => {
+  server = await startMockServer({ port: 0 });
+  const handle = server.mock.handle.bind(server.mock);
+  server.mock.handle = async (request, context) => {
+    const response = await handle(request, context);
+    served.push({
+      path: new URL(request.url).pathname.replace(server.mock.basePath, ''),
+      status: response.status,
+    });
+    return response;
+  };
+  client = new PaymentsClient({ apiKey: DEFAULT_API_KEY, baseUrl: server.baseUrl, logLevel: 'off' });
+});
+afterEach(() => {
+  server.mock.reset();
+  served.length = 0;
+});
+afterAll(() => server.close());
+
+describe('1,000 concurrent requests through one client', () => {
+  it('all complete and succeed', async () => {
+    const started = Date.now();
+    const results = await Promise.all(
+      Array.from({ length: CONCURRENT }, (_, i) =>
+        i % 2 ? client.banks.list() : client.transactions.list({ pageSize: 5, page: 1 + (i % 11) }),
+      ),
+    );
+    expect(results).toHaveLength(CONCURRENT);
+    expect(
+      results.filter((r, i) => (i % 2 ? (r as unknown[]).length === 13 : 'data' in (r as object))),
+    ).toHaveLength(CONCURRENT);
+    expect(served).toHaveLength(CONCURRENT);
+    console.log(`load: ${CONCURRENT} concurrent requests in ${Date.now() - started} ms`);
+  }, 30_000);
+
+  it('all succeed through a storm of 429s (Retry-After: 0), retried by the transport', async () => {
+    const STORM = 2_500;
+    server.mock.faults.next({ status: 429, retryAfter: 0, times: STORM, match: 'GET /banks' });
+    const started = Date.now();
+    const results = await Promise.all(
+      Array.from({ length: CONCURRENT }, () => client.banks.list({ maxRetries: 6 })),
+    );
+    expect(results.every((banks) => banks.length === 13)).toBe(true);
+    const limited = served.filter((s) => s.status === 429).length;
+    expect(limited).toBe(STORM);
+    expect(served.filter((s) => s.status === 200)).toHaveLength(CONCURRENT);
+    console.log(`load: ${CONCURRENT} requests through ${STORM} 429s in ${Date.now() - started} ms`);
+  }, 30_000);
+});
+
+describe('the process exits on its own', () => {
+  it('a child doing the same load, with timed-out requests, exits promptly after closing the server', async () => {
+    const script = fileURLToPath(new URL('./fixtures/load-child.ts', import.meta.url));
+    const started = Date.now();
+    const child = spawn(process.execPath, ['--import', 'tsx', script], {
+      cwd: fileURLToPath(new URL('../..', import.meta.url)),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk;
+    });
+    // A watchdog: a child still alive after 25 s has leaked something; kill it (only this child) and fail.
+    const watchdog = setTimeout(() => child.kill('SIGKILL'), 25_000);
+    const { code, signal, exitedAt } = await new Promise<{
+      code: number | null;
+      signal: NodeJS.Signals | null;
+      exitedAt: number;
+    }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal, exitedAt: Date.now() })));
+    clearTimeout(watchdog);
+    expect({ code, signal, stderr }).toEqual({ code: 0, signal: null, stderr: '' });
+    const report = JSON.parse(stdout.trim()) as {
+      requests: number;
+      ok: number;
+      timedOut: number;
+      closedAt: number;
+    };
+    expect(report).toMatchObject({ requests: CONCURRENT, ok: CONCURRENT, timedOut: 20 });
+    const exitLag = exitedAt - report.closedAt;
+    console.log(
+      `load: child ran ${exitedAt - started} ms in all, exited ${exitLag} ms after closing the server`,
+    );
+    expect(exitLag).toBeLessThan(2_000);
+    expect(exitedAt - started).toBeLessThan(20_000);
+  }, 30_000);
+});
+
+describe('cancelled iteration stops fetching pages', () => {
+  const pagesServed = () => served.filter((s) => s.path === '/transactions').length;
+  const settleIo = () => new Promise((resolve) => setTimeout(resolve, 50));
+
+  it('break out of for await: no page after the one being read', async () => {
+    let rows = 0;
+    for await (const _ of client.transactions.list({ pageSize: 5 })) {
+      if (++rows === 12) break;
+    }
+    await settleIo();
+    expect(pagesServed()).toBe(3);
+  });
+
+  it('an AbortSignal fired inside the loop: the next page is never requested', async () => {
+    const controller = new AbortController();
+    let rows = 0;
+    let error: unknown;
+    try {
+      for await (const _ of client.transactions.list({ pageSize: 5 }, { signal: controller.signal })) {
+        if (++rows === 5) controller.abort();
+      }
+    } catch (e) {
+      error = e;
+    }
+    await settleIo();
+    expect(error).toBeInstanceOf(APIUserAbortError);
+    expect(rows).toBe(5);
+    expect(pagesServed()).toBe(1);
+  });
+
+  it('toArray({ limit }) and pages() with break fetch only what they need', async () => {
+    expect(await client.transactions.list({ pageSize: 5 }).toArray({ limit: 7 })).toHaveLength(7);
+    expect(pagesServed()).toBe(2);
+    served.length = 0;
+    for await (const page of client.transactions.list({ pageSize: 5 }).pages()) {
+      if (page.page === 4) break;
+    }
+    await settleIo();
+    expect(pagesServed()).toBe(4);
+    // The walk without a break reads the whole list: 54 rows, 11 pages.
+    served.length = 0;
+    expect(await client.transactions.list({ pageSize: 5 }).toArray()).toHaveLength(54);
+    expect(pagesServed()).toBe(11);
+  });
+});
