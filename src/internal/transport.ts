@@ -146,6 +146,7 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
   const log = config.logger;
   const target = describeTarget(request);
   const started = Date.now();
+  const debug = log.enabled('debug');
 
   const kyOptions: KyOptions = {
     method: request.method,
@@ -185,25 +186,29 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
       } as RequestInit);
       return readWithin(response, req.signal);
     },
+    // Hooks cost a call per attempt even when they log nothing, so they are only attached when they will.
     hooks: {
-      beforeRequest: [
-        (_req, _opts, { retryCount }) => {
-          log.log('debug', `→ ${target}${retryCount ? ` (retry ${retryCount})` : ''}`);
-        },
-      ],
-      beforeRetry: [
-        ({ error, retryCount }) => {
-          const reason = error instanceof HTTPError ? `HTTP ${error.response.status}` : error.name;
-          log.log('info', `retrying ${target} after ${reason} (retry ${retryCount} of ${maxRetries})`);
-        },
-      ],
+      beforeRequest: debug
+        ? [
+            (_req, _opts, { retryCount }) =>
+              log.log('debug', `→ ${target}${retryCount ? ` (retry ${retryCount})` : ''}`),
+          ]
+        : [],
+      beforeRetry: log.enabled('info')
+        ? [
+            ({ error, retryCount }) => {
+              const reason = error instanceof HTTPError ? `HTTP ${error.response.status}` : error.name;
+              log.log('info', `retrying ${target} after ${reason} (retry ${retryCount} of ${maxRetries})`);
+            },
+          ]
+        : [],
     },
   };
 
   try {
     const response = await ky(url, kyOptions);
     const result = await readResponse(response);
-    log.log('debug', `← ${result.status} ${target} (${Date.now() - started} ms)`);
+    if (debug) log.log('debug', `← ${result.status} ${target} (${Date.now() - started} ms)`);
     return result;
   } catch (error) {
     throw await toPaymentsError(error, signal, target, log);
