@@ -8,6 +8,7 @@
 // The API is bench/server.mjs in a child process on 127.0.0.1, so only the client's CPU is counted here. This
 // prints figures; it is not a test and exits 0 whether or not a target is met.
 import { fork } from 'node:child_process';
+import ky from 'ky';
 import { PaymentsClient } from '../dist/index.js';
 import { breakdown, kB, measureSizes } from '../scripts/size-check.mjs';
 import { API_KEY, check, fmt, HEADERS, here, LIST_PATH, MB, median } from './common.mjs';
@@ -42,17 +43,31 @@ async function cpuPerRequest(client, origin) {
       const body = await response.json();
       check(body.data.transactions.length === 20, 'fetch page');
     },
+    // The floor the design sets: ky alone, with the retry and timeout options the SDK's transport uses.
+    ky: async () => {
+      const body = await ky(url, {
+        headers: HEADERS,
+        timeout: 60_000,
+        retry: { limit: 2, retryOnTimeout: true },
+      }).json();
+      check(body.data.transactions.length === 20, 'ky page');
+    },
   };
   for (let i = 0; i < CPU.warmup; i++) {
     await sides.sdk();
     await sides.fetch();
+    await sides.ky();
   }
-  const totals = { sdk: { cpu: 0, wall: 0, n: 0 }, fetch: { cpu: 0, wall: 0, n: 0 } };
+  const totals = {
+    sdk: { cpu: 0, wall: 0, n: 0 },
+    fetch: { cpu: 0, wall: 0, n: 0 },
+    ky: { cpu: 0, wall: 0, n: 0 },
+  };
   const ratios = [];
   for (let b = 0; b < CPU.blocks; b++) {
     const perRequest = {};
     // Alternating blocks, and alternating which goes first, so drift (JIT, heap, CPU clock) hits both.
-    for (const side of b % 2 ? ['fetch', 'sdk'] : ['sdk', 'fetch']) {
+    for (const side of b % 2 ? ['fetch', 'ky', 'sdk'] : ['sdk', 'ky', 'fetch']) {
       globalThis.gc?.();
       const cpu0 = process.cpuUsage();
       const t0 = performance.now();
@@ -79,10 +94,14 @@ async function cpuPerRequest(client, origin) {
     `  fetch + response.json():                  ${fmt(us('fetch'), 0)} µs CPU/request (wall ${fmt(wall('fetch'), 0)} µs)`,
   );
   console.log(
+    `  ky alone (the SDK's retry + timeout options):  ${fmt(us('ky'), 0)} µs CPU/request = ${fmt(us('ky') / us('fetch'), 2)}x fetch; ` +
+      `the SDK adds ${fmt(us('sdk') - us('ky'), 0)} µs over ky`,
+  );
+  console.log(
     `  ratio ${fmt(ratio, 2)}x (median of the block pairs ${fmt(median(ratios), 2)}x; ` +
       `range ${fmt(Math.min(...ratios), 2)}-${fmt(Math.max(...ratios), 2)}x)`,
   );
-  return { sdkUs: us('sdk'), fetchUs: us('fetch'), ratio };
+  return { sdkUs: us('sdk'), fetchUs: us('fetch'), kyUs: us('ky'), ratio };
 }
 
 // 2 ───────────────────────────────────────────────────────────────────────────────────────────────────────
@@ -210,6 +229,12 @@ function summary({ cpu, walk, upload, startup, size }) {
       `${fmt(cpu.sdkUs, 0)} vs ${fmt(cpu.fetchUs, 0)} µs = ${fmt(cpu.ratio, 2)}x`,
       `<= ${TARGETS.cpu}x`,
       cpu.ratio <= TARGETS.cpu,
+    ],
+    [
+      'CPU/request, ky alone vs fetch',
+      `${fmt(cpu.kyUs, 0)} µs = ${fmt(cpu.kyUs / cpu.fetchUs, 2)}x`,
+      'none',
+      undefined,
     ],
     [
       'walk items/s, SDK vs fetch',
