@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { APIConnectionError, InternalServerError, RateLimitError } from '../../src/index.js';
+import { InternalServerError, RateLimitError } from '../../src/index.js';
 import { BENEFICIARY, clientFor, rejection, settle, useFakeClock, useMock } from './support.js';
 
 const { mock, requests } = useMock();
@@ -103,20 +103,5 @@ describe('retries against mock faults', () => {
     );
     expect(error).toBeInstanceOf(RateLimitError);
     expect(requests).toEqual(['POST /payouts']);
-  });
-
-  it('a dropped POST /payouts is not retried either: APIConnectionError, one request', async () => {
-    mock.faults.dropAfterCommit('POST /payouts');
-    const error = await rejection(
-      clientFor(mock).payouts.create({
-        amount: 1000,
-        currency: 'NGN',
-        beneficiary: BENEFICIARY,
-        externalReference: 'drop-2',
-      }),
-    );
-    expect(error).toBeInstanceOf(APIConnectionError);
-    expect(requests).toEqual(['POST /payouts']);
-    expect(mock.account().payouts.has('drop-2')).toBe(true);
   });
 });
