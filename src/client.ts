@@ -150,8 +150,10 @@ export class PaymentsClient {
         options: params.options,
       });
       const requested = { page, pageSize: typeof query?.pageSize === 'number' ? query.pageSize : undefined };
-      if (params.format === 'csv')
-        return new Page<T>(readCsvPageInfo(response, requested), [response.body as T], load);
+      if (params.format === 'csv') {
+        const info = readCsvPageInfo(response, requested);
+        return new Page<T>(info, info.rows as T[], load);
+      }
       const { value, status, body } = this.#json(response);
       const info = readPageInfo(value, requested, params.rowsKey);
       if (!info) {

@@ -115,6 +115,7 @@ export { VERSION } from './version.js';
 export {
   type DepositEventFields,
   KNOWN_WEBHOOK_EVENTS,
+  type ParseWebhookOptions,
   type PayerNameEventFields,
   parseWebhook,
   type UetrAssignedFields,

@@ -38,7 +38,16 @@ export type WebhookHeaders = Headers | Record<string, string | string[] | undefi
  * Checks a delivery's authenticity. The spec says events are signed but does not show the scheme, so the
  * SDK invents none: supply the check your account documentation describes. Return false (or throw) to reject.
  */
-export type WebhookVerifier = (rawBody: string, headers: WebhookHeaders) => boolean | Promise<boolean>;
+export type WebhookVerifier = (
+  rawBody: string | Uint8Array,
+  headers: WebhookHeaders,
+) => boolean | Promise<boolean>;
+
+/** Options of `parseWebhook`: a `verify` check, or an explicit `unverified: true` (tests, a trusted relay). */
+export type ParseWebhookOptions = { headers?: WebhookHeaders } & (
+  | { verify: WebhookVerifier; unverified?: false }
+  | { verify?: undefined; unverified: true }
+);
 
 /** The webhook body could not be verified or parsed. */
 export class WebhookError extends PaymentsError {
@@ -57,7 +66,8 @@ function toText(rawBody: unknown): string {
 }
 
 /**
- * Verifies (when `verify` is given) and parses a webhook delivery from its raw body.
+ * Verifies and parses a webhook delivery from its raw body. `verify` is required (the spec says events are
+ * signed but not how, so you supply the check); `{ unverified: true }` skips it on purpose.
  *
  * ```ts
  * app.post('/webhooks/payments', express.raw({ type: '*\/*' }), async (req, res) => {
@@ -67,13 +77,19 @@ function toText(rawBody: unknown): string {
  */
 export async function parseWebhook<T extends WebhookPayload = WebhookPayload>(
   rawBody: string | Uint8Array | ArrayBuffer,
-  options: { headers?: WebhookHeaders; verify?: WebhookVerifier } = {},
+  options: ParseWebhookOptions,
 ): Promise<T> {
+  // Unverified events can be forged by anyone who finds the URL: skipping the check has to be said out loud.
+  if (!options?.verify && options?.unverified !== true) {
+    throw new WebhookError('parseWebhook needs a verify function (or unverified: true, for tests)');
+  }
   const text = toText(rawBody);
   if (options.verify) {
     let verified = false;
     try {
-      verified = await options.verify(text, options.headers ?? {});
+      // The exact bytes as received: decoding first could drop a BOM or replace invalid UTF-8 under a signature.
+      const exact = rawBody instanceof ArrayBuffer ? new Uint8Array(rawBody) : rawBody;
+      verified = await options.verify(exact, options.headers ?? {});
     } catch (error) {
       throw new WebhookError('Webhook verification failed', { cause: error });
     }

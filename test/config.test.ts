@@ -114,7 +114,11 @@ describe('tenants', () => {
     expect(headers?.get('x-api-key')).toBe(CANARY_KEY);
   });
 
-  it('a default header cannot replace the key or the tenant scope', async () => {
+  it('the key and the tenant scope come only from apiKey and accountId, never from headers', async () => {
+    expect(() => makeClient({ headers: { 'X-API-Key': 'other' } })).toThrow(
+      /is set by the client: use apiKey/,
+    );
+    expect(() => makeClient({ headers: { 'x-account-id': '../x' } })).toThrow(/use accountId/);
     let headers: Headers | undefined;
     server.use(
       http.get(`${BASE}/transactions`, ({ request }) => {
@@ -122,14 +126,30 @@ describe('tenants', () => {
         return ok({ transactions: [], page: 1, pageSize: 20, totalPages: 0, totalCount: 0 });
       }),
     );
-    const client = makeClient({
-      accountId: ACCOUNT_ID,
-      headers: { 'X-API-Key': 'other', 'X-Account-Id': 'x' },
-    });
-    await client.transactions.list();
+    await makeClient({ accountId: ACCOUNT_ID }).transactions.list();
     expect(headers?.get('x-api-key')).toBe(CANARY_KEY);
     expect(headers?.get('x-account-id')).toBe(ACCOUNT_ID);
     expect(headers?.get('accept')).toBe('application/json');
+  });
+
+  it('refuses a base URL for another API, or with a query', () => {
+    expect(() => makeClient({ baseUrl: 'https://x.test/api/v2/foo' })).toThrow(/end in \/api\/v1\/external/);
+    expect(() => makeClient({ baseUrl: 'https://x.test/api/v1/external?x=1' })).toThrow(/query or fragment/);
+  });
+
+  it('refuses a per-call timeout or maxRetries that is not a whole number in range, before sending', async () => {
+    for (const options of [
+      { timeout: -1 },
+      { timeout: Number.NaN },
+      { timeout: 2 ** 31 },
+      { maxRetries: 1.5 },
+    ]) {
+      await expect(
+        makeClient().transactions.list({}, options),
+        JSON.stringify(options),
+      ).rejects.toBeInstanceOf(RequestValidationError);
+    }
+    expect(() => makeClient({ timeout: 2 ** 31 })).toThrow(RequestValidationError);
   });
 });
 

@@ -1,6 +1,7 @@
 import { HttpResponse, http } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
+  APIUserAbortError,
   BadRequestError,
   type PayoutAttemptEvent,
   type PayoutCreateParams,
@@ -12,7 +13,7 @@ import { BASE, fail, makeClient, settle, transaction, useFakeClock, useServer } 
 const server = useServer();
 const body: PayoutCreateParams & { externalReference: string } = {
   amount: 5000,
-  currency: 'NGN',
+  currency: 'USD',
   beneficiary: {
     accountName: 'ADA OKAFOR',
     accountNumber: '0123456789',
@@ -198,3 +199,178 @@ describe('payouts.lookupBeforeRetry', () => {
     expect(!outcome.ok && (outcome.error as RequestValidationError).field).toBe('externalReference');
   });
 });
+
+describe('payouts.lookupBeforeRetry: when it must stop rather than send again', () => {
+  const emptyListing = () =>
+    HttpResponse.json({
+      status: 200,
+      success: true,
+      message: 'OK',
+      data: { transactions: [], totalCount: 0, page: 1, pageSize: 100, totalPages: 1 },
+    });
+
+  async function unknownFrom(promise: Promise<unknown>) {
+    const outcome = await settle(promise);
+    expect(outcome.ok).toBe(false);
+    const error = !outcome.ok ? outcome.error : undefined;
+    expect(error).toBeInstanceOf(PayoutOutcomeUnknownError);
+    return error as PayoutOutcomeUnknownError;
+  }
+
+  it('a refusal of a later attempt does not mean nothing moved', async () => {
+    let posts = 0;
+    server.use(
+      http.post(`${BASE}/payouts`, () =>
+        ++posts === 1 ? HttpResponse.error() : fail(409, 'Duplicate externalReference'),
+      ),
+      http.get(`${BASE}/transactions`, emptyListing),
+    );
+    const error = await unknownFrom(makeClient().payouts.lookupBeforeRetry(body, { visibilityWaits: [5] }));
+    expect(error.reason).toMatch(/refused after an earlier attempt/);
+    expect(posts).toBe(2);
+  });
+
+  it('an abort after the POST was sent is an unknown outcome, not a clean abort', async () => {
+    const controller = new AbortController();
+    server.use(
+      http.post(`${BASE}/payouts`, async () => {
+        controller.abort();
+        return new Promise<Response>(() => {});
+      }),
+    );
+    const error = await unknownFrom(
+      makeClient().payouts.lookupBeforeRetry(body, { signal: controller.signal }),
+    );
+    expect(error.reason).toMatch(/aborted after the payout was sent/);
+  });
+
+  it('an already-aborted signal sends nothing', async () => {
+    let posts = 0;
+    server.use(
+      http.post(`${BASE}/payouts`, () => {
+        posts++;
+        return HttpResponse.error();
+      }),
+    );
+    const outcome = await settle(
+      makeClient().payouts.lookupBeforeRetry(body, { signal: AbortSignal.abort() }),
+    );
+    expect(!outcome.ok && outcome.error).toBeInstanceOf(APIUserAbortError);
+    expect(posts).toBe(0);
+  });
+
+  it('a listing longer than maxLookupPages is not proof of absence', async () => {
+    let posts = 0;
+    server.use(
+      http.post(`${BASE}/payouts`, () => {
+        posts++;
+        return HttpResponse.error();
+      }),
+      http.get(`${BASE}/transactions`, ({ request }) => {
+        const page = Number(new URL(request.url).searchParams.get('page') ?? 1);
+        return HttpResponse.json({
+          status: 200,
+          success: true,
+          message: 'OK',
+          data: { transactions: [transaction(page)], totalCount: 50, page, pageSize: 1, totalPages: 50 },
+        });
+      }),
+    );
+    const error = await unknownFrom(
+      makeClient().payouts.lookupBeforeRetry(body, { visibilityWaits: [5], maxLookupPages: 2 }),
+    );
+    expect(error.reason).toMatch(/could not read the whole listing/);
+    expect(posts).toBe(1);
+  });
+
+  it('rows in the older listing form carry no reference, so they are not proof of absence', async () => {
+    server.use(
+      http.post(`${BASE}/payouts`, () => HttpResponse.error()),
+      http.get(`${BASE}/transactions`, () =>
+        HttpResponse.json({
+          status: true,
+          message: 'OK',
+          data: { data: [{ type: 'withdrawal', amount: 1 }] },
+        }),
+      ),
+    );
+    await unknownFrom(makeClient().payouts.lookupBeforeRetry(body, { visibilityWaits: [5] }));
+  });
+
+  it('a 2xx that cannot be read means the payout exists: never sent again', async () => {
+    let posts = 0;
+    server.use(
+      http.post(`${BASE}/payouts`, () => {
+        posts++;
+        return HttpResponse.json({ status: true, message: 'ok', data: { id: 'p1', fee_amount: '1.00' } });
+      }),
+      http.get(`${BASE}/transactions`, emptyListing),
+    );
+    const error = await unknownFrom(makeClient().payouts.lookupBeforeRetry(body, { visibilityWaits: [5] }));
+    expect(error.reason).toMatch(/answered 2xx/);
+    expect(posts).toBe(1);
+  });
+
+  it('a legacy status:false at HTTP 200 is a refusal: thrown at once, no lookup', async () => {
+    let lookups = 0;
+    server.use(
+      http.post(`${BASE}/payouts`, () =>
+        HttpResponse.json({ status: false, message: 'Insufficient balance' }),
+      ),
+      http.get(`${BASE}/transactions`, () => {
+        lookups++;
+        return emptyListing();
+      }),
+    );
+    const outcome = await settle(makeClient().payouts.lookupBeforeRetry(body));
+    expect(!outcome.ok && (outcome.error as Error).message).toContain('Insufficient balance');
+    expect(!outcome.ok && outcome.error).not.toBeInstanceOf(PayoutOutcomeUnknownError);
+    expect(lookups).toBe(0);
+  });
+
+  it('NGN: absent from the listing is not proof enough to send again, unless match or find is given', async () => {
+    let posts = 0;
+    server.use(
+      http.post(`${BASE}/payouts`, () => {
+        posts++;
+        return posts === 1
+          ? fail(503, 'busy')
+          : HttpResponse.json({ status: true, message: 'ok', data: payoutData() });
+      }),
+      http.get(`${BASE}/transactions`, emptyListing),
+    );
+    const ngn = { ...body, currency: 'NGN' };
+    const error = await unknownFrom(makeClient().payouts.lookupBeforeRetry(ngn, { visibilityWaits: [5] }));
+    expect(error.reason).toMatch(/assign its own reference to NGN/);
+    expect(posts).toBe(1);
+    const match = (tx: { external_reference?: string }, ref: string) => tx.external_reference === ref;
+    posts = 0;
+    const outcome = await settle(
+      makeClient().payouts.lookupBeforeRetry(ngn, { visibilityWaits: [5], match }),
+    );
+    expect(outcome).toMatchObject({ ok: true, value: { status: 'created', attempts: 2 } });
+  });
+
+  it.each([
+    [{ maxAttempts: 0 }, 'maxAttempts'],
+    [{ maxAttempts: Number.NaN }, 'maxAttempts'],
+    [{ visibilityWaits: [] }, 'visibilityWaits'],
+    [{ visibilityWaits: [10, -1] }, 'visibilityWaits'],
+    [{ visibilityWaits: [Number.POSITIVE_INFINITY] }, 'visibilityWaits'],
+  ])('refuses %o before sending', async (options, field) => {
+    const outcome = await settle(makeClient().payouts.lookupBeforeRetry(body, options));
+    expect(!outcome.ok && (outcome.error as RequestValidationError).field).toBe(field);
+  });
+});
+
+function payoutData() {
+  return {
+    id: 'p2',
+    external_reference: 'inv-77',
+    fee_amount: 100,
+    destination_amount: 500000,
+    amount: 500100,
+    created_at: '2026-11-22T10:00:00Z',
+    beneficiary: {},
+  };
+}

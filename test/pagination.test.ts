@@ -251,6 +251,14 @@ describe('CSV export pages', () => {
     expect(requested.at(-1)?.searchParams.get('format')).toBe('csv');
   });
 
+  it('a CSV page is the text as sent, even when it would parse as JSON', async () => {
+    server.use(
+      http.get(`${BASE}/export`, () => new HttpResponse('123', { headers: { 'X-Total-Pages': '1' } })),
+    );
+    const pages = await makeClient().paginate<string>({ path: '/export', format: 'csv' }).toArray();
+    expect(pages).toEqual(['123']);
+  });
+
   it('client.request can return a text body', async () => {
     server.use(
       http.get(

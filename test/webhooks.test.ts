@@ -6,17 +6,20 @@ const raw = '{"event":"transaction.uetr.assigned","uetr":"8a562c67-ca16-48ba-b07
 describe('parseWebhook', () => {
   it('parses a raw string, Buffer or Uint8Array body', async () => {
     const expected = { event: 'transaction.uetr.assigned', uetr: '8a562c67-ca16-48ba-b074-65581be6f011' };
-    expect(await parseWebhook(raw)).toEqual(expected);
-    expect(await parseWebhook(Buffer.from(raw))).toEqual(expected);
-    const typed = await parseWebhook<UetrAssignedFields>(new TextEncoder().encode(raw));
+    expect(await parseWebhook(raw, { unverified: true })).toEqual(expected);
+    expect(await parseWebhook(Buffer.from(raw), { unverified: true })).toEqual(expected);
+    const typed = await parseWebhook<UetrAssignedFields>(new TextEncoder().encode(raw), { unverified: true });
     expect(typed.uetr).toBe(expected.uetr);
   });
 
-  it('passes the exact raw text and headers to the verifier, and rejects on false or throw', async () => {
+  it('passes the exact raw bytes and headers to the verifier, and rejects on false or throw', async () => {
     const verify = vi.fn(async () => true);
     const headers = { 'x-signature': 'abc' };
-    await parseWebhook(Buffer.from(raw), { headers, verify });
-    expect(verify).toHaveBeenCalledWith(raw, headers);
+    const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(raw)]);
+    await parseWebhook(bytes, { headers, verify });
+    expect(verify).toHaveBeenCalledWith(bytes, headers);
+    await parseWebhook(raw, { verify });
+    expect(verify).toHaveBeenLastCalledWith(raw, {});
     await expect(parseWebhook(raw, { verify: () => false })).rejects.toThrow(WebhookError);
     await expect(
       parseWebhook(raw, {
@@ -28,9 +31,16 @@ describe('parseWebhook', () => {
   });
 
   it('refuses a parsed object, non-JSON and non-objects', async () => {
-    await expect(parseWebhook({ event: 'x' } as any)).rejects.toThrow(/raw request body/);
-    await expect(parseWebhook('not json')).rejects.toThrow(/not JSON/);
-    await expect(parseWebhook('[1,2]')).rejects.toThrow(/not a JSON object/);
+    await expect(parseWebhook({ event: 'x' } as any, { unverified: true })).rejects.toThrow(
+      /raw request body/,
+    );
+    await expect(parseWebhook('not json', { unverified: true })).rejects.toThrow(/not JSON/);
+    await expect(parseWebhook('[1,2]', { unverified: true })).rejects.toThrow(/not a JSON object/);
+  });
+
+  it('refuses to parse without a verifier unless told unverified: true', async () => {
+    await expect(parseWebhook(raw, {} as any)).rejects.toThrow(/needs a verify function/);
+    await expect(parseWebhook(raw, undefined as any)).rejects.toThrow(/needs a verify function/);
   });
 
   it('names the events the spec states', () => {

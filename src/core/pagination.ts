@@ -61,12 +61,13 @@ export function readPageInfo(
 
 /** A CSV export page: the body is the file, and paging sits in `X-Total-Count` and `X-Total-Pages`. */
 export function readCsvPageInfo(
-  response: { headers: Headers; body: unknown },
+  response: { headers: Headers; text: string },
   requested: { page: number; pageSize: number | undefined },
 ): PageInfo {
   const totalCount = num(response.headers.get('x-total-count'));
   const totalPages = num(response.headers.get('x-total-pages'));
-  const text = typeof response.body === 'string' ? response.body : '';
+  // The text as sent: a CSV body of `123`, or an empty one, must not come back parsed as JSON.
+  const text = response.text;
   return {
     rows: text ? [text] : [],
     page: requested.page,

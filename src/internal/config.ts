@@ -72,7 +72,12 @@ function normaliseBaseUrl(raw: string, allowInsecureHttp: boolean): string {
     throw new PaymentsError(`baseUrl must be http(s), got ${url.protocol}`);
   }
   if (url.username || url.password) throw new PaymentsError('baseUrl must not carry credentials');
+  if (url.search || url.hash) throw new PaymentsError('baseUrl must not carry a query or fragment');
   const path = url.pathname.replace(/\/+$/, '');
+  // A proxy may sit in front (`/proxy/api/v1/external`), but another version or API is a mistake to catch here.
+  if (path !== '' && !path.endsWith(API_PREFIX)) {
+    throw new PaymentsError(`baseUrl must be an origin or end in ${API_PREFIX}, got ${path}`);
+  }
   return `${url.origin}${path === '' ? API_PREFIX : path}`;
 }
 
@@ -99,17 +104,44 @@ export function assertHeaderValue(name: string, value: string): void {
   }
 }
 
+/** Headers the client sets from `apiKey` and `accountId`, where they are checked; never taken from `headers`. */
+const RESERVED_HEADERS = new Map([
+  ['x-api-key', 'apiKey'],
+  ['x-account-id', 'accountId (or forAccount)'],
+]);
+
+/** Checks every header of a `headers` option (client or per call). */
+export function assertHeaders(headers: Record<string, string>): void {
+  for (const [name, value] of Object.entries(headers)) {
+    const option = RESERVED_HEADERS.get(name.toLowerCase());
+    if (option)
+      throw new RequestValidationError([{ path: [name], message: `is set by the client: use ${option}` }]);
+    assertHeaderValue(name, value);
+  }
+}
+
 export function assertAccountId(accountId: string): void {
   if (!isUuid(accountId)) {
     throw new RequestValidationError([{ path: ['accountId'], message: 'must be a uuid' }]);
   }
 }
 
-function nonNegativeInteger(name: string, value: number): number {
-  if (!Number.isInteger(value) || value < 0) {
-    throw new RequestValidationError([{ path: [name], message: 'must be a non-negative integer' }]);
+/** The longest timer JavaScript can set; beyond it fetch's timeout would fire at once. */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+function nonNegativeInteger(name: string, value: unknown, max = Number.MAX_SAFE_INTEGER): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > max) {
+    throw new RequestValidationError([{ path: [name], message: `must be a whole number from 0 to ${max}` }]);
   }
   return value;
+}
+
+/** Per-call `timeout` and `maxRetries`, checked as strictly as the client's: a bad one would send and then fail. */
+export function callLimits(options: RequestOptions | undefined, config: ResolvedConfig) {
+  return {
+    timeout: nonNegativeInteger('timeout', options?.timeout ?? config.timeout, MAX_TIMEOUT_MS),
+    maxRetries: nonNegativeInteger('maxRetries', options?.maxRetries ?? config.maxRetries),
+  };
 }
 
 export function resolveConfig(options: ClientOptions): ResolvedConfig {
@@ -124,7 +156,7 @@ export function resolveConfig(options: ClientOptions): ResolvedConfig {
   }
   if (options.accountId !== undefined) assertAccountId(options.accountId);
   const headers = { ...options.headers };
-  for (const [name, value] of Object.entries(headers)) assertHeaderValue(name, value);
+  assertHeaders(headers);
   const envLevel = readEnv('PAYMENTS_LOG');
   const level = options.logLevel ?? (isLogLevel(envLevel) ? envLevel : 'warn');
   if (!isLogLevel(level)) throw new PaymentsError(`logLevel must be off, error, warn, info or debug`);
@@ -132,7 +164,7 @@ export function resolveConfig(options: ClientOptions): ResolvedConfig {
     apiKey,
     baseUrl: normaliseBaseUrl(rawBaseUrl, options.allowInsecureHttp ?? false),
     accountId: options.accountId,
-    timeout: nonNegativeInteger('timeout', options.timeout ?? 60_000),
+    timeout: nonNegativeInteger('timeout', options.timeout ?? 60_000, MAX_TIMEOUT_MS),
     maxRetries: nonNegativeInteger('maxRetries', options.maxRetries ?? 2),
     fetch: options.fetch,
     headers,

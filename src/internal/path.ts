@@ -1,21 +1,6 @@
 import { RequestValidationError } from '../core/error.js';
 import { isUuid } from './uuid.js';
 
-/**
- * Encodes one path segment. Dot segments would be collapsed by URL parsing and move the request to another
- * endpoint, and an empty one changes the route, so all three are refused rather than encoded.
- */
-export function encodeSegment(name: string, value: unknown): string {
-  if (typeof value !== 'string' && typeof value !== 'number') {
-    throw new RequestValidationError([{ path: [name], message: 'must be a string' }]);
-  }
-  const raw = String(value);
-  if (raw === '' || raw === '.' || raw === '..') {
-    throw new RequestValidationError([{ path: [name], message: 'must be a non-empty id, not "." or ".."' }]);
-  }
-  return encodeURIComponent(raw);
-}
-
 /** A path parameter the spec types as uuid: anything else is refused before sending. */
 export function uuidSegment(name: string, value: unknown): string {
   if (!isUuid(value)) throw new RequestValidationError([{ path: [name], message: 'must be a uuid' }]);

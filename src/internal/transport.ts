@@ -6,7 +6,7 @@ import {
   APIUserAbortError,
   PaymentsError,
 } from '../core/error.js';
-import { assertHeaderValue, type RequestOptions, type ResolvedConfig } from './config.js';
+import { assertHeaders, callLimits, type RequestOptions, type ResolvedConfig } from './config.js';
 import { assertSafePath } from './path.js';
 import {
   backoffDelay,
@@ -62,11 +62,9 @@ function buildUrl(baseUrl: string, path: string, query: TransportRequest['query'
 
 function buildHeaders(config: ResolvedConfig, request: TransportRequest): Headers {
   const headers = new Headers();
+  if (request.options?.headers) assertHeaders(request.options.headers);
   for (const source of [config.headers, request.options?.headers ?? {}]) {
-    for (const [name, value] of Object.entries(source)) {
-      assertHeaderValue(name, value);
-      headers.set(name, value);
-    }
+    for (const [name, value] of Object.entries(source)) headers.set(name, value);
   }
   // Set last, so a stray default header cannot replace the key or the tenant scope.
   headers.set('X-API-Key', config.apiKey);
@@ -141,8 +139,9 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
   if (signal?.aborted) throw new APIUserAbortError();
   const streaming = request.body !== undefined;
   const safe = !streaming && isSafeToRepeat(request.method, request.idempotent);
-  const maxRetries = safe ? (request.options?.maxRetries ?? config.maxRetries) : 0;
-  const timeout = request.options?.timeout ?? config.timeout;
+  const limits = callLimits(request.options, config);
+  const maxRetries = safe ? limits.maxRetries : 0;
+  const timeout = limits.timeout;
   const log = config.logger;
   const target = describeTarget(request);
   const started = Date.now();
@@ -181,7 +180,7 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
         headers: req.headers,
         signal: req.signal,
         body: request.body!.stream(),
-        redirect: 'error',
+        redirect: 'manual',
         duplex: 'half',
       } as RequestInit);
       return readWithin(response, req.signal);

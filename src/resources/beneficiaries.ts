@@ -144,11 +144,12 @@ export class Beneficiaries extends APIResource {
   }
 
   /**
-   * DELETE /beneficiaries/{id}: permanent; resolves with nothing (the service sends an empty object). A retry after
-   * a lost response answers `Beneficiary not found`, which then means it is already gone.
+   * DELETE /beneficiaries/{id}: permanent; resolves with nothing (the service sends an empty object). Not retried
+   * by the transport: the spec answers a repeat with 400 `Beneficiary not found`, which would turn a delete that
+   * went through into an error. After a lost response, `isBeneficiaryNotFound` on a second call means it is gone.
    */
   async delete(id: string, options?: RequestOptions): Promise<void> {
     const path = `/beneficiaries/${uuidSegment('beneficiaryId', id)}`;
-    await this.client.request({ method: 'DELETE', path, options });
+    await this.client.request({ method: 'DELETE', path, idempotent: false, options });
   }
 }

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import type { FieldIssue } from '../core/error.js';
+import { isRecord } from '../internal/envelope.js';
 import { toFieldIssues } from '../internal/schema.js';
 
 /** Every rail the spec lists for `withdrawal_method`; none of them (null) is an NGN bank transfer. */
@@ -140,8 +141,6 @@ const NO_BANK_ACCOUNT_RAILS = new Set<unknown>([
   'mobile_money',
 ]);
 
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v);
 // Only absence and blank strings count as missing: any other wrong value is already named by the field schema.
 const missing = (v: unknown) => v === undefined || (typeof v === 'string' && v.trim() === '');
 const code = (v: unknown) => (typeof v === 'string' ? v.trim().toUpperCase() : '');

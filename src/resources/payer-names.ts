@@ -2,8 +2,9 @@ import * as z from 'zod/mini';
 import { type FieldIssue, RequestValidationError } from '../core/error.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../internal/config.js';
+import { isRecord } from '../internal/envelope.js';
 import { uuidSegment } from '../internal/path.js';
-import { parseRequest, toFieldIssues } from '../internal/schema.js';
+import { pagedQuery, parseRequest, toFieldIssues } from '../internal/schema.js';
 import { encodeMultipart, preparePart, type UploadInput, type UploadPart } from '../internal/uploads.js';
 import {
   DOCUMENT_POLICY,
@@ -23,10 +24,6 @@ import { APIResource } from './resource.js';
 export * from './payer-name-types.js';
 
 const PATH = '/payer-names';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 type DescribedDocument = UploadInput & { description?: unknown };
 
@@ -132,10 +129,7 @@ export class PayerNames extends APIResource {
   list(params: PayerNameListParams = {}, options?: RequestOptions): PagePromise<PayerName> {
     return this.client.paginate({
       path: PATH,
-      query: () => {
-        const { query, ...known } = parseRequest(PayerNameListParamsSchema, params);
-        return { ...query, ...known };
-      },
+      query: () => pagedQuery(PayerNameListParamsSchema, params),
       schema: PayerNameSchema,
       options,
     });

@@ -50,14 +50,16 @@ const PayoutCreateSchema = z
     z.superRefine((body, ctx) => {
       // Amounts are major units here; the check is that the currency can represent them exactly.
       try {
-        if (toMinorUnits(body.currency, body.amount) <= 0) {
-          ctx.issues.push({
-            code: 'custom',
-            path: ['amount'],
-            message: 'must be greater than 0',
-            input: body.amount,
-          });
-        }
+        const minor = toMinorUnits(body.currency, body.amount);
+        // The amount travels as a JSON number: past about 15 significant digits it would arrive as another one.
+        const problem =
+          minor <= 0
+            ? 'must be greater than 0'
+            : toMinorUnits(body.currency, Number(body.amount)) !== minor
+              ? 'has more digits than a JSON number carries exactly'
+              : undefined;
+        if (problem)
+          ctx.issues.push({ code: 'custom', path: ['amount'], message: problem, input: body.amount });
       } catch (error) {
         ctx.issues.push({
           code: 'custom',

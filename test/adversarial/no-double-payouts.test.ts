@@ -51,8 +51,10 @@ const beneficiary = {
   email: 'adaeze@example.com',
 };
 const payout = (externalReference: string): PayoutCreateParams & { externalReference: string } => ({
-  amount: '1000.50',
-  currency: 'NGN',
+  amount: '100.50',
+  // USD: the caller's reference is the service's (for NGN the spec lets the service assign its own, and the
+  // SDK then never re-sends a payout it cannot find; that rule has its own test in test/lookup-before-retry).
+  currency: 'USD',
   beneficiary,
   externalReference,
 });

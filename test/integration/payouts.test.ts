@@ -190,11 +190,26 @@ describe('payouts.lookupBeforeRetry', () => {
     expect(events.map((e) => e.type)).toEqual(['post', 'ambiguous', 'lookup', 'recovered']);
   });
 
+  // The mock keeps the caller's reference on NGN payouts; `match` is how a caller says its account does.
+  const byReference = (tx: { external_reference?: string }, ref: string) => tx.external_reference === ref;
+
+  it('NGN by default: a payout the lookups cannot find is not sent again (the service may assign the reference)', async () => {
+    mock.faults.next({ status: 503, match: 'POST /payouts' });
+    const error = await rejection(
+      clientFor(mock).payouts.lookupBeforeRetry(body('ngn-unknown-1'), { visibilityWaits: [20, 50] }),
+    );
+    expect(error).toBeInstanceOf(PayoutOutcomeUnknownError);
+    expect((error as PayoutOutcomeUnknownError).reason).toMatch(/may assign its own reference to NGN/);
+    expect(posts()).toBe(1);
+    expect(payoutsFor('ngn-unknown-1').transactions).toHaveLength(0);
+  });
+
   it('503 before anything was stored: not found by the lookups, created by the second POST', async () => {
     mock.faults.next({ status: 503, match: 'POST /payouts' });
     const events: PayoutAttemptEvent[] = [];
     const outcome = await clientFor(mock).payouts.lookupBeforeRetry(body('retry-1'), {
       visibilityWaits: [20, 50],
+      match: byReference,
       onAttempt: (e) => events.push(e),
     });
     expect(outcome).toMatchObject({ status: 'created', attempts: 2 });
@@ -259,7 +274,10 @@ describe('payouts.lookupBeforeRetry', () => {
     useFakeClock(new Date('2026-03-02T09:00:00.000Z'));
     mock.faults.dropAfterCommit('POST /payouts').listingLag(1_000);
     const outcome = await settle(
-      clientFor(mock).payouts.lookupBeforeRetry(body('slow-1'), { visibilityWaits: [20, 50] }),
+      clientFor(mock).payouts.lookupBeforeRetry(body('slow-1'), {
+        visibilityWaits: [20, 50],
+        match: byReference,
+      }),
     );
     // Not found in the listing, so POSTed again; the service returned the original payout by reference.
     expect(outcome).toMatchObject({ status: 'created', attempts: 2 });
