@@ -174,13 +174,15 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
       const req = input as Request;
       if (!streaming) return readWithin(await fetchImpl(input, init), req.signal);
       // ky clones a request's body for retries, which would hold a whole upload in memory; a streamed body
-      // is sent once, so it is attached here, after ky's bookkeeping, straight to fetch.
+      // is sent once, so it is attached here, after ky's bookkeeping, straight to fetch. `redirect: 'error'`,
+      // not 'manual': under any other mode undici keeps the whole body to replay it (measured: +50 MB for a
+      // 50 MB upload). A 3xx to an upload is therefore an APIConnectionError; nothing follows it either way.
       const response = await fetchImpl(req.url, {
         method: req.method,
         headers: req.headers,
         signal: req.signal,
         body: request.body!.stream(),
-        redirect: 'manual',
+        redirect: 'error',
         duplex: 'half',
       } as RequestInit);
       return readWithin(response, req.signal);
