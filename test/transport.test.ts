@@ -296,3 +296,29 @@ describe('timeouts and aborts', () => {
     );
   });
 });
+
+describe('streamed uploads', () => {
+  it("go to fetch with redirect 'error', the one mode under which undici does not keep the body to replay", async () => {
+    const inits: RequestInit[] = [];
+    const client = makeClient({
+      fetch: async (_input, init) => {
+        inits.push(init ?? {});
+        return new Response(JSON.stringify({ status: 201, success: true, message: 'ok', data: {} }), {
+          status: 201,
+          headers: { 'content-type': 'application/json' },
+        });
+      },
+    });
+    await client.request({
+      method: 'POST',
+      path: '/payer-names',
+      stream: {
+        stream: () => new Blob(['x']).stream(),
+        contentType: 'multipart/form-data; boundary=b',
+        length: 1,
+      },
+    });
+    expect(inits[0]?.redirect).toBe('error');
+    expect((inits[0]?.headers as Headers).get('content-length')).toBe('1');
+  });
+});
