@@ -87,3 +87,10 @@ describe('beneficiary types', () => {
     expectTypeOf<Beneficiaries['update']>().parameter(1).toEqualTypeOf<BeneficiaryInput>();
   });
 });
+
+describe('local_transfer in NGN', () => {
+  it('may leave account_owner_type out (the spec makes it optional for NGN)', () => {
+    const ngnLocal = { withdrawal_method: 'local_transfer', currency: 'NGN', account_name: 'x' } as const;
+    expectTypeOf(ngnLocal).toExtend<BeneficiaryInput>();
+  });
+});

@@ -91,11 +91,13 @@ export interface InternationalWireBeneficiaryInput extends BeneficiaryFields {
   account_owner_type: AccountOwnerType;
 }
 
-/** `local_transfer`: `account_owner_type` is checked at run time only when the currency is not NGN. */
+/**
+ * `local_transfer`. `account_owner_type` is required unless the currency is NGN (where the spec makes it
+ * optional); the compiler cannot tell `'NGN'` from any other string, so that rule runs at run time.
+ */
 export interface LocalTransferBeneficiaryInput extends BeneficiaryFields {
   withdrawal_method: 'local_transfer';
   account_name: string;
-  account_owner_type: AccountOwnerType;
 }
 
 /** `crypto_usdt` or `crypto_usdc`; wallet address and network go under the names your account manager gives. */
