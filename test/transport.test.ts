@@ -318,7 +318,9 @@ describe('streamed uploads', () => {
         length: 1,
       },
     });
-    expect(inits[0]?.redirect).toBe('error');
-    expect((inits[0]?.headers as Headers).get('content-length')).toBe('1');
+    expect(inits).toHaveLength(1);
+    const init = inits[0]!;
+    expect(init.redirect).toBe('error');
+    expect(new Headers(init.headers).get('content-length')).toBe('1');
   });
 });
