@@ -15,6 +15,7 @@ import {
 } from '../../src/index.js';
 import { createPaymentsMock, DEFAULT_API_KEY } from '../../src/testing/index.js';
 import { settle } from '../clock.js';
+import { BENEFICIARY } from '../integration/fixtures.js';
 
 const SEED = 20_260_601;
 const TRIALS = 1_000;
@@ -43,13 +44,8 @@ const client = new PaymentsClient({
   maxRetries: 2,
 });
 
-const beneficiary = {
-  accountName: 'ADAEZE KEMI OKAFOR',
-  accountNumber: '0123456788',
-  bankName: 'Guaranty Trust Bank',
-  bankCode: '000013',
-  email: 'adaeze@example.com',
-};
+// The payout beneficiary the mock's name enquiry resolves, shared with the integration tests.
+const beneficiary = BENEFICIARY;
 const payout = (externalReference: string): PayoutCreateParams & { externalReference: string } => ({
   amount: '100.50',
   // USD: the caller's reference is the service's (for NGN the spec lets the service assign its own, and the

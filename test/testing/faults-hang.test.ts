@@ -1,20 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { APITimeoutError, APIUserAbortError, PaymentsClient } from '../../src/index.js';
 import { type MockServer, startMockServer } from '../../src/testing/index.js';
-import { rejection } from '../integration/fixtures.js';
+import { BENEFICIARY, rejection } from '../integration/fixtures.js';
 import { KEY, useMocks } from './support.js';
 
 // Taken before MSW patches fetch, so the loopback client below talks to the real socket.
 const realFetch = globalThis.fetch;
 const { main } = useMocks({ main: {} });
 
-const beneficiary = {
-  accountName: 'ADAEZE KEMI OKAFOR',
-  accountNumber: '0123456788',
-  bankName: 'Guaranty Trust Bank',
-  bankCode: '000013',
-  email: 'adaeze@example.com',
-};
+// The payout beneficiary the mock's name enquiry resolves, shared with the integration tests.
+const beneficiary = BENEFICIARY;
 const payout = (externalReference: string) => ({
   amount: 1000,
   currency: 'NGN',

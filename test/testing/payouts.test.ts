@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PaymentsClient } from '../../src/index.js';
 import { settle, useFakeClock } from '../helpers.js';
+import { BENEFICIARY } from '../integration/fixtures.js';
 import { call, KEY, useMocks } from './support.js';
 
 const { main, limited } = useMocks({ main: {}, limited: { rateLimit: { requests: 2, perMs: 10_000 } } });
@@ -9,13 +10,8 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-const beneficiary = {
-  accountName: 'ADAEZE KEMI OKAFOR',
-  accountNumber: '0123456788',
-  bankName: 'Guaranty Trust Bank',
-  bankCode: '000013',
-  email: 'adaeze@example.com',
-};
+// The payout beneficiary the mock's name enquiry resolves, shared with the integration tests.
+const beneficiary = BENEFICIARY;
 
 const ngn = () => main.account().wallets.find((w) => w.currency === 'NGN')!;
 const pay = (body: Record<string, unknown> = {}) =>
