@@ -16,19 +16,6 @@ import {
   MAX_RETRY_AFTER_MS,
   RETRY_STATUSES,
 } from './retry.js';
-
-/** ky's retry options that do not change per request: the policy of `retry.ts`. */
-const RETRY = {
-  methods: ['get', 'post', 'put', 'patch', 'delete'],
-  statusCodes: RETRY_STATUSES,
-  afterStatusCodes: RETRY_STATUSES,
-  maxRetryAfter: MAX_RETRY_AFTER_MS,
-  backoffLimit: MAX_DELAY_MS,
-  delay: backoffDelay,
-  jitter,
-  retryOnTimeout: true,
-} satisfies KyOptions['retry'];
-
 import { userAgent } from './user-agent.js';
 
 /** The HTTP methods the API uses. */
@@ -73,27 +60,22 @@ function buildUrl(baseUrl: string, path: string, query: TransportRequest['query'
   return search ? `${url}?${search}` : url;
 }
 
-/**
- * The request's headers as a plain record with lower-case names: ky copies them into its own `Headers` anyway,
- * so building one here would only be thrown away.
- */
-function buildHeaders(config: ResolvedConfig, request: TransportRequest): Record<string, string> {
-  const headers: Record<string, string> = {};
-  const extra = request.options?.headers;
-  if (extra) assertHeaders(extra);
-  for (const source of extra ? [config.headers, extra] : [config.headers]) {
-    for (const name of Object.keys(source)) headers[name.toLowerCase()] = source[name] as string;
+function buildHeaders(config: ResolvedConfig, request: TransportRequest): Headers {
+  const headers = new Headers();
+  if (request.options?.headers) assertHeaders(request.options.headers);
+  for (const source of [config.headers, request.options?.headers ?? {}]) {
+    for (const [name, value] of Object.entries(source)) headers.set(name, value);
   }
   // Set last, so a stray default header cannot replace the key or the tenant scope.
-  headers['x-api-key'] = config.apiKey;
-  headers.accept = 'application/json';
-  headers['user-agent'] ??= userAgent();
-  if (config.accountId) headers['x-account-id'] = config.accountId;
-  if (request.json !== undefined) headers['content-type'] = 'application/json';
+  headers.set('X-API-Key', config.apiKey);
+  headers.set('Accept', 'application/json');
+  if (!headers.has('User-Agent')) headers.set('User-Agent', userAgent());
+  if (config.accountId) headers.set('X-Account-Id', config.accountId);
+  if (request.json !== undefined) headers.set('Content-Type', 'application/json');
   if (request.body) {
-    headers['content-type'] = request.body.contentType;
+    headers.set('Content-Type', request.body.contentType);
     // A declared length lets the upload go out with Content-Length rather than chunked encoding.
-    if (request.body.length !== undefined) headers['content-length'] = String(request.body.length);
+    if (request.body.length !== undefined) headers.set('Content-Length', String(request.body.length));
   }
   return headers;
 }
@@ -165,60 +147,64 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
   const started = Date.now();
   const debug = log.enabled('debug');
 
-  // The JSON body is serialised once, here; every attempt sends the same string.
-  const jsonBody = request.json === undefined ? undefined : JSON.stringify(request.json);
   const kyOptions: KyOptions = {
     method: request.method,
     headers,
-    body: jsonBody,
+    json: request.json,
     signal,
     timeout: timeout === 0 ? false : timeout,
+    throwHttpErrors: true,
     retry: {
-      ...RETRY,
       limit: maxRetries,
-      ...(signal && { shouldRetry: () => (signal.aborted ? false : undefined) }),
+      methods: ['get', 'post', 'put', 'patch', 'delete'],
+      statusCodes: RETRY_STATUSES,
+      afterStatusCodes: RETRY_STATUSES,
+      maxRetryAfter: MAX_RETRY_AFTER_MS,
+      backoffLimit: MAX_DELAY_MS,
+      delay: backoffDelay,
+      jitter,
+      retryOnTimeout: true,
+      // The caller's abort ends the call; nothing else is decided here.
+      shouldRetry: () => (signal?.aborted ? false : undefined),
     },
     // Never followed: fetch would carry X-API-Key to whatever origin a Location names. A 3xx is an APIError.
     redirect: 'manual',
-    // ky has built a Request for its hooks and retry bookkeeping; fetch gets the URL and a plain init instead,
-    // since fetch would copy that Request (headers, signal) once more. The signal is ky's per-attempt one, so
-    // its timeout and the caller's abort still reach the request.
-    fetch: async (input) => {
+    fetch: async (input, init) => {
       const fetchImpl = config.fetch ?? globalThis.fetch;
-      const attemptSignal = (input as Request).signal;
-      // A streamed body is sent once, so it is attached here rather than given to ky, which would clone it for
-      // retries and hold a whole upload in memory. `redirect: 'error'`, not 'manual': under any other mode undici
-      // keeps the whole body to replay it (measured: +50 MB for a 50 MB upload). A 3xx to an upload is
-      // therefore an APIConnectionError; nothing follows it either way.
-      const init: RequestInit = streaming
-        ? ({ body: request.body!.stream(), redirect: 'error', duplex: 'half' } as RequestInit)
-        : { body: jsonBody, redirect: 'manual' };
-      init.method = request.method;
-      init.headers = headers;
-      init.signal = attemptSignal;
-      return readWithin(await fetchImpl(url, init), attemptSignal);
+      const req = input as Request;
+      if (!streaming) return readWithin(await fetchImpl(input, init), req.signal);
+      // ky clones a request's body for retries, which would hold a whole upload in memory; a streamed body
+      // is sent once, so it is attached here, after ky's bookkeeping, straight to fetch. `redirect: 'error'`,
+      // not 'manual': under any other mode undici keeps the whole body to replay it (measured: +50 MB for a
+      // 50 MB upload). A 3xx to an upload is therefore an APIConnectionError; nothing follows it either way.
+      const response = await fetchImpl(req.url, {
+        method: req.method,
+        headers: req.headers,
+        signal: req.signal,
+        body: request.body!.stream(),
+        redirect: 'error',
+        duplex: 'half',
+      } as RequestInit);
+      return readWithin(response, req.signal);
+    },
+    // Hooks cost a call per attempt even when they log nothing, so they are only attached when they will.
+    hooks: {
+      beforeRequest: debug
+        ? [
+            (_req, _opts, { retryCount }) =>
+              log.log('debug', `→ ${target}${retryCount ? ` (retry ${retryCount})` : ''}`),
+          ]
+        : [],
+      beforeRetry: log.enabled('info')
+        ? [
+            ({ error, retryCount }) => {
+              const reason = error instanceof HTTPError ? `HTTP ${error.response.status}` : error.name;
+              log.log('info', `retrying ${target} after ${reason} (retry ${retryCount} of ${maxRetries})`);
+            },
+          ]
+        : [],
     },
   };
-  // Hooks cost a call per attempt even when they log nothing, so they are only attached when they will.
-  if (debug) {
-    kyOptions.hooks = {
-      beforeRequest: [
-        (_req, _opts, { retryCount }) =>
-          log.log('debug', `→ ${target}${retryCount ? ` (retry ${retryCount})` : ''}`),
-      ],
-    };
-  }
-  if (log.enabled('info')) {
-    kyOptions.hooks = {
-      ...kyOptions.hooks,
-      beforeRetry: [
-        ({ error, retryCount }) => {
-          const reason = error instanceof HTTPError ? `HTTP ${error.response.status}` : error.name;
-          log.log('info', `retrying ${target} after ${reason} (retry ${retryCount} of ${maxRetries})`);
-        },
-      ],
-    };
-  }
 
   try {
     const response = await ky(url, kyOptions);
