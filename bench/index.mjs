@@ -1,6 +1,7 @@
 // The SDK against plain fetch, side by side in one run, through the built package:
 //   npm run bench        (npm run build && node --expose-gc bench/index.mjs)
-// 1. CPU per request of transactions.list({ pageSize: 20 }) vs fetch + response.json()
+// 1. CPU per request of transactions.list({ pageSize: 20 }) vs fetch + response.json(), vs ky alone, and the
+//    CPU of validating the 20 rows alone, so the gap splits into ky, validation and the rest
 // 2. a for-await walk of 100,000 transactions over 1,000 pages vs a plain fetch loop; heap growth of the walk
 // 3. peak RSS of the 5 x 10 MB payer-name upload (bench/upload.mjs, in its own process)
 // 4. time from process start to the first completed request, in fresh processes
@@ -9,7 +10,8 @@
 // prints figures; it is not a test and exits 0 whether or not a target is met.
 import { fork } from 'node:child_process';
 import ky from 'ky';
-import { PaymentsClient } from '../dist/index.js';
+import * as z from 'zod/mini';
+import { PaymentsClient, TransactionSchema } from '../dist/index.js';
 import { breakdown, kB, measureSizes } from '../scripts/size-check.mjs';
 import { API_KEY, check, fmt, HEADERS, here, LIST_PATH, MB, median } from './common.mjs';
 import { startup, upload } from './processes.mjs';
@@ -84,6 +86,7 @@ async function cpuPerRequest(client, origin) {
   const us = (side) => totals[side].cpu / totals[side].n;
   const wall = (side) => totals[side].wall / totals[side].n;
   const ratio = us('sdk') / us('fetch');
+  const validationUs = await validationCpu(url);
   console.log(
     `  ${CPU.blocks} alternating blocks of ${CPU.perBlock} requests each, after ${CPU.warmup} of each`,
   );
@@ -101,7 +104,28 @@ async function cpuPerRequest(client, origin) {
     `  ratio ${fmt(ratio, 2)}x (median of the block pairs ${fmt(median(ratios), 2)}x; ` +
       `range ${fmt(Math.min(...ratios), 2)}-${fmt(Math.max(...ratios), 2)}x)`,
   );
-  return { sdkUs: us('sdk'), fetchUs: us('fetch'), kyUs: us('ky'), ratio };
+  const over = us('sdk') - us('fetch');
+  const kyOver = us('ky') - us('fetch');
+  const share = (x) => `${fmt(x, 0)} µs (${fmt(x / us('fetch'), 2)}x fetch)`;
+  console.log(`  where the SDK's ${share(over)} over fetch goes:`);
+  console.log(`    ky, measured alone above:                    ${share(kyOver)}`);
+  console.log(`    zod/mini validating the 20 rows, alone:      ${share(validationUs)}`);
+  console.log(`    the rest (envelope, paging, checks, GC):     ${share(over - kyOver - validationUs)}`);
+  return { sdkUs: us('sdk'), fetchUs: us('fetch'), kyUs: us('ky'), validationUs, ratio };
+}
+
+/** CPU of validating one 20-row page with the SDK's row schema, in this process, without any I/O. */
+async function validationCpu(url) {
+  const rows = (await (await fetch(url, { headers: HEADERS })).json()).data.transactions;
+  const validate = () => {
+    for (const row of rows) check(z.safeParse(TransactionSchema, row).success, 'row schema');
+  };
+  for (let i = 0; i < 2_000; i++) validate();
+  const n = 20_000;
+  const cpu0 = process.cpuUsage();
+  for (let i = 0; i < n; i++) validate();
+  const cpu = process.cpuUsage(cpu0);
+  return (cpu.user + cpu.system) / n;
 }
 
 // 2 ───────────────────────────────────────────────────────────────────────────────────────────────────────
