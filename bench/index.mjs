@@ -1,7 +1,7 @@
 // The SDK against plain fetch, side by side in one run, through the built package:
 //   npm run bench        (npm run build && node --expose-gc bench/index.mjs)
-// 1. CPU per request of transactions.list({ pageSize: 20 }) vs fetch + response.json(), vs ky alone, and the
-//    CPU of validating the 20 rows alone, so the gap splits into ky, validation and the rest
+// 1. CPU per request of transactions.list({ pageSize: 20 }) vs fetch + response.json(), ky alone, and fetch
+//    followed by zod validation of the rows, so the gap splits into ky, validation and the rest
 // 2. a for-await walk of 100,000 transactions over 1,000 pages vs a plain fetch loop; heap growth of the walk
 // 3. peak RSS of the 5 x 10 MB payer-name upload (bench/upload.mjs, in its own process)
 // 4. time from process start to the first completed request, in fresh processes
@@ -45,6 +45,13 @@ async function cpuPerRequest(client, origin) {
       const body = await response.json();
       check(body.data.transactions.length === 20, 'fetch page');
     },
+    // fetch, then the rows validated with the SDK's row schema: what validation costs in the same conditions.
+    validated: async () => {
+      const response = await fetch(url, { headers: HEADERS });
+      const body = await response.json();
+      for (const row of body.data.transactions)
+        check(z.safeParse(TransactionSchema, row).success, 'row schema');
+    },
     // The floor the design sets: ky alone, with the retry and timeout options the SDK's transport uses.
     ky: async () => {
       const body = await ky(url, {
@@ -59,17 +66,19 @@ async function cpuPerRequest(client, origin) {
     await sides.sdk();
     await sides.fetch();
     await sides.ky();
+    await sides.validated();
   }
   const totals = {
     sdk: { cpu: 0, wall: 0, n: 0 },
     fetch: { cpu: 0, wall: 0, n: 0 },
     ky: { cpu: 0, wall: 0, n: 0 },
+    validated: { cpu: 0, wall: 0, n: 0 },
   };
   const ratios = [];
   for (let b = 0; b < CPU.blocks; b++) {
     const perRequest = {};
     // Alternating blocks, and alternating which goes first, so drift (JIT, heap, CPU clock) hits both.
-    for (const side of b % 2 ? ['fetch', 'ky', 'sdk'] : ['sdk', 'ky', 'fetch']) {
+    for (const side of b % 2 ? ['fetch', 'validated', 'ky', 'sdk'] : ['sdk', 'ky', 'validated', 'fetch']) {
       globalThis.gc?.();
       const cpu0 = process.cpuUsage();
       const t0 = performance.now();
@@ -86,7 +95,6 @@ async function cpuPerRequest(client, origin) {
   const us = (side) => totals[side].cpu / totals[side].n;
   const wall = (side) => totals[side].wall / totals[side].n;
   const ratio = us('sdk') / us('fetch');
-  const validationUs = await validationCpu(url);
   console.log(
     `  ${CPU.blocks} alternating blocks of ${CPU.perBlock} requests each, after ${CPU.warmup} of each`,
   );
@@ -106,26 +114,13 @@ async function cpuPerRequest(client, origin) {
   );
   const over = us('sdk') - us('fetch');
   const kyOver = us('ky') - us('fetch');
+  const validationUs = us('validated') - us('fetch');
   const share = (x) => `${fmt(x, 0)} µs (${fmt(x / us('fetch'), 2)}x fetch)`;
   console.log(`  where the SDK's ${share(over)} over fetch goes:`);
   console.log(`    ky, measured alone above:                    ${share(kyOver)}`);
-  console.log(`    zod/mini validating the 20 rows, alone:      ${share(validationUs)}`);
-  console.log(`    the rest (envelope, paging, checks, GC):     ${share(over - kyOver - validationUs)}`);
+  console.log(`    zod/mini validating the 20 rows after fetch: ${share(validationUs)}`);
+  console.log(`    the rest (envelope, paging, checks):         ${share(over - kyOver - validationUs)}`);
   return { sdkUs: us('sdk'), fetchUs: us('fetch'), kyUs: us('ky'), validationUs, ratio };
-}
-
-/** CPU of validating one 20-row page with the SDK's row schema, in this process, without any I/O. */
-async function validationCpu(url) {
-  const rows = (await (await fetch(url, { headers: HEADERS })).json()).data.transactions;
-  const validate = () => {
-    for (const row of rows) check(z.safeParse(TransactionSchema, row).success, 'row schema');
-  };
-  for (let i = 0; i < 2_000; i++) validate();
-  const n = 20_000;
-  const cpu0 = process.cpuUsage();
-  for (let i = 0; i < n; i++) validate();
-  const cpu = process.cpuUsage(cpu0);
-  return (cpu.user + cpu.system) / n;
 }
 
 // 2 ───────────────────────────────────────────────────────────────────────────────────────────────────────
@@ -257,6 +252,12 @@ function summary({ cpu, walk, upload, startup, size }) {
     [
       'CPU/request, ky alone vs fetch',
       `${fmt(cpu.kyUs, 0)} µs = ${fmt(cpu.kyUs / cpu.fetchUs, 2)}x`,
+      'none',
+      undefined,
+    ],
+    [
+      'CPU/request, fetch + zod rows',
+      `${fmt(cpu.fetchUs + cpu.validationUs, 0)} µs = ${fmt(1 + cpu.validationUs / cpu.fetchUs, 2)}x`,
       'none',
       undefined,
     ],
