@@ -16,6 +16,19 @@ import {
   MAX_RETRY_AFTER_MS,
   RETRY_STATUSES,
 } from './retry.js';
+
+/** ky's retry options that are the same for every request: the policy of `retry.ts`. */
+const RETRY = {
+  methods: ['get', 'post', 'put', 'patch', 'delete'],
+  statusCodes: RETRY_STATUSES,
+  afterStatusCodes: RETRY_STATUSES,
+  maxRetryAfter: MAX_RETRY_AFTER_MS,
+  backoffLimit: MAX_DELAY_MS,
+  delay: backoffDelay,
+  jitter,
+  retryOnTimeout: true,
+} satisfies KyOptions['retry'];
+
 import { userAgent } from './user-agent.js';
 
 /** The HTTP methods the API uses. */
@@ -156,19 +169,10 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
     signal,
     timeout: timeout === 0 ? false : timeout,
     throwHttpErrors: true,
-    retry: {
-      limit: maxRetries,
-      methods: ['get', 'post', 'put', 'patch', 'delete'],
-      statusCodes: RETRY_STATUSES,
-      afterStatusCodes: RETRY_STATUSES,
-      maxRetryAfter: MAX_RETRY_AFTER_MS,
-      backoffLimit: MAX_DELAY_MS,
-      delay: backoffDelay,
-      jitter,
-      retryOnTimeout: true,
-      // The caller's abort ends the call; nothing else is decided here.
-      shouldRetry: () => (signal?.aborted ? false : undefined),
-    },
+    retry: signal
+      ? // The caller's abort ends the call; nothing else is decided here.
+        { ...RETRY, limit: maxRetries, shouldRetry: () => (signal.aborted ? false : undefined) }
+      : { ...RETRY, limit: maxRetries },
     // Never followed: fetch would carry X-API-Key to whatever origin a Location names. A 3xx is an APIError.
     redirect: 'manual',
     fetch: async (input, init) => {
@@ -189,24 +193,27 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
       } as RequestInit);
       return readWithin(response, req.signal);
     },
-    // Hooks cost a call per attempt even when they log nothing, so they are only attached when they will.
-    hooks: {
-      beforeRequest: debug
-        ? [
-            (_req, _opts, { retryCount }) =>
-              log.log('debug', `→ ${target}${retryCount ? ` (retry ${retryCount})` : ''}`),
-          ]
-        : [],
-      beforeRetry: log.enabled('info')
-        ? [
-            ({ error, retryCount }) => {
-              const reason = error instanceof HTTPError ? `HTTP ${error.response.status}` : error.name;
-              log.log('info', `retrying ${target} after ${reason} (retry ${retryCount} of ${maxRetries})`);
-            },
-          ]
-        : [],
-    },
   };
+  // Hooks cost ky a merge per request and a call per attempt, so they are only attached when they will log.
+  if (debug) {
+    kyOptions.hooks = {
+      beforeRequest: [
+        (_req, _opts, { retryCount }) =>
+          log.log('debug', `→ ${target}${retryCount ? ` (retry ${retryCount})` : ''}`),
+      ],
+    };
+  }
+  if (log.enabled('info')) {
+    kyOptions.hooks = {
+      ...kyOptions.hooks,
+      beforeRetry: [
+        ({ error, retryCount }) => {
+          const reason = error instanceof HTTPError ? `HTTP ${error.response.status}` : error.name;
+          log.log('info', `retrying ${target} after ${reason} (retry ${retryCount} of ${maxRetries})`);
+        },
+      ],
+    };
+  }
 
   try {
     const response = await ky(url, kyOptions);
