@@ -35,6 +35,7 @@ function settingsFrom(options: PaymentsMockOptions): MockSettings {
     envelope: options.envelope ?? 'current',
     dedupeByReference: options.dedupeByReference ?? true,
     beneficiaryGracePeriod: options.beneficiaryGracePeriod ?? true,
+    documentsRequired: options.documentsRequired ?? false,
     rateLimit: options.rateLimit,
   };
 }

@@ -42,6 +42,11 @@ export interface PaymentsMockOptions {
   beneficiaryGracePeriod?: boolean;
   /** The payer-names feature on every seeded account. Default true; false gives 403 `PAYER_NAMES_DISABLED`. */
   payerNamesEnabled?: boolean;
+  /**
+   * `requirements.documentsRequired` for every account: a payer name created without a document gets 400
+   * naming `documents`. Default false.
+   */
+  documentsRequired?: boolean;
   /** Optional rate limit over all requests. */
   rateLimit?: RateLimit;
   /** Newest moment of the seeded transaction history. Default `2026-01-01T00:00:00.000Z`. */
@@ -54,6 +59,7 @@ export interface MockSettings {
   envelope: EnvelopeStyle;
   dedupeByReference: boolean;
   beneficiaryGracePeriod: boolean;
+  documentsRequired: boolean;
   rateLimit: RateLimit | undefined;
 }
 

@@ -263,6 +263,23 @@ describe('payerNames', () => {
     expect(requests).toEqual([]);
   });
 
+  it('an account that requires documents answers 400 naming documents; with a document the name is created', async () => {
+    mock.settings.documentsRequired = true;
+    const client = clientFor(mock);
+    const bare = await rejection(client.payerNames.create(acme));
+    expect(bare).toBeInstanceOf(BadRequestError);
+    expect((bare as BadRequestError).errors).toEqual([
+      { path: ['documents'], message: 'at least one document is required for this account' },
+    ]);
+    expect(mock.account().payerNames.size).toBe(0);
+    const created = await client.payerNames.create({
+      ...acme,
+      documents: [{ file: Buffer.from('%PDF-1.4 cac'), fileName: 'cac.pdf', description: 'CAC certificate' }],
+    });
+    expect(created.status).toBe('pending_review');
+    expect(created.documents.map((d) => d.fileName)).toEqual(['cac.pdf']);
+  });
+
   it('an unknown id is a NotFoundError; the feature switched off is PAYER_NAMES_DISABLED', async () => {
     const client = clientFor(mock);
     const missing = await rejection(client.payerNames.archive('00000000-0000-4000-8000-000000000000'));

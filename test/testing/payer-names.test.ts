@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { call, useMocks } from './support.js';
 
-const { main, sandbox } = useMocks({ main: {}, sandbox: { sandbox: true } });
+const { main, sandbox, strict } = useMocks({
+  main: {},
+  sandbox: { sandbox: true },
+  strict: { documentsRequired: true },
+});
 
 const body = (extra: Record<string, unknown> = {}) => ({
   entity_type: 'business',
@@ -176,6 +180,20 @@ describe('payer names', () => {
       'documents',
       '0',
     ]);
+  });
+
+  it('documentsRequired: a create without a document is 400 naming documents, JSON or multipart', async () => {
+    const json = await create({}, strict);
+    expect(json.status).toBe(400);
+    expect(json.body.errors).toEqual([
+      { path: ['documents'], message: 'at least one document is required for this account' },
+    ]);
+    const empty = new FormData();
+    for (const [k, v] of Object.entries(body())) empty.append(k, String(v));
+    expect((await call(strict, 'POST', '/payer-names', { body: empty })).status).toBe(400);
+    empty.append('documents', new File([new Uint8Array(8)], 'cac.pdf', { type: 'application/pdf' }));
+    expect((await call(strict, 'POST', '/payer-names', { body: empty })).status).toBe(201);
+    expect((await create({ display_name: 'Elsewhere' })).status).toBe(201);
   });
 
   it('validates the JSON body', async () => {

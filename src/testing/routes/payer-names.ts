@@ -81,6 +81,9 @@ async function create(ctx: RouteContext): Promise<RouteResult> {
     ...payerNameCreateIssues(input),
     ...payerNameDocumentIssues(files.map((f) => ({ name: f.name, type: f.type, size: f.size }))),
   ];
+  if (ctx.settings.documentsRequired && files.length === 0) {
+    issues.push({ path: ['documents'], message: 'at least one document is required for this account' });
+  }
   if (issues.length) throw validationFailed(issues);
   const pn = blankPayerName(ctx.rng, ctx.now, ctx.settings.sandbox ? 'active' : 'pending_review');
   applyInput(pn, input, issues);
