@@ -106,7 +106,7 @@ async function cpuPerRequest(client, origin) {
   );
   console.log(
     `  ky alone (the SDK's retry + timeout options):  ${fmt(us('ky'), 0)} µs CPU/request = ${fmt(us('ky') / us('fetch'), 2)}x fetch; ` +
-      `the SDK adds ${fmt(us('sdk') - us('ky'), 0)} µs over ky`,
+      `the SDK adds ${fmt(us('sdk') - us('ky'), 0)} µs over ky (${fmt(us('sdk') / us('ky'), 2)}x ky)`,
   );
   console.log(
     `  ratio ${fmt(ratio, 2)}x (median of the block pairs ${fmt(median(ratios), 2)}x; ` +
@@ -252,6 +252,12 @@ function summary({ cpu, walk, upload, startup, size }) {
     [
       'CPU/request, ky alone vs fetch',
       `${fmt(cpu.kyUs, 0)} µs = ${fmt(cpu.kyUs / cpu.fetchUs, 2)}x`,
+      'none',
+      undefined,
+    ],
+    [
+      'CPU/request, SDK vs ky alone',
+      `${fmt(cpu.sdkUs, 0)} vs ${fmt(cpu.kyUs, 0)} µs = ${fmt(cpu.sdkUs / cpu.kyUs, 2)}x`,
       'none',
       undefined,
     ],
