@@ -38,6 +38,13 @@ export async function upload() {
 
 // 4 ───────────────────────────────────────────────────────────────────────────────────────────────────────
 // performance.now() counts from the process's start, so the child reports the time to its first response.
+const PLAIN_FETCH = [
+  `const headers = ${JSON.stringify(HEADERS)};`,
+  `const response = await fetch(process.env.BENCH_ORIGIN + '${LIST_PATH}', { headers });`,
+  'const body = await response.json();',
+  'if (body.data.transactions.length !== 20) process.exit(2);',
+  'console.log(performance.now());',
+];
 const FIRST_REQUEST = {
   sdk: [
     `import { PaymentsClient } from ${JSON.stringify(pathToFileURL(here('../dist/index.js')).href)};`,
@@ -46,23 +53,13 @@ const FIRST_REQUEST = {
     'if (page.data.length !== 20) process.exit(2);',
     'console.log(performance.now());',
   ].join('\n'),
-  fetch: [
-    `const headers = ${JSON.stringify(HEADERS)};`,
-    `const response = await fetch(process.env.BENCH_ORIGIN + '${LIST_PATH}', { headers });`,
-    'const body = await response.json();',
-    'if (body.data.transactions.length !== 20) process.exit(2);',
-    'console.log(performance.now());',
-  ].join('\n'),
+  fetch: PLAIN_FETCH.join('\n'),
   // Plain fetch after loading the modules of the dependencies the SDK imports at start (form-data-encoder only
   // loads for an upload): what of the SDK's start-up is its dependencies' and what is its own.
   deps: [
     `await import(${JSON.stringify(import.meta.resolve('ky'))});`,
     `await import(${JSON.stringify(import.meta.resolve('zod/mini'))});`,
-    `const headers = ${JSON.stringify(HEADERS)};`,
-    `const response = await fetch(process.env.BENCH_ORIGIN + '${LIST_PATH}', { headers });`,
-    'const body = await response.json();',
-    'if (body.data.transactions.length !== 20) process.exit(2);',
-    'console.log(performance.now());',
+    ...PLAIN_FETCH,
   ].join('\n'),
 };
 
