@@ -17,6 +17,8 @@ import {
   RETRY_STATUSES,
 } from './retry.js';
 
+import { userAgent } from './user-agent.js';
+
 /** ky's retry options that are the same for every request: the policy of `retry.ts`. */
 const RETRY = {
   methods: ['get', 'post', 'put', 'patch', 'delete'],
@@ -28,8 +30,6 @@ const RETRY = {
   jitter,
   retryOnTimeout: true,
 } satisfies KyOptions['retry'];
-
-import { userAgent } from './user-agent.js';
 
 /** The HTTP methods the API uses. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
