@@ -16,7 +16,6 @@ import {
   MAX_RETRY_AFTER_MS,
   RETRY_STATUSES,
 } from './retry.js';
-
 import { userAgent } from './user-agent.js';
 
 /** ky's retry options that are the same for every request: the policy of `retry.ts`. */
