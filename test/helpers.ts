@@ -60,4 +60,30 @@ export function transaction(n: number, extra: Record<string, unknown> = {}) {
   };
 }
 
+/** A payout beneficiary for the unit tests (MSW answers every request, so no name enquiry resolves it). */
+export const PAYOUT_BENEFICIARY = {
+  accountName: 'ADA OKAFOR',
+  accountNumber: '0123456789',
+  bankName: 'Access Bank',
+  bankCode: '000014',
+  email: 'ada@example.com',
+};
+
+/** POST /payouts' success body (the boolean envelope); `amount`, the total deducted, defaults to destination + fee. */
+export function payoutInitiated(
+  data: { destination_amount: number; fee_amount: number } & Record<string, unknown>,
+) {
+  return {
+    status: true,
+    message: 'Payout initiated successfully',
+    data: {
+      id: 'p1',
+      created_at: '2026-01-01T00:00:00Z',
+      amount: data.destination_amount + data.fee_amount,
+      beneficiary: {},
+      ...data,
+    },
+  };
+}
+
 export { settle, settleError, useFakeClock } from './clock.js';

@@ -8,19 +8,23 @@ import {
   PayoutOutcomeUnknownError,
   RequestValidationError,
 } from '../src/index.js';
-import { BASE, fail, makeClient, settle, transaction, useFakeClock, useServer } from './helpers.js';
+import {
+  BASE,
+  fail,
+  makeClient,
+  PAYOUT_BENEFICIARY,
+  payoutInitiated,
+  settle,
+  transaction,
+  useFakeClock,
+  useServer,
+} from './helpers.js';
 
 const server = useServer();
 const body: PayoutCreateParams & { externalReference: string } = {
   amount: 5000,
   currency: 'USD',
-  beneficiary: {
-    accountName: 'ADA OKAFOR',
-    accountNumber: '0123456789',
-    bankName: 'Access Bank',
-    bankCode: '000014',
-    email: 'ada@example.com',
-  },
+  beneficiary: PAYOUT_BENEFICIARY,
   externalReference: 'inv-77',
 };
 
@@ -43,19 +47,15 @@ function payoutService(faults: Fault[], options: { lagMs?: number; dedupe?: bool
       if (record !== existing) payouts.push(record);
       if (fault === 'drop-after-commit') return HttpResponse.error();
       if (fault === 'timeout-after-commit') return new Promise<Response>(() => {});
-      return HttpResponse.json({
-        status: true,
-        message: 'Payout initiated successfully',
-        data: {
+      return HttpResponse.json(
+        payoutInitiated({
           id: `p${record.n}`,
           external_reference: ref,
           fee_amount: 100,
           destination_amount: 500000,
-          amount: 500100,
           created_at: new Date(record.at).toISOString(),
-          beneficiary: {},
-        },
-      });
+        }),
+      );
     }),
     http.get(`${BASE}/transactions`, ({ request }) => {
       const status = new URL(request.url).searchParams.get('status');

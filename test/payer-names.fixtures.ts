@@ -1,5 +1,6 @@
 import { http } from 'msw';
 import type { SetupServer } from 'msw/node';
+import { expect } from 'vitest';
 import type { PayerNameCreateParams } from '../src/resources/payer-names.js';
 import { BASE } from './helpers.js';
 
@@ -36,6 +37,21 @@ export function payerName(extra: Record<string, unknown> = {}) {
     updatedAt: '2026-11-01T10:00:00.000Z',
     ...extra,
   };
+}
+
+/**
+ * A name just created from the Marina Road fields the tests send (no registration date or postal code), as the
+ * service answers it: in review, with a fresh id and timestamps.
+ */
+export function createdPayerName(extra: Record<string, unknown> = {}) {
+  return payerName({
+    id: expect.any(String),
+    registrationDate: null,
+    address: { line1: '1 Marina Road', city: 'Lagos', state: 'Lagos', postalCode: null },
+    createdAt: expect.any(String),
+    updatedAt: expect.any(String),
+    ...extra,
+  });
 }
 
 export interface Seen {

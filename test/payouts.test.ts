@@ -8,20 +8,23 @@ import {
   PermissionDeniedError,
   RequestValidationError,
 } from '../src/index.js';
-import { BASE, fail, makeClient, settleError, useFakeClock, useServer } from './helpers.js';
+import {
+  BASE,
+  fail,
+  makeClient,
+  PAYOUT_BENEFICIARY,
+  payoutInitiated,
+  settleError,
+  useFakeClock,
+  useServer,
+} from './helpers.js';
 
 const server = useServer();
 
 const payoutBody: PayoutCreateParams = {
   amount: '5000.50',
   currency: 'NGN',
-  beneficiary: {
-    accountName: 'ADA OKAFOR',
-    accountNumber: '0123456789',
-    bankName: 'Access Bank',
-    bankCode: '000014',
-    email: 'ada@example.com',
-  },
+  beneficiary: PAYOUT_BENEFICIARY,
   remark: 'Invoice 42',
   externalReference: 'inv-42',
 };
@@ -43,11 +46,7 @@ describe('payouts.create', () => {
     server.use(
       http.post(`${BASE}/payouts`, async ({ request }) => {
         body = await request.json();
-        return HttpResponse.json({
-          status: true,
-          message: 'Payout initiated successfully',
-          data: payoutData,
-        });
+        return HttpResponse.json(payoutInitiated(payoutData));
       }),
     );
     const payout = await makeClient().payouts.create(payoutBody);

@@ -70,6 +70,12 @@ export function pagedQuery(
   return { ...query, ...(paging as Record<string, QueryValue>) };
 }
 
+function sizeMessage(bound: 'at least' | 'at most', limit: number | bigint, origin: string): string {
+  if (origin === 'string') return `must be ${bound} ${limit} characters`;
+  if (origin === 'array') return `must have ${bound} ${limit} items`;
+  return `must be ${bound} ${limit}`;
+}
+
 function describeIssue(issue: z.core.$ZodIssue): string {
   // zod/mini ships no message locale; setting one would change the caller's own zod globally, so the few
   // issue kinds the SDK's schemas produce are phrased here.
@@ -79,17 +85,9 @@ function describeIssue(issue: z.core.$ZodIssue): string {
       // Issues carry `input` only when parsed with reportInput and the value was there at all.
       return issue.input === undefined ? 'is required' : `expected ${issue.expected}`;
     case 'too_small':
-      return issue.origin === 'string'
-        ? `must be at least ${issue.minimum} characters`
-        : issue.origin === 'array'
-          ? `must have at least ${issue.minimum} items`
-          : `must be at least ${issue.minimum}`;
+      return sizeMessage('at least', issue.minimum, issue.origin);
     case 'too_big':
-      return issue.origin === 'string'
-        ? `must be at most ${issue.maximum} characters`
-        : issue.origin === 'array'
-          ? `must have at most ${issue.maximum} items`
-          : `must be at most ${issue.maximum}`;
+      return sizeMessage('at most', issue.maximum, issue.origin);
     case 'invalid_value':
       return `must be one of: ${issue.values.map(String).join(', ')}`;
     case 'invalid_format':

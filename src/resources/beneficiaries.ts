@@ -8,23 +8,8 @@ import { openEnum, pagingParams, parseRequest } from '../internal/schema.js';
 import { type BeneficiaryInput, beneficiaryInputSchema, WITHDRAWAL_METHODS } from './beneficiary-rules.js';
 import { APIResource } from './resource.js';
 
-export {
-  type AccountCategory,
-  type AccountOwnerType,
-  type BankAddress,
-  type BeneficiaryInput,
-  beneficiaryInputIssues,
-  type CryptoBeneficiaryInput,
-  type InternationalWireBeneficiaryInput,
-  type LocalTransferBeneficiaryInput,
-  type MobileMoneyBeneficiaryInput,
-  missingClassificationFields,
-  type NgnBankTransferInput,
-  type PlatformTransferBeneficiaryInput,
-  type UsBankBeneficiaryInput,
-  WITHDRAWAL_METHODS,
-  type WithdrawalMethod,
-} from './beneficiary-rules.js';
+// The rules module's types and checks are part of this resource's surface.
+export * from './beneficiary-rules.js';
 
 const optionalString = z.optional(z.string());
 

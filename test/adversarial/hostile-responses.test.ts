@@ -18,7 +18,7 @@ import {
   PaymentsError,
   ResponseValidationError,
 } from '../../src/index.js';
-import { BASE, CANARY_KEY, ORIGIN, transaction } from '../helpers.js';
+import { BASE, CANARY_KEY, ORIGIN, PAYOUT_BENEFICIARY, payoutInitiated, transaction } from '../helpers.js';
 import { payerName } from '../payer-names.fixtures.js';
 
 const SEED = 31_337;
@@ -83,30 +83,9 @@ const TARGETS: Record<string, { call: (c: PaymentsClient) => PromiseLike<unknown
       ok({ accountNumber: '0123456789', accountName: 'ADA', bankCode: '000014', bankName: 'Access Bank' }),
   },
   'payouts.create': {
-    call: (c) =>
-      c.payouts.create({
-        amount: '100.50',
-        currency: 'NGN',
-        beneficiary: {
-          accountName: 'ADA',
-          accountNumber: '0123456789',
-          bankName: 'Access',
-          bankCode: '000014',
-          email: 'a@b.c',
-        },
-      }),
-    valid: () => ({
-      status: true,
-      message: 'Payout initiated successfully',
-      data: {
-        id: 'p1',
-        fee_amount: 100,
-        created_at: '2026-01-01T00:00:00Z',
-        destination_amount: 10_050,
-        amount: 10_150,
-        beneficiary: { bank_code: '000014' },
-      },
-    }),
+    call: (c) => c.payouts.create({ amount: '100.50', currency: 'NGN', beneficiary: PAYOUT_BENEFICIARY }),
+    valid: () =>
+      payoutInitiated({ destination_amount: 10_050, fee_amount: 100, beneficiary: { bank_code: '000014' } }),
   },
   'payerNames.list': {
     call: (c) => c.payerNames.list(),

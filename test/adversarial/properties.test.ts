@@ -18,7 +18,7 @@ import {
   toMinorUnits,
 } from '../../src/index.js';
 import { pickList, unwrap } from '../../src/internal/envelope.js';
-import { BASE, CANARY_KEY, ORIGIN, transaction } from '../helpers.js';
+import { BASE, CANARY_KEY, ORIGIN, payoutInitiated, transaction } from '../helpers.js';
 import { payerName } from '../payer-names.fixtures.js';
 
 const SEED = 424_242;
@@ -48,18 +48,7 @@ const server = setupServer(
     }),
   ),
   http.post(`${BASE}/payouts`, () =>
-    HttpResponse.json({
-      status: true,
-      message: 'Payout initiated successfully',
-      data: {
-        id: 'p1',
-        fee_amount: 100,
-        created_at: '2026-01-01T00:00:00Z',
-        destination_amount: 1000,
-        amount: 1100,
-        beneficiary: {},
-      },
-    }),
+    HttpResponse.json(payoutInitiated({ destination_amount: 1000, fee_amount: 100 })),
   ),
   http.post(`${BASE}/payer-names`, () =>
     HttpResponse.json({ status: 201, success: true, message: 'Created', data: payerName() }, { status: 201 }),

@@ -30,15 +30,9 @@ describe.each([
       bankCode: gtb.bankCode,
       accountNumber: KNOWN_ACCOUNT_NUMBER,
     });
-    expect(account).toEqual({
-      accountNumber: KNOWN_ACCOUNT_NUMBER,
-      accountName: 'ADAEZE KEMI OKAFOR',
-      bankCode: '000013',
-      bankName: 'Guaranty Trust Bank',
-      bvn: '',
-      accountNameVerified: true,
-    });
+    // The mock's own tests pin the record field by field; here it must arrive whole and unchanged.
     expect(account).toEqual(resolveAccount('000013', KNOWN_ACCOUNT_NUMBER));
+    expect(account.accountName).toBe('ADAEZE KEMI OKAFOR');
   });
 
   it('lookup trims its input and sends currency NGN through', async () => {

@@ -9,7 +9,7 @@ import {
   startMockServer,
   UNKNOWN_ACCOUNT_NUMBER,
 } from '../../src/testing/index.js';
-import { BENEFICIARY, rejection } from './fixtures.js';
+import { ngnPayout, rejection } from './fixtures.js';
 
 let server: MockServer;
 let client: PaymentsClient;
@@ -51,12 +51,7 @@ describe('startMockServer on 127.0.0.1', () => {
   });
 
   it('payouts.create deducts from the wallet', async () => {
-    const payout = await client.payouts.create({
-      amount: 1000,
-      currency: 'NGN',
-      beneficiary: BENEFICIARY,
-      externalReference: 'lo-1',
-    });
+    const payout = await client.payouts.create(ngnPayout('lo-1'));
     expect(payout).toMatchObject({
       external_reference: 'lo-1',
       destination_amount: 100_000,
@@ -69,22 +64,12 @@ describe('startMockServer on 127.0.0.1', () => {
 
   it('a destroyed socket after commit: create fails, lookupBeforeRetry recovers with one payout', async () => {
     server.mock.faults.dropAfterCommit('POST /payouts');
-    const lost = await rejection(
-      client.payouts.create({
-        amount: 1000,
-        currency: 'NGN',
-        beneficiary: BENEFICIARY,
-        externalReference: 'lo-2',
-      }),
-    );
+    const lost = await rejection(client.payouts.create(ngnPayout('lo-2')));
     expect(lost).toBeInstanceOf(APIConnectionError);
     expect(server.mock.account().payouts.has('lo-2')).toBe(true);
 
     server.mock.faults.dropAfterCommit('POST /payouts');
-    const outcome = await client.payouts.lookupBeforeRetry(
-      { amount: 1000, currency: 'NGN', beneficiary: BENEFICIARY, externalReference: 'lo-3' },
-      { visibilityWaits: [20, 50] },
-    );
+    const outcome = await client.payouts.lookupBeforeRetry(ngnPayout('lo-3'), { visibilityWaits: [20, 50] });
     expect(outcome).toMatchObject({ status: 'recovered', attempts: 1 });
     expect(
       server.mock.account().transactions.filter((t) => t.row.external_reference === 'lo-3'),

@@ -10,6 +10,7 @@ import {
   PermissionDeniedError,
   RequestValidationError,
 } from '../../src/index.js';
+import { createdPayerName } from '../payer-names.fixtures.js';
 import { clientFor, rejection, useMock } from './support.js';
 
 const { mock, requests } = useMock();
@@ -30,24 +31,9 @@ describe('payerNames', () => {
   it('create goes to review; an approved name becomes the default; list, update, archive', async () => {
     const client = clientFor(mock);
     const created = await client.payerNames.create({ ...acme, metadata: { crmId: 'c-42', tier: 2 } });
-    expect(created).toEqual({
-      id: expect.any(String),
-      type: 'business',
-      name: 'Acme Payments',
-      firstName: null,
-      lastName: null,
-      registrationNumber: 'RC123456',
-      registrationDate: null,
-      country: 'NG',
-      address: { line1: '1 Marina Road', city: 'Lagos', state: 'Lagos', postalCode: null },
-      status: 'pending_review',
-      isDefault: false,
-      decisionNote: null,
-      documents: [],
-      metadata: { crmId: 'c-42', tier: 2 },
-      createdAt: expect.any(String),
-      updatedAt: expect.any(String),
-    });
+    expect(created).toEqual(
+      createdPayerName({ name: 'Acme Payments', metadata: { crmId: 'c-42', tier: 2 } }),
+    );
     expect(stored(created.id).status).toBe('pending_review');
 
     // Not approved yet: it cannot be the default.

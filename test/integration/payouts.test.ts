@@ -9,7 +9,7 @@ import {
   RequestValidationError,
 } from '../../src/index.js';
 import { payoutFee } from '../../src/testing/index.js';
-import { BENEFICIARY, clientFor, rejection, settle, useFakeClock, useMock } from './support.js';
+import { BENEFICIARY, clientFor, ngnPayout, rejection, settle, useFakeClock, useMock } from './support.js';
 
 const { mock, requests } = useMock();
 
@@ -136,14 +136,7 @@ describe('payouts.create', () => {
 
   it('a dropped connection after commit is an APIConnectionError, yet the money moved', async () => {
     mock.faults.dropAfterCommit('POST /payouts');
-    const error = await rejection(
-      clientFor(mock).payouts.create({
-        amount: 1000,
-        currency: 'NGN',
-        beneficiary: BENEFICIARY,
-        externalReference: 'lost-1',
-      }),
-    );
+    const error = await rejection(clientFor(mock).payouts.create(ngnPayout('lost-1')));
     expect(error).toBeInstanceOf(APIConnectionError);
     expect(payoutsFor('lost-1').transactions).toHaveLength(1);
     expect(posts()).toBe(1);

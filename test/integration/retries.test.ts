@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InternalServerError, RateLimitError } from '../../src/index.js';
-import { BENEFICIARY, clientFor, rejection, settle, useFakeClock, useMock } from './support.js';
+import { BENEFICIARY, clientFor, ngnPayout, rejection, settle, useFakeClock, useMock } from './support.js';
 
 const { mock, requests } = useMock();
 
@@ -81,14 +81,7 @@ describe('retries against mock faults', () => {
 
   it('a 503 on POST /payouts is not retried by payouts.create, and nothing moved', async () => {
     mock.faults.next({ status: 503, match: 'POST /payouts' });
-    const error = await rejection(
-      clientFor(mock).payouts.create({
-        amount: 1000,
-        currency: 'NGN',
-        beneficiary: BENEFICIARY,
-        externalReference: 'no-retry-1',
-      }),
-    );
+    const error = await rejection(clientFor(mock).payouts.create(ngnPayout('no-retry-1')));
     expect(error).toBeInstanceOf(InternalServerError);
     expect((error as InternalServerError).status).toBe(503);
     expect(requests).toEqual(['POST /payouts']);

@@ -40,4 +40,4 @@ export function clientFor(mock: { baseUrl: string }, options: ClientOptions = {}
   return new PaymentsClient({ apiKey: DEFAULT_API_KEY, baseUrl: mock.baseUrl, logLevel: 'off', ...options });
 }
 
-export { BENEFICIARY, rejection, settle, useFakeClock } from './fixtures.js';
+export { BENEFICIARY, ngnPayout, rejection, settle, useFakeClock } from './fixtures.js';

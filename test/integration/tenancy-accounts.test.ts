@@ -6,7 +6,7 @@ import {
   PermissionDeniedError,
   RequestValidationError,
 } from '../../src/index.js';
-import { BENEFICIARY, clientFor, rejection, useMock } from './support.js';
+import { clientFor, ngnPayout, rejection, useMock } from './support.js';
 
 // The default key is a tenant key; a second key of the same account is not.
 const PLAIN_KEY = 'sk_test_plain';
@@ -45,12 +45,7 @@ describe('tenancy: forAccount', () => {
 
   it('writes through a scoped client land on that account', async () => {
     const scoped = clientFor(mock).forAccount(mock.state.businessAccountId);
-    const payout = await scoped.payouts.create({
-      amount: 1000,
-      currency: 'NGN',
-      beneficiary: BENEFICIARY,
-      externalReference: 'kola-1',
-    });
+    const payout = await scoped.payouts.create(ngnPayout('kola-1'));
     const business = mock.account(mock.state.businessAccountId);
     expect(business.payouts.get('kola-1')?.id).toBe(payout.id);
     expect(business.wallets.find((w) => w.currency === 'NGN')!.balance).toBe(800_000_000 - payout.amount);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createdPayerName } from '../payer-names.fixtures.js';
 import { call, useMocks } from './support.js';
 
 const { main, sandbox, strict } = useMocks({
@@ -27,21 +28,9 @@ describe('payer names', () => {
   it('creates pending_review names in camelCase; sandbox creates active ones', async () => {
     const res = await create({ metadata: { crm: 'c-1', tier: 2, vip: true } });
     expect(res).toMatchObject({ status: 201, body: { message: 'Payer name submitted for review' } });
-    expect(res.body.data).toMatchObject({
-      type: 'business',
-      name: 'Acme Payouts',
-      firstName: null,
-      lastName: null,
-      registrationNumber: 'RC123456',
-      registrationDate: null,
-      country: 'NG',
-      address: { line1: '1 Marina Road', city: 'Lagos', state: 'Lagos', postalCode: null },
-      status: 'pending_review',
-      isDefault: false,
-      decisionNote: null,
-      documents: [],
-      metadata: { crm: 'c-1', tier: 2, vip: true },
-    });
+    expect(res.body.data).toEqual(
+      createdPayerName({ name: 'Acme Payouts', metadata: { crm: 'c-1', tier: 2, vip: true } }),
+    );
     expect((await create({ display_name: 'Other' }, main)).body.data).not.toHaveProperty('metadata');
     const sb = await create({}, sandbox);
     expect(sb.body).toMatchObject({ message: 'Payer name created', data: { status: 'active' } });
