@@ -58,48 +58,41 @@ export function createAccount(
   };
 }
 
-/**
- * Seeds the main account (a business and white-label tenant: 60 transactions, funded wallets) and two
- * accounts in its tenancy: an individual (12 transactions) and a business (24 transactions).
- */
+/** The main account: a business and white-label tenant with 60 transactions and funded wallets. */
+const MAIN_SEED: AccountSeed = {
+  type: 'business',
+  name: 'Acme Trading Ltd',
+  history: 60,
+  balances: { NGN: 2_500_000_000, USD: 12_500_000, USDC: 5_000_000, USDT: 3_000_000, XAF: 90_000_000 },
+  record: { email: 'finance@acme.example' },
+};
+
+/** The two accounts in its tenancy: an individual (12 transactions) and a business (24 transactions). */
+const TENANT_SEEDS: readonly [AccountSeed, AccountSeed] = [
+  {
+    type: 'individual',
+    name: 'Ada Obi',
+    history: 12,
+    balances: { NGN: 50_000_000, USD: 250_000 },
+    record: { email: 'ada.obi@example.com' },
+  },
+  {
+    type: 'business',
+    name: 'Kola Foods Ltd',
+    history: 24,
+    balances: { NGN: 800_000_000, USD: 1_000_000 },
+    record: { email: 'accounts@kolafoods.example' },
+  },
+];
+
+/** Seeds the main account and the two accounts in its tenancy, in that order (the ids depend on it). */
 export function createState(rng: Rng, options: PaymentsMockOptions): MockState {
   const historyEnd = new Date(options.historyEnd ?? DEFAULT_HISTORY_END).getTime();
   const context = { now: Date.now(), historyEnd, payerNamesEnabled: options.payerNamesEnabled ?? true };
-  const main = createAccount(
-    rng,
-    {
-      type: 'business',
-      name: 'Acme Trading Ltd',
-      history: 60,
-      balances: { NGN: 2_500_000_000, USD: 12_500_000, USDC: 5_000_000, USDT: 3_000_000, XAF: 90_000_000 },
-      record: { email: 'finance@acme.example' },
-    },
-    context,
-  );
-  const individual = createAccount(
-    rng,
-    {
-      type: 'individual',
-      name: 'Ada Obi',
-      tenantId: main.id,
-      history: 12,
-      balances: { NGN: 50_000_000, USD: 250_000 },
-      record: { email: 'ada.obi@example.com' },
-    },
-    context,
-  );
-  const business = createAccount(
-    rng,
-    {
-      type: 'business',
-      name: 'Kola Foods Ltd',
-      tenantId: main.id,
-      history: 24,
-      balances: { NGN: 800_000_000, USD: 1_000_000 },
-      record: { email: 'accounts@kolafoods.example' },
-    },
-    context,
-  );
+  const main = createAccount(rng, MAIN_SEED, context);
+  const [individual, business] = TENANT_SEEDS.map((seed) =>
+    createAccount(rng, { ...seed, tenantId: main.id }, context),
+  ) as [MockAccount, MockAccount];
   const accounts = new Map([main, individual, business].map((a) => [a.id, a]));
   const requested = options.apiKeys ?? [{ key: DEFAULT_API_KEY, tenant: true, allowlist: ['127.0.0.1'] }];
   const apiKeys: MockApiKey[] = requested.map((k) => {
