@@ -28,7 +28,9 @@ async function payInvoice(client: PaymentsClient, invoice: { id: string; amount:
 
 const mock = createPaymentsMock();
 const server = setupServer(...mock.handlers);
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+// Any request without a handler fails the test. msw 3 calls the option onUnhandledFrame; on msw 2 write
+// server.listen({ onUnhandledRequest: 'error' }).
+beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
 afterEach(() => mock.reset());
 afterAll(() => server.close());
 const client = new PaymentsClient({ apiKey: DEFAULT_API_KEY, baseUrl: mock.baseUrl, logLevel: 'off' });

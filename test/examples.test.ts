@@ -7,11 +7,12 @@ import { main as safePayout } from '../examples/safe-payouts.js';
 import { main as tenants } from '../examples/tenant-for-account.js';
 import { PaymentsClient } from '../src/index.js';
 import { createPaymentsMock, DEFAULT_API_KEY } from '../src/testing/index.js';
+import { STRICT } from './msw-strict.js';
 
 // Every example runs here against the mock, so a change that breaks one fails CI.
 const mock = createPaymentsMock();
 const server = setupServer(...mock.handlers);
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+beforeAll(() => server.listen(STRICT));
 afterEach(() => mock.reset());
 afterAll(() => server.close());
 const client = new PaymentsClient({ apiKey: DEFAULT_API_KEY, baseUrl: mock.baseUrl, logLevel: 'off' });

@@ -2,6 +2,7 @@ import { HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { type ClientOptions, PaymentsClient } from '../src/index.js';
+import { STRICT } from './msw-strict.js';
 
 /** A key no test output may ever contain. */
 export const CANARY_KEY = 'sk_test_CANARY_7f3a9c1e5b';
@@ -12,7 +13,7 @@ export const ACCOUNT_ID = '3f1c2a4e-8b7d-4c6a-9e0f-1a2b3c4d5e6f';
 /** One MSW server per test file; any request without a handler fails the test. */
 export function useServer() {
   const server = setupServer();
-  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+  beforeAll(() => server.listen(STRICT));
   afterEach(() => server.resetHandlers());
   afterAll(() => server.close());
   return server;

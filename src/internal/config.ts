@@ -14,8 +14,10 @@ export interface ClientOptions {
   baseUrl?: string;
   /** Tenant scope: every request runs as this account (`X-Account-Id`). Must be a uuid. */
   accountId?: string;
-  /** Milliseconds per attempt. Default 60 000. */
+  /** Milliseconds per attempt, body included. Default 60 000; `0`: none. */
   timeout?: number;
+  /** Milliseconds for the whole call: every attempt and the waits between them. Default `0`: no deadline. */
+  totalTimeout?: number;
   /** Retries of requests that are safe to repeat. Default 2. Money-moving POSTs are never retried. */
   maxRetries?: number;
   /** A fetch implementation; by default `globalThis.fetch`, looked up at each call so MSW started later still applies. */
@@ -35,6 +37,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Milliseconds per attempt, overriding the client's. */
   timeout?: number;
+  /** Milliseconds for the whole call, retries included, overriding the client's. */
+  totalTimeout?: number;
   /** Retries for this call, overriding the client's (ignored for requests that are not safe to repeat). */
   maxRetries?: number;
   headers?: Record<string, string>;
@@ -46,6 +50,7 @@ export interface ResolvedConfig {
   readonly baseUrl: string;
   readonly accountId: string | undefined;
   readonly timeout: number;
+  readonly totalTimeout: number;
   readonly maxRetries: number;
   readonly fetch: typeof fetch | undefined;
   readonly headers: Readonly<Record<string, string>>;
@@ -136,10 +141,15 @@ function nonNegativeInteger(name: string, value: unknown, max = Number.MAX_SAFE_
   return value;
 }
 
-/** Per-call `timeout` and `maxRetries`, checked as strictly as the client's: a bad one would send and then fail. */
+/** Per-call `timeout`, `totalTimeout` and `maxRetries`, checked as strictly as the client's: a bad one would send and then fail. */
 export function callLimits(options: RequestOptions | undefined, config: ResolvedConfig) {
   return {
     timeout: nonNegativeInteger('timeout', options?.timeout ?? config.timeout, MAX_TIMEOUT_MS),
+    totalTimeout: nonNegativeInteger(
+      'totalTimeout',
+      options?.totalTimeout ?? config.totalTimeout,
+      MAX_TIMEOUT_MS,
+    ),
     maxRetries: nonNegativeInteger('maxRetries', options?.maxRetries ?? config.maxRetries),
   };
 }
@@ -165,6 +175,7 @@ export function resolveConfig(options: ClientOptions): ResolvedConfig {
     baseUrl: normaliseBaseUrl(rawBaseUrl, options.allowInsecureHttp ?? false),
     accountId: options.accountId,
     timeout: nonNegativeInteger('timeout', options.timeout ?? 60_000, MAX_TIMEOUT_MS),
+    totalTimeout: nonNegativeInteger('totalTimeout', options.totalTimeout ?? 0, MAX_TIMEOUT_MS),
     maxRetries: nonNegativeInteger('maxRetries', options.maxRetries ?? 2),
     fetch: options.fetch,
     headers,

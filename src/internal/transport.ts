@@ -1,4 +1,4 @@
-import ky, { HTTPError, type Options as KyOptions, TimeoutError } from 'ky';
+import ky, { HTTPError, type Options as KyOptions, NetworkError, TimeoutError } from 'ky';
 import {
   APIConnectionError,
   APIError,
@@ -155,18 +155,21 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
   const safe = !streaming && isSafeToRepeat(request.method, request.idempotent);
   const limits = callLimits(request.options, config);
   const maxRetries = safe ? limits.maxRetries : 0;
-  const timeout = limits.timeout;
   const log = config.logger;
   const target = describeTarget(request);
   const started = Date.now();
   const debug = log.enabled('debug');
+  let attempt = 0;
 
   const kyOptions: KyOptions = {
     method: request.method,
     headers,
     json: request.json,
     signal,
-    timeout: timeout === 0 ? false : timeout,
+    // ky 2: `timeout` bounds each attempt (headers and, since the body is read inside the attempt, the body),
+    // `totalTimeout` the whole call, retries and their waits included.
+    timeout: limits.timeout === 0 ? false : limits.timeout,
+    totalTimeout: limits.totalTimeout === 0 ? false : limits.totalTimeout,
     throwHttpErrors: true,
     retry: signal
       ? // The caller's abort ends the call; nothing else is decided here.
@@ -174,7 +177,12 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
       : { ...RETRY, limit: maxRetries },
     // Never followed: fetch would carry X-API-Key to whatever origin a Location names. A 3xx is an APIError.
     redirect: 'manual',
+    // Called once per attempt, under ky's per-attempt signal. The body is read here, not through ky's `.text()`:
+    // ky 2 bounds that read by the timeout too, but after the attempt is over, so a GET whose body was cut or
+    // stalled would no longer be retried.
     fetch: async (input, init) => {
+      if (debug) log.log('debug', `→ ${target}${attempt ? ` (retry ${attempt})` : ''}`);
+      attempt++;
       const fetchImpl = config.fetch ?? globalThis.fetch;
       const req = input as Request;
       if (!streaming) return readWithin(await fetchImpl(input, init), req.signal);
@@ -193,18 +201,9 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
       return readWithin(response, req.signal);
     },
   };
-  // Hooks cost ky a merge per request and a call per attempt, so they are only attached when they will log.
-  if (debug) {
-    kyOptions.hooks = {
-      beforeRequest: [
-        (_req, _opts, { retryCount }) =>
-          log.log('debug', `→ ${target}${retryCount ? ` (retry ${retryCount})` : ''}`),
-      ],
-    };
-  }
+  // A hook costs ky a merge per request, so it is only attached when it will log.
   if (log.enabled('info')) {
     kyOptions.hooks = {
-      ...kyOptions.hooks,
       beforeRetry: [
         ({ error, retryCount }) => {
           const reason = error instanceof HTTPError ? `HTTP ${error.response.status}` : error.name;
@@ -249,11 +248,14 @@ async function toPaymentsError(
     return APIError.from(parsed.status, parsed.body, parsed.headers);
   }
   if (error instanceof TimeoutError) {
+    // ky 2 raises the same error for an attempt over `timeout` and for a call over `totalTimeout`.
     log.log('debug', `✕ ${target} timed out`);
     return new APITimeoutError(`Request timed out: ${target}`);
   }
-  // Only the underlying cause is kept: ky's own errors carry the request, and with it the API key header.
-  const cause = error instanceof Error ? (error.cause ?? error) : error;
+  // Only the underlying cause is kept: ky's own errors (NetworkError among them) carry the request, and with
+  // it the API key header.
+  const raw = error instanceof NetworkError ? error.cause : error;
+  const cause = raw instanceof Error ? (raw.cause ?? raw) : raw;
   const detail = cause instanceof Error ? cause.message : String(cause);
   log.log('debug', `✕ ${target} failed: ${detail}`);
   return new APIConnectionError(`Connection error: ${target}: ${detail}`, { cause: sanitizeCause(cause) });

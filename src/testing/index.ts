@@ -1,7 +1,7 @@
 /**
  * `payments-service-sdk/testing`: a stateful, deterministic fake of the Payments Service for your own tests,
- * as MSW handlers (`setupServer(...mock.handlers)`) or a loopback HTTP server (`startMockServer`).
- * Needs the optional peer dependency `msw`.
+ * as a `fetch` to hand the client (`mock.fetch`), MSW handlers (`setupServer(...mock.handlers)`) or a loopback
+ * HTTP server (`startMockServer`). Only `mock.handlers` needs msw (2 or 3), as a dev dependency.
  */
 export type { FaultMatch, FaultSpec, Faults } from './faults.js';
 export { payoutFee } from './fees.js';

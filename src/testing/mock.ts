@@ -50,8 +50,18 @@ export class PaymentsMock {
   readonly settings: MockSettings;
   /** Failure injection. */
   readonly faults = new Faults();
-  /** MSW request handlers (`setupServer(...mock.handlers)` or `setupWorker(...)`). */
-  readonly handlers: MockHandlers;
+  /**
+   * A `fetch` answered by this mock in-process: pass it as the client's `fetch` option, and a test needs
+   * neither MSW nor a socket. A dropped connection rejects as fetch does (`TypeError: fetch failed`), an
+   * abort with the signal's reason.
+   */
+  readonly fetch: typeof fetch = async (input, init) => {
+    const request = new Request(input, init);
+    const response = await this.handle(request);
+    if (request.signal.aborted) throw request.signal.reason;
+    if (response.type === 'error') throw new TypeError('fetch failed');
+    return response;
+  };
   /** Review decisions a real reviewer would take. */
   readonly payerNames = {
     /** Decides on a `pending_review` name: approve -> `active`, request_changes / reject set `decisionNote`. */
@@ -90,6 +100,7 @@ export class PaymentsMock {
   #rng!: Rng;
   #hits: number[] = [];
   #requests = 0;
+  #handlers: MockHandlers | undefined;
 
   constructor(options: PaymentsMockOptions = {}) {
     this.#options = options;
@@ -99,7 +110,15 @@ export class PaymentsMock {
     this.baseUrl = `${origin}${path}`;
     this.settings = settingsFrom(options);
     this.reset();
-    this.handlers = createHandlers(this);
+  }
+
+  /**
+   * MSW request handlers (`setupServer(...mock.handlers)` or `setupWorker(...)`). The only part of the mock that
+   * needs msw (2 or 3); reading it without msw installed throws an error that says so.
+   */
+  get handlers(): MockHandlers {
+    this.#handlers ??= createHandlers(this);
+    return this.#handlers;
   }
 
   /** Everything the mock holds; inspect or edit it in tests. */

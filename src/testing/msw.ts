@@ -1,7 +1,30 @@
-import { type HttpHandler, HttpResponse, http } from 'msw';
+import type { HttpHandler } from 'msw';
+import { loaded } from './msw-load.js';
 
 /** The MSW handlers of a mock: one catch-all under its base URL. */
 export type MockHandlers = HttpHandler[];
+
+interface MswApi {
+  http: { all: (path: RegExp, resolver: (info: { request: Request }) => Promise<Response>) => HttpHandler };
+  HttpResponse: { error: () => Response };
+}
+
+/** msw 2 and 3 both export `http.all` and `HttpResponse.error`; msw 1 and older (with `rest`) do not. */
+function mswApi(): MswApi {
+  const module = loaded as Partial<MswApi> | Error;
+  if (module instanceof Error) {
+    throw new Error(
+      'mock.handlers needs msw 2 or 3 (`npm i -D msw`), which could not be loaded ' +
+        `(${module.message.split('\n')[0]}). mock.fetch and startMockServer need no msw.`,
+    );
+  }
+  if (typeof module.http?.all !== 'function' || typeof module.HttpResponse?.error !== 'function') {
+    throw new Error(
+      'mock.handlers needs msw 2 or 3; the msw installed has no `http` export (msw 1 or older?)',
+    );
+  }
+  return module as MswApi;
+}
 
 /**
  * One `http.all` handler matching the mock's origin and base path. The client IP is read from
@@ -11,6 +34,7 @@ export function createHandlers(mock: {
   baseUrl: string;
   handle: (request: Request) => Promise<Response>;
 }): MockHandlers {
+  const { http, HttpResponse } = mswApi();
   const escaped = mock.baseUrl.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const pattern = new RegExp(`^${escaped}(?:/.*)?$`);
   return [

@@ -4,6 +4,7 @@
  * stall after the headers, redirects) served by MSW to a sample of SDK methods. Every call must end as a
  * `PaymentsError` subclass or a valid result: never a TypeError/SyntaxError/RangeError, never a hang.
  */
+
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as fc from 'fast-check';
@@ -19,6 +20,7 @@ import {
   ResponseValidationError,
 } from '../../src/index.js';
 import { BASE, CANARY_KEY, ORIGIN, PAYOUT_BENEFICIARY, payoutInitiated, transaction } from '../helpers.js';
+import { STRICT } from '../msw-strict.js';
 import { payerName } from '../payer-names.fixtures.js';
 
 const SEED = 31_337;
@@ -48,7 +50,7 @@ const server = setupServer(
     return respond();
   }),
 );
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+beforeAll(() => server.listen(STRICT));
 beforeEach(() => {
   hits = 0;
 });
@@ -403,7 +405,12 @@ describe('hostile responses', () => {
       const describeCase = () =>
         `#${i} ${c.target} ${c.status} ${c.contentType} ${c.kind} ${String(body).slice(0, 80)}`;
       if (result.kind === 'hang') failures.push(`hang: ${describeCase()}`);
-      if (hits !== 1) failures.push(`${hits} requests (retried or followed a redirect): ${describeCase()}`);
+      // The Fetch standard has fetch itself send once more after a 421 Misdirected Request (the server says it
+      // did not act on it), which MSW 3 lets happen; nothing else may reach the server twice.
+      const allowed = c.status === 421 ? 2 : 1;
+      if (hits < 1 || hits > allowed) {
+        failures.push(`${hits} requests (retried or followed a redirect): ${describeCase()}`);
+      }
       if (result.kind === 'rejected' && !(result.error instanceof PaymentsError)) {
         failures.push(`${errorName(result.error)} ${(result.error as Error)?.message}: ${describeCase()}`);
       }

@@ -4,6 +4,7 @@
  * exactly. The clock is fake (setTimeout, clearTimeout, Date), so per-attempt timeouts, visibility waits,
  * Retry-After and listing lag cost no real time.
  */
+
 import * as fc from 'fast-check';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -16,6 +17,7 @@ import {
 import { createPaymentsMock, DEFAULT_API_KEY } from '../../src/testing/index.js';
 import { settle } from '../clock.js';
 import { BENEFICIARY } from '../integration/fixtures.js';
+import { STRICT } from '../msw-strict.js';
 
 const SEED = 20_260_601;
 const TRIALS = 1_000;
@@ -28,7 +30,7 @@ const MAX_ATTEMPTS = 3;
 
 const mock = createPaymentsMock({ seed: 7 });
 const server = setupServer(...mock.handlers);
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+beforeAll(() => server.listen(STRICT));
 afterAll(() => server.close());
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: new Date('2026-03-02T09:00:00Z') });

@@ -2,19 +2,21 @@
  * Paths and headers: ids and paths that could leave the intended endpoint (slashes, dot segments, encoded
  * slashes, query, fragment, white space, unicode, control characters) and header values that could split a
  * request (CR/LF, NUL, characters beyond Latin-1) are refused before anything is sent. MSW runs with NO
- * handlers and `onUnhandledRequest: 'error'`, and every request that reaches it is counted: the count stays 0.
+ * handlers and `onUnhandledFrame: 'error'` (MSW 3; `onUnhandledRequest` in MSW 2), and every request that reaches it is counted: the count stays 0.
  */
+
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PaymentsClient, PaymentsError, RequestValidationError } from '../../src/index.js';
 import { CANARY_KEY, ORIGIN } from '../helpers.js';
+import { STRICT } from '../msw-strict.js';
 
 const server = setupServer();
 const reached: string[] = [];
 server.events.on('request:start', ({ request }) => {
   reached.push(`${request.method} ${request.url}`);
 });
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+beforeAll(() => server.listen(STRICT));
 afterEach(() => {
   expect(reached).toEqual([]);
 });

@@ -3,6 +3,7 @@
  * request validators. Valid inputs must always be sent; inputs broken in exactly one field must be refused
  * before sending, with `RequestValidationError.field` naming that field.
  */
+
 import * as fc from 'fast-check';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
@@ -19,6 +20,7 @@ import {
 } from '../../src/index.js';
 import { pickList, unwrap } from '../../src/internal/envelope.js';
 import { BASE, CANARY_KEY, ORIGIN, payoutInitiated, transaction } from '../helpers.js';
+import { STRICT } from '../msw-strict.js';
 import { payerName } from '../payer-names.fixtures.js';
 
 const SEED = 424_242;
@@ -65,7 +67,7 @@ const server = setupServer(
 server.events.on('request:start', ({ request }) => {
   served.push(`${request.method} ${new URL(request.url).pathname}`);
 });
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+beforeAll(() => server.listen(STRICT));
 afterEach(() => {
   served.length = 0;
 });

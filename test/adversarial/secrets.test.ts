@@ -4,6 +4,7 @@
  * goes wrong. Account numbers in log lines are masked. The whole suite also runs under canary-guard.ts, which fails
  * any test that writes the canary to stdout, stderr or the console.
  */
+
 import { createServer } from 'node:net';
 import { inspect } from 'node:util';
 import { HttpResponse, http } from 'msw';
@@ -31,6 +32,7 @@ import {
   ResponseValidationError,
 } from '../../src/index.js';
 import { BASE, CANARY_KEY, ORIGIN } from '../helpers.js';
+import { STRICT } from '../msw-strict.js';
 import { type CanaryGuard, GUARD_CANARY } from './canary-guard.js';
 
 // Taken before MSW patches fetch: the refused-connection case below needs a real socket.
@@ -95,7 +97,7 @@ const server = setupServer(
   }),
   http.post(`${BASE}/payer-names-drop`, () => HttpResponse.error()),
 );
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+beforeAll(() => server.listen(STRICT));
 afterAll(() => server.close());
 
 // --- recording what the SDK produces ------------------------------------------------------------------------

@@ -7,6 +7,7 @@ import {
   type PaymentsMock,
   type PaymentsMockOptions,
 } from '../../src/testing/index.js';
+import { STRICT } from '../msw-strict.js';
 
 /**
  * One mock per test file behind an MSW server that fails on any request without a handler. The mock is reset
@@ -24,7 +25,7 @@ export function useMock(
   server.events.on('request:start', ({ request }) => {
     requests.push(`${request.method} ${request.url.replace(mock.baseUrl, '')}`);
   });
-  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+  beforeAll(() => server.listen(STRICT));
   afterEach(() => {
     vi.useRealTimers();
     mock.reset();

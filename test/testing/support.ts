@@ -1,6 +1,7 @@
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { createPaymentsMock, type PaymentsMock, type PaymentsMockOptions } from '../../src/testing/index.js';
+import { STRICT } from '../msw-strict.js';
 
 export const KEY = 'sk_test_mock';
 
@@ -15,7 +16,7 @@ export function useMocks<const T extends Record<string, PaymentsMockOptions>>(
     ]),
   ) as { [K in keyof T]: PaymentsMock };
   const server = setupServer(...Object.values(mocks).flatMap((m) => m.handlers));
-  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+  beforeAll(() => server.listen(STRICT));
   afterEach(() => {
     for (const mock of Object.values(mocks)) mock.reset();
   });
