@@ -30,6 +30,11 @@ export interface ClientOptions {
   logLevel?: LogLevel;
   /** Allow a plain `http://` base URL on a non-loopback host. Only for private test rigs. */
   allowInsecureHttp?: boolean;
+  /**
+   * Allow the client where `window` and `document` exist. The key moves money: in a browser anyone who opens
+   * the page can read it. Only for test environments such as jsdom, or a page nobody else can load.
+   */
+  dangerouslyAllowBrowser?: boolean;
 }
 
 /** Per-call options, accepted as the last argument of every method. */
@@ -154,7 +159,20 @@ export function callLimits(options: RequestOptions | undefined, config: Resolved
   };
 }
 
+/** A browser's global scope (or jsdom's): both `window` and `document` exist. Workers and edge runtimes have neither. */
+function looksLikeBrowser(): boolean {
+  const scope = globalThis as { window?: unknown; document?: unknown };
+  return scope.window !== undefined && scope.document !== undefined;
+}
+
 export function resolveConfig(options: ClientOptions): ResolvedConfig {
+  if (looksLikeBrowser() && options.dangerouslyAllowBrowser !== true) {
+    throw new PaymentsError(
+      'PaymentsClient refuses to run in a browser: its API key moves money, and any visitor of the page could ' +
+        'read it. Call the API from your server. For a browser-like test environment (jsdom, happy-dom), pass ' +
+        'dangerouslyAllowBrowser: true.',
+    );
+  }
   const apiKey = options.apiKey ?? readEnv('PAYMENTS_API_KEY');
   if (!apiKey) {
     throw new PaymentsError('No API key: pass { apiKey } or set PAYMENTS_API_KEY.');
