@@ -1,125 +1,169 @@
 #!/usr/bin/env node
 /**
- * Installs the packed tarball into fresh projects, the way a user gets it, and checks that each way of loading
- * it works: ESM import, CJS require, TypeScript under NodeNext (ESM and CJS files) and Bundler resolution, and
- * the ./testing subpath. Run after `npm run build`.
+ * Installs the packed tarball into fresh projects, the way a merchant gets it, and checks what they rely on:
+ * ESM import and CJS require of both entries; a merchant's vitest test with the mock's MSW handlers, on msw 3
+ * and on msw 2; a production install (`npm ci --omit=dev`) that holds only the SDK and its four runtime
+ * dependencies although the app has msw as a dev dependency; and the testing entry with no msw at all.
+ * TypeScript consumers are checked by scripts/consumer-types.mjs. Run after `npm run build`.
+ * Closes with `smoke: N passed, M failed`.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
 const work = mkdtempSync(join(tmpdir(), 'sdk-smoke-'));
 const run = (cmd, args, cwd) =>
-  execFileSync(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+  execFileSync(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', timeout: 300_000 });
 const results = [];
 
 function check(name, fn) {
   try {
-    fn();
+    const detail = fn();
     results.push([name, true]);
-    console.log(`ok   ${name}`);
+    console.log(`ok   ${name}${typeof detail === 'string' ? `: ${detail}` : ''}`);
   } catch (error) {
     results.push([name, false]);
-    console.log(`FAIL ${name}\n${error.stdout ?? ''}${error.message}`);
+    console.log(`FAIL ${name}\n${error.stdout ?? ''}${error.stderr ?? ''}${error.message}`);
   }
 }
 
-try {
-  const tarball = join(
-    work,
-    run('npm', ['pack', '--silent', '--pack-destination', work], root).trim().split('\n').pop(),
-  );
-  const app = join(work, 'app');
-  run('mkdir', ['-p', app]);
-  writeFileSync(
-    join(app, 'package.json'),
-    JSON.stringify({ name: 'smoke-app', private: true, type: 'module' }),
-  );
-  run(
-    'npm',
-    [
-      'install',
-      '--no-audit',
-      '--no-fund',
-      '--prefer-offline',
-      tarball,
-      'msw@2.15',
-      'vitest@4.1.12',
-      '@types/node@20',
-    ],
-    app,
-  );
-
-  const client = `{ apiKey: 'k', baseUrl: 'http://127.0.0.1:1' }`;
-  writeFileSync(
-    join(app, 'esm.mjs'),
-    `import { PaymentsClient, toMinorUnits } from 'payments-service-sdk';
-import * as testing from 'payments-service-sdk/testing';
-const c = new PaymentsClient(${client});
-if (typeof c.transactions.list !== 'function' || toMinorUnits('NGN', '1.50') !== 150) process.exit(1);
-if (typeof testing.createPaymentsMock !== 'function') process.exit(2);
-console.log('esm ok');`,
-  );
-  writeFileSync(
-    join(app, 'cjs.cjs'),
-    `const { PaymentsClient, PaymentsError } = require('payments-service-sdk');
-const testing = require('payments-service-sdk/testing');
-const c = new PaymentsClient(${client});
-if (!(typeof c.payouts.lookupBeforeRetry === 'function' && PaymentsError)) process.exit(1);
-if (typeof testing.createPaymentsMock !== 'function') process.exit(2);
-console.log('cjs ok');`,
-  );
-  check('ESM import (main and ./testing)', () => run('node', ['esm.mjs'], app));
-  check('CJS require (main and ./testing)', () => run('node', ['cjs.cjs'], app));
-
-  const source = `import { PaymentsClient, type Transaction } from 'payments-service-sdk';
-import { createPaymentsMock } from 'payments-service-sdk/testing';
-const c = new PaymentsClient(${client});
-export async function firstId(): Promise<string | undefined> {
-  const page = await c.transactions.list({ pageSize: 1 });
-  const row = page.data[0] as Transaction | undefined;
-  return row?.id;
+/** A fresh app folder with the tarball as a dependency and `dev` as dev dependencies; returns its path. */
+function app(name, tarball, dev = []) {
+  const dir = join(work, name);
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, private: true, type: 'module' }));
+  const quiet = ['--no-audit', '--no-fund', '--prefer-offline'];
+  run('npm', ['install', ...quiet, tarball], dir);
+  if (dev.length) run('npm', ['install', ...quiet, '--save-dev', ...dev], dir);
+  return dir;
 }
-export const mock = createPaymentsMock();
-`;
-  writeFileSync(join(app, 'esm.mts'), source);
-  writeFileSync(join(app, 'cjs.cts'), source);
-  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-  const base = ['--noEmit', '--strict', '--skipLibCheck', 'false', '--target', 'es2022', '--types', 'node'];
-  check('TypeScript NodeNext (.mts and .cts)', () =>
-    run(
-      'node',
-      [tsc, ...base, '--module', 'nodenext', '--moduleResolution', 'nodenext', 'esm.mts', 'cjs.cts'],
-      app,
-    ),
-  );
-  check('TypeScript Bundler', () =>
-    run('node', [tsc, ...base, '--module', 'esnext', '--moduleResolution', 'bundler', 'esm.mts'], app),
-  );
 
-  // A merchant's own test of a tiny integration, written with the mock in under 15 lines.
-  writeFileSync(
-    join(app, 'integration.test.mjs'),
-    `import { setupServer } from 'msw/node';
+/** Top-level packages of node_modules (scoped ones as `@scope/name`) and the folder's size in bytes. */
+function installed(dir) {
+  const modules = join(dir, 'node_modules');
+  const names = readdirSync(modules)
+    .filter((n) => !n.startsWith('.'))
+    .flatMap((n) => (n.startsWith('@') ? readdirSync(join(modules, n)).map((s) => `${n}/${s}`) : [n]));
+  const size = (path) => {
+    const s = statSync(path);
+    return s.isDirectory() ? readdirSync(path).reduce((t, n) => t + size(join(path, n)), 0) : s.size;
+  };
+  return { names: names.sort(), bytes: size(modules) };
+}
+
+const client = `{ apiKey: 'k', baseUrl: 'http://127.0.0.1:1' }`;
+// A merchant's own test of a tiny integration, written with the mock in under 15 lines.
+const merchantTest = (listenOption) => `import { setupServer } from 'msw/node';
 import { PaymentsClient } from 'payments-service-sdk';
 import { createPaymentsMock, DEFAULT_API_KEY } from 'payments-service-sdk/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 const mock = createPaymentsMock();
 const server = setupServer(...mock.handlers);
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+beforeAll(() => server.listen({ ${listenOption}: 'error' }));
 afterAll(() => server.close());
 it('names the account holder', async () => {
   const client = new PaymentsClient({ apiKey: DEFAULT_API_KEY, baseUrl: mock.baseUrl });
   const holder = await client.banks.lookup({ bankCode: '000014', accountNumber: '0123456788' });
   expect(holder.accountName).toBe('ADAEZE KEMI OKAFOR');
 });
-`,
+`;
+
+try {
+  const tarball = join(
+    work,
+    run('npm', ['pack', '--silent', '--pack-destination', work], root).trim().split('\n').pop(),
   );
-  check('consumer project: vitest + MSW with payments-service-sdk/testing', () =>
-    run('npx', ['vitest', 'run', '--root', app, 'integration.test.mjs'], app),
+
+  const merchant = app('merchant', tarball, ['msw@3', 'vitest@5']);
+  writeFileSync(
+    join(merchant, 'esm.mjs'),
+    `import { PaymentsClient, toMinorUnits } from 'payments-service-sdk';
+import * as testing from 'payments-service-sdk/testing';
+const c = new PaymentsClient(${client});
+if (typeof c.transactions.list !== 'function' || toMinorUnits('NGN', '1.50') !== 150) process.exit(1);
+if (testing.createPaymentsMock().handlers.length !== 1) process.exit(2);`,
   );
+  writeFileSync(
+    join(merchant, 'cjs.cjs'),
+    `const { PaymentsClient, PaymentsError } = require('payments-service-sdk');
+const testing = require('payments-service-sdk/testing');
+const c = new PaymentsClient(${client});
+if (!(typeof c.payouts.lookupBeforeRetry === 'function' && PaymentsError)) process.exit(1);
+// msw 3 is ESM-only: require() of it from the CJS build works from Node 22.12 on.
+if (testing.createPaymentsMock().handlers.length !== 1) process.exit(2);`,
+  );
+  check(
+    'ESM import (main and ./testing, with msw 3 handlers)',
+    () => void run('node', ['esm.mjs'], merchant),
+  );
+  check(
+    'CJS require (main and ./testing, with msw 3 handlers)',
+    () => void run('node', ['cjs.cjs'], merchant),
+  );
+  writeFileSync(join(merchant, 'integration.test.mjs'), merchantTest('onUnhandledFrame'));
+  check(
+    'merchant test: vitest 5 + msw 3 with payments-service-sdk/testing',
+    () => void run('npx', ['vitest', 'run', '--root', merchant, 'integration.test.mjs'], merchant),
+  );
+
+  const merchant2 = app('merchant-msw2', tarball, ['msw@2', 'vitest@5']);
+  writeFileSync(join(merchant2, 'integration.test.mjs'), merchantTest('onUnhandledRequest'));
+  check(
+    'merchant test: vitest 5 + msw 2 with payments-service-sdk/testing',
+    () => void run('npx', ['vitest', 'run', '--root', merchant2, 'integration.test.mjs'], merchant2),
+  );
+
+  // The merchant app deployed: its lockfile, production dependencies only.
+  check('production install holds only the SDK and its four runtime dependencies', () => {
+    const prod = join(work, 'merchant-prod');
+    mkdirSync(prod);
+    for (const file of ['package.json', 'package-lock.json']) cpSync(join(merchant, file), join(prod, file));
+    run('npm', ['ci', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline'], prod);
+    const { names, bytes } = installed(prod);
+    const expected = ['form-data-encoder', 'formdata-node', 'ky', 'payments-service-sdk', 'zod'];
+    if (JSON.stringify(names) !== JSON.stringify(expected)) {
+      throw new Error(`expected ${expected.join(', ')}; installed ${names.join(', ')}`);
+    }
+    return `${names.length} packages, ${(bytes / 1e6).toFixed(1)} MB (the dev install: ${installed(merchant).names.length} packages, ${(installed(merchant).bytes / 1e6).toFixed(0)} MB)`;
+  });
+
+  // No msw anywhere: the mock still serves through mock.fetch and startMockServer.
+  const bare = app('no-msw', tarball);
+  const withoutMsw = (importLine) => `${importLine}
+const mock = createPaymentsMock();
+const c = new PaymentsClient({ apiKey: DEFAULT_API_KEY, baseUrl: mock.baseUrl, fetch: mock.fetch, logLevel: 'off' });
+(async () => {
+  if ((await c.banks.list()).length < 1) process.exit(1);
+  const server = await startMockServer();
+  const res = await fetch(server.baseUrl + '/banks', { headers: { 'X-API-Key': DEFAULT_API_KEY } });
+  await server.close();
+  if (res.status !== 200) process.exit(2);
+  try { mock.handlers; process.exit(3); } catch (error) { console.log(error.message); }
+})();`;
+  writeFileSync(
+    join(bare, 'esm.mjs'),
+    withoutMsw(`import { PaymentsClient } from 'payments-service-sdk';
+import { createPaymentsMock, DEFAULT_API_KEY, startMockServer } from 'payments-service-sdk/testing';`),
+  );
+  writeFileSync(
+    join(bare, 'cjs.cjs'),
+    withoutMsw(`const { PaymentsClient } = require('payments-service-sdk');
+const { createPaymentsMock, DEFAULT_API_KEY, startMockServer } = require('payments-service-sdk/testing');`),
+  );
+  for (const [label, file, missing] of [
+    ['ESM', 'esm.mjs', "Cannot find package 'msw'"],
+    ['CJS', 'cjs.cjs', "Cannot find module 'msw'"],
+  ]) {
+    check(`${label} without msw: mock.fetch and startMockServer work, mock.handlers names msw`, () => {
+      const out = run('node', [file], bare).trim();
+      if (!out.startsWith('mock.handlers needs msw 2 or 3') || !out.includes(missing)) {
+        throw new Error(`unexpected message: ${out}`);
+      }
+      return out;
+    });
+  }
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
