@@ -78,7 +78,8 @@ export async function quickstart({ client, mock, allowWrites, log, visibilityWai
         },
       },
     );
-    const deducted = outcome.payout?.amount ?? outcome.transaction?.source_amount ?? 0;
+    const deducted =
+      outcome.status === 'created' ? outcome.payout.amount : (outcome.transaction.source_amount ?? 0);
     log(`   ${outcome.status}: ${externalReference}, ${money('NGN', deducted)}, one payout`);
   } else {
     log('2-3. Beneficiary and payout skipped: pass --live to write to a real server');

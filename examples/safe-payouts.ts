@@ -40,7 +40,9 @@ export async function main(
       },
       { visibilityWaits, onAttempt: (e) => log(`  ${e.type} (attempt ${e.attempt})`) },
     );
-    const minor = outcome.payout?.amount ?? outcome.transaction?.source_amount ?? 0;
+    // `created` carries the POST's answer, `recovered` the listed transaction.
+    const minor =
+      outcome.status === 'created' ? outcome.payout.amount : (outcome.transaction.source_amount ?? 0);
     log(`payout ${outcome.status}: ${externalReference}, NGN ${toMajorUnits('NGN', minor)} deducted`);
     return outcome;
   } catch (error) {

@@ -1,4 +1,4 @@
-import { APIError, ResponseValidationError } from './core/error.js';
+import { AcceptedButUnreadableError, APIError, ResponseValidationError } from './core/error.js';
 import { Page, PagePromise, readCsvPageInfo, readPageInfo } from './core/pagination.js';
 import {
   assertAccountId,
@@ -8,6 +8,7 @@ import {
   resolveConfig,
 } from './internal/config.js';
 import { bodySaysFailure, type Unwrapped, unwrap } from './internal/envelope.js';
+import { isSafeToRepeat } from './internal/retry.js';
 import { parseResponse, type Schema } from './internal/schema.js';
 import {
   type HttpMethod,
@@ -132,9 +133,24 @@ export class PaymentsClient {
   async request<T = unknown>(params: RequestParams<T>): Promise<T> {
     const response = await this.#send(params);
     if (params.responseType === 'text') return response.text as T;
-    const { value, status, body } = this.#json(response);
-    const selected = params.select ? params.select(value) : value.payload;
-    return params.schema ? parseResponse(params.schema, selected, status, body) : (selected as T);
+    try {
+      const { value, status, body } = this.#json(response);
+      const selected = params.select ? params.select(value) : value.payload;
+      return params.schema ? parseResponse(params.schema, selected, status, body) : (selected as T);
+    } catch (error) {
+      // A 2xx to a request that is not safe to repeat: the service acted on it, whatever its answer looks like.
+      if (error instanceof ResponseValidationError && !isSafeToRepeat(params.method, params.idempotent)) {
+        const reason = error.message.replace(/^Unexpected response shape \(HTTP \d+\): /, '');
+        throw new AcceptedButUnreadableError(
+          `${params.method} ${params.path}`,
+          response.status,
+          response.headers,
+          reason,
+          { body: error.body, issues: error.issues },
+        );
+      }
+      throw error;
+    }
   }
 
   /** Walks any list endpoint; see `PagePromise`. */

@@ -1,5 +1,6 @@
 export { type PaginateParams, PaymentsClient, type RequestParams } from './client.js';
 export {
+  AcceptedButUnreadableError,
   APIConnectionError,
   APIError,
   APITimeoutError,
@@ -22,6 +23,17 @@ export { Page, PagePromise } from './core/pagination.js';
 export type { ClientOptions, RequestOptions } from './internal/config.js';
 export type { Logger, LogLevel } from './internal/logger.js';
 export type { HttpMethod, QueryValue } from './internal/transport.js';
+export {
+  type FindByReferenceOptions,
+  PayoutLookupIncompleteError,
+  type PayoutMatch,
+} from './lib/payout-lookup.js';
+export {
+  type LookupBeforeRetryOptions,
+  type PayoutAttemptEvent,
+  type PayoutOutcome,
+  PayoutOutcomeUnknownError,
+} from './lib/payout-recovery.js';
 export { currencyDigits, toMajorUnits, toMinorUnits } from './money.js';
 export {
   type Account,
@@ -82,12 +94,6 @@ export {
   payerNameCreateIssues,
   payerNameDocumentIssues,
 } from './resources/payer-names.js';
-export {
-  type LookupBeforeRetryOptions,
-  type PayoutAttemptEvent,
-  type PayoutOutcome,
-  PayoutOutcomeUnknownError,
-} from './resources/payout-recovery.js';
 export {
   createExternalReference,
   type Payout,

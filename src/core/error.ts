@@ -204,3 +204,32 @@ export class ResponseValidationError extends PaymentsError {
     this.issues = issues;
   }
 }
+
+/**
+ * The service answered 2xx to a request that is not safe to repeat (a payout, a payer name), so it acted on
+ * it, but the answer could not be read: the body was cut, stalled, too large, not JSON or of another shape. It
+ * is never a connection error, because the request is done. Do not send it again: look it up
+ * (`payouts.findByReference`); `payouts.lookupBeforeRetry` does so itself.
+ */
+export class AcceptedButUnreadableError extends ResponseValidationError {
+  override name = 'AcceptedButUnreadableError';
+  readonly headers: Headers;
+  /** The `x-request-id` response header, when the service sent one. */
+  readonly requestId?: string;
+  constructor(
+    target: string,
+    status: number,
+    headers: Headers,
+    reason: string,
+    details: { body?: unknown; issues?: FieldIssue[]; cause?: unknown } = {},
+  ) {
+    super(status, details.body, details.issues ?? []);
+    this.message =
+      `${target} was accepted (HTTP ${status}) but its response could not be read: ${reason}. ` +
+      'The service acted on it: look it up before sending it again';
+    this.headers = headers;
+    const requestId = headers.get('x-request-id');
+    if (requestId) this.requestId = requestId;
+    if (details.cause !== undefined) this.cause = details.cause;
+  }
+}

@@ -14,6 +14,8 @@ export interface PageInfo {
   totalCount: number | undefined;
   totalPages: number | undefined;
   hasMore: boolean | undefined;
+  /** The service said no page follows: `hasMore: false`, or `page` reached the reported page count. */
+  endDeclared: boolean;
 }
 
 function num(value: unknown): number | undefined {
@@ -56,7 +58,8 @@ export function readPageInfo(
     num(meta.totalPages) ??
     (totalCount !== undefined && pageSize > 0 ? Math.ceil(totalCount / pageSize) : undefined);
   const hasMore = typeof meta.hasMore === 'boolean' ? meta.hasMore : paged || totalPages ? undefined : false;
-  return { rows, page, pageSize, totalCount, totalPages, hasMore };
+  const endDeclared = meta.hasMore === false || (totalPages !== undefined && page >= totalPages);
+  return { rows, page, pageSize, totalCount, totalPages, hasMore, endDeclared };
 }
 
 /** A CSV export page: the body is the file, and paging sits in `X-Total-Count` and `X-Total-Pages`. */
@@ -75,6 +78,7 @@ export function readCsvPageInfo(
     totalCount,
     totalPages,
     hasMore: totalPages === undefined ? false : requested.page < totalPages,
+    endDeclared: totalPages !== undefined && requested.page >= totalPages,
   };
 }
 
@@ -94,6 +98,12 @@ export class Page<T> implements AsyncIterable<T> {
   readonly totalPages: number;
   /** Whether a page follows this one. */
   readonly hasMore: boolean;
+  /**
+   * Whether the service declared this the last page (`page` reached its `totalPages`, or `hasMore: false`),
+   * as opposed to a walk that merely ran out (an empty page, no counters at all). A search that must prove
+   * absence reads up to such a page.
+   */
+  readonly isLastPage: boolean;
   readonly #load: PageLoader<T>;
 
   constructor(info: Omit<PageInfo, 'rows'>, data: T[], load: PageLoader<T>) {
@@ -107,6 +117,7 @@ export class Page<T> implements AsyncIterable<T> {
       (info.hasMore ??
         (info.totalPages !== undefined ? info.page < info.totalPages : data.length >= info.pageSize));
     this.totalPages = info.totalPages ?? (this.hasMore ? info.page + 1 : info.page);
+    this.isLastPage = info.endDeclared;
     this.#load = load;
   }
 

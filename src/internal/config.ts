@@ -120,12 +120,32 @@ const RESERVED_HEADERS = new Map([
   ['x-account-id', 'accountId (or forAccount)'],
 ]);
 
+/**
+ * Framing headers that fetch sets itself and refuses from the caller (with a TypeError thrown before anything
+ * is sent, which would otherwise look like a network failure and make a payout's outcome seem unknown).
+ */
+const FETCH_OWNED_HEADERS = new Set([
+  'connection',
+  'content-length',
+  'expect',
+  'host',
+  'keep-alive',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
+
 /** Checks every header of a `headers` option (client or per call). */
 export function assertHeaders(headers: Record<string, string>): void {
   for (const [name, value] of Object.entries(headers)) {
     const option = RESERVED_HEADERS.get(name.toLowerCase());
     if (option)
       throw new RequestValidationError([{ path: [name], message: `is set by the client: use ${option}` }]);
+    if (FETCH_OWNED_HEADERS.has(name.toLowerCase()))
+      throw new RequestValidationError([
+        { path: [name], message: 'is set by fetch itself and cannot be sent' },
+      ]);
     assertHeaderValue(name, value);
   }
 }

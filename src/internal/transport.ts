@@ -1,10 +1,12 @@
 import ky, { HTTPError, type Options as KyOptions, NetworkError, TimeoutError } from 'ky';
 import {
+  AcceptedButUnreadableError,
   APIConnectionError,
   APIError,
   APITimeoutError,
   APIUserAbortError,
   PaymentsError,
+  RequestValidationError,
 } from '../core/error.js';
 import { assertHeaders, callLimits, type RequestOptions, type ResolvedConfig } from './config.js';
 import { assertSafePath } from './path.js';
@@ -146,13 +148,32 @@ function describeTarget(request: TransportRequest): string {
  * Sends one logical request: builds URL and headers, runs the attempts through ky with the retry policy of
  * `retry.ts`, and turns every failure into a `PaymentsError` subclass. Each attempt gets its own timeout.
  */
+/**
+ * The JSON body as it will be sent, serialised here rather than by ky: a value JSON cannot hold (a BigInt, a
+ * cycle) then fails as a RequestValidationError before anything leaves, not as an error that looks like the
+ * network's.
+ */
+function serialise(json: unknown): string | undefined {
+  if (json === undefined) return undefined;
+  try {
+    return JSON.stringify(json);
+  } catch (error) {
+    const message = `cannot be sent as JSON: ${(error as Error).message}`;
+    throw new RequestValidationError([{ path: ['body'], message }]);
+  }
+}
+
 export async function send(config: ResolvedConfig, request: TransportRequest): Promise<TransportResponse> {
   const url = buildUrl(config.baseUrl, request.path, request.query);
   const headers = buildHeaders(config, request);
+  const json = serialise(request.json);
   const signal = request.options?.signal;
   if (signal?.aborted) throw new APIUserAbortError();
   const streaming = request.body !== undefined;
   const safe = !streaming && isSafeToRepeat(request.method, request.idempotent);
+  // Set once a request that is not safe to repeat got a 2xx status line: from then on the service has acted
+  // on it, and whatever goes wrong with the body is AcceptedButUnreadableError, never a connection error.
+  let accepted: { status: number; headers: Headers } | undefined;
   const limits = callLimits(request.options, config);
   const maxRetries = safe ? limits.maxRetries : 0;
   const log = config.logger;
@@ -164,7 +185,7 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
   const kyOptions: KyOptions = {
     method: request.method,
     headers,
-    json: request.json,
+    body: json,
     signal,
     // ky 2: `timeout` bounds each attempt (headers and, since the body is read inside the attempt, the body),
     // `totalTimeout` the whole call, retries and their waits included.
@@ -185,7 +206,16 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
       attempt++;
       const fetchImpl = config.fetch ?? globalThis.fetch;
       const req = input as Request;
-      if (!streaming) return readWithin(await fetchImpl(input, init), req.signal);
+      const noteAccepted = (response: Response) => {
+        if (
+          !isSafeToRepeat(request.method, request.idempotent) &&
+          response.status >= 200 &&
+          response.status < 300
+        )
+          accepted = { status: response.status, headers: response.headers };
+        return response;
+      };
+      if (!streaming) return readWithin(noteAccepted(await fetchImpl(input, init)), req.signal);
       // ky clones a request's body for retries, which would hold a whole upload in memory; a streamed body
       // is sent once, so it is attached here, after ky's bookkeeping, straight to fetch. `redirect: 'error'`,
       // not 'manual': under any other mode undici keeps the whole body to replay it (measured: +50 MB for a
@@ -198,7 +228,7 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
         redirect: 'error',
         duplex: 'half',
       } as RequestInit);
-      return readWithin(response, req.signal);
+      return readWithin(noteAccepted(response), req.signal);
     },
   };
   // A hook costs ky a merge per request, so it is only attached when it will log.
@@ -219,8 +249,26 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
     if (debug) log.log('debug', `← ${result.status} ${target} (${Date.now() - started} ms)`);
     return result;
   } catch (error) {
+    if (accepted && !signal?.aborted && !(error instanceof PaymentsError)) {
+      log.log('debug', `✕ ${target} accepted (${accepted.status}), body unreadable`);
+      throw new AcceptedButUnreadableError(
+        target,
+        accepted.status,
+        accepted.headers,
+        describeBodyFailure(error),
+        {
+          cause: sanitizeCause(error instanceof NetworkError ? error.cause : error),
+        },
+      );
+    }
     throw await toPaymentsError(error, signal, target, log);
   }
+}
+
+function describeBodyFailure(error: unknown): string {
+  if (error instanceof TimeoutError) return 'the body did not arrive within the timeout';
+  const cause = error instanceof NetworkError ? error.cause : error;
+  return `the body was cut (${cause instanceof Error ? cause.message : String(cause)})`;
 }
 
 async function toPaymentsError(

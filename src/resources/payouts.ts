@@ -1,10 +1,20 @@
 import * as z from 'zod/mini';
-import { RequestValidationError } from '../core/error.js';
+import { APIUserAbortError, RequestValidationError } from '../core/error.js';
 import type { RequestOptions } from '../internal/config.js';
 import { parseRequest } from '../internal/schema.js';
+import {
+  checkReference,
+  checkSearchOptions,
+  DEFAULT_LOOKBACK_MS,
+  type FindByReferenceOptions,
+  PayoutLookupIncompleteError,
+  referenceIssue,
+  searchByReference,
+} from '../lib/payout-lookup.js';
+import { type LookupBeforeRetryOptions, type PayoutOutcome, recoverPayout } from '../lib/payout-recovery.js';
 import { toMinorUnits } from '../money.js';
-import { type LookupBeforeRetryOptions, type PayoutOutcome, recoverPayout } from './payout-recovery.js';
 import { APIResource } from './resource.js';
+import type { Transaction } from './transactions.js';
 
 /** The payout as POST /payouts returns it. Every amount here is in MINOR units (kobo, cents). */
 export const PayoutSchema = z.looseObject({
@@ -44,7 +54,15 @@ const PayoutCreateSchema = z
     currency: z.string().check(z.regex(/^[A-Z]{3,5}$/, 'must be an upper-case currency code such as NGN')),
     beneficiary: PayoutBeneficiarySchema,
     remark: z.optional(z.string().check(z.maxLength(255))),
-    externalReference: z.optional(requiredText()),
+    // Sent byte for byte: the caller matches it against the listing later, so nothing here may alter it.
+    externalReference: z.optional(
+      z.string().check(
+        z.superRefine((value, ctx) => {
+          const message = referenceIssue(value);
+          if (message) ctx.issues.push({ code: 'custom', message, input: value });
+        }),
+      ),
+    ),
   })
   .check(
     z.superRefine((body, ctx) => {
@@ -129,11 +147,41 @@ export class Payouts extends APIResource {
     options: LookupBeforeRetryOptions = {},
   ): Promise<PayoutOutcome> {
     const checked = parsePayout(body, true);
+    checkSearchOptions(options);
     return recoverPayout(
-      this.client,
+      {
+        post: (b, o) => this.#post(b, o),
+        search: (ref, since) =>
+          searchByReference((params, o) => this.client.transactions.list(params, o), ref, since, options),
+      },
       { ...checked, externalReference: checked.externalReference! },
       options,
-      (b, o) => this.#post(b, o),
     );
+  }
+
+  /**
+   * Finds a payout in the transaction listing by `externalReference` (the default listing and the `failed`
+   * one, created since `options.since`, 7 days back by default), e.g. to reconcile after a restart. Resolves
+   * the transaction, or `null` only when both listings were read to the end the service declared without it.
+   * Throws `PayoutLookupIncompleteError` when absence cannot be established (a page cap, an empty or repeated
+   * page before the declared end, a failed request).
+   */
+  async findByReference(
+    externalReference: string,
+    options: FindByReferenceOptions = {},
+  ): Promise<Transaction | null> {
+    const ref = checkReference(externalReference);
+    const { since = new Date(Date.now() - DEFAULT_LOOKBACK_MS) } = checkSearchOptions(options);
+    let result: Awaited<ReturnType<typeof searchByReference>>;
+    try {
+      result = await searchByReference((p, o) => this.client.transactions.list(p, o), ref, since, options);
+    } catch (error) {
+      if (error instanceof RequestValidationError || error instanceof APIUserAbortError) throw error;
+      const reason = `the listing could not be read (${(error as Error).message})`;
+      throw new PayoutLookupIncompleteError(ref, reason, { cause: error });
+    }
+    if (result.found) return result.found;
+    if (!result.complete) throw new PayoutLookupIncompleteError(ref, result.reason);
+    return null;
   }
 }

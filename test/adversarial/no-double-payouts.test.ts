@@ -286,7 +286,7 @@ describe('documented limit: listing lag beyond the visibility waits', () => {
     expect(result).toMatchObject({ ok: true, value: { status: 'created', attempts: 2 } });
     expect(stored('late-dedupe')).toBe(1);
     const original = mock.account().transactions.find((t) => t.row.external_reference === 'late-dedupe');
-    expect(result.ok && result.value.payout?.id).toBe(original?.row.id);
+    expect(result.ok && result.value.status === 'created' && result.value.payout.id).toBe(original?.row.id);
   });
 
   it('waits that cover the lag (or a `find` on your own records) avoid the second payout', async () => {

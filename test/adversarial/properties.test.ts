@@ -198,6 +198,7 @@ describe('(a) envelope and pagination normalisers', () => {
           totalCount: c.totalCount,
           totalPages: c.totalPages,
           hasMore: c.hasMore,
+          endDeclared: c.hasMore === false || c.page >= c.totalPages,
         };
         for (const [shape, body] of Object.entries(listShapes(list, c, k))) {
           const info = readPageInfo(unwrap(wire(body)), { page: 99, pageSize: 7 }, named ? k : undefined);
@@ -525,7 +526,10 @@ const payoutValid: fc.Arbitrary<PayoutBody> = fc.record(
       email: nonBlank(255),
     }),
     remark: fc.string({ maxLength: 255 }),
-    externalReference: nonBlank(255),
+    // Sent byte for byte, any length: no white space at either end, no control characters.
+    externalReference: fc
+      .string({ minLength: 1, maxLength: 300, unit: 'grapheme' })
+      .filter((r) => r.trim() === r && !/[\u0000-\u001f\u007f-\u009f]/.test(r)),
   },
   { requiredKeys: ['amount', 'currency', 'beneficiary'] },
 );
@@ -538,7 +542,10 @@ const payoutBreakers: Breaker<PayoutBody>[] = [
     bad: () => fc.oneof(fc.constantFrom('', '   ', 5, REMOVE), tooLong(max)),
   })),
   { field: 'remark', bad: () => fc.oneof(tooLong(255), fc.constantFrom(5, null)) },
-  { field: 'externalReference', bad: () => fc.oneof(tooLong(255), fc.constantFrom('', '  ', 5)) },
+  {
+    field: 'externalReference',
+    bad: always('', '  ', ' inv-42', 'inv-42 ', 'inv\n42', 'inv\u000042', 'inv\u008542', 5, null),
+  },
   { field: 'idempotencyKey', bad: always('k1') },
 ];
 

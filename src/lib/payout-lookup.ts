@@ -1,0 +1,163 @@
+import { PaymentsError, RequestValidationError } from '../core/error.js';
+import type { Page, PagePromise } from '../core/pagination.js';
+import type { RequestOptions } from '../internal/config.js';
+import {
+  isLegacyTransaction,
+  type Transaction,
+  type TransactionListItem,
+  type TransactionListParams,
+} from '../resources/transactions.js';
+
+/**
+ * Finding a payout in the transaction listing by its `externalReference`, and saying whether its absence is
+ * proven. Absence is proven only by reading every listing searched to the end the service declared; anything
+ * less (an empty or repeated page before that end, a page cap, a row in the older form that carries no
+ * reference) leaves the search incomplete, and a payout is never sent again on an incomplete search.
+ */
+
+/** Decides whether a listed transaction is the payout with this reference. */
+export type PayoutMatch = (transaction: Transaction, externalReference: string) => boolean;
+
+/** Options of `payouts.findByReference`. */
+export interface FindByReferenceOptions extends Pick<RequestOptions, 'signal' | 'timeout' | 'headers'> {
+  /** Earliest creation time searched. Default: 7 days back. */
+  since?: Date;
+  /** Default: the same `external_reference`. For NGN, where the service may assign its own, pass one. */
+  match?: PayoutMatch;
+  /** Pages of each listing read at most (100 rows a page). Default 5. */
+  maxLookupPages?: number;
+}
+
+/** The transaction listing, as `client.transactions.list` offers it. */
+export type ListTransactions = (
+  params: TransactionListParams,
+  options: RequestOptions,
+) => PagePromise<TransactionListItem>;
+
+/** What a search established. `complete: false` (with the reason): the payout may be in rows not read. */
+export type SearchResult =
+  | { found: Transaction; complete: true }
+  | { found?: undefined; complete: true }
+  | { found?: undefined; complete: false; reason: string };
+
+/** Absence of a payout could not be established: see `reason`. Do not send it again; look again later. */
+export class PayoutLookupIncompleteError extends PaymentsError {
+  override name = 'PayoutLookupIncompleteError';
+  readonly externalReference: string;
+  /** Why the search could not prove the payout absent. */
+  readonly reason: string;
+  constructor(externalReference: string, reason: string, options?: { cause?: unknown }) {
+    super(`Could not establish whether payout ${externalReference} exists: ${reason}`, options);
+    this.externalReference = externalReference;
+    this.reason = reason;
+  }
+}
+
+const DAY_MS = 86_400_000;
+export const DEFAULT_LOOKBACK_MS = 7 * DAY_MS;
+const DEFAULT_MAX_PAGES = 5;
+
+/**
+ * A reference goes out byte for byte and must later match what the listing shows, so a value that some layer
+ * could trim or fold (white space at either end, control characters) or an empty one is refused, not altered.
+ */
+export function referenceIssue(value: unknown): string | undefined {
+  if (typeof value !== 'string') return 'must be a string';
+  if (value === '') return 'must not be empty';
+  if (value.trim() !== value) return 'must not start or end with white space (it is sent exactly as given)';
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused here.
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(value)) return 'must not contain control characters';
+  return undefined;
+}
+
+export function checkReference(value: unknown, path = 'externalReference'): string {
+  const problem = referenceIssue(value);
+  if (problem) throw new RequestValidationError([{ path: [path], message: problem }]);
+  return value as string;
+}
+
+export function checkSearchOptions(options: FindByReferenceOptions): { since?: Date; maxPages: number } {
+  const { since, maxLookupPages = DEFAULT_MAX_PAGES, match } = options;
+  if (since !== undefined && !(since instanceof Date && Number.isFinite(since.getTime()))) {
+    throw new RequestValidationError([{ path: ['since'], message: 'must be a valid Date' }]);
+  }
+  if (!Number.isInteger(maxLookupPages) || maxLookupPages < 1) {
+    throw new RequestValidationError([
+      { path: ['maxLookupPages'], message: 'must be a whole number of at least 1' },
+    ]);
+  }
+  if (match !== undefined && typeof match !== 'function') {
+    throw new RequestValidationError([{ path: ['match'], message: 'must be a function' }]);
+  }
+  return { since, maxPages: maxLookupPages };
+}
+
+/** First and last row ids with the row count: two pages with the same one are the same page served twice. */
+function pageKey(page: Page<TransactionListItem>): string {
+  const id = (row: TransactionListItem | undefined) => (row as { id?: unknown } | undefined)?.id;
+  return `${page.data.length}:${String(id(page.data[0]))}:${String(id(page.data.at(-1)))}`;
+}
+
+/** Reads one listing up to its declared end, or says why it could not. */
+async function searchListing(
+  first: PagePromise<TransactionListItem>,
+  externalReference: string,
+  match: PayoutMatch,
+  maxPages: number,
+): Promise<SearchResult> {
+  let page = await first;
+  const seen = new Set<string>();
+  for (let read = 1; ; read++) {
+    let legacy = false;
+    for (const row of page.data) {
+      if (isLegacyTransaction(row)) legacy = true;
+      else if (match(row, externalReference)) return { found: row, complete: true };
+    }
+    // A row in the older form carries no reference: it might be this payout.
+    if (legacy)
+      return { complete: false, reason: 'the listing holds rows in the older form, without references' };
+    if (page.isLastPage) return { complete: true };
+    if (!page.hasNextPage()) {
+      return { complete: false, reason: `page ${page.page} ended the listing before its declared end` };
+    }
+    if (read >= maxPages) return { complete: false, reason: `maxLookupPages (${maxPages}) reached` };
+    const next = await page.getNextPage();
+    const key = pageKey(next);
+    seen.add(pageKey(page));
+    if (next.page !== page.page + 1 || seen.has(key)) {
+      return { complete: false, reason: `page ${page.page + 1} repeated an earlier page` };
+    }
+    if (next.data.length === 0 && !next.isLastPage) {
+      return { complete: false, reason: `page ${next.page} came back empty before the declared end` };
+    }
+    page = next;
+  }
+}
+
+/**
+ * Searches the default listing and the `status: failed` one (the default hides failed payouts) for the
+ * reference, from `since` (with a day's margin either side: the service's day boundary may not be the
+ * caller's). Request failures propagate to the caller.
+ */
+export async function searchByReference(
+  list: ListTransactions,
+  externalReference: string,
+  since: Date,
+  options: FindByReferenceOptions,
+): Promise<SearchResult> {
+  const match = options.match ?? ((tx, ref) => tx.external_reference === ref);
+  const maxPages = options.maxLookupPages ?? DEFAULT_MAX_PAGES;
+  const startDate = new Date(since.getTime() - DAY_MS).toISOString().slice(0, 10);
+  const endDate = new Date(Date.now() + DAY_MS).toISOString().slice(0, 10);
+  const requestOptions = { signal: options.signal, timeout: options.timeout, headers: options.headers };
+  let incomplete: SearchResult | undefined;
+  for (const status of [undefined, 'failed'] as const) {
+    const listing = list({ pageSize: 100, startDate, endDate, status }, requestOptions);
+    const result = await searchListing(listing, externalReference, match, maxPages);
+    if (result.found) return result;
+    if (!result.complete) {
+      incomplete ??= { complete: false, reason: `${status ?? 'default'} listing: ${result.reason}` };
+    }
+  }
+  return incomplete ?? { complete: true };
+}
