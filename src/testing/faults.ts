@@ -52,12 +52,19 @@ interface Pending {
   test: (method: string, path: string) => boolean;
 }
 
+/** What happens to the body of an answer already under way: cut off, or stalled. */
+export type BodyFault = 'cut' | 'stall';
+/** A listing page that goes wrong before the declared end: no rows, or page 1 again (`?page` ignored). */
+export type PageFault = 'empty' | 'repeat';
+
 /** Failure injection: canned statuses, cut or hung connections, latency and listing lag. Chainable. */
 export class Faults {
   #next: Pending[] = [];
   #drops: Pending[] = [];
   #hangs: Pending[] = [];
   #hangsAfterCommit: Pending[] = [];
+  #bodies: Array<Pending & { kind: BodyFault }> = [];
+  #pages: Array<Pending & { kind: PageFault }> = [];
   #latency = 0;
   #listingLag = 0;
 
@@ -96,6 +103,26 @@ export class Faults {
     return this;
   }
 
+  /**
+   * The next matching request is processed and committed, and its answer starts: status line, headers and
+   * half the body. Then `cut` ends the connection (the client's body read fails); `stall` sends nothing more
+   * until the client gives up. For a payout this is a 2xx the client cannot read: the money moved.
+   */
+  bodyFault(kind: BodyFault, match: FaultMatch = 'POST /payouts', times = 1): this {
+    this.#bodies.push({ kind, spec: { status: 0 }, remaining: times, test: matcher(match) });
+    return this;
+  }
+
+  /**
+   * The next matching listing request for a page after the first goes wrong before the listing's declared
+   * end: `empty` answers no rows (the counters still promise more), `repeat` answers page 1 again, as a cache
+   * that ignores `?page` would. A lookup that must prove a payout absent cannot count such a listing as read.
+   */
+  pageFault(kind: PageFault, match: FaultMatch = 'GET /transactions', times = 1): this {
+    this.#pages.push({ kind, spec: { status: 0 }, remaining: times, test: matcher(match) });
+    return this;
+  }
+
   /** Delays every response by `ms` (a `setTimeout`, so fake timers control it). 0 turns it off. */
   latency(ms: number): this {
     this.#latency = Math.max(0, ms);
@@ -114,6 +141,8 @@ export class Faults {
     this.#drops = [];
     this.#hangs = [];
     this.#hangsAfterCommit = [];
+    this.#bodies = [];
+    this.#pages = [];
     this.#latency = 0;
     this.#listingLag = 0;
   }
@@ -136,6 +165,17 @@ export class Faults {
   /** @internal Consumes a pending drop for this request; true when its connection must be cut. */
   takeDrop(method: string, path: string): boolean {
     return take(this.#drops, method, path) !== undefined;
+  }
+
+  /** @internal Consumes a pending body fault for this request. */
+  takeBodyFault(method: string, path: string): BodyFault | undefined {
+    return (take(this.#bodies, method, path) as { kind: BodyFault } | undefined)?.kind;
+  }
+
+  /** @internal Consumes a pending page fault for a request of `page` (only pages after the first). */
+  takePageFault(method: string, path: string, page: number): PageFault | undefined {
+    if (!(page > 1)) return undefined;
+    return (take(this.#pages, method, path) as { kind: PageFault } | undefined)?.kind;
   }
 
   /** @internal Consumes a pending hang (`before` or `after` commit) for this request; true when it must hang. */

@@ -1,5 +1,5 @@
 import { authenticate } from './auth.js';
-import { Faults, faultMessage } from './faults.js';
+import { type BodyFault, Faults, faultMessage } from './faults.js';
 import { errorBody, jsonResponse, MockHttpError, successBody } from './http.js';
 import { createHandlers, type MockHandlers } from './msw.js';
 import { findPayerName, type ReviewDecision, review, viewPayerName } from './payer-name-store.js';
@@ -34,6 +34,7 @@ function settingsFrom(options: PaymentsMockOptions): MockSettings {
     sandbox: options.sandbox ?? false,
     envelope: options.envelope ?? 'current',
     dedupeByReference: options.dedupeByReference ?? true,
+    assignNgnReferences: options.assignNgnReferences ?? false,
     beneficiaryGracePeriod: options.beneficiaryGracePeriod ?? true,
     documentsRequired: options.documentsRequired ?? false,
     rateLimit: options.rateLimit,
@@ -181,6 +182,9 @@ export class PaymentsMock {
     if (limited) return fail(limited);
     const matched = inside ? matchRoute(method, path) : undefined;
     if (!matched) return fail(new MockHttpError(404, 'Not found'));
+    const pageFault = this.faults.takePageFault(method, path, Number(url.searchParams.get('page')));
+    // A cache in front that ignores `?page` answers page 1 whatever was asked.
+    if (pageFault === 'repeat') url.searchParams.delete('page');
     let response: Response;
     try {
       const forwarded = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim();
@@ -204,6 +208,9 @@ export class PaymentsMock {
         now: Date.now(),
         listingLag: this.faults.listingLagMs,
       });
+      if (pageFault === 'empty' && result.listKey) {
+        (result.data as Record<string, unknown>)[result.listKey] = [];
+      }
       response = jsonResponse(result.status ?? 200, successBody(result, style), {
         'x-request-id': requestId,
       });
@@ -213,7 +220,9 @@ export class PaymentsMock {
     }
     // Checked after the handler ran: the request is committed, only its answer is lost.
     if (inside && this.faults.takeHang(method, path, 'after')) return held(request);
-    return this.faults.takeDrop(method, path) ? Response.error() : response;
+    if (this.faults.takeDrop(method, path)) return Response.error();
+    const bodyFault = inside ? this.faults.takeBodyFault(method, path) : undefined;
+    return bodyFault ? await partialBody(response, bodyFault, request.signal) : response;
   }
 
   #rateLimited(): MockHttpError | undefined {
@@ -243,6 +252,36 @@ export class PaymentsMock {
     link.status = status;
     return { ...link };
   }
+}
+
+/**
+ * The answer's status and headers with half its body, then a cut (the stream errors as undici's does when a
+ * socket closes early) or a stall (nothing more until the client gives up). `content-length` names the whole
+ * body, so a client over a real socket sees the truncation too.
+ */
+async function partialBody(response: Response, kind: BodyFault, signal: AbortSignal): Promise<Response> {
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  const half = bytes.subarray(0, Math.floor(bytes.length / 2));
+  let sent = false;
+  const body = new ReadableStream<Uint8Array>({
+    // Pulled, not pushed: an error raised while the half is still queued would discard it.
+    pull(controller) {
+      if (!sent) {
+        sent = true;
+        controller.enqueue(half);
+        return;
+      }
+      const cut = () => controller.error(new TypeError('terminated'));
+      if (signal.aborted) return cut();
+      if (kind === 'cut') return new Promise<void>((resolve) => setTimeout(() => resolve(cut()), 1));
+      return new Promise<void>((resolve) => {
+        signal.addEventListener('abort', () => resolve(cut()), { once: true });
+      });
+    },
+  });
+  const headers = new Headers(response.headers);
+  headers.set('content-length', String(bytes.length));
+  return new Response(body, { status: response.status, headers });
 }
 
 /** A response withheld until the client gives up on the request (its signal aborts), then a cut connection. */

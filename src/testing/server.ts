@@ -63,11 +63,23 @@ async function answer(mock: PaymentsMock, origin: string, req: IncomingMessage, 
     req.socket.destroy();
     return;
   }
-  const body = Buffer.from(await response.arrayBuffer());
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     headers[name] = value;
   });
+  // A body fault declares the whole length and sends part of it: streamed, and cut by destroying the socket.
+  if (headers['content-length'] !== undefined && response.body) {
+    res.writeHead(response.status, headers);
+    try {
+      // Each chunk is flushed before the next read, so a cut comes after the bytes already sent, as it would.
+      for await (const chunk of response.body) await new Promise((done) => res.write(chunk, done));
+      res.end();
+    } catch {
+      req.socket.destroy();
+    }
+    return;
+  }
+  const body = Buffer.from(await response.arrayBuffer());
   res.writeHead(response.status, { ...headers, 'content-length': String(body.length) });
   res.end(body);
 }

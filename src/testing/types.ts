@@ -38,6 +38,11 @@ export interface PaymentsMockOptions {
   envelope?: EnvelopeStyle;
   /** A repeated payout `externalReference` returns the original payout. Default true. */
   dedupeByReference?: boolean;
+  /**
+   * NGN payouts get a reference the service assigns (`PO-...`), as the spec's idempotency note says, in the
+   * response and the listing: a lookup by your own reference finds nothing. Default false.
+   */
+  assignNgnReferences?: boolean;
   /** Omitted beneficiary classification fields succeed with `deprecation_warning`. Default true; false gives 400. */
   beneficiaryGracePeriod?: boolean;
   /** The payer-names feature on every seeded account. Default true; false gives 403 `PAYER_NAMES_DISABLED`. */
@@ -58,6 +63,7 @@ export interface MockSettings {
   sandbox: boolean;
   envelope: EnvelopeStyle;
   dedupeByReference: boolean;
+  assignNgnReferences: boolean;
   beneficiaryGracePeriod: boolean;
   documentsRequired: boolean;
   rateLimit: RateLimit | undefined;

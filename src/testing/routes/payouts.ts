@@ -57,10 +57,9 @@ function validate(body: Record<string, unknown>): PayoutInput {
       BENEFICIARY_FIELDS.map((k) => [k, String(ben[k]).trim()]),
     ) as PayoutInput['beneficiary'],
     remark: typeof remark === 'string' ? remark : undefined,
+    // Kept exactly as sent: it is what the caller will look the payout up by.
     externalReference:
-      typeof externalReference === 'string' && externalReference.trim()
-        ? externalReference.trim()
-        : undefined,
+      typeof externalReference === 'string' && externalReference !== '' ? externalReference : undefined,
   };
 }
 
@@ -80,8 +79,11 @@ function initiate(ctx: RouteContext, input: PayoutInput): PayoutResult {
   wallet.balance -= total;
   wallet.available_balance -= total;
   const created = new Date(now).toISOString();
+  // The spec: "except NGN and mobile money payouts, where the service assigns the reference".
+  const serviceAssigned = ctx.settings.assignNgnReferences && input.currency === 'NGN';
   const reference =
-    input.externalReference ?? `PO-${created.slice(0, 10).replaceAll('-', '')}-${rng.code(10)}`;
+    (serviceAssigned ? undefined : input.externalReference) ??
+    `PO-${created.slice(0, 10).replaceAll('-', '')}-${rng.code(10)}`;
   const description = input.remark ?? `Payout to ${input.beneficiary.accountName}`;
   const row: MockTransactionRow = {
     id: rng.uuid(),
@@ -112,7 +114,8 @@ function initiate(ctx: RouteContext, input: PayoutInput): PayoutResult {
       account_name: input.beneficiary.accountName,
     },
   };
-  account.payouts.set(reference, result);
+  // A repeat is recognised by the caller's reference, whatever reference the payout was listed under.
+  account.payouts.set(input.externalReference ?? reference, result);
   return result;
 }
 
