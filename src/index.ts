@@ -17,6 +17,7 @@ export {
   PermissionDeniedError,
   RateLimitError,
   RequestValidationError,
+  ResponseTooLargeError,
   ResponseValidationError,
 } from './core/error.js';
 export { Page, PagePromise } from './core/pagination.js';

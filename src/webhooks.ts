@@ -1,4 +1,4 @@
-import { PaymentsError } from './core/error.js';
+import { nameClass, PaymentsError } from './core/error.js';
 import { isRecord } from './internal/envelope.js';
 
 /**
@@ -51,7 +51,9 @@ export type ParseWebhookOptions = { headers?: WebhookHeaders } & (
 
 /** The webhook body could not be verified or parsed. */
 export class WebhookError extends PaymentsError {
-  override name = 'WebhookError';
+  static {
+    nameClass(this, 'WebhookError');
+  }
 }
 
 function toText(rawBody: unknown): string {

@@ -1,4 +1,5 @@
 import { safeStringify } from '../internal/json.js';
+import { retryAfterMs } from '../internal/retry.js';
 
 /**
  * Every error the SDK throws is a `PaymentsError`. HTTP failures are `APIError`s, split by status so that
@@ -17,9 +18,19 @@ export interface FieldIssue {
   message: string;
 }
 
+/**
+ * The exported name on the prototype, read when the stack is captured (an instance field is set too late, and
+ * a bundler may rename the class itself to `_APIError`), and left out of `util.inspect`'s own-property list.
+ */
+export function nameClass(Class: { prototype: Error }, name: string): void {
+  Object.defineProperty(Class.prototype, 'name', { value: name, writable: true, configurable: true });
+}
+
 /** Base class of every error this SDK throws. */
 export class PaymentsError extends Error {
-  override name = 'PaymentsError';
+  static {
+    nameClass(this, 'PaymentsError');
+  }
 }
 
 function text(value: unknown): string | undefined {
@@ -51,25 +62,29 @@ function describe(status: number, message: string, issues: FieldIssue[] | undefi
 
 /** The service answered with a non-2xx status. `body` is the parsed JSON, or the raw text when not JSON. */
 export class APIError extends PaymentsError {
-  override name = 'APIError';
+  static {
+    nameClass(this, 'APIError');
+  }
   /** HTTP status code. */
   readonly status: number;
   /** Machine code (`ACCOUNT_RESTRICTED`, ...) when the service sent one. */
-  readonly code?: ErrorCode;
+  declare readonly code?: ErrorCode;
   /** Field issues of a 400 validation failure. */
-  readonly errors?: FieldIssue[];
+  declare readonly errors?: FieldIssue[];
   /** The response body: parsed JSON, or text when the body was not JSON (an HTML page from a proxy). */
   readonly body: unknown;
   /** Response headers. */
   readonly headers: Headers;
   /** The `x-request-id` response header, when the service sent one; quote it to support. */
-  readonly requestId?: string;
+  declare readonly requestId?: string;
   /** True when the account is deactivated or blacklisted (403 `ACCOUNT_RESTRICTED`). */
-  readonly accountBlocked?: boolean;
+  declare readonly accountBlocked?: boolean;
   /** Upstream provider named by some errors. */
-  readonly provider?: unknown;
+  declare readonly provider?: unknown;
   /** Fields the service says are missing, on errors that name them. */
-  readonly missingFields?: unknown;
+  declare readonly missingFields?: unknown;
+  /** The server's `Retry-After` in seconds, when it sent a valid one (429, 503). */
+  declare readonly retryAfter?: number;
 
   constructor(status: number, body: unknown, headers: Headers) {
     const record = body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : {};
@@ -87,6 +102,8 @@ export class APIError extends PaymentsError {
     if (typeof record.accountBlocked === 'boolean') this.accountBlocked = record.accountBlocked;
     if ('provider' in record) this.provider = record.provider;
     if ('missingFields' in record) this.missingFields = record.missingFields;
+    const retryAfter = parseRetryAfter(headers.get('retry-after'));
+    if (retryAfter !== undefined) this.retryAfter = retryAfter;
   }
 
   /** Builds the subclass that matches `status`. */
@@ -98,37 +115,45 @@ export class APIError extends PaymentsError {
 
 /** 400: missing or malformed input; `errors` names each field on `Validation failed`. */
 export class BadRequestError extends APIError {
-  override name = 'BadRequestError';
+  static {
+    nameClass(this, 'BadRequestError');
+  }
 }
 /** 401: the API key is missing, unknown or revoked, or the account was deleted. */
 export class AuthenticationError extends APIError {
-  override name = 'AuthenticationError';
+  static {
+    nameClass(this, 'AuthenticationError');
+  }
 }
 /** 403: IP not allowlisted, API access disabled, account restricted, or a feature not enabled. */
 export class PermissionDeniedError extends APIError {
-  override name = 'PermissionDeniedError';
+  static {
+    nameClass(this, 'PermissionDeniedError');
+  }
 }
 /** 404: the resource (or the tenant account named by `X-Account-Id`) does not exist. */
 export class NotFoundError extends APIError {
-  override name = 'NotFoundError';
+  static {
+    nameClass(this, 'NotFoundError');
+  }
 }
 /** 409: a conflicting resource exists, e.g. a payer name with the same display name. */
 export class ConflictError extends APIError {
-  override name = 'ConflictError';
+  static {
+    nameClass(this, 'ConflictError');
+  }
 }
-/** 429: rate limited. `retryAfter` is the server's `Retry-After` in seconds, when sent. */
+/** 429: rate limited. `retryAfter` is the server's `Retry-After` in seconds, when it sent a valid one. */
 export class RateLimitError extends APIError {
-  override name = 'RateLimitError';
-  readonly retryAfter?: number;
-  constructor(status: number, body: unknown, headers: Headers) {
-    super(status, body, headers);
-    const seconds = parseRetryAfter(headers.get('retry-after'));
-    if (seconds !== undefined) this.retryAfter = seconds;
+  static {
+    nameClass(this, 'RateLimitError');
   }
 }
 /** 5xx: the service or a proxy in front of it failed. */
 export class InternalServerError extends APIError {
-  override name = 'InternalServerError';
+  static {
+    nameClass(this, 'InternalServerError');
+  }
 }
 
 const STATUS_CLASSES: Record<number, new (status: number, body: unknown, headers: Headers) => APIError> = {
@@ -140,19 +165,17 @@ const STATUS_CLASSES: Record<number, new (status: number, body: unknown, headers
   429: RateLimitError,
 };
 
-/** `Retry-After` as seconds from now: either delta-seconds or an HTTP date. */
+/** `Retry-After` as seconds from now (whole seconds, or a future HTTP date); malformed or past: undefined. */
 export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
-  if (!value) return undefined;
-  const trimmed = value.trim();
-  if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed);
-  const date = Date.parse(trimmed);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, (date - now) / 1000);
+  const ms = retryAfterMs(value, now);
+  return ms === undefined ? undefined : ms / 1000;
 }
 
 /** No HTTP response was received: DNS, refused connection, reset socket, TLS failure. */
 export class APIConnectionError extends PaymentsError {
-  override name = 'APIConnectionError';
+  static {
+    nameClass(this, 'APIConnectionError');
+  }
   constructor(message = 'Connection error', options?: { cause?: unknown }) {
     super(message, options);
   }
@@ -160,7 +183,9 @@ export class APIConnectionError extends PaymentsError {
 
 /** An attempt took longer than `timeout` ms (and retries, if any, were used up). */
 export class APITimeoutError extends APIConnectionError {
-  override name = 'APITimeoutError';
+  static {
+    nameClass(this, 'APITimeoutError');
+  }
   constructor(message = 'Request timed out') {
     super(message);
   }
@@ -168,7 +193,9 @@ export class APITimeoutError extends APIConnectionError {
 
 /** The caller's `AbortSignal` fired; nothing is retried after it. */
 export class APIUserAbortError extends PaymentsError {
-  override name = 'APIUserAbortError';
+  static {
+    nameClass(this, 'APIUserAbortError');
+  }
   constructor(message = 'Request was aborted') {
     super(message);
   }
@@ -176,7 +203,9 @@ export class APIUserAbortError extends PaymentsError {
 
 /** Input refused before anything was sent. `field` names the first offending field. */
 export class RequestValidationError extends PaymentsError {
-  override name = 'RequestValidationError';
+  static {
+    nameClass(this, 'RequestValidationError');
+  }
   /** Dotted path of the first offending field, e.g. `bank_address.city`. */
   readonly field: string;
   /** Every offending field. */
@@ -192,7 +221,9 @@ export class RequestValidationError extends PaymentsError {
 
 /** A 2xx response whose body did not match the expected shape. `body` is what arrived. */
 export class ResponseValidationError extends PaymentsError {
-  override name = 'ResponseValidationError';
+  static {
+    nameClass(this, 'ResponseValidationError');
+  }
   readonly body: unknown;
   readonly issues: FieldIssue[];
   readonly status: number;
@@ -206,16 +237,37 @@ export class ResponseValidationError extends PaymentsError {
 }
 
 /**
+ * A 2xx body longer than `maxResponseBytes` (counted after decoding, so a gzip bomb counts at its real size).
+ * The read stopped at the limit and the request is not retried. For a request that is not safe to repeat it
+ * surfaces as `AcceptedButUnreadableError`, since the service acted on it.
+ */
+export class ResponseTooLargeError extends PaymentsError {
+  static {
+    nameClass(this, 'ResponseTooLargeError');
+  }
+  readonly status: number;
+  /** The `maxResponseBytes` in force. */
+  readonly limit: number;
+  constructor(status: number, limit: number) {
+    super(`Response body over maxResponseBytes (${limit} bytes, HTTP ${status}); the read stopped there`);
+    this.status = status;
+    this.limit = limit;
+  }
+}
+
+/**
  * The service answered 2xx to a request that is not safe to repeat (a payout, a payer name), so it acted on
  * it, but the answer could not be read: the body was cut, stalled, too large, not JSON or of another shape. It
  * is never a connection error, because the request is done. Do not send it again: look it up
  * (`payouts.findByReference`); `payouts.lookupBeforeRetry` does so itself.
  */
 export class AcceptedButUnreadableError extends ResponseValidationError {
-  override name = 'AcceptedButUnreadableError';
+  static {
+    nameClass(this, 'AcceptedButUnreadableError');
+  }
   readonly headers: Headers;
   /** The `x-request-id` response header, when the service sent one. */
-  readonly requestId?: string;
+  declare readonly requestId?: string;
   constructor(
     target: string,
     status: number,

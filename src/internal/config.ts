@@ -1,6 +1,7 @@
 import { PaymentsError, RequestValidationError } from '../core/error.js';
 import { readEnv } from './env.js';
 import { isLogLevel, LevelLogger, type Logger, type LogLevel } from './logger.js';
+import { redactor } from './redact.js';
 import { isUuid } from './uuid.js';
 
 /** The path every endpoint of the spec is relative to. */
@@ -18,6 +19,12 @@ export interface ClientOptions {
   timeout?: number;
   /** Milliseconds for the whole call: every attempt and the waits between them. Default `0`: no deadline. */
   totalTimeout?: number;
+  /**
+   * Largest response body read, in bytes after decoding (a gzip bomb counts at its real size). Default
+   * 16 MiB, far above any page of the spec (a 100-row page is about 100 kB). A longer 2xx body is a
+   * `ResponseTooLargeError`, never retried; a longer error body is cut to this length.
+   */
+  maxResponseBytes?: number;
   /** Retries of requests that are safe to repeat. Default 2. Money-moving POSTs are never retried. */
   maxRetries?: number;
   /** A fetch implementation; by default `globalThis.fetch`, looked up at each call so MSW started later still applies. */
@@ -44,6 +51,8 @@ export interface RequestOptions {
   timeout?: number;
   /** Milliseconds for the whole call, retries included, overriding the client's. */
   totalTimeout?: number;
+  /** Largest response body read, in bytes, overriding the client's. */
+  maxResponseBytes?: number;
   /** Retries for this call, overriding the client's (ignored for requests that are not safe to repeat). */
   maxRetries?: number;
   headers?: Record<string, string>;
@@ -56,6 +65,9 @@ export interface ResolvedConfig {
   readonly accountId: string | undefined;
   readonly timeout: number;
   readonly totalTimeout: number;
+  readonly maxResponseBytes: number;
+  /** Replaces the API key wherever a response or a fetch failure echoes it. */
+  readonly redact: (text: string) => string;
   readonly maxRetries: number;
   readonly fetch: typeof fetch | undefined;
   readonly headers: Readonly<Record<string, string>>;
@@ -166,6 +178,17 @@ function nonNegativeInteger(name: string, value: unknown, max = Number.MAX_SAFE_
   return value;
 }
 
+export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+
+function positiveBytes(value: unknown): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
+    throw new RequestValidationError([
+      { path: ['maxResponseBytes'], message: 'must be a whole number of bytes, at least 1' },
+    ]);
+  }
+  return value;
+}
+
 /** Per-call `timeout`, `totalTimeout` and `maxRetries`, checked as strictly as the client's: a bad one would send and then fail. */
 export function callLimits(options: RequestOptions | undefined, config: ResolvedConfig) {
   return {
@@ -175,6 +198,7 @@ export function callLimits(options: RequestOptions | undefined, config: Resolved
       options?.totalTimeout ?? config.totalTimeout,
       MAX_TIMEOUT_MS,
     ),
+    maxResponseBytes: positiveBytes(options?.maxResponseBytes ?? config.maxResponseBytes),
     maxRetries: nonNegativeInteger('maxRetries', options?.maxRetries ?? config.maxRetries),
   };
 }
@@ -198,6 +222,7 @@ export function resolveConfig(options: ClientOptions): ResolvedConfig {
     throw new PaymentsError('No API key: pass { apiKey } or set PAYMENTS_API_KEY.');
   }
   assertHeaderValue('apiKey', apiKey);
+  const redact = redactor(apiKey);
   const rawBaseUrl = options.baseUrl ?? readEnv('PAYMENTS_BASE_URL');
   if (!rawBaseUrl) {
     throw new PaymentsError('No base URL: pass { baseUrl } or set PAYMENTS_BASE_URL.');
@@ -214,10 +239,12 @@ export function resolveConfig(options: ClientOptions): ResolvedConfig {
     accountId: options.accountId,
     timeout: nonNegativeInteger('timeout', options.timeout ?? 60_000, MAX_TIMEOUT_MS),
     totalTimeout: nonNegativeInteger('totalTimeout', options.totalTimeout ?? 0, MAX_TIMEOUT_MS),
+    maxResponseBytes: positiveBytes(options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES),
+    redact,
     maxRetries: nonNegativeInteger('maxRetries', options.maxRetries ?? 2),
     fetch: options.fetch,
     headers,
-    logger: new LevelLogger(options.logger ?? console, level),
+    logger: new LevelLogger(options.logger ?? console, level, redact),
     options,
   };
 }

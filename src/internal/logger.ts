@@ -27,11 +27,28 @@ export function maskDigits(line: string): string {
   return line.replace(/\d{8,}/g, (run) => `${'*'.repeat(run.length - 4)}${run.slice(-4)}`);
 }
 
-/** The SDK's logger: level-filtered, masked, and prefixed so lines are easy to grep. */
+/** Longest log line written, in characters; the rest is replaced by a count. */
+export const MAX_LOG_LINE = 2_000;
+
+/**
+ * Parts of a line may come from a response (an id, a warning): control characters are escaped so that a value
+ * cannot start a forged line of its own (`\n[payments-service-sdk] ...`) or drive a terminal (ANSI escapes).
+ */
+export function escapeControls(line: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is escaped here.
+  return line.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => {
+    const code = c.charCodeAt(0);
+    return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16)}`;
+  });
+}
+
+/** The SDK's logger: level-filtered, masked, escaped, capped, and prefixed so lines are easy to grep. */
 export class LevelLogger {
   constructor(
     readonly sink: Logger,
     readonly level: LogLevel,
+    /** Values never written (the API key): replaced by `[redacted]` wherever they appear. */
+    readonly redact: (text: string) => string = (text) => text,
   ) {}
 
   enabled(level: Exclude<LogLevel, 'off'>): boolean {
@@ -39,6 +56,11 @@ export class LevelLogger {
   }
 
   log(level: Exclude<LogLevel, 'off'>, message: string): void {
-    if (this.enabled(level)) this.sink[level](`[payments-service-sdk] ${maskDigits(message)}`);
+    if (!this.enabled(level)) return;
+    let line = escapeControls(maskDigits(this.redact(message)));
+    if (line.length > MAX_LOG_LINE) {
+      line = `${line.slice(0, MAX_LOG_LINE)}… [${line.length - MAX_LOG_LINE} more characters]`;
+    }
+    this.sink[level](`[payments-service-sdk] ${line}`);
   }
 }

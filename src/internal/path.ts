@@ -7,6 +7,14 @@ export function uuidSegment(name: string, value: unknown): string {
   return value;
 }
 
+/** A character that Unicode compatibility normalisation (NFKC) turns into `.`, `/` or `\` (`．`, `／`, `＼`, `․`). */
+function lookalike(path: string): string | undefined {
+  for (const char of path) {
+    if (char.charCodeAt(0) > 0x7f && /[./\\]/.test(char.normalize('NFKC'))) return char;
+  }
+  return undefined;
+}
+
 /**
  * Checks a caller-built path for `client.request`: it must be relative to the base URL, start with `/`, and
  * hold no dot segments, query, fragment or backslash, so the request cannot leave `/api/v1/external`.
@@ -21,7 +29,15 @@ export function assertSafePath(path: string): string {
         ? 'must not contain "." or ".." segments'
         : /%2f|%5c/i.test(path)
           ? 'must not contain encoded slashes'
-          : undefined;
+          : // `%25` hides a second round of decoding (`%252e%252e`); `%00`-`%1f` and `%7f` are control bytes.
+            /%25|%[01][0-9a-f]|%7f/i.test(path)
+            ? 'must not contain "%25" or encoded control characters'
+            : // `/a;/..;/b`: some servers and proxies drop `;...` parameters and then see `..`.
+              path.includes(';')
+              ? 'must not contain ";"'
+              : lookalike(path)
+                ? `must not contain "${lookalike(path)}", which normalises to ".", "/" or "\\"`
+                : undefined;
   if (problem) throw new RequestValidationError([{ path: ['path'], message: problem }]);
   return path;
 }

@@ -9,9 +9,12 @@
  * may have moved money, so repeating it blindly could pay twice; `payouts.lookupBeforeRetry` handles those.
  *
  * How long: exponential backoff from 0.5 s, doubling, capped at 8 s, with jitter so many clients that failed
- * together do not come back together. A `Retry-After` (seconds or HTTP date) is the server telling us when it
- * can take the request again, so it replaces the backoff, up to 60 s; waiting longer than that would look
- * like a hang to the caller.
+ * together do not come back together. A `Retry-After` (whole seconds, or an HTTP date in the future) is the
+ * server telling us when it can take the request again, so it replaces the backoff. One over 60 s ends the
+ * retries instead: waiting that long would look like a hang, and the error carries `retryAfter` so the caller
+ * can decide. A malformed one (`NaN`, `1e400`, a date in the past or in another format) is ignored: the normal
+ * backoff applies (an outside review saw such values make ky 1 wait 60 s per retry). Other rate-limit headers
+ * (`RateLimit-Reset`, `X-RateLimit-*`) are not the spec's and are ignored.
  */
 export const RETRY_STATUSES = [408, 429, 500, 502, 503, 504];
 export const INITIAL_DELAY_MS = 500;
@@ -36,4 +39,40 @@ export function jitter(delay: number): number {
 export function isSafeToRepeat(method: string, idempotent: boolean | undefined): boolean {
   if (idempotent !== undefined) return idempotent;
   return method !== 'POST';
+}
+
+/** An IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), the one HTTP-date form servers must send. */
+const IMF_FIXDATE =
+  /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+
+/** `Retry-After` as milliseconds from `now`; `undefined` when absent, malformed or in the past. */
+export function retryAfterMs(value: string | null, now = Date.now()): number | undefined {
+  if (value === null) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  if (!IMF_FIXDATE.test(trimmed)) return undefined;
+  const at = Date.parse(trimmed);
+  return Number.isNaN(at) || at <= now ? undefined : at - now;
+}
+
+/** Timing headers ky would also honour; the spec names only `Retry-After`. */
+const FOREIGN_TIMING = [
+  'ratelimit-reset',
+  'x-ratelimit-retry-after',
+  'x-ratelimit-reset',
+  'x-rate-limit-reset',
+];
+
+/**
+ * The headers ky may read its retry delay from, with only a usable `Retry-After` left; `undefined` when they
+ * need no change (the common case, so nothing is copied).
+ */
+export function timingHeaders(headers: Headers): Headers | undefined {
+  const retryAfter = headers.get('retry-after');
+  const unusable = retryAfter !== null && retryAfterMs(retryAfter) === undefined;
+  if (!unusable && !FOREIGN_TIMING.some((name) => headers.has(name))) return undefined;
+  const copy = new Headers(headers);
+  for (const name of FOREIGN_TIMING) copy.delete(name);
+  if (unusable) copy.delete('retry-after');
+  return copy;
 }

@@ -1,15 +1,10 @@
-import ky, { HTTPError, type Options as KyOptions, NetworkError, TimeoutError } from 'ky';
-import {
-  AcceptedButUnreadableError,
-  APIConnectionError,
-  APIError,
-  APITimeoutError,
-  APIUserAbortError,
-  PaymentsError,
-  RequestValidationError,
-} from '../core/error.js';
+import ky, { HTTPError, type Options as KyOptions } from 'ky';
+import { APIUserAbortError, RequestValidationError } from '../core/error.js';
+import { readResponse, readWithin, type TransportResponse, withHeaders } from './body.js';
 import { assertHeaders, callLimits, type RequestOptions, type ResolvedConfig } from './config.js';
+import { toPaymentsError } from './failure.js';
 import { assertSafePath } from './path.js';
+import { redactHeaders } from './redact.js';
 import {
   backoffDelay,
   isSafeToRepeat,
@@ -17,6 +12,8 @@ import {
   MAX_DELAY_MS,
   MAX_RETRY_AFTER_MS,
   RETRY_STATUSES,
+  retryAfterMs,
+  timingHeaders,
 } from './retry.js';
 import { userAgent } from './user-agent.js';
 
@@ -52,16 +49,7 @@ export interface TransportRequest {
   options?: RequestOptions | undefined;
 }
 
-/** What came back: status, headers and the body, parsed when it was JSON. */
-export interface TransportResponse {
-  status: number;
-  headers: Headers;
-  body: unknown;
-  /** False when the body was not JSON (an HTML page from a proxy, a CSV export). */
-  json: boolean;
-  /** The body as received. */
-  text: string;
-}
+export type { TransportResponse } from './body.js';
 
 function buildUrl(baseUrl: string, path: string, query: TransportRequest['query']): string {
   const url = `${baseUrl}${assertSafePath(path)}`;
@@ -94,52 +82,6 @@ function buildHeaders(config: ResolvedConfig, request: TransportRequest): Header
   return headers;
 }
 
-function parseBody(text: string, headers: Headers): { body: unknown; json: boolean } {
-  if (text === '') return { body: undefined, json: true };
-  const type = headers.get('content-type') ?? '';
-  // Some proxies label JSON as text/plain; try to parse anything that is not declared as another type.
-  if (type === '' || /json|text\/plain/i.test(type)) {
-    try {
-      return { body: JSON.parse(text), json: true };
-    } catch {
-      // fall through: keep the text
-    }
-  }
-  return { body: text, json: false };
-}
-
-/**
- * The body of each response, read inside its attempt: ky's timeout (and the caller's signal) then also cover a
- * body that stalls after the headers, which ky alone would wait on forever. Kept on the Response itself, so
- * nothing is copied into a new one; a symbol property rather than a WeakMap, whose entries cost the garbage
- * collector more (paired A/B runs: 3-10 µs less CPU per request in-process, 9-58 µs over loopback).
- */
-const BODY = Symbol('body');
-type ReadResponse = Response & { [BODY]?: string };
-
-async function readWithin(response: Response, signal: AbortSignal | null | undefined): Promise<Response> {
-  const text = new Promise<string>((resolve, reject) => {
-    // Not every fetch (MSW's, a custom one) ties a body read to the request's signal: race it explicitly.
-    const onAbort = () => {
-      void response.body?.cancel().catch(() => undefined);
-      reject(signal?.reason);
-    };
-    if (signal?.aborted) return onAbort();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    response
-      .text()
-      .then(resolve, reject)
-      .finally(() => signal?.removeEventListener('abort', onAbort));
-  });
-  (response as ReadResponse)[BODY] = await text;
-  return response;
-}
-
-async function readResponse(response: Response): Promise<TransportResponse> {
-  const text = (response as ReadResponse)[BODY] ?? (await response.text());
-  return { status: response.status, headers: response.headers, text, ...parseBody(text, response.headers) };
-}
-
 function describeTarget(request: TransportRequest): string {
   return `${request.method} ${request.path}`;
 }
@@ -170,12 +112,14 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
   const signal = request.options?.signal;
   if (signal?.aborted) throw new APIUserAbortError();
   const streaming = request.body !== undefined;
-  const safe = !streaming && isSafeToRepeat(request.method, request.idempotent);
+  const commits = !isSafeToRepeat(request.method, request.idempotent);
+  const safe = !streaming && !commits;
   // Set once a request that is not safe to repeat got a 2xx status line: from then on the service has acted
   // on it, and whatever goes wrong with the body is AcceptedButUnreadableError, never a connection error.
   let accepted: { status: number; headers: Headers } | undefined;
   const limits = callLimits(request.options, config);
   const maxRetries = safe ? limits.maxRetries : 0;
+  const limit = limits.maxResponseBytes;
   const log = config.logger;
   const target = describeTarget(request);
   const started = Date.now();
@@ -192,10 +136,13 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
     timeout: limits.timeout === 0 ? false : limits.timeout,
     totalTimeout: limits.totalTimeout === 0 ? false : limits.totalTimeout,
     throwHttpErrors: true,
-    retry: signal
-      ? // The caller's abort ends the call; nothing else is decided here.
-        { ...RETRY, limit: maxRetries, shouldRetry: () => (signal.aborted ? false : undefined) }
-      : { ...RETRY, limit: maxRetries },
+    retry: {
+      ...RETRY,
+      limit: maxRetries,
+      // The caller's abort ends the call; so does a server asking for a wait over the cap. `undefined` leaves
+      // the decision to ky's policy (statuses, network errors, timeouts).
+      shouldRetry: ({ error }) => (signal?.aborted || waitTooLong(error) ? false : undefined),
+    },
     // Never followed: fetch would carry X-API-Key to whatever origin a Location names. A 3xx is an APIError.
     redirect: 'manual',
     // Called once per attempt, under ky's per-attempt signal. The body is read here, not through ky's `.text()`:
@@ -207,15 +154,15 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
       const fetchImpl = config.fetch ?? globalThis.fetch;
       const req = input as Request;
       const noteAccepted = (response: Response) => {
-        if (
-          !isSafeToRepeat(request.method, request.idempotent) &&
-          response.status >= 200 &&
-          response.status < 300
-        )
+        if (commits && response.status >= 200 && response.status < 300) {
           accepted = { status: response.status, headers: response.headers };
+        }
         return response;
       };
-      if (!streaming) return readWithin(noteAccepted(await fetchImpl(input, init)), req.signal);
+      if (!streaming) {
+        const response = await readWithin(noteAccepted(await fetchImpl(input, init)), req.signal, limit);
+        return withUsableTiming(response);
+      }
       // ky clones a request's body for retries, which would hold a whole upload in memory; a streamed body
       // is sent once, so it is attached here, after ky's bookkeeping, straight to fetch. `redirect: 'error'`,
       // not 'manual': under any other mode undici keeps the whole body to replay it (measured: +50 MB for a
@@ -228,7 +175,7 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
         redirect: 'error',
         duplex: 'half',
       } as RequestInit);
-      return readWithin(noteAccepted(response), req.signal);
+      return withUsableTiming(await readWithin(noteAccepted(response), req.signal, limit));
     },
   };
   // A hook costs ky a merge per request, so it is only attached when it will log.
@@ -245,72 +192,28 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
 
   try {
     const response = await ky(url, kyOptions);
-    const result = await readResponse(response);
+    const result = await readResponse(response, config.redact, (h) => redactHeaders(h, config.redact));
     if (debug) log.log('debug', `← ${result.status} ${target} (${Date.now() - started} ms)`);
     return result;
   } catch (error) {
-    if (accepted && !signal?.aborted && !(error instanceof PaymentsError)) {
-      log.log('debug', `✕ ${target} accepted (${accepted.status}), body unreadable`);
-      throw new AcceptedButUnreadableError(
-        target,
-        accepted.status,
-        accepted.headers,
-        describeBodyFailure(error),
-        {
-          cause: sanitizeCause(error instanceof NetworkError ? error.cause : error),
-        },
-      );
-    }
-    throw await toPaymentsError(error, signal, target, log);
+    throw await toPaymentsError(error, { target, signal, redact: config.redact, log, accepted });
   }
 }
 
-function describeBodyFailure(error: unknown): string {
-  if (error instanceof TimeoutError) return 'the body did not arrive within the timeout';
-  const cause = error instanceof NetworkError ? error.cause : error;
-  return `the body was cut (${cause instanceof Error ? cause.message : String(cause)})`;
+/**
+ * A response whose retry timing ky must not read as sent: a malformed or past `Retry-After` (the normal
+ * backoff applies instead) or another service's rate-limit headers. Only such answers are copied.
+ */
+function withUsableTiming(response: Response): Response {
+  if (!RETRY_STATUSES.includes(response.status)) return response;
+  const headers = timingHeaders(response.headers);
+  if (!headers) return response;
+  return withHeaders(response, headers);
 }
 
-async function toPaymentsError(
-  error: unknown,
-  signal: AbortSignal | undefined,
-  target: string,
-  log: ResolvedConfig['logger'],
-): Promise<PaymentsError> {
-  if (error instanceof PaymentsError) return error;
-  if (signal?.aborted) return new APIUserAbortError();
-  if (error instanceof HTTPError) {
-    let parsed: TransportResponse;
-    try {
-      parsed = await readResponse(error.response);
-    } catch {
-      parsed = {
-        status: error.response.status,
-        headers: error.response.headers,
-        body: undefined,
-        json: false,
-        text: '',
-      };
-    }
-    log.log('debug', `← ${parsed.status} ${target}`);
-    return APIError.from(parsed.status, parsed.body, parsed.headers);
-  }
-  if (error instanceof TimeoutError) {
-    // ky 2 raises the same error for an attempt over `timeout` and for a call over `totalTimeout`.
-    log.log('debug', `✕ ${target} timed out`);
-    return new APITimeoutError(`Request timed out: ${target}`);
-  }
-  // Only the underlying cause is kept: ky's own errors (NetworkError among them) carry the request, and with
-  // it the API key header.
-  const raw = error instanceof NetworkError ? error.cause : error;
-  const cause = raw instanceof Error ? (raw.cause ?? raw) : raw;
-  const detail = cause instanceof Error ? cause.message : String(cause);
-  log.log('debug', `✕ ${target} failed: ${detail}`);
-  return new APIConnectionError(`Connection error: ${target}: ${detail}`, { cause: sanitizeCause(cause) });
-}
-
-/** Network errors from fetch are plain; anything else is reduced to its message so no request object leaks. */
-function sanitizeCause(cause: unknown): unknown {
-  if (cause instanceof Error && !('request' in cause) && !('options' in cause)) return cause;
-  return cause instanceof Error ? new Error(cause.message) : cause;
+/** A valid `Retry-After` over the cap ends the retries: the error carries `retryAfter` for the caller. */
+function waitTooLong(error: Error): boolean {
+  if (!(error instanceof HTTPError)) return false;
+  const ms = retryAfterMs(error.response.headers.get('retry-after'));
+  return ms !== undefined && ms > MAX_RETRY_AFTER_MS;
 }

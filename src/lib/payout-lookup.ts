@@ -1,4 +1,4 @@
-import { PaymentsError, RequestValidationError } from '../core/error.js';
+import { nameClass, PaymentsError, RequestValidationError } from '../core/error.js';
 import type { Page, PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../internal/config.js';
 import {
@@ -42,7 +42,9 @@ export type SearchResult =
 
 /** Absence of a payout could not be established: see `reason`. Do not send it again; look again later. */
 export class PayoutLookupIncompleteError extends PaymentsError {
-  override name = 'PayoutLookupIncompleteError';
+  static {
+    nameClass(this, 'PayoutLookupIncompleteError');
+  }
   readonly externalReference: string;
   /** Why the search could not prove the payout absent. */
   readonly reason: string;

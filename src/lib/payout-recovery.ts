@@ -2,6 +2,7 @@ import {
   AcceptedButUnreadableError,
   APIError,
   APIUserAbortError,
+  nameClass,
   PaymentsError,
   RequestValidationError,
   ResponseValidationError,
@@ -77,7 +78,9 @@ export type PayoutOutcome =
 
 /** The SDK could not tell whether the payout went through. Do not send it under a new reference. */
 export class PayoutOutcomeUnknownError extends PaymentsError {
-  override name = 'PayoutOutcomeUnknownError';
+  static {
+    nameClass(this, 'PayoutOutcomeUnknownError');
+  }
   readonly externalReference: string;
   /** The error of every attempt and lookup, in order. */
   readonly errors: unknown[];
