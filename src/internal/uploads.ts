@@ -1,4 +1,3 @@
-import type { Readable } from 'node:stream';
 import { type FieldIssue, PaymentsError } from '../core/error.js';
 import type { TransportRequest } from './transport.js';
 
@@ -8,14 +7,15 @@ import type { TransportRequest } from './transport.js';
  * two per part is in flight. Node-only modules are imported on first use, so the main entry loads anywhere.
  */
 
-/** A file to upload: a path on disk (Node), a `Blob`/`File`, bytes, or a stream of bytes (`size` required). */
-export type UploadFile =
-  | string
-  | Blob
-  | Uint8Array
-  | Readable
-  | ReadableStream<Uint8Array>
-  | AsyncIterable<Uint8Array>;
+// Structural types only: naming Node's `Readable` here put `import ... from "node:stream"` in the published
+// `.d.ts`, which does not compile for users without @types/node (TypeScript 6 and later default to `types: []`).
+// A `Readable` is an async iterable, so `AsyncIterable<Uint8Array>` still takes it.
+/**
+ * A file to upload: a path on disk (Node), a `Blob`/`File`, bytes (a Node `Buffer` is a `Uint8Array`), or a
+ * stream of bytes (`size` required): a web `ReadableStream`, or any async iterable of bytes, such as a Node
+ * `Readable` from `fs.createReadStream(path)`.
+ */
+export type UploadFile = string | Blob | Uint8Array | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
 
 /** A file with the details the caller knows about it. */
 export interface UploadInput {

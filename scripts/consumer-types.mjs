@@ -1,0 +1,316 @@
+#!/usr/bin/env node
+/**
+ * Proves that the published types compile in a user's project, whatever their compiler and settings: packs the
+ * SDK (after `npm run build`), installs the tarball into throwaway projects and runs `tsc --noEmit` over a file
+ * written the way a merchant uses the SDK, for TypeScript 5.9, 6.0 and 7.0 (the native compiler) x module
+ * settings (nodenext from an ESM `.ts` and from a `.cts`, esnext + bundler, preserve) x with and without
+ * @types/node (and msw), plus TypeScript 5.9 with node10 resolution. Every cell has `skipLibCheck: false`, so
+ * every `.d.ts` the SDK ships is checked, and leaves `types` unset unless @types/node is installed (TypeScript 6
+ * and later then default to `types: []`).
+ *
+ *   node scripts/consumer-types.mjs              build, pack, check every cell
+ *   node scripts/consumer-types.mjs --no-build   use dist/ as it is (CI builds just before)
+ *
+ * Compilers are installed once into the cache `scripts/runtimes.mjs` uses (`$PAYMENTS_SDK_RUNTIMES_CACHE`, else
+ * `$XDG_CACHE_HOME/payments-sdk-runtimes`, else `~/.cache/payments-sdk-runtimes`), one `typescript@<version>`
+ * folder each. Consumer dependencies are installed twice per run, once per variant; the cells of a variant are
+ * sub-folders sharing its node_modules. Prints one line per cell and closes with
+ * `consumer-types: N passed, M failed`; exits 1 when any failed.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, homedir, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..');
+/** Pinned; bump here, the cache folder follows the version. 7.x is the native (Go) compiler. */
+const TYPESCRIPTS = ['5.9.3', '6.0.3', '7.0.2'];
+const MINUTE = 60_000;
+const cache = resolve(
+  process.env.PAYMENTS_SDK_RUNTIMES_CACHE ??
+    join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'payments-sdk-runtimes'),
+);
+const work = mkdtempSync(join(tmpdir(), 'sdk-consumer-types-'));
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+const tail = (text, lines = 30) => text.trimEnd().split('\n').slice(-lines).join('\n');
+const json = (value) => `${JSON.stringify(value, null, 2)}\n`;
+
+/** Runs a command; resolves with its exit code and output (never rejects). Killed after `timeout` ms. */
+function run(cmd, args, { cwd = root, timeout = 5 * MINUTE } = {}) {
+  return new Promise((done) => {
+    let output = '';
+    const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const timer = setTimeout(() => {
+      output += `\n[killed after ${seconds(timeout)}]`;
+      child.kill('SIGKILL');
+    }, timeout);
+    const add = (d) => {
+      output += d;
+    };
+    child.stdout.on('data', add);
+    child.stderr.on('data', add);
+    child.on('error', add);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      done({ code: code ?? (signal ? 128 : -1), output });
+    });
+  });
+}
+
+const tscOf = (dir) => join(dir, 'node_modules', 'typescript', 'bin', 'tsc');
+
+/** True when `dir` holds a tsc that reports `version` (7.x's `bin/tsc` starts the native binary). */
+async function works(dir, version) {
+  if (!existsSync(tscOf(dir))) return false;
+  const { code, output } = await run(process.execPath, [tscOf(dir), '--version'], { timeout: MINUTE });
+  return code === 0 && output.includes(version);
+}
+
+/**
+ * The compiler's folder in the cache, installed first when missing: into a scratch folder that is renamed into
+ * place, so an interrupted install never leaves a half-filled entry (as in `scripts/runtimes.mjs`).
+ */
+async function installTypescript(version) {
+  const dir = join(cache, `typescript@${version}`);
+  if (await works(dir, version)) return dir;
+  mkdirSync(cache, { recursive: true });
+  const scratch = mkdtempSync(`${dir}.tmp-`);
+  try {
+    writeFileSync(join(scratch, 'package.json'), json({ name: 'sdk-typescript-cache', private: true }));
+    const args = ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', scratch];
+    const { code, output } = await run('npm', [...args, `typescript@${version}`], { cwd: scratch });
+    if (code !== 0 || !(await works(scratch, version))) {
+      throw new Error(`npm install typescript@${version} failed:\n${tail(output)}`);
+    }
+    rmSync(dir, { recursive: true, force: true });
+    try {
+      renameSync(scratch, dir);
+    } catch (error) {
+      if (!(await works(dir, version))) throw error; // another run filled the entry meanwhile
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  return dir;
+}
+
+/** The two consumer projects: the tarball alone, and with @types/node and msw as a Node user's tests have. */
+const VARIANTS = [
+  { id: '-node', dir: 'bare', deps: [] },
+  { id: '+node', dir: 'with-node', deps: ['@types/node@22', 'msw@3'], node: true },
+];
+
+/** Module settings; `file` is the source's name, `type` the cell's package.json `type`. */
+const MODULES = [
+  { id: 'nodenext-esm', file: 'index.ts', type: 'module', module: 'nodenext', moduleResolution: 'nodenext' },
+  { id: 'nodenext-cts', file: 'index.cts', type: 'module', module: 'nodenext', moduleResolution: 'nodenext' },
+  { id: 'bundler', file: 'index.ts', type: 'module', module: 'esnext', moduleResolution: 'bundler' },
+  { id: 'preserve', file: 'index.ts', type: 'module', module: 'preserve' },
+  // node10 is deprecated in TypeScript 6 and gone in 7, so only 5.9 checks it, and without msw: msw 3's own
+  // declarations import `@mswjs/interceptors/WebSocket`, which node10 cannot resolve (nor `msw/node`), so any
+  // node10 project with msw 3 and `skipLibCheck: false` fails inside msw, with or without this SDK.
+  // `esModuleInterop` as `tsc --init` has set it since 2.7 (6.0 deprecates turning it off): zod's `.d.cts` need it.
+  {
+    id: 'node10',
+    file: 'index.ts',
+    type: 'commonjs',
+    module: 'commonjs',
+    moduleResolution: 'node10',
+    esModuleInterop: true,
+    only: '5.9.3',
+    bare: true,
+  },
+];
+
+/**
+ * What a merchant writes: both entry points, a client on the mock's `fetch`, paging with `for await`, a list,
+ * a payout body, an error narrowed with `instanceof`, a payer name with documents. Under `noUncheckedIndexedAccess`
+ * and `exactOptionalPropertyTypes`, so optional fields and indexed reads are typed as users see them. With msw
+ * (3), `setupServer(...mock.handlers)`; msw 3 renamed msw 2's `onUnhandledRequest` to `onUnhandledFrame`.
+ */
+function source({ node, msw }) {
+  return `import {
+  APIError,
+  createExternalReference,
+  isLegacyTransaction,
+  PaymentsClient,
+  type PayerNameDocumentInput,
+  type PayoutCreateParams,
+  RateLimitError,
+  RequestValidationError,
+} from 'payments-service-sdk';
+import { createPaymentsMock, DEFAULT_API_KEY, KNOWN_ACCOUNT_NUMBER } from 'payments-service-sdk/testing';
+${node ? "import { createReadStream } from 'node:fs';\nimport { Readable } from 'node:stream';\n" : ''}${msw ? "import { setupServer } from 'msw/node';\n" : ''}
+const mock = createPaymentsMock({ seed: 1 });
+const client = new PaymentsClient({ apiKey: DEFAULT_API_KEY, baseUrl: mock.baseUrl, fetch: mock.fetch });
+${msw ? "\nexport const server = setupServer(...mock.handlers);\nserver.listen({ onUnhandledFrame: 'error' });\n" : ''}
+// The SDK's msw import is under @ts-ignore: typed handlers with msw installed, any[] without it.
+type IsAny<T> = 0 extends 1 & T ? true : false;
+export const handlersAreAny: IsAny<(typeof mock.handlers)[number]> = ${!msw};
+export async function payInvoice(invoice: string): Promise<string[]> {
+  const seen: string[] = [];
+  for await (const tx of client.transactions.list({ status: 'completed', pageSize: 100 })) {
+    seen.push(isLegacyTransaction(tx) ? tx.type : \`\${tx.id} \${tx.description ?? ''}\`);
+  }
+  const banks = await client.banks.list();
+  const bank = banks[0];
+  if (bank === undefined) throw new Error('no banks');
+  const body: PayoutCreateParams = {
+    amount: '5000.50',
+    currency: 'NGN',
+    beneficiary: {
+      accountName: 'ADAEZE KEMI OKAFOR',
+      accountNumber: KNOWN_ACCOUNT_NUMBER,
+      bankName: bank.bankName,
+      bankCode: bank.bankCode,
+      email: 'ap@example.com',
+    },
+    remark: \`Invoice \${invoice}\`,
+    externalReference: createExternalReference('inv'),
+  };
+  try {
+    const payout = await client.payouts.create(body);
+    seen.push(\`\${payout.id} \${payout.amount}\`);
+  } catch (error) {
+    if (error instanceof RequestValidationError) seen.push(error.field);
+    else if (error instanceof RateLimitError) seen.push(String(error.retryAfter ?? 0));
+    else if (error instanceof APIError) seen.push(\`\${error.status} \${error.code ?? ''} \${error.requestId ?? ''}\`);
+    else throw error;
+  }
+  const documents: PayerNameDocumentInput[] = [
+    { file: new Uint8Array([37, 80, 68, 70]), fileName: 'a.pdf' },
+${node ? "    { file: Readable.from([Buffer.from('%PDF')]), fileName: 'b.pdf', size: 4 },\n    { file: createReadStream('id.png'), fileName: 'id.png', size: 48_213 },\n    { file: Buffer.from('%PDF'), fileName: 'c.pdf', description: 'Register' },\n" : ''}  ];
+  const name = await client.payerNames.create({
+    entity_type: 'business',
+    display_name: 'Acme Payments',
+    country: 'NG',
+    address_line: '1 Marina Road',
+    city: 'Lagos',
+    state_province: 'Lagos',
+    documents,
+  });
+  seen.push(name.status, String(mock.handlers.length));
+  return seen;
+}
+`;
+}
+
+/** One cell's project: a folder in its variant's project, so node_modules (and @types) resolve from there. */
+function writeCell(variantDir, ts, mod, variant) {
+  const dir = join(variantDir, `ts${ts}-${mod.id}`);
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'package.json'), json({ name: 'consumer', private: true, type: mod.type }));
+  const compilerOptions = {
+    // Node 22's language level; left unset, 5.9 would take ES5 (no async iterables) under bundler/preserve.
+    target: 'es2022',
+    module: mod.module,
+    ...(mod.moduleResolution ? { moduleResolution: mod.moduleResolution } : {}),
+    ...(mod.esModuleInterop ? { esModuleInterop: true } : {}),
+    strict: true,
+    exactOptionalPropertyTypes: true,
+    noUncheckedIndexedAccess: true,
+    skipLibCheck: false,
+    noEmit: true,
+    ...(variant.node ? { types: ['node'] } : {}),
+  };
+  writeFileSync(join(dir, 'tsconfig.json'), json({ compilerOptions, files: [mod.file] }));
+  writeFileSync(join(dir, mod.file), source({ node: variant.node, msw: variant.node }));
+  return dir;
+}
+
+/** Installs a variant's project: the tarball and its extra dependencies, without install scripts (types only). */
+async function installVariant(variant, tarball) {
+  const dir = join(work, variant.dir);
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'package.json'), json({ name: `consumer-${variant.dir}`, private: true }));
+  const args = ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts'];
+  const { code, output } = await run('npm', [...args, tarball, ...variant.deps], { cwd: dir });
+  if (code !== 0) throw new Error(`npm install (${variant.id}) failed:\n${tail(output)}`);
+  // The bare variant is only worth running if nothing brought @types/node in through the SDK's dependencies.
+  if (!variant.node && existsSync(join(dir, 'node_modules', '@types', 'node'))) {
+    throw new Error('@types/node was installed in the bare project: a dependency of the SDK pulls it in');
+  }
+  return dir;
+}
+
+/** Starts `jobs` with at most `limit` running at a time; one promise per job, in the jobs' order. */
+function pool(jobs, limit) {
+  const settle = [];
+  const promises = jobs.map(() => new Promise((done) => settle.push(done)));
+  let next = 0;
+  const worker = async () => {
+    while (next < jobs.length) {
+      const i = next++;
+      settle[i](await jobs[i]());
+    }
+  };
+  for (let k = 0; k < limit; k++) worker();
+  return promises;
+}
+
+async function main() {
+  const started = Date.now();
+  if (!process.argv.includes('--no-build')) {
+    const b = await run('npm', ['run', '-s', 'build']);
+    if (b.code !== 0) throw new Error(`npm run build failed:\n${tail(b.output)}`);
+  }
+  const packed = await run('npm', ['pack', '--silent', '--pack-destination', work]);
+  if (packed.code !== 0) throw new Error(`npm pack failed:\n${tail(packed.output)}`);
+  const tarball = join(work, packed.output.trim().split('\n').pop());
+
+  // Compilers and the two projects install side by side; each step is mostly waiting on the network or disk.
+  const [compilers, projects] = await Promise.all([
+    Promise.all(TYPESCRIPTS.map(installTypescript)),
+    Promise.all(VARIANTS.map((v) => installVariant(v, tarball))),
+  ]);
+  console.log(`typescript cache: ${cache} (ready after ${seconds(Date.now() - started)})`);
+
+  const cells = [];
+  TYPESCRIPTS.forEach((ts, t) => {
+    for (const mod of MODULES.filter((m) => !m.only || m.only === ts)) {
+      VARIANTS.forEach((variant, v) => {
+        if (mod.bare && variant.node) return;
+        const dir = writeCell(projects[v], ts, mod, variant);
+        cells.push({ label: `ts${ts} ${mod.id} ${variant.id}`, dir, tsc: tscOf(compilers[t]) });
+      });
+    }
+  });
+
+  // Two at a time: the machines this runs on have two cores, and tsc is mostly single-threaded.
+  const limit = Math.max(1, Math.min(2, availableParallelism()));
+  const pending = pool(
+    cells.map((cell) => async () => {
+      const t0 = Date.now();
+      const r = await run(process.execPath, [cell.tsc, '-p', 'tsconfig.json', '--pretty', 'false'], {
+        cwd: cell.dir,
+        timeout: 3 * MINUTE,
+      });
+      return { ok: r.code === 0, ms: Date.now() - t0, output: r.output };
+    }),
+    limit,
+  );
+  // Printed in cell order as each finishes; a failure shows its first compiler errors.
+  const results = [];
+  for (const [i, promise] of pending.entries()) {
+    const { ok, ms, output } = await promise;
+    const errors = output.split('\n').filter((l) => l.trim() !== '');
+    const detail = ok ? '' : `\n  ${errors.slice(0, 8).join('\n  ')}`;
+    console.log(`${ok ? 'ok  ' : 'FAIL'} ${cells[i].label} (${seconds(ms)})${detail}`);
+    results.push(ok);
+  }
+  const failed = results.filter((ok) => !ok).length;
+  console.log(`(${seconds(Date.now() - started)} in all)`);
+  console.log(`consumer-types: ${results.length - failed} passed, ${failed} failed`);
+  return failed === 0 ? 0 : 1;
+}
+
+let code = 1;
+try {
+  code = await main();
+} catch (error) {
+  console.log(error?.stack ?? String(error));
+  console.log('consumer-types: 0 passed, 1 failed');
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+process.exit(code);
