@@ -1,4 +1,4 @@
-import { RequestValidationError } from './core/error.js';
+import { PaymentsError, RequestValidationError } from './core/error.js';
 
 /**
  * Digits after the decimal point per currency (ISO 4217 minor units). The spec states amounts in the
@@ -63,10 +63,9 @@ export function toMinorUnits(
 
 /** Minor units to a major-unit decimal string: `toMajorUnits('NGN', 500050) === '5000.50'`. */
 export function toMajorUnits(currency: string, minor: number, digits = currencyDigits(currency)): string {
+  // Not "Invalid request": the value may well have come from a response (which is validated as safe integers).
   if (!Number.isSafeInteger(minor)) {
-    throw new RequestValidationError([
-      { path: ['amount'], message: `must be a whole number of minor units: ${minor}` },
-    ]);
+    throw new PaymentsError(`toMajorUnits: ${minor} is not a whole number of minor units within 2^53`);
   }
   const negative = minor < 0;
   const text = String(Math.abs(minor)).padStart(digits + 1, '0');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { currencyDigits, RequestValidationError, toMajorUnits, toMinorUnits } from '../src/index.js';
+import { currencyDigits, PaymentsError, RequestValidationError, toMajorUnits, toMinorUnits } from '../src/index.js';
 
 describe('money', () => {
   it.each([
@@ -35,7 +35,10 @@ describe('money', () => {
     expect(toMajorUnits('USD', -5)).toBe('-0.05');
     expect(toMajorUnits('XAF', 2500)).toBe('2500');
     expect(toMajorUnits('USDC', 123456, 6)).toBe('0.123456');
-    expect(() => toMajorUnits('NGN', 1.5)).toThrow(RequestValidationError);
+    // Not a RequestValidationError ("Invalid request"): such a value would have come from a response.
+    expect(() => toMajorUnits('NGN', 1.5)).toThrow(PaymentsError);
+    expect(() => toMajorUnits('NGN', 1.5)).not.toThrow(RequestValidationError);
+    expect(() => toMajorUnits('NGN', 2 ** 53)).toThrow(/not a whole number of minor units within 2\^53/);
   });
 
   it('round-trips', () => {

@@ -1,6 +1,7 @@
 import { PaymentsError, RequestValidationError } from '../core/error.js';
 import { readEnv } from './env.js';
 import { isLogLevel, LevelLogger, type Logger, type LogLevel } from './logger.js';
+import { ownData } from './own.js';
 import { redactor } from './redact.js';
 import { isUuid } from './uuid.js';
 
@@ -209,7 +210,8 @@ function looksLikeBrowser(): boolean {
   return scope.window !== undefined && scope.document !== undefined;
 }
 
-export function resolveConfig(options: ClientOptions): ResolvedConfig {
+export function resolveConfig(given: ClientOptions): ResolvedConfig {
+  const options = ownData(given);
   if (looksLikeBrowser() && options.dangerouslyAllowBrowser !== true) {
     throw new PaymentsError(
       'PaymentsClient refuses to run in a browser: its API key moves money, and any visitor of the page could ' +

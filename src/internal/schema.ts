@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { type FieldIssue, RequestValidationError, ResponseValidationError } from '../core/error.js';
+import { ownData } from './own.js';
 import type { QueryValue } from './transport.js';
 
 /** Any zod (classic or mini) schema: both implement the same core contract. */
@@ -12,6 +13,14 @@ export type Schema<T> = z.core.$ZodType<T>;
 export function openEnum<const T extends readonly string[]>(_values: T) {
   return z.string() as unknown as z.ZodMiniType<T[number] | (string & {})>;
 }
+
+/**
+ * An amount in minor units (kobo, cents), as the spec states every response amount: a whole number JSON can
+ * carry exactly. `0.5`, `-500.25` or `9007199254740993` (which would arrive as ...992) fail validation.
+ */
+export const minorUnits = z
+  .int()
+  .check(z.refine(Number.isSafeInteger, 'must be a whole number of minor units within 2^53'));
 
 /** YYYY-MM-DD, or a full ISO 8601 timestamp. */
 const DATE_OR_TIMESTAMP =
@@ -130,7 +139,7 @@ function check<T>(
 
 /** Validates caller input; throws `RequestValidationError` naming the field, so nothing is sent. */
 export function parseRequest<T>(schema: Schema<T>, input: unknown, prefix: readonly string[] = []): T {
-  const result = check(schema, input);
+  const result = check(schema, ownData(input));
   if (!result.ok) throw new RequestValidationError(toFieldIssues(result.error, prefix));
   return result.data;
 }

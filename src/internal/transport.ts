@@ -3,6 +3,7 @@ import { APIUserAbortError, RequestValidationError } from '../core/error.js';
 import { readResponse, readWithin, type TransportResponse, withHeaders } from './body.js';
 import { assertHeaders, callLimits, type RequestOptions, type ResolvedConfig } from './config.js';
 import { toPaymentsError } from './failure.js';
+import { ownData } from './own.js';
 import { assertSafePath } from './path.js';
 import { redactHeaders } from './redact.js';
 import {
@@ -105,7 +106,8 @@ function serialise(json: unknown): string | undefined {
   }
 }
 
-export async function send(config: ResolvedConfig, request: TransportRequest): Promise<TransportResponse> {
+export async function send(config: ResolvedConfig, given: TransportRequest): Promise<TransportResponse> {
+  const request = { ...given, options: ownData(given.options) };
   const url = buildUrl(config.baseUrl, request.path, request.query);
   const headers = buildHeaders(config, request);
   const json = serialise(request.json);

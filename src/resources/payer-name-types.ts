@@ -61,7 +61,7 @@ export const PayerNameDocumentSchema = z.looseObject({
   /** MIME type. */
   fileType: z.string(),
   /** Bytes. */
-  fileSize: z.number(),
+  fileSize: z.int(),
   /** Signed URL valid 1 hour from the response; empty string when the stored object is gone. */
   downloadUrl: z.string(),
   createdAt: z.string(),

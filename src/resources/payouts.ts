@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
 import { APIUserAbortError, RequestValidationError } from '../core/error.js';
 import type { RequestOptions } from '../internal/config.js';
-import { parseRequest } from '../internal/schema.js';
+import { ownData } from '../internal/own.js';
+import { minorUnits, parseRequest } from '../internal/schema.js';
 import {
   checkReference,
   checkSearchOptions,
@@ -22,12 +23,12 @@ export const PayoutSchema = z.looseObject({
   remark: z.optional(z.string()),
   external_reference: z.optional(z.string()),
   /** Minor units; deducted from the balance automatically. */
-  fee_amount: z.number(),
+  fee_amount: minorUnits,
   created_at: z.string(),
   /** Minor units the beneficiary receives. */
-  destination_amount: z.number(),
+  destination_amount: minorUnits,
   /** Minor units deducted in total: `destination_amount + fee_amount`. */
-  amount: z.number(),
+  amount: minorUnits,
   beneficiary: z.looseObject({
     bank_code: z.optional(z.string()),
     bank_name: z.optional(z.string()),
@@ -144,8 +145,9 @@ export class Payouts extends APIResource {
    */
   async lookupBeforeRetry(
     body: PayoutCreateParams & { externalReference: string },
-    options: LookupBeforeRetryOptions = {},
+    given: LookupBeforeRetryOptions = {},
   ): Promise<PayoutOutcome> {
+    const options = ownData(given);
     const checked = parsePayout(body, true);
     checkSearchOptions(options);
     return recoverPayout(
@@ -168,8 +170,9 @@ export class Payouts extends APIResource {
    */
   async findByReference(
     externalReference: string,
-    options: FindByReferenceOptions = {},
+    given: FindByReferenceOptions = {},
   ): Promise<Transaction | null> {
+    const options = ownData(given);
     const ref = checkReference(externalReference);
     const { since = new Date(Date.now() - DEFAULT_LOOKBACK_MS) } = checkSearchOptions(options);
     let result: Awaited<ReturnType<typeof searchByReference>>;

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../internal/config.js';
-import { dateFilter, openEnum, pagingParams, parseRequest } from '../internal/schema.js';
+import { dateFilter, minorUnits, openEnum, pagingParams, parseRequest } from '../internal/schema.js';
 import { APIResource } from './resource.js';
 
 /** Every transaction status the spec lists. */
@@ -34,11 +34,11 @@ export const TransactionSchema = z.looseObject({
   description: optionalString,
   external_reference: optionalString,
   /** Minor units. */
-  fee_amount: z.optional(z.number()),
+  fee_amount: z.optional(minorUnits),
   /** Minor units. */
-  source_amount: z.optional(z.number()),
+  source_amount: z.optional(minorUnits),
   /** Minor units. */
-  destination_amount: z.optional(z.number()),
+  destination_amount: z.optional(minorUnits),
   source_currency: optionalString,
   destination_currency: optionalString,
   /** Deposits only; absence means the rail is unknown. */
@@ -78,7 +78,7 @@ export type Transaction = z.infer<typeof TransactionSchema>;
 /** A row of the older listing variant: `type`, `amount`, `currency`, `description`, `created_at`. */
 export const LegacyTransactionSchema = z.looseObject({
   type: z.string(),
-  amount: z.optional(z.number()),
+  amount: z.optional(minorUnits),
   currency: optionalString,
   description: optionalString,
   created_at: optionalString,

@@ -1,0 +1,27 @@
+/**
+ * Caller input read from its own properties only. Another library in the app may set `Object.prototype.accountId`
+ * (or `allowInsecureHttp`, or `amount`): read through the prototype chain, that would scope every request to
+ * another tenant, let plain http through, or send an amount the caller never wrote.
+ */
+
+const MAX_DEPTH = 64;
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object') return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * A copy of `value` whose plain objects hold only their own enumerable properties and inherit nothing
+ * (null prototype), arrays and nested plain objects included. Anything else (a Date, a Blob, a stream, a
+ * function, an AbortSignal) is kept as it is.
+ */
+export function ownData<T>(value: T, depth = 0): T {
+  if (depth > MAX_DEPTH) return value;
+  if (Array.isArray(value)) return value.map((item) => ownData(item, depth + 1)) as T;
+  if (!isPlainObject(value)) return value;
+  const copy = Object.create(null) as Record<string, unknown>;
+  for (const key of Object.keys(value)) copy[key] = ownData(value[key], depth + 1);
+  return copy as T;
+}
