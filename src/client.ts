@@ -1,4 +1,9 @@
-import { AcceptedButUnreadableError, APIError, ResponseValidationError } from './core/error.js';
+import {
+  AcceptedButUnreadableError,
+  APIError,
+  RequestValidationError,
+  ResponseValidationError,
+} from './core/error.js';
 import { Page, PagePromise, readCsvPageInfo, readPageInfo } from './core/pagination.js';
 import {
   assertAccountId,
@@ -8,6 +13,7 @@ import {
   resolveConfig,
 } from './internal/config.js';
 import { bodySaysFailure, type Unwrapped, unwrap } from './internal/envelope.js';
+import { ownData } from './internal/own.js';
 import { isSafeToRepeat } from './internal/retry.js';
 import { parseResponse, type Schema } from './internal/schema.js';
 import {
@@ -182,10 +188,16 @@ export class PaymentsClient {
         : (info.rows as T[]);
       return new Page<T>(info, rows, load);
     };
+    const maxPages = ownData(params.options)?.maxPages;
     return new PagePromise(async () => {
+      if (maxPages !== undefined && !(Number.isInteger(maxPages) && maxPages >= 1)) {
+        throw new RequestValidationError([
+          { path: ['maxPages'], message: 'must be a whole number of at least 1' },
+        ]);
+      }
       query = typeof params.query === 'function' ? params.query() : params.query;
       return load(typeof query?.page === 'number' ? query.page : 1);
-    });
+    }, maxPages);
   }
 
   async #send(params: Omit<RequestParams<unknown>, 'schema' | 'select'>): Promise<TransportResponse> {

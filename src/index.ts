@@ -13,6 +13,7 @@ export {
   InternalServerError,
   type KnownErrorCode,
   NotFoundError,
+  PaginationError,
   PaymentsError,
   PermissionDeniedError,
   RateLimitError,

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { currencyDigits, PaymentsError, RequestValidationError, toMajorUnits, toMinorUnits } from '../src/index.js';
+import {
+  currencyDigits,
+  PaymentsError,
+  RequestValidationError,
+  toMajorUnits,
+  toMinorUnits,
+} from '../src/index.js';
 
 describe('money', () => {
   it.each([

@@ -1,7 +1,7 @@
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { Page, PagePromise, PaymentsError } from '../src/index.js';
+import { Page, PagePromise, PaginationError, PaymentsError, RequestValidationError } from '../src/index.js';
 import { BASE, makeClient, ok, useServer } from './helpers.js';
 
 const server = useServer();
@@ -137,7 +137,7 @@ describe('walking', () => {
     expect(requested).toHaveLength(3);
   });
 
-  it('stops when the server repeats a page', async () => {
+  it('stops with PaginationError when the server repeats a page', async () => {
     let calls = 0;
     server.use(
       http.get(`${BASE}/transactions`, () => {
@@ -145,12 +145,14 @@ describe('walking', () => {
         return ok({ transactions: rows(1, 2), totalCount: 100, page: 1, pageSize: 2, totalPages: 50 });
       }),
     );
-    const all = await makeClient().paginate({ path: '/transactions', rowsKey: 'transactions' }).toArray();
-    expect(all).toHaveLength(2);
+    const list = makeClient().paginate({ path: '/transactions', rowsKey: 'transactions' });
+    const error = await list.toArray().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PaginationError);
+    expect(error).toMatchObject({ page: 2 });
     expect(calls).toBe(2);
   });
 
-  it('stops when the server ignores page but numbers it as asked', async () => {
+  it('stops with PaginationError when the server ignores page but numbers it as asked', async () => {
     let calls = 0;
     server.use(
       http.get(`${BASE}/transactions`, ({ request }) => {
@@ -159,9 +161,34 @@ describe('walking', () => {
         return ok({ transactions: rows(1, 2), totalCount: 100, page, pageSize: 2, totalPages: 50 });
       }),
     );
-    const all = await makeClient().paginate({ path: '/transactions', rowsKey: 'transactions' }).toArray();
-    expect(all).toHaveLength(2);
+    const seen: unknown[] = [];
+    const walk = async () => {
+      for await (const row of makeClient().paginate({ path: '/transactions', rowsKey: 'transactions' })) {
+        seen.push(row);
+      }
+    };
+    await expect(walk()).rejects.toBeInstanceOf(PaginationError);
+    expect(seen).toHaveLength(2);
     expect(calls).toBe(2);
+  });
+
+  it('maxPages bounds a walk, on the call or on toArray', async () => {
+    const requested = serveList('/transactions', 50, 2, (r, page) =>
+      ok({ transactions: r, totalCount: 100, page, pageSize: 2, totalPages: 50 }),
+    );
+    const list = makeClient().paginate({
+      path: '/transactions',
+      rowsKey: 'transactions',
+      options: { maxPages: 3 },
+    });
+    expect(await list.toArray()).toHaveLength(6);
+    expect(requested).toHaveLength(3);
+    requested.length = 0;
+    const all = makeClient().paginate({ path: '/transactions', rowsKey: 'transactions' });
+    expect(await all.toArray({ maxPages: 2 })).toHaveLength(4);
+    expect(requested).toHaveLength(2);
+    const bad = makeClient().paginate({ path: '/transactions', options: { maxPages: 0 } });
+    await expect(bad.toArray()).rejects.toBeInstanceOf(RequestValidationError);
   });
 
   it('pages() yields pages; toArray({ limit }) stops fetching once it has enough', async () => {

@@ -285,3 +285,19 @@ export class AcceptedButUnreadableError extends ResponseValidationError {
     if (details.cause !== undefined) this.cause = details.cause;
   }
 }
+
+/**
+ * A list walk met a page it had already seen in this walk: the server ignores `page`, or cycles through cached
+ * pages. Walking on would never end, so the walk stops here rather than looping or ending silently.
+ */
+export class PaginationError extends PaymentsError {
+  static {
+    nameClass(this, 'PaginationError');
+  }
+  /** The page number that was asked for. */
+  readonly page: number;
+  constructor(page: number, message: string) {
+    super(message);
+    this.page = page;
+  }
+}

@@ -1,6 +1,6 @@
 import { isRecord, pickList, type Unwrapped } from '../internal/envelope.js';
 import { safeStringify } from '../internal/json.js';
-import { PaymentsError } from './error.js';
+import { PaginationError, PaymentsError } from './error.js';
 
 /**
  * The spec lists with five shapes (flat counters beside the rows, with or without `hasMore`; a nested
@@ -140,30 +140,48 @@ export class Page<T> implements AsyncIterable<T> {
 
 function fingerprint(row: unknown): string {
   if (isRecord(row) && typeof row.id === 'string') return row.id;
-  return safeStringify(row, '');
+  return safeStringify(row, '').slice(0, 200);
 }
 
-/** A server that ignores `page` returns the same rows again; walking on would loop forever. */
-function repeats<T>(previous: Page<T>, next: Page<T>): boolean {
-  if (next.page <= previous.page) return true;
-  const a = previous.data;
-  const b = next.data;
-  return (
-    a.length === b.length &&
-    a.length > 0 &&
-    fingerprint(a[0]) === fingerprint(b[0]) &&
-    fingerprint(a[a.length - 1]) === fingerprint(b[b.length - 1])
-  );
+/** What identifies a page's content: its size and its first and last rows (not the page number it claims). */
+function pageKey(page: Page<unknown>): string {
+  const rows = page.data;
+  return `${rows.length}:${fingerprint(rows[0])}:${fingerprint(rows[rows.length - 1])}`;
 }
 
-/** Yields `first` and each page after it; stops at the last page, an empty page, or a repeated page. */
-export async function* walkPages<T>(first: Page<T>): AsyncGenerator<Page<T>, void, undefined> {
+/**
+ * Pages remembered per walk to recognise one served again. Bounded, so a walk of millions of pages keeps a few
+ * hundred kilobytes; a cycle longer than this many pages (no cached-page server produces one) would go unseen.
+ */
+const SEEN_PAGES = 10_000;
+
+/**
+ * Yields `first` and each page after it. Stops at the last page, at an empty page, and after `maxPages` pages;
+ * throws `PaginationError` on a page already seen in this walk (a server that ignores `page`, or that cycles
+ * through cached pages, would otherwise be walked forever).
+ */
+export async function* walkPages<T>(
+  first: Page<T>,
+  maxPages = Number.POSITIVE_INFINITY,
+): AsyncGenerator<Page<T>, void, undefined> {
   let page = first;
+  const seen = new Set<string>();
+  let walked = 1;
   yield page;
-  while (page.hasNextPage()) {
+  while (page.hasNextPage() && walked < maxPages) {
     const next = await page.getNextPage();
-    if (repeats(page, next) || next.data.length === 0) return;
+    if (next.data.length === 0) return;
+    seen.add(pageKey(page));
+    if (seen.size > SEEN_PAGES) seen.delete(seen.values().next().value as string);
+    if (next.page <= page.page || seen.has(pageKey(next))) {
+      throw new PaginationError(
+        page.page + 1,
+        `page ${page.page + 1} repeats a page already read in this walk (the server ignores \`page\` or cycles ` +
+          'through cached pages); the walk stopped',
+      );
+    }
     page = next;
+    walked++;
     yield page;
   }
 }
@@ -174,10 +192,13 @@ export async function* walkPages<T>(first: Page<T>): AsyncGenerator<Page<T>, voi
  */
 export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
   readonly #loadFirst: () => Promise<Page<T>>;
+  readonly #maxPages: number;
   #first: Promise<Page<T>> | undefined;
 
-  constructor(loadFirst: () => Promise<Page<T>>) {
+  /** `maxPages`: the walk (`for await`, `.pages()`, `.toArray()`) stops after this many pages. */
+  constructor(loadFirst: () => Promise<Page<T>>, maxPages = Number.POSITIVE_INFINITY) {
     this.#loadFirst = loadFirst;
+    this.#maxPages = maxPages;
   }
 
   #firstPage(): Promise<Page<T>> {
@@ -204,9 +225,9 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
     return this.#firstPage().finally(onfinally);
   }
 
-  /** Page after page, fetched one at a time. */
-  async *pages(): AsyncGenerator<Page<T>, void, undefined> {
-    yield* walkPages(await this.#firstPage());
+  /** Page after page, fetched one at a time, up to `maxPages` (default: the list's own). */
+  async *pages(options: { maxPages?: number } = {}): AsyncGenerator<Page<T>, void, undefined> {
+    yield* walkPages(await this.#firstPage(), options.maxPages ?? this.#maxPages);
   }
 
   /** Every item of every page: `for await (const item of client.transactions.list())`. */
@@ -214,14 +235,16 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
     for await (const page of this.pages()) yield* page.data;
   }
 
-  /** Collects items, stopping after `limit` of them (default: the whole list). */
-  async toArray(options: { limit?: number } = {}): Promise<T[]> {
+  /** Collects items, stopping after `limit` of them or `maxPages` pages (default: the whole list). */
+  async toArray(options: { limit?: number; maxPages?: number } = {}): Promise<T[]> {
     const limit = options.limit ?? Number.POSITIVE_INFINITY;
     const items: T[] = [];
     if (limit <= 0) return items;
-    for await (const item of this) {
-      items.push(item);
-      if (items.length >= limit) break;
+    for await (const page of this.pages({ maxPages: options.maxPages ?? this.#maxPages })) {
+      for (const item of page.data) {
+        items.push(item);
+        if (items.length >= limit) return items;
+      }
     }
     return items;
   }

@@ -54,6 +54,8 @@ export interface RequestOptions {
   totalTimeout?: number;
   /** Largest response body read, in bytes, overriding the client's. */
   maxResponseBytes?: number;
+  /** Lists only: a walk (`for await`, `.pages()`, `.toArray()`) stops after this many pages. Default: none. */
+  maxPages?: number;
   /** Retries for this call, overriding the client's (ignored for requests that are not safe to repeat). */
   maxRetries?: number;
   headers?: Record<string, string>;
