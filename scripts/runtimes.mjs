@@ -2,7 +2,8 @@
 /**
  * Proves the SDK on every runtime users have: the full vitest suite on Node 22 and 24 (CI's own test step
  * covers the host's Node 20), and `scripts/runtime-smoke.mjs` against the built main entry (dist/index.js) on
- * Node 20, 22, 24, Bun and Deno, each against a loopback mock served by this Node.
+ * Node 20, 22, 24, Bun and Deno, each against a loopback mock served by this Node. The checks themselves are in
+ * `scripts/runtime-checks.mjs`.
  *
  * Runtimes come from npm at pinned versions and are cached outside the repo, in
  * `$PAYMENTS_SDK_RUNTIMES_CACHE`, else `$XDG_CACHE_HOME/payments-sdk-runtimes`, else
@@ -220,11 +221,21 @@ function startMock() {
   });
 }
 
+/** A PDF on disk for the upload from a path: larger than the SDK's 64 KiB read chunk. */
+function uploadFile() {
+  const path = join(work, 'upload-smoke.pdf');
+  const bytes = Buffer.alloc(150 * 1024, 0x20);
+  bytes.write('%PDF-1.4\n');
+  writeFileSync(path, bytes);
+  return { path, bytes: bytes.length };
+}
+
 /** The command that runs a script under a runtime. */
-function command(name, bin, script, args) {
+function command(name, bin, script, args, file) {
   if (name === 'deno') {
     // node_modules resolution from the repo's own node_modules (bare `ky`, `zod/mini`, ...), no lockfile or
-    // config written, no prompts; the network is loopback only, and the SDK's only env variables.
+    // config written, no prompts; the network is loopback only, the file read is the one uploaded, and the
+    // env variables are the SDK's own.
     return [
       bin,
       [
@@ -233,6 +244,7 @@ function command(name, bin, script, args) {
         '--no-lock',
         '--node-modules-dir=manual',
         '--allow-net=127.0.0.1',
+        `--allow-read=${file.path}`,
         '--allow-env=PAYMENTS_API_KEY,PAYMENTS_BASE_URL,PAYMENTS_LOG',
         script,
         ...args,
@@ -244,7 +256,7 @@ function command(name, bin, script, args) {
 }
 
 /** `scripts/runtime-smoke.mjs` under the runtime, against a fresh mock. */
-async function smoke(runtime, bin) {
+async function smoke(runtime, bin, file) {
   const { name } = runtime;
   let mock;
   try {
@@ -253,18 +265,26 @@ async function smoke(runtime, bin) {
     return { ok: false, summary: 'smoke: no mock server', output: String(error) };
   }
   try {
-    const [cmd, args] = command(name, bin, 'scripts/runtime-smoke.mjs', [mock.baseUrl]);
+    const [cmd, args] = command(
+      name,
+      bin,
+      'scripts/runtime-smoke.mjs',
+      [mock.baseUrl, file.path, String(file.bytes)],
+      file,
+    );
     const env = envFor(bin);
     // Deno's module cache lives beside its binary in the runtime cache, not in ~/.cache/deno.
     if (name === 'deno') env.DENO_DIR = join(cache, `deno@${runtime.version}`, 'deno-dir');
     const { code, output } = await run(cmd, args, { env, timeout: 2 * MINUTE });
-    const m = output.match(/^runtime-smoke: (\d+) passed, (\d+) failed$/m);
-    const passed = m ? Number(m[1]) : 0;
+    const m = output.match(/^runtime-smoke: (\d+) passed, (\d+) failed, (\d+) skipped$/m);
+    const [passed, skipped] = m ? [Number(m[1]), Number(m[3])] : [0, 0];
     const failed = m ? Number(m[2]) || (code === 0 ? 0 : 1) : 1;
     return {
       ok: code === 0 && failed === 0 && passed > 0,
-      summary: `smoke ${passed} passed, ${failed} failed`,
+      summary: `smoke ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`,
       output,
+      // A skipped check says why in its own line (`skip <check>: <reason>`); those lines go to the report.
+      notes: output.split('\n').filter((l) => l.startsWith('skip ')),
     };
   } finally {
     mock.stop();
@@ -305,6 +325,7 @@ async function main() {
     }
   }
   console.log(`runtime cache: ${cache}`);
+  const file = uploadFile();
 
   let passed = 0;
   let failed = 0;
@@ -313,8 +334,10 @@ async function main() {
     const t0 = Date.now();
     const label = `${runtime.name} ${runtime.version}${runtime.host ? ' (host)' : ''}`;
     const parts = [];
+    const notes = [];
     const record = (result) => {
       parts.push(result.summary);
+      notes.push(...(result.notes ?? []));
       if (result.ok) passed++;
       else {
         failed++;
@@ -337,10 +360,11 @@ async function main() {
     }
     const results = [];
     if (runtime.suite) results.push(record(await vitest(runtime, bin)));
-    results.push(record(await smoke(runtime, bin)));
+    results.push(record(await smoke(runtime, bin, file)));
     if (runtime.name === 'node') results.push(record(await cjs(bin)));
     const ok = results.every(Boolean);
     console.log(`${ok ? 'ok  ' : 'FAIL'} ${label}: ${parts.join(', ')} (${seconds(Date.now() - t0)})`);
+    for (const note of notes) console.log(`       ${note}`);
   }
   console.log(`(${seconds(Date.now() - started)} in all)`);
   console.log(`runtimes: ${passed} passed, ${failed} failed`);
