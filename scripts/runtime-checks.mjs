@@ -1,8 +1,9 @@
 /**
  * The smoke checks of the built main entry, shared by every runtime: `runtime-smoke.mjs` runs them on Node,
- * Bun and Deno. They take the SDK as an argument and use only web globals (fetch, Blob, AbortController,
- * TextEncoder), never a `node:` module, so that a worker bundle can run them in an edge runtime too, which has
- * none. */
+ * Bun and Deno, `runtime-worker.mjs` inside workerd and edge-runtime. They take the SDK as an argument and use
+ * only web globals (fetch, Blob, AbortController, TextEncoder), never a `node:` module, because the edge
+ * runtimes have none.
+ */
 
 /** `node 24.21.0`, `bun 1.4.5`, `deno 2.9.6`, `workerd`, `edge-runtime`: for the output and the payloads. */
 export function describeRuntime() {

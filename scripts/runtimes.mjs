@@ -2,8 +2,9 @@
 /**
  * Proves the SDK on every runtime users have. The full vitest suite runs on Node 22 and 26 (CI's own test step
  * covers Node 24). The smoke checks of `scripts/runtime-checks.mjs` run against the built main entry
- * (dist/index.js) on Node 22, 24 and 26, Bun and Deno (`runtime-smoke.mjs`), each against a loopback mock
- * served by this Node.
+ * (dist/index.js) on Node 22, 24 and 26, Bun and Deno (`runtime-smoke.mjs`), and bundled into a worker inside
+ * Cloudflare's workerd through miniflare and inside Vercel's edge-runtime (`runtime-edge.mjs`); each against
+ * a loopback mock served by this Node.
  *
  * Runtimes come from npm at pinned versions and are cached outside the repo, in
  * `$PAYMENTS_SDK_RUNTIMES_CACHE`, else `$XDG_CACHE_HOME/payments-sdk-runtimes`, else
@@ -11,7 +12,7 @@
  * pinned Node that is the host's own version is not installed again.
  *
  *   node scripts/runtimes.mjs                    every runtime
- *   node scripts/runtimes.mjs bun deno           only these (node22 node24 node26 bun deno)
+ *   node scripts/runtimes.mjs workerd deno       only these (node22 node24 node26 bun deno workerd edge-runtime)
  *
  * Prints one line per runtime and closes with `runtimes: N passed, M failed`, counting checks (install, vitest,
  * smoke, CJS require); exits 1 when any failed. Builds dist/ first if it is missing.
@@ -24,13 +25,18 @@ import { install, killAll, MINUTE, run, seconds, tail } from './runtime-install.
 
 const root = resolve(import.meta.dirname, '..');
 
-/** Pinned with `npm view <pkg>@<major> version`; bump here, the cache folder follows the version. */
+/**
+ * Pinned with `npm view <pkg>@<major> version` (miniflare: `npm view miniflare version`; its version names
+ * the workerd it brings); bump here, the cache folder follows the version.
+ */
 const PINNED = [
   { id: 'node22', name: 'node', version: '22.23.3', suite: true },
   { id: 'node24', name: 'node', version: '24.21.0' },
   { id: 'node26', name: 'node', version: '26.9.0', suite: true },
   { id: 'bun', name: 'bun', version: '1.4.5' },
   { id: 'deno', name: 'deno', version: '2.9.6' },
+  { id: 'workerd', name: 'miniflare', version: '4.20260730.0', edge: 'workerd', scripts: ['workerd'] },
+  { id: 'edge-runtime', name: 'edge-runtime', version: '4.0.1', edge: 'edge-runtime' },
 ];
 
 const cache = resolve(
@@ -117,8 +123,11 @@ function uploadFile() {
   return { path, bytes: bytes.length };
 }
 
-/** The command that runs the smoke under a runtime. */
+/** The command that runs the smoke under a runtime: the CLI for Node, Bun, Deno; this Node for the edge. */
 function command(runtime, bin, baseUrl, file) {
+  if (runtime.edge) {
+    return [process.execPath, [join(root, 'scripts/runtime-edge.mjs'), runtime.edge, bin, baseUrl]];
+  }
   const args = ['scripts/runtime-smoke.mjs', baseUrl, file.path, String(file.bytes)];
   if (runtime.name === 'deno') {
     // node_modules resolution from the repo's own node_modules (bare `ky`, `zod/mini`, ...), no lockfile or
@@ -152,20 +161,26 @@ async function smoke(runtime, bin, file) {
   }
   try {
     const [cmd, args] = command(runtime, bin, mock.baseUrl, file);
-    const env = envFor(bin);
+    const env = runtime.edge ? process.env : envFor(bin);
     // Deno's module cache lives beside its binary in the runtime cache, not in ~/.cache/deno.
     if (runtime.name === 'deno') env.DENO_DIR = join(cache, `deno@${runtime.version}`, 'deno-dir');
-    const { code, output } = await run(cmd, args, { cwd: root, env, timeout: 2 * MINUTE });
+    // The edge runner in the scratch folder: whatever miniflare or edge-runtime write lands there.
+    const { code, output } = await run(cmd, args, {
+      cwd: runtime.edge ? work : root,
+      env,
+      timeout: 2 * MINUTE,
+    });
     const m = output.match(/^runtime-smoke: (\d+) passed, (\d+) failed, (\d+) skipped$/m);
     const [passed, skipped] = m ? [Number(m[1]), Number(m[3])] : [0, 0];
     const failed = m ? Number(m[2]) || (code === 0 ? 0 : 1) : 1;
     // A skipped check says why in its own line (`skip <check>: <reason>`); those lines go to the report.
     const skips = output.split('\n').filter((l) => l.startsWith('skip '));
+    const globals = output.match(/^globals: (.*)$/m)?.[1];
     return {
       ok: code === 0 && failed === 0 && passed > 0,
       summary: `smoke ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`,
       output,
-      notes: skips,
+      notes: [...(globals ? [`globals: ${globals}`] : []), ...skips],
     };
   } finally {
     await mock.stop();
@@ -206,7 +221,7 @@ async function main() {
   const started = Date.now();
   for (const runtime of runtimes) {
     const t0 = Date.now();
-    const label = `${runtime.name} ${runtime.version}`;
+    let label = `${runtime.edge ?? runtime.name} ${runtime.version}`;
     const parts = [];
     const notes = [];
     const record = (result) => {
@@ -223,15 +238,17 @@ async function main() {
     let got;
     try {
       got = await install(runtime, cache);
-      record({ ok: true, summary: `binary ${got.note}` });
+      record({ ok: true, summary: `${got.bin ? 'binary' : 'package'} ${got.note}` });
     } catch (error) {
       record({ ok: false, summary: 'install failed', output: error.message });
       console.log(`FAIL ${label}: ${parts.join(', ')} (${seconds(Date.now() - t0)})`);
       continue;
     }
+    // miniflare's version is not workerd's: name both.
+    if (got.detail) label = `${got.detail} (${runtime.name} ${runtime.version})`;
     const results = [];
     if (runtime.suite) results.push(record(await vitest(runtime, got.bin)));
-    results.push(record(await smoke(runtime, got.bin, file)));
+    results.push(record(await smoke(runtime, got.bin ?? got.dir, file)));
     if (runtime.name === 'node') results.push(record(await cjs(got.bin)));
     const ok = results.every(Boolean);
     console.log(`${ok ? 'ok  ' : 'FAIL'} ${label}: ${parts.join(', ')} (${seconds(Date.now() - t0)})`);
