@@ -60,15 +60,40 @@ async function vitest(runtime, bin) {
   );
   let passed = 0;
   let failed = 1;
+  let failures = [];
   try {
     const r = JSON.parse(readFileSync(report, 'utf8'));
     passed = r.numPassedTests;
     // A test file that fails to load has no failed test but a failed suite.
     failed = r.numFailedTests + (r.numFailedTests === 0 && code !== 0 ? 1 : 0);
+    failures = failedTests(r);
   } catch {
     // no report: a crash; counts as one failure
   }
-  return { ok: code === 0 && failed === 0, summary: `vitest ${passed} passed, ${failed} failed`, output };
+  // The dot reporter's last lines show only the last errors; the failed tests are named after them, where
+  // the tail printed on failure still has them.
+  const named = failures.length ? `\n\nfailed tests:\n${failures.join('\n')}` : '';
+  return {
+    ok: code === 0 && failed === 0,
+    summary: `vitest ${passed} passed, ${failed} failed`,
+    output: output + named,
+  };
+}
+
+/** `file > test: first line of its error`, for each failed test or file in a vitest JSON report. */
+function failedTests(report) {
+  const firstLine = (text) =>
+    String(text ?? '')
+      .split('\n')
+      .find((l) => l.trim()) ?? '';
+  return report.testResults.flatMap((file) => {
+    const where = file.name.startsWith(root) ? file.name.slice(root.length + 1) : file.name;
+    const tests = file.assertionResults
+      .filter((t) => t.status === 'failed')
+      .map((t) => `  ${where} > ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`);
+    if (tests.length === 0 && file.status === 'failed') tests.push(`  ${where}: ${firstLine(file.message)}`);
+    return tests;
+  });
 }
 
 /**
