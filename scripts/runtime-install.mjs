@@ -15,6 +15,7 @@ const live = new Set();
 
 /** SIGKILL to the child's whole group: also ends what it started (vitest's workers, miniflare's workerd). */
 function killGroup(pid) {
+  if (!pid) return; // never -0: that would be this process's own group
   try {
     process.kill(-pid, 'SIGKILL');
   } catch {
@@ -29,7 +30,7 @@ export function killAll() {
 
 /**
  * Runs a command in a process group of its own; resolves with its exit code and output (never rejects). The
- * group is killed after `timeout` ms, and once the command has exited, so that nothing it left running
+ * group is killed after `timeout` ms, and as soon as the command exits, so that nothing it left running
  * outlives it.
  */
 export function run(cmd, args, { cwd, env = process.env, timeout = 5 * MINUTE } = {}) {
@@ -42,7 +43,7 @@ export function run(cmd, args, { cwd, env = process.env, timeout = 5 * MINUTE } 
       done({ code: -1, output: String(error) });
       return;
     }
-    if (child.pid) live.add(child.pid);
+    live.add(child.pid);
     const timer = setTimeout(() => {
       output += `\n[killed after ${seconds(timeout)}]`;
       killGroup(child.pid);
@@ -56,12 +57,15 @@ export function run(cmd, args, { cwd, env = process.env, timeout = 5 * MINUTE } 
     child.on('error', (error) => {
       output += String(error);
     });
+    // At exit, not at close: a process it left behind would hold the pipes open, and close would wait for
+    // it until the timeout.
+    child.on('exit', () => {
+      clearTimeout(timer);
+      killGroup(child.pid);
+    });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      if (child.pid) {
-        killGroup(child.pid);
-        live.delete(child.pid);
-      }
+      live.delete(child.pid);
       done({ code: code ?? (signal ? 128 : -1), output });
     });
   });
