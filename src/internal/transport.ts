@@ -174,7 +174,7 @@ export async function send(config: ResolvedConfig, given: TransportRequest): Pro
         headers: req.headers,
         signal: req.signal,
         body: request.body!.stream(),
-        redirect: 'error',
+        redirect: UPLOAD_REDIRECT,
         duplex: 'half',
       } as RequestInit);
       return withUsableTiming(await readWithin(noteAccepted(response), req.signal, limit));
@@ -212,6 +212,15 @@ function withUsableTiming(response: Response): Response {
   if (!headers) return response;
   return withHeaders(response, headers);
 }
+
+/**
+ * Cloudflare's workerd accepts only `follow` and `manual`, and does not buffer an upload to replay it, so
+ * `manual` (nothing followed) is right there; everywhere else `error` keeps undici from holding the body.
+ */
+const UPLOAD_REDIRECT =
+  (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === 'Cloudflare-Workers'
+    ? 'manual'
+    : 'error';
 
 /** A valid `Retry-After` over the cap ends the retries: the error carries `retryAfter` for the caller. */
 function waitTooLong(error: Error): boolean {

@@ -236,6 +236,26 @@ export function toWebStream(source: () => AsyncIterable<Uint8Array>): ReadableSt
   });
 }
 
+/** The part of a FormData that form-data-encoder reads: entries in order, as the platform's FormData holds them. */
+class EntryList {
+  readonly #entries: Array<[string, string | UploadPart]> = [];
+  append(name: string, value: string | UploadPart): void {
+    this.#entries.push([name, value]);
+  }
+  getAll(name: string): Array<string | UploadPart> {
+    return this.#entries.filter(([n]) => n === name).map(([, v]) => v);
+  }
+  entries(): IterableIterator<[string, string | UploadPart]> {
+    return this.#entries[Symbol.iterator]();
+  }
+  [Symbol.iterator](): IterableIterator<[string, string | UploadPart]> {
+    return this.#entries[Symbol.iterator]();
+  }
+  get [Symbol.toStringTag](): string {
+    return 'FormData';
+  }
+}
+
 /** Encodes text fields and file parts, in the given order, as a streamed `multipart/form-data` body. */
 export async function encodeMultipart(
   fields: ReadonlyArray<[string, string | UploadPart]>,
@@ -244,7 +264,11 @@ export async function encodeMultipart(
     import('formdata-node'),
     import('form-data-encoder'),
   ]);
-  const form = new FormData();
+  // In a worker bundle (workerd, a browser build) formdata-node resolves to the platform's own FormData, which
+  // turns a lazy part into the string "[object File]"; form-data-encoder takes any spec-shaped form, so there a
+  // plain list of entries stands in.
+  const form =
+    FormData === (globalThis as { FormData?: unknown }).FormData ? new EntryList() : new FormData();
   for (const [name, value] of fields) form.append(name, value);
   const encoder = new FormDataEncoder(form);
   const length = encoder.contentLength === undefined ? undefined : Number(encoder.contentLength);

@@ -571,7 +571,11 @@ describe('regressions this suite found (each once threw a non-PaymentsError or h
       logger: { error: () => {}, warn: (m: string) => logged.push(m), info: () => {}, debug: () => {} },
     }).beneficiaries.retrieve(BENEFICIARY_ID);
     expect(beneficiary.id).toBe(BENEFICIARY_ID);
-    expect(logged.join('\n')).toContain('[unprintable]');
+    // Node 22 and 24 overflow in JSON.stringify and log the fallback; Node 26 stringifies 50,000 levels and the
+    // line is cut at its cap. Either way one warning, of bounded length.
+    expect(logged).toHaveLength(1);
+    expect(logged[0]!.length).toBeLessThan(2_200);
+    expect(logged[0]).toMatch(/\[unprintable\]|more characters\]$/);
   });
 });
 
