@@ -22,7 +22,7 @@ export interface ClientOptions {
   totalTimeout?: number;
   /**
    * Largest response body read, in bytes after decoding (a gzip bomb counts at its real size). Default
-   * 16 MiB, far above any page of the spec (a 100-row page is about 100 kB). A longer 2xx body is a
+   * 8 MiB, far above any page of the spec (a 100-row page is about 100 kB). A longer 2xx body is a
    * `ResponseTooLargeError`, never retried; a longer error body is cut to this length.
    */
   maxResponseBytes?: number;
@@ -181,7 +181,7 @@ function nonNegativeInteger(name: string, value: unknown, max = Number.MAX_SAFE_
   return value;
 }
 
-export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 
 function positiveBytes(value: unknown): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
