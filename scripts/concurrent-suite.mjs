@@ -41,7 +41,7 @@ function start(n) {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
-      env: { ...process.env, FORCE_COLOR: '0' },
+      env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
     },
   );
   child.stdout.pipe(log, { end: false });
