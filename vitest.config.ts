@@ -18,5 +18,11 @@ export default defineConfig({
     setupFiles: ['test/adversarial/canary-guard.ts'],
     restoreMocks: true,
     unstubEnvs: true,
+    // No test here is about speed. On a 2-core machine running two suites at once (or beside other work), a test
+    // of a few hundred ms can take seconds, and vitest's 5 s default would fail it for the machine's load alone;
+    // these bounds only decide how long a test that really hangs takes to fail. Tests with large work (1,000
+    // pages, 1,000 trials) set larger ones of their own.
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
   },
 });

@@ -126,7 +126,8 @@ describe('walking', () => {
     expect(new Set(headers)).toEqual(new Set(['walk']));
     expect(pageSizes).toEqual(new Set(['2', 'status=completed']));
     pageSizes = new Set();
-  });
+    // 1,000 requests one after another: seconds of work on a quiet machine, so far more than the default 5 s.
+  }, 120_000);
 
   it('stops on an empty page even when counters say more', async () => {
     const requested = serveList('/transactions', 2, 2, (r, page) =>

@@ -108,7 +108,8 @@ describe('payerNames.create with documents', () => {
       { name: 'memo.doc', type: 'application/msword', size: MB10, sha: sha256(sources[3]!) },
       { name: 'utility.png', type: 'image/png', size: MB10, sha: sha256(sources[4]!) },
     ]);
-  }, 20_000);
+    // 50 MB written, streamed, parsed and hashed: generous, for a loaded machine.
+  }, 60_000);
 
   it('keeps Buffer views intact (a subarray of a larger buffer) and omits labels when none is given', async () => {
     const backing = bytes(300_000, 9);

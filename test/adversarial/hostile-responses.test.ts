@@ -7,10 +7,11 @@
 
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import * as fc from 'fast-check';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   AcceptedButUnreadableError,
   APIError,
@@ -26,9 +27,12 @@ import { payerName } from '../payer-names.fixtures.js';
 
 const SEED = 31_337;
 const CASES = 1_200;
+/** The client timeout of calls whose body stalls; it runs on a fake clock (see `stalledCall`). */
 const CLIENT_TIMEOUT_MS = 150;
-/** A call still unsettled after this long is a hang. */
-const WATCHDOG_MS = 10_000;
+/** The client timeout of calls that are answered: generous, so a loaded machine cannot turn answers into timeouts. */
+const ANSWERED_TIMEOUT_MS = 30_000;
+/** A call still unsettled after this long (real time) is a hang. */
+const WATCHDOG_MS = 60_000;
 
 // Taken before MSW patches fetch: the real-socket redirect check at the end needs the real one.
 const realFetch = globalThis.fetch;
@@ -58,18 +62,6 @@ beforeEach(() => {
 afterAll(() => server.close());
 
 const clientOptions = { apiKey: CANARY_KEY, baseUrl: ORIGIN, logLevel: 'off' as const, maxRetries: 0 };
-
-/**
- * Stalled bodies are answered in-process rather than through MSW: under MSW 3, aborting a response whose body
- * never ends trips an assertion inside undici (`assert(!this.aborted)`, an uncaught exception of the test
- * process, not of the SDK). What is under test is the SDK reading a body that stalls, which this shows as well.
- */
-const stallingFetch: typeof fetch = async (input, init) => {
-  hits++;
-  const request = new Request(input, init);
-  if (request.signal.aborted) throw request.signal.reason;
-  return respond();
-};
 
 // --- the methods under attack, each with the body a healthy service would send ------------------------------
 
@@ -323,22 +315,102 @@ function responseFor(c: Case, body: string | Uint8Array): Response {
   return new Response(body as BodyInit, { status: c.status, headers });
 }
 
-/** Settles `promise` or reports a hang after `ms`. */
-async function watched(promise: PromiseLike<unknown>, ms: number) {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const hang = new Promise<{ kind: 'hang' }>((resolve) => {
-    timer = setTimeout(() => resolve({ kind: 'hang' }), ms);
-  });
+type Outcome = { kind: 'resolved'; value: unknown } | { kind: 'rejected'; error: unknown } | { kind: 'hang' };
+
+/** Settles `promise` or reports a hang after `ms` of real time (node:timers, which a fake clock leaves alone). */
+async function watched(promise: PromiseLike<unknown>, ms: number): Promise<Outcome> {
+  const stop = new AbortController();
   try {
     return await Promise.race([
       Promise.resolve(promise).then(
         (value) => ({ kind: 'resolved' as const, value }),
         (error: unknown) => ({ kind: 'rejected' as const, error }),
       ),
-      hang,
+      sleep(ms, { kind: 'hang' as const }, { signal: stop.signal }),
     ]);
   } finally {
-    clearTimeout(timer);
+    stop.abort();
+  }
+}
+
+// --- bodies that stall, over a real socket -------------------------------------------------------------------
+
+/**
+ * Serves `respond()` on 127.0.0.1, for the bodies that stall. Not through MSW: with msw 3's socket emulation,
+ * giving up on a body mid-stream makes undici throw an uncaught AssertionError (`assert(!this.aborted)` in its
+ * Request.onComplete, when the emulated socket closes without an error), which fails the run though every test
+ * passed. Over a real socket that path is the one production takes, and it is clean.
+ */
+let stallServer: Server;
+let stallBase = '';
+beforeAll(async () => {
+  stallServer = createServer(async (_req, res) => {
+    hits++;
+    const response = respond();
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    const reader = response.body?.getReader();
+    // The client giving up closes the socket: stop reading the body, as a real handler would.
+    res.on('close', () => void reader?.cancel().catch(() => undefined));
+    for (;;) {
+      const chunk = await reader?.read().catch(() => undefined);
+      if (!chunk || chunk.done) break;
+      res.write(chunk.value);
+    }
+    if (!res.destroyed) res.end();
+  });
+  await new Promise<void>((resolve) => stallServer.listen(0, '127.0.0.1', resolve));
+  stallBase = `http://127.0.0.1:${(stallServer.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  stallServer.closeAllConnections();
+  await new Promise((resolve) => stallServer.close(resolve));
+});
+
+/**
+ * Options of a client on the stall server whose fetch reports when the headers are in: from then on the client
+ * is reading the body. `headers` resolves then.
+ */
+function stallClientOptions(): { options: Partial<ClientOptions>; headers: Promise<void> } {
+  let arrived = () => {};
+  const headers = new Promise<void>((resolve) => {
+    arrived = resolve;
+  });
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    const response = await realFetch(input, init);
+    arrived();
+    return response;
+  };
+  return { options: { baseUrl: stallBase, fetch }, headers };
+}
+
+/**
+ * A call whose body stalls, timed out on a fake clock that moves only once the client has the headers and is
+ * waiting on the body. A real 150 ms timeout could, on a loaded machine, fire before the request even reached
+ * the server (the case would count no request) or before the headers came (proving nothing about the body).
+ */
+async function stalledCall(
+  call: (client: PaymentsClient) => PromiseLike<unknown>,
+  options: Partial<ClientOptions> = {},
+): Promise<Outcome> {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  try {
+    const stall = stallClientOptions();
+    const client = new PaymentsClient({
+      ...clientOptions,
+      timeout: CLIENT_TIMEOUT_MS,
+      ...options,
+      ...stall.options,
+    });
+    const outcome = watched(call(client), WATCHDOG_MS);
+    // Settles first only if the call ended (or hung) before the headers came: then there is nothing to time out.
+    const early = await Promise.race([stall.headers.then(() => undefined), outcome]);
+    if (early) return early;
+    // The SDK starts reading the body as soon as its fetch returns: let that run, then the timeout.
+    await new Promise((resolve) => setImmediate(resolve));
+    await vi.advanceTimersByTimeAsync(CLIENT_TIMEOUT_MS);
+    return await outcome;
+  } finally {
+    vi.useRealTimers();
   }
 }
 
@@ -404,15 +476,16 @@ describe('hostile responses', () => {
       const body = bodyOf(c);
       respond = () => responseFor(c, body);
       // A fresh client each time, so once-per-client behaviour (deprecation warnings) runs every time.
-      // Short only where the body stalls; elsewhere generous, so a loaded machine cannot turn answers into timeouts.
-      const timeout = c.kind === 'stall' ? CLIENT_TIMEOUT_MS : 5_000;
-      const client = new PaymentsClient({
-        ...clientOptions,
-        timeout,
-        ...(c.kind === 'stall' ? { fetch: stallingFetch } : {}),
-      });
+      // Where the body stalls, a short timeout on a fake clock (see stalledCall); elsewhere a generous one.
       hits = 0;
-      const result = await watched(TARGETS[c.target]!.call(client), WATCHDOG_MS);
+      const call = TARGETS[c.target]!.call;
+      const result =
+        c.kind === 'stall'
+          ? await stalledCall(call)
+          : await watched(
+              call(new PaymentsClient({ ...clientOptions, timeout: ANSWERED_TIMEOUT_MS })),
+              WATCHDOG_MS,
+            );
       const label =
         result.kind === 'resolved' ? 'resolved' : result.kind === 'hang' ? 'HANG' : errorName(result.error);
       count(outcomes, label);
@@ -452,13 +525,13 @@ describe('hostile responses', () => {
     expect(failures.slice(0, 10)).toEqual([]);
     expect(cases.length).toBeGreaterThanOrEqual(1_000);
     expect(elsewhere).not.toContain(CANARY_KEY);
-  }, 120_000);
+  }, 300_000);
 
   it('a cross-origin redirect never carries the API key to the other origin (MSW)', async () => {
     elsewhere.length = 0;
     respond = () =>
       new Response(null, { status: 302, headers: { location: 'https://elsewhere.test/collect' } });
-    const client = new PaymentsClient({ ...clientOptions, timeout: 1_000 });
+    const client = new PaymentsClient({ ...clientOptions, timeout: ANSWERED_TIMEOUT_MS });
     const result = await watched(client.banks.list(), WATCHDOG_MS);
     expect(elsewhere).toEqual([]);
     expect(result.kind).toBe('rejected');
@@ -489,7 +562,7 @@ describe('hostile responses', () => {
         ...clientOptions,
         baseUrl: `http://127.0.0.1:${apiPort}`,
         fetch: realFetch,
-        timeout: 2_000,
+        timeout: ANSWERED_TIMEOUT_MS,
       });
       const result = await watched(client.banks.list(), WATCHDOG_MS);
       expect(seen).toEqual([]);
@@ -511,7 +584,7 @@ describe('hostile responses', () => {
 
 describe('regressions this suite found (each once threw a non-PaymentsError or hung)', () => {
   const client = (extra: Partial<ClientOptions> = {}) =>
-    new PaymentsClient({ ...clientOptions, timeout: 5_000, ...extra });
+    new PaymentsClient({ ...clientOptions, timeout: ANSWERED_TIMEOUT_MS, ...extra });
   const rejectionOf = async (promise: PromiseLike<unknown>) => {
     const result = await watched(promise, WATCHDOG_MS);
     expect(result.kind).toBe('rejected');
@@ -536,15 +609,17 @@ describe('regressions this suite found (each once threw a non-PaymentsError or h
       new Response(new ReadableStream({ start: (c) => c.enqueue(encoder.encode('{"status":200,')) }), {
         headers: { 'content-type': 'application/json' },
       });
-    expect(
-      await rejectionOf(client({ fetch: stallingFetch }).banks.list({ timeout: CLIENT_TIMEOUT_MS })),
-    ).toBeInstanceOf(APITimeoutError);
-    // The caller's signal also ends a stalled body, with no timeout at all.
+    const timedOut = await stalledCall((c) => c.banks.list());
+    expect(timedOut.kind).toBe('rejected');
+    expect((timedOut as { error: unknown }).error).toBeInstanceOf(APITimeoutError);
+    // The caller's signal also ends a stalled body, with no timeout at all: aborted once the client waits on it.
     const controller = new AbortController();
-    const pending = new PaymentsClient({ ...clientOptions, timeout: 0, fetch: stallingFetch }).banks.list({
+    const stall = stallClientOptions();
+    const pending = new PaymentsClient({ ...clientOptions, timeout: 0, ...stall.options }).banks.list({
       signal: controller.signal,
     });
-    setTimeout(() => controller.abort(), 30);
+    await stall.headers;
+    controller.abort();
     expect((await rejectionOf(pending)) as Error).toHaveProperty('name', 'APIUserAbortError');
   });
 

@@ -35,7 +35,9 @@ afterEach(() => {
 });
 afterAll(() => server.close());
 
-describe('1,000 concurrent requests through one client', () => {
+// 1,000 requests (and a 429 storm) take a few seconds on a quiet machine, several times that on a loaded one.
+// What these tests prove is the counts, not the speed: their own timeouts are generous.
+describe('1,000 concurrent requests through one client', { timeout: 120_000 }, () => {
   it('all complete and succeed', async () => {
     const started = Date.now();
     const results = await Promise.all(
@@ -49,7 +51,7 @@ describe('1,000 concurrent requests through one client', () => {
     ).toHaveLength(CONCURRENT);
     expect(served).toHaveLength(CONCURRENT);
     console.log(`load: ${CONCURRENT} concurrent requests in ${Date.now() - started} ms`);
-  }, 30_000);
+  });
 
   it('all succeed through a storm of 429s (Retry-After: 0), retried by the transport', async () => {
     const STORM = 2_500;
@@ -63,7 +65,7 @@ describe('1,000 concurrent requests through one client', () => {
     expect(limited).toBe(STORM);
     expect(served.filter((s) => s.status === 200)).toHaveLength(CONCURRENT);
     console.log(`load: ${CONCURRENT} requests through ${STORM} 429s in ${Date.now() - started} ms`);
-  }, 30_000);
+  });
 });
 
 describe('the process exits on its own', () => {
@@ -82,8 +84,9 @@ describe('the process exits on its own', () => {
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk;
     });
-    // A watchdog: a child still alive after 25 s has leaked something; kill it (only this child) and fail.
-    const watchdog = setTimeout(() => child.kill('SIGKILL'), 25_000);
+    // A watchdog, so that a child that never exits fails this test rather than hangs it: kill it (only this
+    // child) once it has run far longer than the load takes even on a loaded machine; the signal fails the test.
+    const watchdog = setTimeout(() => child.kill('SIGKILL'), 100_000);
     const { code, signal, exitedAt } = await new Promise<{
       code: number | null;
       signal: NodeJS.Signals | null;
@@ -102,13 +105,18 @@ describe('the process exits on its own', () => {
     console.log(
       `load: child ran ${exitedAt - started} ms in all, exited ${exitLag} ms after closing the server`,
     );
-    expect(exitLag).toBeLessThan(2_000);
-    expect(exitedAt - started).toBeLessThan(20_000);
-  }, 30_000);
+    // A leaked per-attempt timer would hold the child for up to the client's 60 s timeout, a leaked keep-alive
+    // socket for as long as the pool keeps it: far beyond this bound, which only tells those apart from a slow
+    // exit on a loaded machine (normally a few ms). How long the load took is not asserted: that measures the
+    // machine, not the SDK.
+    expect(exitLag).toBeLessThan(15_000);
+  }, 150_000);
 });
 
 describe('cancelled iteration stops fetching pages', () => {
   const pagesServed = () => served.filter((s) => s.path === '/transactions').length;
+  // Time for a stray request, were the SDK to send one, to reach the server. Only an absence is checked after it,
+  // so a slow machine can at worst hide a stray request here, never fail a correct SDK.
   const settleIo = () => new Promise((resolve) => setTimeout(resolve, 50));
 
   it('break out of for await: no page after the one being read', async () => {

@@ -25,6 +25,11 @@ import { payerName } from '../payer-names.fixtures.js';
 
 const SEED = 424_242;
 const params = (numRuns: number) => ({ seed: SEED, numRuns });
+/**
+ * Hundreds of runs per property, many of them requests through MSW: seconds of work on a quiet machine, which a
+ * loaded one stretches well past vitest's default 5 s. The runs are counted, not timed, so the bound is generous.
+ */
+const MANY_RUNS = { timeout: 120_000 };
 
 // --- MSW: one server; every request is recorded, anything without a handler fails ---------------------------
 
@@ -97,7 +102,7 @@ const bare: Wrap = (payload, message) => ({
   ...(payload as Record<string, unknown>),
 });
 
-describe('(a) envelope and pagination normalisers', () => {
+describe('(a) envelope and pagination normalisers', MANY_RUNS, () => {
   it('unwrap: any payload in the numeric or boolean envelope comes back unchanged', () => {
     fc.assert(
       fc.property(json, message, fc.constantFrom(numeric, boolean), (payload, msg, wrap) => {
@@ -263,7 +268,7 @@ function bigMajor(minor: bigint, digits: number): string {
 const digitsArb = fc.integer({ min: 0, max: 3 });
 const CURRENCY = 'TST'; // digits are always passed explicitly
 
-describe('(b) toMinorUnits / toMajorUnits', () => {
+describe('(b) toMinorUnits / toMajorUnits', MANY_RUNS, () => {
   it('round trip for any safe integer of minor units and 0..3 digits, matching BigInt arithmetic', () => {
     fc.assert(
       fc.property(fc.maxSafeInteger(), digitsArb, (minor, digits) => {
@@ -700,7 +705,7 @@ function expectIssuesAbout(issues: { path: string[] }[], field: string) {
   for (const name of names) expect(name === field || name.startsWith(`${field}.`), name).toBe(true);
 }
 
-describe('(c) request validators', () => {
+describe('(c) request validators', MANY_RUNS, () => {
   it('transactions.list: valid filters are sent; one broken field is refused, named, and nothing leaves', async () => {
     await fc.assert(
       fc.asyncProperty(txValid, (p) =>

@@ -117,7 +117,8 @@ const makeClient = (options: ClientOptions = {}) =>
     logger,
     logLevel: 'debug',
     maxRetries: 1,
-    timeout: 5_000,
+    // Generous: these calls are answered, and a loaded machine must not turn an answer into a timeout.
+    timeout: 30_000,
     headers: { 'X-Client': 'secrets-test' },
     ...options,
   });
@@ -195,7 +196,8 @@ afterAll(() => {
   );
 });
 
-describe('the canary key never leaks', () => {
+// Several tests wait out real retry backoff (half a second and more) on top of their work.
+describe('the canary key never leaks', { timeout: 60_000 }, () => {
   it('(control) the scanner does find the key in a cause chain, as ky would leave it in a request', () => {
     const before = hits.length;
     const request = new Request(`${BASE}/banks`, { headers: { 'x-api-key': CANARY_KEY } });
@@ -247,6 +249,7 @@ describe('the canary key never leaks', () => {
       () => makeClient({ baseUrl: `http://127.0.0.1:${port}`, fetch: realFetch }).banks.list(),
       APIConnectionError,
     );
+    // /hang never answers, so a short timeout (and the abort below, whenever it comes) races nothing.
     await provoke(
       'timeout',
       () => makeClient({ timeout: 30 }).request({ method: 'GET', path: '/hang' }),

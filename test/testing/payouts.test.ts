@@ -159,9 +159,16 @@ describe('faults', () => {
   });
 
   it('rateLimit: 429 with Retry-After past the limit', async () => {
-    expect((await call(limited, 'GET', '/banks')).status).toBe(200);
-    expect((await call(limited, 'GET', '/banks')).status).toBe(200);
-    const third = await call(limited, 'GET', '/banks');
+    // The window slides on Date.now(): a still clock keeps the three requests inside it however slow they are.
+    useFakeClock(new Date('2026-11-20T10:00:00.000Z'));
+    const send = async () => {
+      const res = await settle(call(limited, 'GET', '/banks'));
+      if (!res.ok) throw res.error;
+      return res.value;
+    };
+    expect((await send()).status).toBe(200);
+    expect((await send()).status).toBe(200);
+    const third = await send();
     expect(third).toMatchObject({ status: 429, body: { status: 429 } });
     expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
   });
