@@ -52,7 +52,7 @@ export type ParseWebhookOptions = { headers?: WebhookHeaders } & (
 /** The webhook body could not be verified or parsed. */
 export class WebhookError extends PaymentsError {
   static {
-    nameClass(this, 'WebhookError');
+    nameClass(WebhookError, 'WebhookError');
   }
 }
 

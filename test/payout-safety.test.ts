@@ -157,6 +157,21 @@ describe('2. a lookup is complete only at the declared end of every listing', ()
     });
   }
 
+  it('the LAST page coming back empty is no proof either (found by the seeded trials)', async () => {
+    fillListing(150);
+    const { client, posts } = counted();
+    // 151 rows: the payout is on page 2 of 2, which answers no rows although totalCount says 51.
+    mock.faults.dropAfterCommit('POST /payouts').pageFault('empty', 'GET /transactions', 3);
+    const error = await rejection(
+      client.payouts.lookupBeforeRetry(usd('glitch-last'), { visibilityWaits: [0, 0, 0] }),
+    );
+    expect(error).toBeInstanceOf(PayoutOutcomeUnknownError);
+    expect((error as PayoutOutcomeUnknownError).reason).toMatch(
+      /page 2 held 0 rows where the listing's counters promise 51/,
+    );
+    expect(posts()).toBe(1);
+  });
+
   it('the payout on page 3 of 3 is found when every page arrives', async () => {
     fillListing(250);
     const { client, posts } = counted();

@@ -29,7 +29,7 @@ export function nameClass(Class: { prototype: Error }, name: string): void {
 /** Base class of every error this SDK throws. */
 export class PaymentsError extends Error {
   static {
-    nameClass(this, 'PaymentsError');
+    nameClass(PaymentsError, 'PaymentsError');
   }
 }
 
@@ -63,7 +63,7 @@ function describe(status: number, message: string, issues: FieldIssue[] | undefi
 /** The service answered with a non-2xx status. `body` is the parsed JSON, or the raw text when not JSON. */
 export class APIError extends PaymentsError {
   static {
-    nameClass(this, 'APIError');
+    nameClass(APIError, 'APIError');
   }
   /** HTTP status code. */
   readonly status: number;
@@ -116,43 +116,43 @@ export class APIError extends PaymentsError {
 /** 400: missing or malformed input; `errors` names each field on `Validation failed`. */
 export class BadRequestError extends APIError {
   static {
-    nameClass(this, 'BadRequestError');
+    nameClass(BadRequestError, 'BadRequestError');
   }
 }
 /** 401: the API key is missing, unknown or revoked, or the account was deleted. */
 export class AuthenticationError extends APIError {
   static {
-    nameClass(this, 'AuthenticationError');
+    nameClass(AuthenticationError, 'AuthenticationError');
   }
 }
 /** 403: IP not allowlisted, API access disabled, account restricted, or a feature not enabled. */
 export class PermissionDeniedError extends APIError {
   static {
-    nameClass(this, 'PermissionDeniedError');
+    nameClass(PermissionDeniedError, 'PermissionDeniedError');
   }
 }
 /** 404: the resource (or the tenant account named by `X-Account-Id`) does not exist. */
 export class NotFoundError extends APIError {
   static {
-    nameClass(this, 'NotFoundError');
+    nameClass(NotFoundError, 'NotFoundError');
   }
 }
 /** 409: a conflicting resource exists, e.g. a payer name with the same display name. */
 export class ConflictError extends APIError {
   static {
-    nameClass(this, 'ConflictError');
+    nameClass(ConflictError, 'ConflictError');
   }
 }
 /** 429: rate limited. `retryAfter` is the server's `Retry-After` in seconds, when it sent a valid one. */
 export class RateLimitError extends APIError {
   static {
-    nameClass(this, 'RateLimitError');
+    nameClass(RateLimitError, 'RateLimitError');
   }
 }
 /** 5xx: the service or a proxy in front of it failed. */
 export class InternalServerError extends APIError {
   static {
-    nameClass(this, 'InternalServerError');
+    nameClass(InternalServerError, 'InternalServerError');
   }
 }
 
@@ -174,7 +174,7 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
 /** No HTTP response was received: DNS, refused connection, reset socket, TLS failure. */
 export class APIConnectionError extends PaymentsError {
   static {
-    nameClass(this, 'APIConnectionError');
+    nameClass(APIConnectionError, 'APIConnectionError');
   }
   constructor(message = 'Connection error', options?: { cause?: unknown }) {
     super(message, options);
@@ -184,7 +184,7 @@ export class APIConnectionError extends PaymentsError {
 /** An attempt took longer than `timeout` ms (and retries, if any, were used up). */
 export class APITimeoutError extends APIConnectionError {
   static {
-    nameClass(this, 'APITimeoutError');
+    nameClass(APITimeoutError, 'APITimeoutError');
   }
   constructor(message = 'Request timed out') {
     super(message);
@@ -194,7 +194,7 @@ export class APITimeoutError extends APIConnectionError {
 /** The caller's `AbortSignal` fired; nothing is retried after it. */
 export class APIUserAbortError extends PaymentsError {
   static {
-    nameClass(this, 'APIUserAbortError');
+    nameClass(APIUserAbortError, 'APIUserAbortError');
   }
   constructor(message = 'Request was aborted') {
     super(message);
@@ -204,7 +204,7 @@ export class APIUserAbortError extends PaymentsError {
 /** Input refused before anything was sent. `field` names the first offending field. */
 export class RequestValidationError extends PaymentsError {
   static {
-    nameClass(this, 'RequestValidationError');
+    nameClass(RequestValidationError, 'RequestValidationError');
   }
   /** Dotted path of the first offending field, e.g. `bank_address.city`. */
   readonly field: string;
@@ -222,7 +222,7 @@ export class RequestValidationError extends PaymentsError {
 /** A 2xx response whose body did not match the expected shape. `body` is what arrived. */
 export class ResponseValidationError extends PaymentsError {
   static {
-    nameClass(this, 'ResponseValidationError');
+    nameClass(ResponseValidationError, 'ResponseValidationError');
   }
   readonly body: unknown;
   readonly issues: FieldIssue[];
@@ -243,7 +243,7 @@ export class ResponseValidationError extends PaymentsError {
  */
 export class ResponseTooLargeError extends PaymentsError {
   static {
-    nameClass(this, 'ResponseTooLargeError');
+    nameClass(ResponseTooLargeError, 'ResponseTooLargeError');
   }
   readonly status: number;
   /** The `maxResponseBytes` in force. */
@@ -263,7 +263,7 @@ export class ResponseTooLargeError extends PaymentsError {
  */
 export class AcceptedButUnreadableError extends ResponseValidationError {
   static {
-    nameClass(this, 'AcceptedButUnreadableError');
+    nameClass(AcceptedButUnreadableError, 'AcceptedButUnreadableError');
   }
   readonly headers: Headers;
   /** The `x-request-id` response header, when the service sent one. */
@@ -292,7 +292,7 @@ export class AcceptedButUnreadableError extends ResponseValidationError {
  */
 export class PaginationError extends PaymentsError {
   static {
-    nameClass(this, 'PaginationError');
+    nameClass(PaginationError, 'PaginationError');
   }
   /** The page number that was asked for. */
   readonly page: number;

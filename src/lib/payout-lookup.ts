@@ -43,7 +43,7 @@ export type SearchResult =
 /** Absence of a payout could not be established: see `reason`. Do not send it again; look again later. */
 export class PayoutLookupIncompleteError extends PaymentsError {
   static {
-    nameClass(this, 'PayoutLookupIncompleteError');
+    nameClass(PayoutLookupIncompleteError, 'PayoutLookupIncompleteError');
   }
   readonly externalReference: string;
   /** Why the search could not prove the payout absent. */
@@ -100,6 +100,22 @@ function pageKey(page: Page<TransactionListItem>): string {
   return `${page.data.length}:${String(id(page.data[0]))}:${String(id(page.data.at(-1)))}`;
 }
 
+/**
+ * Why a page holds fewer rows than the service's own counters promise, if it does: an empty last page of a
+ * listing whose `totalCount` says it has rows is as incomplete as an empty page in the middle.
+ */
+function shortfall(page: Page<TransactionListItem>): string | undefined {
+  const { totalCount, pageSize, data } = page;
+  if (totalCount !== undefined && pageSize > 0) {
+    const expected = Math.max(0, Math.min(pageSize, totalCount - (page.page - 1) * pageSize));
+    if (data.length < expected) {
+      return `page ${page.page} held ${data.length} rows where the listing's counters promise ${expected}`;
+    }
+    return undefined;
+  }
+  return data.length === 0 && page.page > 1 ? `page ${page.page} came back empty` : undefined;
+}
+
 /** Reads one listing up to its declared end, or says why it could not. */
 async function searchListing(
   first: PagePromise<TransactionListItem>,
@@ -118,6 +134,8 @@ async function searchListing(
     // A row in the older form carries no reference: it might be this payout.
     if (legacy)
       return { complete: false, reason: 'the listing holds rows in the older form, without references' };
+    const short = shortfall(page);
+    if (short) return { complete: false, reason: short };
     if (page.isLastPage) return { complete: true };
     if (!page.hasNextPage()) {
       return { complete: false, reason: `page ${page.page} ended the listing before its declared end` };

@@ -79,7 +79,7 @@ export type PayoutOutcome =
 /** The SDK could not tell whether the payout went through. Do not send it under a new reference. */
 export class PayoutOutcomeUnknownError extends PaymentsError {
   static {
-    nameClass(this, 'PayoutOutcomeUnknownError');
+    nameClass(PayoutOutcomeUnknownError, 'PayoutOutcomeUnknownError');
   }
   readonly externalReference: string;
   /** The error of every attempt and lookup, in order. */

@@ -52,8 +52,8 @@ interface Pending {
   test: (method: string, path: string) => boolean;
 }
 
-/** What happens to the body of an answer already under way: cut off, or stalled. */
-export type BodyFault = 'cut' | 'stall';
+/** What happens to the body of an answer already under way: cut off, stalled, or padded past the client's limit. */
+export type BodyFault = 'cut' | 'stall' | 'oversized';
 /** A listing page that goes wrong before the declared end: no rows, or page 1 again (`?page` ignored). */
 export type PageFault = 'empty' | 'repeat';
 
@@ -106,7 +106,9 @@ export class Faults {
   /**
    * The next matching request is processed and committed, and its answer starts: status line, headers and
    * half the body. Then `cut` ends the connection (the client's body read fails); `stall` sends nothing more
-   * until the client gives up. For a payout this is a 2xx the client cannot read: the money moved.
+   * until the client gives up. `oversized` sends the whole answer followed by 9 MiB of JSON white space: valid,
+   * but longer than the client's default `maxResponseBytes` (8 MiB). For a payout each is a 2xx the client
+   * cannot read: the money moved. (`cut` comes a timer tick after the half: with fake timers, advance them.)
    */
   bodyFault(kind: BodyFault, match: FaultMatch = 'POST /payouts', times = 1): this {
     this.#bodies.push({ kind, spec: { status: 0 }, remaining: times, test: matcher(match) });

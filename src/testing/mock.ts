@@ -260,6 +260,7 @@ export class PaymentsMock {
  * body, so a client over a real socket sees the truncation too.
  */
 async function partialBody(response: Response, kind: BodyFault, signal: AbortSignal): Promise<Response> {
+  if (kind === 'oversized') return padded(response, OVERSIZED_PADDING);
   const bytes = new Uint8Array(await response.arrayBuffer());
   const half = bytes.subarray(0, Math.floor(bytes.length / 2));
   let sent = false;
@@ -281,6 +282,31 @@ async function partialBody(response: Response, kind: BodyFault, signal: AbortSig
   });
   const headers = new Headers(response.headers);
   headers.set('content-length', String(bytes.length));
+  return new Response(body, { status: response.status, headers });
+}
+
+const OVERSIZED_PADDING = 9 * 1024 * 1024;
+
+/** The answer, then `padding` bytes of spaces (still valid JSON), streamed in 64 KiB chunks rather than held. */
+async function padded(response: Response, padding: number): Promise<Response> {
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  const spaces = new Uint8Array(64 * 1024).fill(0x20);
+  let left = padding;
+  let first = true;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (first) {
+        first = false;
+        return controller.enqueue(bytes);
+      }
+      if (left <= 0) return controller.close();
+      const chunk = spaces.subarray(0, Math.min(spaces.length, left));
+      left -= chunk.length;
+      controller.enqueue(chunk);
+    },
+  });
+  const headers = new Headers(response.headers);
+  headers.set('content-length', String(bytes.length + padding));
   return new Response(body, { status: response.status, headers });
 }
 

@@ -1,7 +1,7 @@
 /**
  * No double payouts: a seeded, randomized fault-injection run of `payouts.lookupBeforeRetry` against the stateful
  * mock (through `mock.fetch`). Every trial has its own reference and draws its faults from a fixed fast-check
- * seed, so a failure replays exactly: failed, cut, stalled and hung POSTs before and after commit, refusals,
+ * seed, so a failure replays exactly: failed, cut, stalled, oversized and hung POSTs before and after commit, refusals,
  * listing lag, listing outages, listing pages empty or repeated before their declared end, a crash right after
  * the POST left with a second process resuming (`lookupFirst`), NGN, USD and USDC, a service that dedupes by
  * reference or not, and NGN references the service assigns. The clock is fake (setTimeout, clearTimeout, Date),
@@ -53,6 +53,8 @@ const newClient = () =>
     logLevel: 'off',
     timeout: TIMEOUT_MS,
     maxRetries: 2,
+    // The oversized fault pads past 9 MiB; a 1 MiB limit meets it sooner, and the rule is the same.
+    maxResponseBytes: 2 ** 20,
     fetch: mock.fetch,
   });
 const client = newClient();

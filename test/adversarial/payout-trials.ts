@@ -19,7 +19,8 @@ export type PostFault =
   | 'hang'
   | 'hang-after-commit'
   | 'cut-2xx'
-  | 'stall-2xx';
+  | 'stall-2xx'
+  | 'oversized-2xx';
 
 export interface Scenario {
   /** Fault of the 1st, 2nd, 3rd POST (missing: answered normally). */
@@ -58,6 +59,7 @@ export const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
           '429',
           'cut-2xx',
           'stall-2xx',
+          'oversized-2xx',
           'refused',
           'none',
         ),
@@ -100,6 +102,7 @@ export const KIND_LABELS = {
   refused: '400 refusal of a POST',
   'cut-2xx': '2xx with its body cut',
   'stall-2xx': '2xx whose body stalls',
+  'oversized-2xx': '2xx over maxResponseBytes',
   lookup429: '429 + Retry-After on lookup',
   lag: 'listing lag within waits',
   listingDown: 'listing 503s (lookup may fail)',
@@ -142,6 +145,7 @@ export function armPost(mock: PaymentsMock, s: Scenario, attempt: number): void 
   else if (fault === 'hang-after-commit') mock.faults.hangAfterCommit(match);
   else if (fault === 'cut-2xx') mock.faults.bodyFault('cut', match);
   else if (fault === 'stall-2xx') mock.faults.bodyFault('stall', match);
+  else if (fault === 'oversized-2xx') mock.faults.bodyFault('oversized', match);
 }
 
 /** Arms the listing faults of a scenario before a trial. */

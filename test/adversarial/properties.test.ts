@@ -534,6 +534,7 @@ const payoutValid: fc.Arbitrary<PayoutBody> = fc.record(
     // Sent byte for byte, any length: no white space at either end, no control characters.
     externalReference: fc
       .string({ minLength: 1, maxLength: 300, unit: 'grapheme' })
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what a reference may not hold.
       .filter((r) => r.trim() === r && !/[\u0000-\u001f\u007f-\u009f]/.test(r)),
   },
   { requiredKeys: ['amount', 'currency', 'beneficiary'] },
