@@ -1,19 +1,32 @@
 /**
  * A payout that is safe to retry: the reference is created and persisted first, and `lookupBeforeRetry`
- * looks the payout up after any ambiguous failure instead of paying twice.
+ * looks the payout up after any ambiguous failure instead of paying twice. After a crash, `resumePending`
+ * picks every pending payout up again from what was persisted, looking before it sends.
  * Run (moves real money!): PAYMENTS_BASE_URL=... PAYMENTS_API_KEY=... npx tsx examples/safe-payouts.ts --live
  */
 import {
   PaymentsClient as Client,
   createExternalReference,
   type PaymentsClient,
+  type PayoutCreateParams,
   PayoutOutcomeUnknownError,
+  type Transaction,
   toMajorUnits,
 } from 'payments-service-sdk';
 import { runIfMain } from './run.js';
 
-/** Stands in for your database: the reference must be stored before the request leaves. */
-const pending = new Map<string, string>();
+/**
+ * Stands in for your database: the whole body, reference included, is stored before the request leaves. In a
+ * real one, a worker takes a row lock on a pending row for the whole call: two workers must never resume the
+ * same reference at once.
+ */
+const pending = new Map<string, PayoutCreateParams & { externalReference: string }>();
+
+/**
+ * How this merchant recognises its payouts in the listing. The spec says the service assigns the reference of
+ * NGN payouts itself, but `remark` is the transaction's description, and this merchant's remarks are unique.
+ */
+const sameRemark = (body: PayoutCreateParams) => (tx: Transaction) => tx.description === body.remark;
 
 export async function main(
   client: PaymentsClient = new Client(),
@@ -23,23 +36,25 @@ export async function main(
   const beneficiary = { bankCode: '000014', accountNumber: '0123456788' };
   const holder = await client.banks.lookup(beneficiary); // name enquiry first, as the spec advises
   const externalReference = createExternalReference('inv');
-  pending.set('invoice-1001', externalReference);
+  const body = {
+    amount: '2500.00',
+    currency: 'NGN',
+    beneficiary: {
+      ...beneficiary,
+      accountName: holder.accountName,
+      bankName: holder.bankName,
+      email: 'ap@example.com',
+    },
+    remark: 'Invoice 1001',
+    externalReference,
+  };
+  pending.set('invoice-1001', body);
   try {
-    const outcome = await client.payouts.lookupBeforeRetry(
-      {
-        amount: '2500.00',
-        currency: 'NGN',
-        beneficiary: {
-          ...beneficiary,
-          accountName: holder.accountName,
-          bankName: holder.bankName,
-          email: 'ap@example.com',
-        },
-        remark: 'Invoice 1001',
-        externalReference,
-      },
-      { visibilityWaits, onAttempt: (e) => log(`  ${e.type} (attempt ${e.attempt})`) },
-    );
+    const outcome = await client.payouts.lookupBeforeRetry(body, {
+      visibilityWaits,
+      match: sameRemark(body),
+      onAttempt: (e) => log(`  ${e.type} (attempt ${e.attempt})`),
+    });
     // `created` carries the POST's answer, `recovered` the listed transaction.
     const minor =
       outcome.status === 'created' ? outcome.payout.amount : (outcome.transaction.source_amount ?? 0);
@@ -51,6 +66,26 @@ export async function main(
     }
     throw error;
   }
+}
+
+/** On start-up: every payout still pending is looked up first, and sent only if it provably never left. */
+export async function resumePending(
+  client: PaymentsClient = new Client(),
+  log = console.log,
+  visibilityWaits?: number[],
+) {
+  const outcomes = [];
+  for (const [invoice, body] of pending) {
+    const outcome = await client.payouts.lookupBeforeRetry(body, {
+      lookupFirst: true,
+      match: sameRemark(body),
+      visibilityWaits,
+    });
+    log(`${invoice}: ${outcome.status} after ${outcome.attempts} POST(s)`);
+    pending.delete(invoice);
+    outcomes.push(outcome);
+  }
+  return outcomes;
 }
 
 runIfMain(import.meta.url, async () => {

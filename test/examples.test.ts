@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { main as paginate } from '../examples/paginate-transactions.js';
 import { main as payerName } from '../examples/payer-name-with-documents.js';
 import { quickstart } from '../examples/quickstart.js';
-import { main as safePayout } from '../examples/safe-payouts.js';
+import { resumePending, main as safePayout } from '../examples/safe-payouts.js';
 import { main as tenants } from '../examples/tenant-for-account.js';
 import { PaymentsClient } from '../src/index.js';
 import { createPaymentsMock, DEFAULT_API_KEY } from '../src/testing/index.js';
@@ -58,9 +58,13 @@ describe('examples', () => {
     expect(summary.every((s) => s.transactions > 0)).toBe(true);
   });
 
-  it('safe-payouts creates one payout', async () => {
+  it('safe-payouts creates one payout, and resuming after a "crash" finds it without sending again', async () => {
     const outcome = await safePayout(client, () => {}, [10]);
     expect(outcome.status).toBe('created');
+    const before = mock.account().transactions.length;
+    const resumed = await resumePending(client, () => {}, [0]);
+    expect(resumed).toMatchObject([{ status: 'recovered', attempts: 0 }]);
+    expect(mock.account().transactions).toHaveLength(before);
   });
 
   it('payer-name-with-documents streams the document and sets metadata afterwards', async () => {
