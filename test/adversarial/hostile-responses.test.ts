@@ -1,8 +1,9 @@
 /**
  * Hostile responses: well over a thousand generated answers (any status class, random content types, truncated and
  * non-JSON bodies, wrong types in known fields, poisoned objects, huge and deeply nested bodies, bodies that
- * stall after the headers, redirects) served by MSW to a sample of SDK methods. Every call must end as a
- * `PaymentsError` subclass or a valid result: never a TypeError/SyntaxError/RangeError, never a hang.
+ * stall after the headers, redirects) served by MSW (the stalling ones over a loopback socket) to a sample of SDK
+ * methods. Every call must end as a `PaymentsError` subclass or a valid result: never a
+ * TypeError/SyntaxError/RangeError, never a hang.
  */
 
 import { createServer, type Server } from 'node:http';
@@ -388,19 +389,11 @@ function stallClientOptions(): { options: Partial<ClientOptions>; headers: Promi
  * waiting on the body. A real 150 ms timeout could, on a loaded machine, fire before the request even reached
  * the server (the case would count no request) or before the headers came (proving nothing about the body).
  */
-async function stalledCall(
-  call: (client: PaymentsClient) => PromiseLike<unknown>,
-  options: Partial<ClientOptions> = {},
-): Promise<Outcome> {
+async function stalledCall(call: (client: PaymentsClient) => PromiseLike<unknown>): Promise<Outcome> {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
   try {
     const stall = stallClientOptions();
-    const client = new PaymentsClient({
-      ...clientOptions,
-      timeout: CLIENT_TIMEOUT_MS,
-      ...options,
-      ...stall.options,
-    });
+    const client = new PaymentsClient({ ...clientOptions, timeout: CLIENT_TIMEOUT_MS, ...stall.options });
     const outcome = watched(call(client), WATCHDOG_MS);
     // Settles first only if the call ended (or hung) before the headers came: then there is nothing to time out.
     const early = await Promise.race([stall.headers.then(() => undefined), outcome]);
