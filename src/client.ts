@@ -164,7 +164,7 @@ export class PaymentsClient {
     // Resolved on first use, so invalid input rejects the PagePromise like any other failure.
     let query: Record<string, QueryValue> | undefined;
     const load = async (page: number): Promise<Page<T>> => {
-      const pageQuery = page === 1 && query?.page === undefined ? query : { ...query, page };
+      const pageQuery = page === 1 && !(query && Object.hasOwn(query, 'page')) ? query : { ...query, page };
       const response = await this.#send({
         method: 'GET',
         path: params.path,
@@ -196,7 +196,7 @@ export class PaymentsClient {
         ]);
       }
       query = typeof params.query === 'function' ? params.query() : params.query;
-      return load(typeof query?.page === 'number' ? query.page : 1);
+      return load(query && Object.hasOwn(query, 'page') && typeof query.page === 'number' ? query.page : 1);
     }, maxPages);
   }
 

@@ -129,13 +129,32 @@ describe('walking', () => {
     // 1,000 requests one after another: seconds of work on a quiet machine, so far more than the default 5 s.
   }, 120_000);
 
-  it('stops on an empty page even when counters say more', async () => {
+  it('an empty page where the counters promise more is a PaginationError, not a silent end', async () => {
     const requested = serveList('/transactions', 2, 2, (r, page) =>
       ok({ transactions: r, totalCount: 100, page, pageSize: 2, totalPages: 50 }),
     );
-    const all = await makeClient().paginate({ path: '/transactions', rowsKey: 'transactions' }).toArray();
-    expect(all).toHaveLength(4);
+    const seen: unknown[] = [];
+    const walk = async () => {
+      for await (const row of makeClient().paginate({ path: '/transactions', rowsKey: 'transactions' })) {
+        seen.push(row);
+      }
+    };
+    await expect(walk()).rejects.toThrow(/page 3 came back empty before the declared end/);
+    expect(seen).toHaveLength(4);
     expect(requested).toHaveLength(3);
+  });
+
+  it('an empty page with no count promising more ends the walk; a skipped page number is a PaginationError', async () => {
+    serveList('/plain', 2, 2, (r, page) => ok({ items: r, page, pageSize: 2, hasMore: true }));
+    expect(await makeClient().paginate({ path: '/plain', rowsKey: 'items' }).toArray()).toHaveLength(4);
+    server.use(
+      http.get(`${BASE}/jumpy`, ({ request }) => {
+        const asked = Number(new URL(request.url).searchParams.get('page') ?? 1);
+        return ok({ items: rows(asked, 2), page: asked === 2 ? 3 : asked, pageSize: 2, totalPages: 5 });
+      }),
+    );
+    const jumpy = makeClient().paginate({ path: '/jumpy', rowsKey: 'items' });
+    await expect(jumpy.toArray()).rejects.toThrow(/asked for page 2, the server answered page 3/);
   });
 
   it('stops with PaginationError when the server repeats a page', async () => {

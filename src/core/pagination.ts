@@ -49,7 +49,7 @@ export function readPageInfo(
     (isRecord(payload) && isRecord(payload.pagination) && payload.pagination) ||
     (Array.isArray(payload) && root && isRecord(root.pagination) && root.pagination) ||
     (isRecord(payload) && payload) ||
-    {};
+    (Object.create(null) as Record<string, unknown>);
   const paged = Object.keys(meta).some((k) => k === 'page' || k === 'totalPages' || k === 'hasMore');
   const page = num(meta.page) ?? requested.page;
   const pageSize = num(meta.pageSize) ?? requested.pageSize ?? rows.length;
@@ -139,7 +139,7 @@ export class Page<T> implements AsyncIterable<T> {
 }
 
 function fingerprint(row: unknown): string {
-  if (isRecord(row) && typeof row.id === 'string') return row.id;
+  if (isRecord(row) && typeof row.id === 'string') return row.id.slice(0, 100);
   return safeStringify(row, '').slice(0, 200);
 }
 
@@ -170,7 +170,20 @@ export async function* walkPages<T>(
   yield page;
   while (page.hasNextPage() && walked < maxPages) {
     const next = await page.getNextPage();
-    if (next.data.length === 0) return;
+    if (next.page > page.page + 1) {
+      throw new PaginationError(
+        page.page + 1,
+        `asked for page ${page.page + 1}, the server answered page ${next.page}`,
+      );
+    }
+    if (next.data.length === 0) {
+      // No rows where the service's own counters promised more: it contradicts itself, and rows went unread.
+      const promised = page.totalCount !== undefined && page.page * page.pageSize < page.totalCount;
+      if (promised) {
+        throw new PaginationError(next.page, `page ${next.page} came back empty before the declared end`);
+      }
+      return;
+    }
     seen.add(pageKey(page));
     if (seen.size > SEEN_PAGES) seen.delete(seen.values().next().value as string);
     if (next.page <= page.page || seen.has(pageKey(next))) {

@@ -1,4 +1,6 @@
 import { ResponseTooLargeError } from '../core/error.js';
+import { parseOwnJson, prototypePolluted } from './own.js';
+import type { Redact } from './redact.js';
 
 /**
  * Reading a response body: inside its attempt, so the attempt's timeout and the caller's signal also cover a
@@ -23,7 +25,9 @@ export interface TransportResponse {
  * CPU per request in-process, 9-58 µs over loopback).
  */
 const BODY = Symbol('body');
-type ReadResponse = Response & { [BODY]?: string };
+/** Set when the body was cut at `maxResponseBytes` (an error body): its tail may be part of an echoed key. */
+const CUT = Symbol('cut');
+type ReadResponse = Response & { [BODY]?: string; [CUT]?: boolean };
 
 /** The declared length when it bounds the decoded body: no content coding, or the identity one. */
 function plainLength(headers: Headers): number | undefined {
@@ -56,6 +60,7 @@ async function readLimited(response: Response, limit: number): Promise<string> {
         throw new ResponseTooLargeError(response.status, limit);
       chunks.push(value.subarray(0, limit - total));
       total = limit;
+      (response as ReadResponse)[CUT] = true;
       break;
     }
     chunks.push(value);
@@ -95,7 +100,7 @@ function parseBody(text: string, headers: Headers): { body: unknown; json: boole
   // Some proxies label JSON as text/plain; try to parse anything that is not declared as another type.
   if (type === '' || /json|text\/plain/i.test(type)) {
     try {
-      return { body: JSON.parse(text), json: true };
+      return { body: prototypePolluted() ? parseOwnJson(text) : JSON.parse(text), json: true };
     } catch {
       // fall through: keep the text
     }
@@ -106,10 +111,11 @@ function parseBody(text: string, headers: Headers): { body: unknown; json: boole
 /** The response as the SDK sees it, the API key replaced wherever a server echoed it. */
 export async function readResponse(
   response: Response,
-  redact: (text: string) => string,
+  redact: Redact,
   redactHeaders: (headers: Headers) => Headers,
 ): Promise<TransportResponse> {
-  const text = redact((response as ReadResponse)[BODY] ?? (await response.text()));
+  const read = response as ReadResponse;
+  const text = redact(read[BODY] ?? (await response.text()), read[CUT]);
   const headers = redactHeaders(response.headers);
   return { status: response.status, headers, text, ...parseBody(text, headers) };
 }
@@ -118,5 +124,6 @@ export async function readResponse(
 export function withHeaders(response: Response, headers: Headers): Response {
   const copy = new Response(null, { status: response.status, statusText: response.statusText, headers });
   (copy as ReadResponse)[BODY] = (response as ReadResponse)[BODY];
+  (copy as ReadResponse)[CUT] = (response as ReadResponse)[CUT];
   return copy;
 }

@@ -2,7 +2,7 @@ import { PaymentsError, RequestValidationError } from '../core/error.js';
 import { readEnv } from './env.js';
 import { isLogLevel, LevelLogger, type Logger, type LogLevel } from './logger.js';
 import { ownData } from './own.js';
-import { redactor } from './redact.js';
+import { type Redact, redactor } from './redact.js';
 import { isUuid } from './uuid.js';
 
 /** The path every endpoint of the spec is relative to. */
@@ -70,7 +70,7 @@ export interface ResolvedConfig {
   readonly totalTimeout: number;
   readonly maxResponseBytes: number;
   /** Replaces the API key wherever a response or a fetch failure echoes it. */
-  readonly redact: (text: string) => string;
+  readonly redact: Redact;
   readonly maxRetries: number;
   readonly fetch: typeof fetch | undefined;
   readonly headers: Readonly<Record<string, string>>;

@@ -10,19 +10,20 @@ import {
 } from '../core/error.js';
 import { readResponse, type TransportResponse } from './body.js';
 import type { LevelLogger } from './logger.js';
-import { redactHeaders, safeCause } from './redact.js';
+import { type Redact, redactHeaders, safeCause } from './redact.js';
 
 /** What a failed call needs to be described: its target, signal, the key's redactor and the logger. */
 export interface FailureContext {
   target: string;
   signal: AbortSignal | undefined;
-  redact: (text: string) => string;
+  redact: Redact;
   log: LevelLogger;
   /** Set when a request that is not safe to repeat got a 2xx status line: the service acted on it. */
   accepted: { status: number; headers: Headers } | undefined;
 }
 
-function describeBodyFailure(error: unknown, redact: (text: string) => string): string {
+function describeBodyFailure(error: unknown, redact: Redact, signal: AbortSignal | undefined): string {
+  if (signal?.aborted) return 'the caller aborted while the body was read';
   if (error instanceof ResponseTooLargeError)
     return `the body exceeded maxResponseBytes (${error.limit} bytes)`;
   if (error instanceof TimeoutError) return 'the body did not arrive within the timeout';
@@ -35,7 +36,8 @@ export async function toPaymentsError(error: unknown, ctx: FailureContext): Prom
   const { target, signal, redact, log, accepted } = ctx;
   // After a 2xx to a payout, whatever failed is about its body: the request itself is done.
   const aboutTheBody = !(error instanceof PaymentsError) || error instanceof ResponseTooLargeError;
-  if (accepted && !signal?.aborted && aboutTheBody) {
+  // A caller's abort after the 2xx too: the caller must learn that the service acted on the request.
+  if (accepted && (aboutTheBody || signal?.aborted)) {
     log.log('debug', `✕ ${target} accepted (${accepted.status}), body unreadable`);
     const cause = safeCause(error instanceof NetworkError ? error.cause : error, redact);
     const headers = redactHeaders(accepted.headers, redact);
@@ -43,7 +45,7 @@ export async function toPaymentsError(error: unknown, ctx: FailureContext): Prom
       target,
       accepted.status,
       headers,
-      describeBodyFailure(error, redact),
+      describeBodyFailure(error, redact, signal),
       {
         cause,
       },

@@ -36,7 +36,7 @@ export const MAX_LOG_LINE = 2_000;
  */
 export function escapeControls(line: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is escaped here.
-  return line.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => {
+  return line.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028-\u202e\u2066-\u2069]/g, (c) => {
     const code = c.charCodeAt(0);
     return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16)}`;
   });

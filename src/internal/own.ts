@@ -25,3 +25,21 @@ export function ownData<T>(value: T, depth = 0): T {
   for (const key of Object.keys(value)) copy[key] = ownData(value[key], depth + 1);
   return copy as T;
 }
+
+/**
+ * Whether something has set an enumerable property on `Object.prototype` (a deep-merge bug elsewhere in the
+ * app). Checked per response, at the cost of one empty loop, so that the common case parses as usual.
+ */
+export function prototypePolluted(): boolean {
+  for (const _ in {}) return true;
+  return false;
+}
+
+/** `JSON.parse` whose objects inherit nothing: a polluted `Object.prototype` cannot add fields to a response. */
+export function parseOwnJson(text: string): unknown {
+  return JSON.parse(text, (_key, value: unknown) => {
+    if (value !== null && typeof value === 'object' && !Array.isArray(value))
+      Object.setPrototypeOf(value, null);
+    return value;
+  });
+}

@@ -12,19 +12,54 @@ export const REDACTED = '[redacted]';
  */
 const MIN_SECRET_LENGTH = 8;
 
-/** A function that replaces `secret` (as sent, and as JSON escapes it) with `[redacted]` in a text. */
-export function redactor(secret: string): (text: string) => string {
+/** A text with the secret replaced; `cut` also drops a tail that begins the secret (a body cut mid-echo). */
+export type Redact = (text: string, cut?: boolean) => string;
+
+const hex = (code: number) =>
+  [...code.toString(16).padStart(4, '0')]
+    .map((d) => (/\d/.test(d) ? d : `[${d}${d.toUpperCase()}]`))
+    .join('');
+
+/**
+ * The secret as any JSON encoder may write it: each character that is not a letter or digit as itself, `\`
+ * before it (`\/`, as PHP writes a slash) or `\uXXXX` (as .NET writes `+`), in either case of hex digits.
+ */
+function pattern(secret: string): RegExp {
+  const parts = [...secret].map((char) => {
+    const literal = char.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    if (/[A-Za-z0-9]/.test(char)) return literal;
+    return `(?:${literal}|\\\\${literal}|\\\\u${hex(char.charCodeAt(0))})`;
+  });
+  return new RegExp(parts.join(''), 'g');
+}
+
+/** The longest run of letters and digits in the secret: a cheap test that rules most texts out at once. */
+function anchor(secret: string): string {
+  return (secret.match(/[A-Za-z0-9]+/g) ?? []).reduce((a, b) => (b.length > a.length ? b : a), '');
+}
+
+export function redactor(secret: string): Redact {
   if (secret.length < MIN_SECRET_LENGTH) return (text) => text;
-  const forms = [...new Set([secret, JSON.stringify(secret).slice(1, -1)])];
-  return (text) => {
-    let out = text;
-    for (const form of forms) if (out.includes(form)) out = out.replaceAll(form, REDACTED);
+  const regex = pattern(secret);
+  const probe = anchor(secret);
+  const head = secret.slice(0, Math.min(secret.length - 1, 24));
+  return (text, cut = false) => {
+    let out = probe.length >= 4 && !text.includes(probe) ? text : text.replace(regex, REDACTED);
+    if (cut) {
+      // The last characters may be the start of the key, cut at the limit: drop them from 4 characters up.
+      for (let n = head.length; n >= 4; n--) {
+        if (out.endsWith(head.slice(0, n))) {
+          out = `${out.slice(0, -n)}${REDACTED}`;
+          break;
+        }
+      }
+    }
     return out;
   };
 }
 
 /** Headers with the secret replaced in every value; the same object when no value holds it. */
-export function redactHeaders(headers: Headers, redact: (text: string) => string): Headers {
+export function redactHeaders(headers: Headers, redact: Redact): Headers {
   let changed = false;
   const copy = new Headers();
   headers.forEach((value, name) => {
@@ -40,7 +75,7 @@ export function redactHeaders(headers: Headers, redact: (text: string) => string
  * and the same for its own cause. Other fields go: undici's parser error keeps the raw bytes it choked on in
  * `data`, and ky's errors keep the request with its headers.
  */
-export function safeCause(cause: unknown, redact: (text: string) => string, depth = 0): unknown {
+export function safeCause(cause: unknown, redact: Redact, depth = 0): unknown {
   if (!(cause instanceof Error)) return typeof cause === 'string' ? redact(cause) : cause;
   const inner =
     depth < 4 && cause.cause !== undefined ? safeCause(cause.cause, redact, depth + 1) : undefined;

@@ -30,6 +30,35 @@ const RETRY = {
   retryOnTimeout: true,
 } satisfies KyOptions['retry'];
 
+/**
+ * Every option ky or the Request constructor reads that the SDK does not set, as an own `undefined`: ky copies
+ * the options and reads the rest through the prototype chain, so a polluted `Object.prototype.prefix` would
+ * send the key and the payout to another host, and `.json` would replace the validated body.
+ */
+const UNSET = Object.freeze({
+  prefix: undefined,
+  baseUrl: undefined,
+  json: undefined,
+  // ky's option merge drops an `undefined` searchParams (and would then read the prototype's); `''` is kept.
+  searchParams: '',
+  parseJson: undefined,
+  stringifyJson: undefined,
+  onDownloadProgress: undefined,
+  onUploadProgress: undefined,
+  context: undefined,
+  hooks: undefined,
+  cache: undefined,
+  credentials: undefined,
+  integrity: undefined,
+  keepalive: undefined,
+  mode: undefined,
+  priority: undefined,
+  referrer: undefined,
+  referrerPolicy: undefined,
+  window: undefined,
+  dispatcher: undefined,
+});
+
 /** The HTTP methods the API uses. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** A query parameter value; `undefined` and `null` are left out of the URL. */
@@ -129,6 +158,7 @@ export async function send(config: ResolvedConfig, given: TransportRequest): Pro
   let attempt = 0;
 
   const kyOptions: KyOptions = {
+    ...UNSET,
     method: request.method,
     headers,
     body: json,

@@ -116,35 +116,67 @@ function shortfall(page: Page<TransactionListItem>): string | undefined {
   return data.length === 0 && page.page > 1 ? `page ${page.page} came back empty` : undefined;
 }
 
-/** Reads one listing up to its declared end, or says why it could not. */
+type ListingResult = SearchResult | { found?: undefined; complete: false; reason: string; shifted: true };
+
+/**
+ * Reads one listing up to its declared end, or says why it could not. The listing pages by offset, newest
+ * first: if it changes between two pages (a newer row fails and leaves, another arrives), rows move across
+ * the page boundary and one could be skipped, so every page must report the counters the first one did, and
+ * the rows read must add up to them.
+ */
 async function searchListing(
-  first: PagePromise<TransactionListItem>,
+  first: () => PagePromise<TransactionListItem>,
   externalReference: string,
   match: PayoutMatch,
+  ownReference: boolean,
   maxPages: number,
-): Promise<SearchResult> {
-  let page = await first;
+): Promise<ListingResult> {
+  let page = await first();
+  const counters = `${page.totalCount}/${page.totalPages}`;
   const seen = new Set<string>();
+  let rows = 0;
   for (let read = 1; ; read++) {
-    let legacy = false;
     for (const row of page.data) {
-      if (isLegacyTransaction(row)) legacy = true;
-      else if (match(row, externalReference)) return { found: row, complete: true };
+      // A row in the older form carries no reference: it might be this payout. So might a withdrawal listed
+      // without one, when the reference is what recognises it.
+      if (isLegacyTransaction(row)) {
+        return { complete: false, reason: 'the listing holds rows in the older form, without references' };
+      }
+      if (match(row, externalReference)) return { found: row, complete: true };
+      if (
+        ownReference &&
+        row.transaction_type === 'withdrawal' &&
+        !Object.hasOwn(row, 'external_reference')
+      ) {
+        return { complete: false, reason: 'the listing holds a withdrawal without a reference' };
+      }
     }
-    // A row in the older form carries no reference: it might be this payout.
-    if (legacy)
-      return { complete: false, reason: 'the listing holds rows in the older form, without references' };
+    rows += page.data.length;
+    if (`${page.totalCount}/${page.totalPages}` !== counters) {
+      return { complete: false, reason: 'the listing changed while it was read', shifted: true };
+    }
     const short = shortfall(page);
     if (short) return { complete: false, reason: short };
-    if (page.isLastPage) return { complete: true };
+    if (page.isLastPage) {
+      // The end is proof only when nothing contradicts it: no `hasMore: true`, and every row counted.
+      if (page.hasNextPage())
+        return { complete: false, reason: `page ${page.page} is last and says more follow` };
+      if (page.totalCount !== undefined && rows !== page.totalCount) {
+        return {
+          complete: false,
+          reason: `${rows} rows read where the listing counts ${page.totalCount}`,
+          shifted: true,
+        };
+      }
+      return { complete: true };
+    }
     if (!page.hasNextPage()) {
       return { complete: false, reason: `page ${page.page} ended the listing before its declared end` };
     }
     if (read >= maxPages) return { complete: false, reason: `maxLookupPages (${maxPages}) reached` };
     const next = await page.getNextPage();
-    const key = pageKey(next);
     seen.add(pageKey(page));
-    if (next.page !== page.page + 1 || seen.has(key)) {
+    if (next.page !== page.page + 1 || seen.has(pageKey(next))) {
       return { complete: false, reason: `page ${page.page + 1} repeated an earlier page` };
     }
     if (next.data.length === 0 && !next.isLastPage) {
@@ -153,6 +185,12 @@ async function searchListing(
     page = next;
   }
 }
+
+/** The default rule: a withdrawal listed under this exact reference (a deposit may carry the same text). */
+const sameReference: PayoutMatch = (tx, ref) =>
+  tx.transaction_type === 'withdrawal' &&
+  Object.hasOwn(tx, 'external_reference') &&
+  tx.external_reference === ref;
 
 /**
  * Searches the default listing and the `status: failed` one (the default hides failed payouts) for the
@@ -165,15 +203,18 @@ export async function searchByReference(
   since: Date,
   options: FindByReferenceOptions,
 ): Promise<SearchResult> {
-  const match = options.match ?? ((tx, ref) => tx.external_reference === ref);
+  const match = options.match ?? sameReference;
   const maxPages = options.maxLookupPages ?? DEFAULT_MAX_PAGES;
   const startDate = new Date(since.getTime() - DAY_MS).toISOString().slice(0, 10);
   const endDate = new Date(Date.now() + DAY_MS).toISOString().slice(0, 10);
   const requestOptions = { signal: options.signal, timeout: options.timeout, headers: options.headers };
   let incomplete: SearchResult | undefined;
   for (const status of [undefined, 'failed'] as const) {
-    const listing = list({ pageSize: 100, startDate, endDate, status }, requestOptions);
-    const result = await searchListing(listing, externalReference, match, maxPages);
+    const listing = () => list({ pageSize: 100, startDate, endDate, status }, requestOptions);
+    const read = () => searchListing(listing, externalReference, match, !options.match, maxPages);
+    let result = await read();
+    // A listing that moved under the walk is read once more from the start; moving again, it is incomplete.
+    if ('shifted' in result) result = await read();
     if (result.found) return result;
     if (!result.complete) {
       incomplete ??= { complete: false, reason: `${status ?? 'default'} listing: ${result.reason}` };

@@ -123,6 +123,9 @@ function wasAccepted(error: unknown): boolean {
  */
 const SERVICE_ASSIGNED_REFERENCE = new Set(['NGN']);
 
+/** The longest timer JavaScript can set; a longer one fires at once. */
+const MAX_WAIT_MS = 2 ** 31 - 1;
+
 export function checkRecoveryOptions(options: LookupBeforeRetryOptions): {
   maxAttempts: number;
   waits: number[];
@@ -134,8 +137,9 @@ export function checkRecoveryOptions(options: LookupBeforeRetryOptions): {
       { path: ['maxAttempts'], message: 'must be a whole number of at least 1' },
     ]);
   }
-  if (!Array.isArray(waits) || waits.length === 0 || !waits.every((w) => Number.isFinite(w) && w >= 0)) {
-    const message = 'must be a non-empty list of milliseconds (finite, 0 or more)';
+  const ok = (w: unknown) => typeof w === 'number' && Number.isFinite(w) && w >= 0 && w <= MAX_WAIT_MS;
+  if (!Array.isArray(waits) || waits.length === 0 || !waits.every(ok)) {
+    const message = `must be a non-empty list of milliseconds (0 to ${MAX_WAIT_MS})`;
     throw new RequestValidationError([{ path: ['visibilityWaits'], message }]);
   }
   return { maxAttempts, waits };
@@ -239,6 +243,9 @@ export async function recoverPayout(
         throw unknown(attempt, 'a retry was refused after an earlier attempt went unanswered');
       if (error instanceof APIUserAbortError) throw unknown(attempt, 'aborted after the payout was sent');
       accepted = wasAccepted(error);
+      if (accepted && signal?.aborted) {
+        throw unknown(attempt, 'aborted after the service accepted the payout (2xx); look it up later');
+      }
       notify({ type: 'ambiguous', attempt, externalReference: ref, error });
     }
     const result = await lookUp(attempt, since, waits);
