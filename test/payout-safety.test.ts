@@ -21,6 +21,7 @@ import {
   startMockServer,
 } from '../src/testing/index.js';
 import { BENEFICIARY, rejection } from './integration/fixtures.js';
+import { newerWithdrawals } from './listing-fixtures.js';
 
 const mock = createPaymentsMock({ dedupeByReference: false });
 afterEach(() => mock.reset());
@@ -51,33 +52,7 @@ const stored = (ref: string, target: PaymentsMock = mock) =>
   target.account().transactions.filter((t) => t.row.external_reference === ref);
 const FAST = { visibilityWaits: [0, 0] };
 
-/**
- * `n` withdrawals of other references dated after anything the test sends (the listing is newest first), so a
- * payout sent now is listed after them: a search must read past page 1 to find it.
- */
-function fillListing(n: number) {
-  const now = Date.now();
-  for (let i = 0; i < n; i++) {
-    const at = new Date(now + (i + 1) * 60_000).toISOString();
-    mock.account().transactions.push({
-      row: {
-        id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
-        transaction_type: 'withdrawal',
-        status: 'completed',
-        description: `other ${i}`,
-        external_reference: `other-${i}`,
-        fee_amount: 10,
-        source_amount: 110,
-        destination_amount: 100,
-        source_currency: 'USD',
-        destination_currency: 'USD',
-        created_at: at,
-        updated_at: at,
-      },
-      visibleAt: 0,
-    });
-  }
-}
+const fillListing = (n: number) => newerWithdrawals(mock, n);
 
 describe('1. a 2xx is a commitment', () => {
   it('a cut body after 200 is AcceptedButUnreadableError carrying the status, not a connection error', async () => {

@@ -4,6 +4,7 @@
  */
 import * as fc from 'fast-check';
 import type { PaymentsMock } from '../../src/testing/index.js';
+import { newerWithdrawals } from '../listing-fixtures.js';
 
 export const MAX_ATTEMPTS = 3;
 export const WAITS = [2, 5, 10];
@@ -158,29 +159,5 @@ export function armListing(mock: PaymentsMock, s: Scenario): void {
   if (s.listingDown) mock.faults.next({ status: 503, times: s.listingDown, match });
   for (const kind of s.pageFaults) mock.faults.pageFault(kind, match);
   // Page faults strike only after page 1: 150 newer rows of other payouts push this one to page 2.
-  if (s.pageFaults.length) fillListing(mock, 150);
-}
-
-function fillListing(mock: PaymentsMock, n: number): void {
-  const now = Date.now();
-  for (let i = 0; i < n; i++) {
-    const at = new Date(now + (i + 1) * 1000).toISOString();
-    mock.account().transactions.push({
-      row: {
-        id: `00000000-0000-4000-9000-${String(i).padStart(12, '0')}`,
-        transaction_type: 'withdrawal',
-        status: 'completed',
-        description: `other ${i}`,
-        external_reference: `other-${i}`,
-        fee_amount: 1,
-        source_amount: 2,
-        destination_amount: 1,
-        source_currency: 'USD',
-        destination_currency: 'USD',
-        created_at: at,
-        updated_at: at,
-      },
-      visibleAt: 0,
-    });
-  }
+  if (s.pageFaults.length) newerWithdrawals(mock, 150);
 }

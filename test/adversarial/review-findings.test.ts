@@ -13,6 +13,7 @@ import {
 } from '../../src/index.js';
 import { createPaymentsMock, DEFAULT_API_KEY } from '../../src/testing/index.js';
 import { BENEFICIARY, rejection } from '../integration/fixtures.js';
+import { newerWithdrawals } from '../listing-fixtures.js';
 
 const mock = createPaymentsMock({ dedupeByReference: false });
 const POLLUTED = ['prefix', 'json', 'searchParams', 'success', 'hasMore', 'page', 'external_reference'];
@@ -49,29 +50,7 @@ const usd = (ref: string) => ({
 });
 const WAITS = { visibilityWaits: [0] };
 
-/** `n` newer withdrawals, so that a payout sent now is listed after them. */
-function newer(n: number, from = Date.now()) {
-  for (let i = 0; i < n; i++) {
-    const at = new Date(from + (i + 1) * 1000).toISOString();
-    mock.account().transactions.push({
-      visibleAt: 0,
-      row: {
-        id: `00000000-0000-4000-a000-${String(i).padStart(12, '0')}`,
-        transaction_type: 'withdrawal',
-        status: 'completed',
-        description: `other ${i}`,
-        external_reference: `other-${i}`,
-        fee_amount: 1,
-        source_amount: 2,
-        destination_amount: 1,
-        source_currency: 'USD',
-        destination_currency: 'USD',
-        created_at: at,
-        updated_at: at,
-      },
-    });
-  }
-}
+const newer = (n: number) => newerWithdrawals(mock, n);
 
 describe('a lookup is no proof when the listing moves or contradicts itself', () => {
   it('a newer row failing between page 1 and page 2 shifts the payout onto page 1: read again, found', async () => {
