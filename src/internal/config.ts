@@ -1,8 +1,10 @@
 import { PaymentsError, RequestValidationError } from '../core/error.js';
 import { readEnv } from './env.js';
+import type { ClientHooks } from './hooks.js';
 import { isLogLevel, LevelLogger, type Logger, type LogLevel } from './logger.js';
 import { ownData } from './own.js';
 import { type Redact, redactor } from './redact.js';
+import { type AppInfo, appInfoIssue, userAgent } from './user-agent.js';
 import { isUuid } from './uuid.js';
 
 /** The path every endpoint of the spec is relative to. */
@@ -43,7 +45,27 @@ export interface ClientOptions {
    * the page can read it. Only for test environments such as jsdom, or a page nobody else can load.
    */
   dangerouslyAllowBrowser?: boolean;
+  /** Your application, appended to the User-Agent: `payments-service-sdk/0.1.0 (...) shop/2.1 (+url)`. */
+  appInfo?: AppInfo;
+  /** Passed to every fetch, e.g. an undici `dispatcher` for a proxy. The SDK's own fields win. */
+  fetchOptions?: FetchOptions;
+  /** Structured events per attempt for metrics: `onRequest`, `onResponse`, `onRetry`. */
+  hooks?: ClientHooks;
 }
+
+/**
+ * Options for every fetch the client makes (`keepalive`, `priority`, an undici `dispatcher`, ...). Method,
+ * headers, body, signal and redirect are the SDK's: a redirect followed would carry the key elsewhere.
+ */
+export type FetchOptions = Omit<
+  RequestInit,
+  'method' | 'headers' | 'body' | 'signal' | 'redirect' | 'window'
+> & {
+  /** An undici `Dispatcher` (`ProxyAgent`, `Agent`), on Node's fetch. */
+  dispatcher?: unknown;
+};
+
+const SDK_OWNED_FETCH_OPTIONS = ['method', 'headers', 'body', 'signal', 'redirect', 'window', 'duplex'];
 
 /** Per-call options, accepted as the last argument of every method. */
 export interface RequestOptions {
@@ -75,6 +97,9 @@ export interface ResolvedConfig {
   readonly fetch: typeof fetch | undefined;
   readonly headers: Readonly<Record<string, string>>;
   readonly logger: LevelLogger;
+  readonly userAgent: string;
+  readonly fetchOptions: Readonly<FetchOptions>;
+  readonly hooks: Readonly<ClientHooks>;
   readonly options: Readonly<ClientOptions>;
 }
 
@@ -181,6 +206,21 @@ function nonNegativeInteger(name: string, value: unknown, max = Number.MAX_SAFE_
   return value;
 }
 
+function checkedUserAgent(app: AppInfo | undefined): string {
+  const issue = app === undefined ? undefined : appInfoIssue(app);
+  if (issue) throw new RequestValidationError([issue]);
+  return userAgent(app);
+}
+
+function checkedFetchOptions(options: FetchOptions | undefined): FetchOptions {
+  for (const key of SDK_OWNED_FETCH_OPTIONS) {
+    if (options && Object.hasOwn(options, key)) {
+      throw new RequestValidationError([{ path: ['fetchOptions', key], message: 'is set by the client' }]);
+    }
+  }
+  return options ?? {};
+}
+
 export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 
 function positiveBytes(value: unknown): number {
@@ -249,6 +289,9 @@ export function resolveConfig(given: ClientOptions): ResolvedConfig {
     fetch: options.fetch,
     headers,
     logger: new LevelLogger(options.logger ?? console, level, redact),
+    userAgent: checkedUserAgent(options.appInfo),
+    fetchOptions: checkedFetchOptions(options.fetchOptions),
+    hooks: options.hooks ?? {},
     options,
   };
 }

@@ -3,6 +3,7 @@ import { APIUserAbortError, RequestValidationError } from '../core/error.js';
 import { readResponse, readWithin, type TransportResponse, withHeaders } from './body.js';
 import { assertHeaders, callLimits, type RequestOptions, type ResolvedConfig } from './config.js';
 import { toPaymentsError } from './failure.js';
+import { attemptObserver } from './hooks.js';
 import { ownData } from './own.js';
 import { assertSafePath } from './path.js';
 import { redactHeaders } from './redact.js';
@@ -16,7 +17,6 @@ import {
   retryAfterMs,
   timingHeaders,
 } from './retry.js';
-import { userAgent } from './user-agent.js';
 
 /** ky's retry options that are the same for every request: the policy of `retry.ts`. */
 const RETRY = {
@@ -101,7 +101,7 @@ function buildHeaders(config: ResolvedConfig, request: TransportRequest): Header
   // Set last, so a stray default header cannot replace the key or the tenant scope.
   headers.set('X-API-Key', config.apiKey);
   headers.set('Accept', 'application/json');
-  if (!headers.has('User-Agent')) headers.set('User-Agent', userAgent());
+  if (!headers.has('User-Agent')) headers.set('User-Agent', config.userAgent);
   if (config.accountId) headers.set('X-Account-Id', config.accountId);
   if (request.json !== undefined) headers.set('Content-Type', 'application/json');
   if (request.body) {
@@ -157,8 +157,42 @@ export async function send(config: ResolvedConfig, given: TransportRequest): Pro
   const debug = log.enabled('debug');
   let attempt = 0;
 
+  // One attempt: fetch, then the body read inside it. Called by ky once per attempt, under its signal.
+  const attemptOnce = async (input: Request | URL | string, init?: RequestInit): Promise<Response> => {
+    if (debug) log.log('debug', `→ ${target}${attempt ? ` (retry ${attempt})` : ''}`);
+    attempt++;
+    const fetchImpl = config.fetch ?? globalThis.fetch;
+    const req = input as Request;
+    const noteAccepted = (response: Response) => {
+      if (commits && response.status >= 200 && response.status < 300) {
+        accepted = { status: response.status, headers: response.headers };
+      }
+      return response;
+    };
+    if (!streaming) {
+      const response = await readWithin(noteAccepted(await fetchImpl(input, init)), req.signal, limit);
+      return withUsableTiming(response);
+    }
+    // ky clones a request's body for retries, which would hold a whole upload in memory; a streamed body
+    // is sent once, so it is attached here, after ky's bookkeeping, straight to fetch. `redirect: 'error'`,
+    // not 'manual': under any other mode undici keeps the whole body to replay it (measured: +50 MB for a
+    // 50 MB upload). A 3xx to an upload is therefore an APIConnectionError; nothing follows it either way.
+    const response = await fetchImpl(req.url, {
+      ...config.fetchOptions,
+      method: req.method,
+      headers: req.headers,
+      signal: req.signal,
+      body: request.body!.stream(),
+      redirect: UPLOAD_REDIRECT,
+      duplex: 'half',
+    } as RequestInit);
+    return withUsableTiming(await readWithin(noteAccepted(response), req.signal, limit));
+  };
+  const observer = attemptObserver(config.hooks, log, request.method, request.path);
+
   const kyOptions: KyOptions = {
     ...UNSET,
+    ...config.fetchOptions,
     method: request.method,
     headers,
     body: json,
@@ -181,33 +215,15 @@ export async function send(config: ResolvedConfig, given: TransportRequest): Pro
     // ky 2 bounds that read by the timeout too, but after the attempt is over, so a GET whose body was cut or
     // stalled would no longer be retried.
     fetch: async (input, init) => {
-      if (debug) log.log('debug', `→ ${target}${attempt ? ` (retry ${attempt})` : ''}`);
-      attempt++;
-      const fetchImpl = config.fetch ?? globalThis.fetch;
-      const req = input as Request;
-      const noteAccepted = (response: Response) => {
-        if (commits && response.status >= 200 && response.status < 300) {
-          accepted = { status: response.status, headers: response.headers };
-        }
+      observer?.start();
+      try {
+        const response = await attemptOnce(input, init);
+        observer?.answered(response);
         return response;
-      };
-      if (!streaming) {
-        const response = await readWithin(noteAccepted(await fetchImpl(input, init)), req.signal, limit);
-        return withUsableTiming(response);
+      } catch (error) {
+        observer?.failed(error);
+        throw error;
       }
-      // ky clones a request's body for retries, which would hold a whole upload in memory; a streamed body
-      // is sent once, so it is attached here, after ky's bookkeeping, straight to fetch. `redirect: 'error'`,
-      // not 'manual': under any other mode undici keeps the whole body to replay it (measured: +50 MB for a
-      // 50 MB upload). A 3xx to an upload is therefore an APIConnectionError; nothing follows it either way.
-      const response = await fetchImpl(req.url, {
-        method: req.method,
-        headers: req.headers,
-        signal: req.signal,
-        body: request.body!.stream(),
-        redirect: UPLOAD_REDIRECT,
-        duplex: 'half',
-      } as RequestInit);
-      return withUsableTiming(await readWithin(noteAccepted(response), req.signal, limit));
     },
   };
   // A hook costs ky a merge per request, so it is only attached when it will log.
