@@ -1,3 +1,4 @@
+import { APIPromise, responseInfo, type WithResponse } from './core/api-promise.js';
 import {
   AcceptedButUnreadableError,
   APIError,
@@ -135,14 +136,23 @@ export class PaymentsClient {
     return new PaymentsClient({ ...this.#config.options, apiKey: this.#config.apiKey, ...overrides });
   }
 
-  /** Calls any endpoint: the escape hatch for operations the SDK has no method for. */
-  async request<T = unknown>(params: RequestParams<T>): Promise<T> {
+  /**
+   * Calls any endpoint: the escape hatch for operations the SDK has no method for. `.withResponse()` gives the
+   * status, headers and request id too.
+   */
+  request<T = unknown>(params: RequestParams<T>): APIPromise<T> {
+    return new APIPromise(() => this.#request(params));
+  }
+
+  async #request<T>(params: RequestParams<T>): Promise<WithResponse<T>> {
     const response = await this.#send(params);
-    if (params.responseType === 'text') return response.text as T;
+    const info = responseInfo(response);
+    if (params.responseType === 'text') return { data: response.text as T, response: info };
     try {
       const { value, status, body } = this.#json(response);
       const selected = params.select ? params.select(value) : value.payload;
-      return params.schema ? parseResponse(params.schema, selected, status, body) : (selected as T);
+      const data = params.schema ? parseResponse(params.schema, selected, status, body) : (selected as T);
+      return { data, response: info };
     } catch (error) {
       // A 2xx to a request that is not safe to repeat: the service acted on it, whatever its answer looks like.
       if (error instanceof ResponseValidationError && !isSafeToRepeat(params.method, params.idempotent)) {
@@ -174,7 +184,7 @@ export class PaymentsClient {
       const requested = { page, pageSize: typeof query?.pageSize === 'number' ? query.pageSize : undefined };
       if (params.format === 'csv') {
         const info = readCsvPageInfo(response, requested);
-        return new Page<T>(info, info.rows as T[], load);
+        return new Page<T>(info, info.rows as T[], load, responseInfo(response));
       }
       const { value, status, body } = this.#json(response);
       const info = readPageInfo(value, requested, params.rowsKey);
@@ -186,7 +196,7 @@ export class PaymentsClient {
       const rows = schema
         ? info.rows.map((row, i) => parseResponse(schema, row, status, body, [String(i)]))
         : (info.rows as T[]);
-      return new Page<T>(info, rows, load);
+      return new Page<T>(info, rows, load, responseInfo(response));
     };
     const maxPages = ownData(params.options)?.maxPages;
     return new PagePromise(async () => {

@@ -1,4 +1,5 @@
 export { type PaginateParams, PaymentsClient, type RequestParams } from './client.js';
+export { APIPromise, type ResponseInfo, type WithResponse } from './core/api-promise.js';
 export {
   AcceptedButUnreadableError,
   APIConnectionError,
@@ -22,9 +23,11 @@ export {
   ResponseValidationError,
 } from './core/error.js';
 export { Page, PagePromise } from './core/pagination.js';
-export type { ClientOptions, RequestOptions } from './internal/config.js';
+export type { ClientOptions, FetchOptions, RequestOptions } from './internal/config.js';
+export type { ClientHooks, RequestEvent, ResponseEvent, RetryEvent } from './internal/hooks.js';
 export type { Logger, LogLevel } from './internal/logger.js';
 export type { HttpMethod, QueryValue } from './internal/transport.js';
+export type { AppInfo } from './internal/user-agent.js';
 export {
   type FindByReferenceOptions,
   PayoutLookupIncompleteError,

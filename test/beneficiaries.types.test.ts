@@ -1,6 +1,6 @@
 // Compile-time checks: `npm run typecheck` (tsc) fails if an `@ts-expect-error` below stops being an error.
 import { describe, expectTypeOf, it } from 'vitest';
-import type { PagePromise } from '../src/index.js';
+import type { APIPromise, PagePromise } from '../src/index.js';
 import type {
   Beneficiaries,
   Beneficiary,
@@ -81,9 +81,9 @@ describe('beneficiary types', () => {
   });
 
   it('type the methods', () => {
-    expectTypeOf<Beneficiaries['create']>().returns.toEqualTypeOf<Promise<Beneficiary>>();
+    expectTypeOf<Beneficiaries['create']>().returns.toEqualTypeOf<APIPromise<Beneficiary>>();
     expectTypeOf<Beneficiaries['list']>().returns.toEqualTypeOf<PagePromise<Beneficiary>>();
-    expectTypeOf<Beneficiaries['delete']>().returns.toEqualTypeOf<Promise<void>>();
+    expectTypeOf<Beneficiaries['delete']>().returns.toEqualTypeOf<APIPromise<void>>();
     expectTypeOf<Beneficiaries['update']>().parameter(1).toEqualTypeOf<BeneficiaryInput>();
   });
 });

@@ -1,5 +1,6 @@
 import { isRecord, pickList, type Unwrapped } from '../internal/envelope.js';
 import { safeStringify } from '../internal/json.js';
+import type { ResponseInfo } from './api-promise.js';
 import { PaginationError, PaymentsError } from './error.js';
 
 /**
@@ -104,9 +105,11 @@ export class Page<T> implements AsyncIterable<T> {
    * absence reads up to such a page.
    */
   readonly isLastPage: boolean;
+  /** The response this page came from: status, headers and request id. */
+  readonly response: ResponseInfo | undefined;
   readonly #load: PageLoader<T>;
 
-  constructor(info: Omit<PageInfo, 'rows'>, data: T[], load: PageLoader<T>) {
+  constructor(info: Omit<PageInfo, 'rows'>, data: T[], load: PageLoader<T>, response?: ResponseInfo) {
     this.data = data;
     this.page = info.page;
     this.pageSize = info.pageSize;
@@ -118,6 +121,7 @@ export class Page<T> implements AsyncIterable<T> {
         (info.totalPages !== undefined ? info.page < info.totalPages : data.length >= info.pageSize));
     this.totalPages = info.totalPages ?? (this.hasMore ? info.page + 1 : info.page);
     this.isLastPage = info.endDeclared;
+    this.response = response;
     this.#load = load;
   }
 

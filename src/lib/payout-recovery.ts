@@ -147,7 +147,7 @@ export function checkRecoveryOptions(options: LookupBeforeRetryOptions): {
 
 /** What the algorithm needs from the client: one POST, and one search of the listing. */
 export interface RecoveryDeps {
-  post: (body: PayoutCreateParams, options: RequestOptions) => Promise<Payout>;
+  post: (body: PayoutCreateParams, options: RequestOptions) => PromiseLike<Payout>;
   search: (externalReference: string, since: Date) => Promise<SearchResult>;
 }
 

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../internal/config.js';
 import { uuidSegment } from '../internal/path.js';
@@ -43,14 +44,18 @@ export type AccountCreateParams = Record<string, unknown>;
 /** Accounts of a white-label tenancy. */
 export class Accounts extends APIResource {
   /** POST /accounts: onboards an account into the tenancy. Not retried: a repeat could create two. */
-  async create(body: AccountCreateParams, options?: RequestOptions): Promise<Account> {
-    const checked = parseRequest(z.record(z.string(), z.unknown()), body, ['body']);
-    return this.client.request({
-      method: 'POST',
-      path: '/accounts',
-      body: checked,
-      schema: AccountSchema,
-      options,
+  create(body: AccountCreateParams, options?: RequestOptions): APIPromise<Account> {
+    return APIPromise.from(async () => {
+      const checked = parseRequest(z.record(z.string(), z.unknown()), body, ['body']);
+      return this.client
+        .request({
+          method: 'POST',
+          path: '/accounts',
+          body: checked,
+          schema: AccountSchema,
+          options,
+        })
+        .withResponse();
     });
   }
 
@@ -65,12 +70,16 @@ export class Accounts extends APIResource {
   }
 
   /** GET /accounts/{accountId}/funding-instructions. */
-  async fundingInstructions(accountId: string, options?: RequestOptions): Promise<FundingInstructions> {
-    return this.client.request({
-      method: 'GET',
-      path: `/accounts/${uuidSegment('accountId', accountId)}/funding-instructions`,
-      schema: AccountSchema,
-      options,
+  fundingInstructions(accountId: string, options?: RequestOptions): APIPromise<FundingInstructions> {
+    return APIPromise.from(async () => {
+      return this.client
+        .request({
+          method: 'GET',
+          path: `/accounts/${uuidSegment('accountId', accountId)}/funding-instructions`,
+          schema: AccountSchema,
+          options,
+        })
+        .withResponse();
     });
   }
 
@@ -78,12 +87,16 @@ export class Accounts extends APIResource {
    * POST /accounts/{accountId}/kyc-link: a hosted KYC link for an INDIVIDUAL account (a business account gets
    * `BadRequestError`). Valid 72 hours; a new link invalidates the previous one.
    */
-  async createKycLink(accountId: string, options?: RequestOptions): Promise<IndividualKycLink> {
-    return this.client.request({
-      method: 'POST',
-      path: `/accounts/${uuidSegment('accountId', accountId)}/kyc-link`,
-      schema: IndividualKycLinkSchema,
-      options,
+  createKycLink(accountId: string, options?: RequestOptions): APIPromise<IndividualKycLink> {
+    return APIPromise.from(async () => {
+      return this.client
+        .request({
+          method: 'POST',
+          path: `/accounts/${uuidSegment('accountId', accountId)}/kyc-link`,
+          schema: IndividualKycLinkSchema,
+          options,
+        })
+        .withResponse();
     });
   }
 }

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../internal/config.js';
 import { pickList } from '../internal/envelope.js';
 import { parseRequest } from '../internal/schema.js';
@@ -55,7 +56,7 @@ export interface LookupParams {
 /** Nigerian banks and name enquiry. */
 export class Banks extends APIResource {
   /** GET /banks: every supported Nigerian bank (the service caches and refreshes the list). */
-  list(options?: RequestOptions): Promise<Bank[]> {
+  list(options?: RequestOptions): APIPromise<Bank[]> {
     return this.client.request({
       method: 'GET',
       path: '/banks',
@@ -69,15 +70,19 @@ export class Banks extends APIResource {
    * POST /lookup: confirms the holder name of a Nigerian account. Unknown accounts give `NotFoundError`.
    * A read, so it is retried like a GET.
    */
-  async lookup(params: LookupParams, options?: RequestOptions): Promise<AccountLookup> {
-    const body = parseRequest(LookupParamsSchema, params);
-    return this.client.request({
-      method: 'POST',
-      path: '/lookup',
-      body,
-      idempotent: true,
-      schema: AccountLookupSchema,
-      options,
+  lookup(params: LookupParams, options?: RequestOptions): APIPromise<AccountLookup> {
+    return APIPromise.from(async () => {
+      const body = parseRequest(LookupParamsSchema, params);
+      return this.client
+        .request({
+          method: 'POST',
+          path: '/lookup',
+          body,
+          idempotent: true,
+          schema: AccountLookupSchema,
+          options,
+        })
+        .withResponse();
     });
   }
 }

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { APIPromise } from '../core/api-promise.js';
 import { BadRequestError, NotFoundError } from '../core/error.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../internal/config.js';
@@ -88,22 +89,28 @@ export class Beneficiaries extends APIResource {
   );
 
   /** POST /beneficiaries (path inferred). Validates the body for its rail first; never retried (not idempotent). */
-  async create(body: BeneficiaryInput, options?: BeneficiaryWriteOptions): Promise<Beneficiary> {
-    const { allowUnclassified, ...rest } = options ?? {};
-    const json = parseRequest(beneficiaryInputSchema({ allowUnclassified }), body);
-    return this.client.request({
-      method: 'POST',
-      path: '/beneficiaries',
-      body: json,
-      schema: this.#schema,
-      options: rest,
+  create(body: BeneficiaryInput, options?: BeneficiaryWriteOptions): APIPromise<Beneficiary> {
+    return APIPromise.from(async () => {
+      const { allowUnclassified, ...rest } = options ?? {};
+      const json = parseRequest(beneficiaryInputSchema({ allowUnclassified }), body);
+      return this.client
+        .request({
+          method: 'POST',
+          path: '/beneficiaries',
+          body: json,
+          schema: this.#schema,
+          options: rest,
+        })
+        .withResponse();
     });
   }
 
   /** GET /beneficiaries/{id} (path inferred). An unknown id rejects with a 400: see `isBeneficiaryNotFound`. */
-  async retrieve(id: string, options?: RequestOptions): Promise<Beneficiary> {
-    const path = `/beneficiaries/${uuidSegment('beneficiaryId', id)}`;
-    return this.client.request({ method: 'GET', path, schema: this.#schema, options });
+  retrieve(id: string, options?: RequestOptions): APIPromise<Beneficiary> {
+    return APIPromise.from(async () => {
+      const path = `/beneficiaries/${uuidSegment('beneficiaryId', id)}`;
+      return this.client.request({ method: 'GET', path, schema: this.#schema, options }).withResponse();
+    });
   }
 
   /** GET /beneficiaries (path inferred), page by page; the rows' key is not in the spec, so it is found. */
@@ -121,11 +128,15 @@ export class Beneficiaries extends APIResource {
    * Omitting `withdrawal_method` keeps the stored rail (the SDK then checks the NGN set, so restate the rail to
    * have its fields checked); null or '' clears it. Also how older records get their classification backfilled.
    */
-  async update(id: string, body: BeneficiaryInput, options?: BeneficiaryWriteOptions): Promise<Beneficiary> {
-    const path = `/beneficiaries/${uuidSegment('beneficiaryId', id)}`;
-    const { allowUnclassified, ...rest } = options ?? {};
-    const json = parseRequest(beneficiaryInputSchema({ allowUnclassified }), body);
-    return this.client.request({ method: 'PATCH', path, body: json, schema: this.#schema, options: rest });
+  update(id: string, body: BeneficiaryInput, options?: BeneficiaryWriteOptions): APIPromise<Beneficiary> {
+    return APIPromise.from(async () => {
+      const path = `/beneficiaries/${uuidSegment('beneficiaryId', id)}`;
+      const { allowUnclassified, ...rest } = options ?? {};
+      const json = parseRequest(beneficiaryInputSchema({ allowUnclassified }), body);
+      return this.client
+        .request({ method: 'PATCH', path, body: json, schema: this.#schema, options: rest })
+        .withResponse();
+    });
   }
 
   /**
@@ -133,8 +144,13 @@ export class Beneficiaries extends APIResource {
    * by the transport: the spec answers a repeat with 400 `Beneficiary not found`, which would turn a delete that
    * went through into an error. After a lost response, `isBeneficiaryNotFound` on a second call means it is gone.
    */
-  async delete(id: string, options?: RequestOptions): Promise<void> {
-    const path = `/beneficiaries/${uuidSegment('beneficiaryId', id)}`;
-    await this.client.request({ method: 'DELETE', path, idempotent: false, options });
+  delete(id: string, options?: RequestOptions): APIPromise<void> {
+    return APIPromise.from(async () => {
+      const path = `/beneficiaries/${uuidSegment('beneficiaryId', id)}`;
+      const { response } = await this.client
+        .request({ method: 'DELETE', path, idempotent: false, options })
+        .withResponse();
+      return { data: undefined, response };
+    });
   }
 }

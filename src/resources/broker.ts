@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../internal/config.js';
 import { APIResource } from './resource.js';
 
@@ -10,7 +11,7 @@ export type ReferralLink = z.infer<typeof ReferralLinkSchema>;
 /** Broker (referral) operations. Commissions and referred businesses: see the README's `client.paginate` recipes. */
 export class Broker extends APIResource {
   /** POST /broker/referral-link: a referral link for the authenticated business. */
-  createReferralLink(options?: RequestOptions): Promise<ReferralLink> {
+  createReferralLink(options?: RequestOptions): APIPromise<ReferralLink> {
     return this.client.request({
       method: 'POST',
       path: '/broker/referral-link',

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { APIPromise } from '../core/api-promise.js';
 import { type FieldIssue, RequestValidationError } from '../core/error.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../internal/config.js';
@@ -74,51 +75,58 @@ export class PayerNames extends APIResource {
    * `documents` the request is a streamed `multipart/form-data`, sent once and never retried; `metadata`
    * cannot ride along then (set it afterwards with `update`). Everything is checked before anything is sent.
    */
-  async create(body: PayerNameCreateParams, options?: RequestOptions): Promise<PayerName> {
-    const { documents, ...fields } = isRecord(body) ? body : ({} as PayerNameCreateParams);
-    const parsed = z.safeParse(PayerNameCreateSchema, isRecord(body) ? fields : body);
-    const issues = parsed.success ? [] : toFieldIssues(parsed.error);
-    if (documents === undefined || (Array.isArray(documents) && documents.length === 0)) {
-      if (!parsed.success) throw new RequestValidationError(issues);
-      return this.client.request({
-        method: 'POST',
-        path: PATH,
-        body: parsed.data,
-        schema: PayerNameSchema,
-        options,
-      });
-    }
+  create(body: PayerNameCreateParams, options?: RequestOptions): APIPromise<PayerName> {
+    return APIPromise.from(async () => {
+      const { documents, ...fields } = isRecord(body) ? body : ({} as PayerNameCreateParams);
+      const parsed = z.safeParse(PayerNameCreateSchema, isRecord(body) ? fields : body);
+      const issues = parsed.success ? [] : toFieldIssues(parsed.error);
+      if (documents === undefined || (Array.isArray(documents) && documents.length === 0)) {
+        if (!parsed.success) throw new RequestValidationError(issues);
+        return this.client
+          .request({
+            method: 'POST',
+            path: PATH,
+            body: parsed.data,
+            schema: PayerNameSchema,
+            options,
+          })
+          .withResponse();
+      }
 
-    if (fields.metadata !== undefined) {
-      issues.push({
-        path: ['metadata'],
-        message:
-          'cannot be sent with documents (multipart); create first, then set it with payerNames.update',
-      });
-    }
-    const prepared = await prepareDocuments(documents);
-    issues.push(...prepared.issues);
-    if (issues.length) throw new RequestValidationError(issues);
+      if (fields.metadata !== undefined) {
+        issues.push({
+          path: ['metadata'],
+          message:
+            'cannot be sent with documents (multipart); create first, then set it with payerNames.update',
+        });
+      }
+      const prepared = await prepareDocuments(documents);
+      issues.push(...prepared.issues);
+      if (issues.length) throw new RequestValidationError(issues);
 
-    const form: [string, string | UploadPart][] = [];
-    for (const [name, value] of Object.entries(parsed.data ?? {})) {
-      if (typeof value === 'string') form.push([name, value]);
-    }
-    // Text fields go first, so a server parsing the stream can refuse them before the files arrive.
-    // `documentDescriptions` labels files by position, so once any file has a label every file gets an entry:
-    // an empty string for an unlabelled one keeps the labels after it on their own files. (The spec shows
-    // unlabelled files with a null description; how it stores an empty label is not shown.)
-    if (prepared.descriptions.some((d) => d !== undefined)) {
-      for (const description of prepared.descriptions) form.push(['documentDescriptions', description ?? '']);
-    }
-    for (const part of prepared.parts) form.push(['documents', part]);
-    const stream = await encodeMultipart(form);
-    return this.client.request({
-      method: 'POST',
-      path: PATH,
-      stream,
-      schema: PayerNameSchema,
-      options,
+      const form: [string, string | UploadPart][] = [];
+      for (const [name, value] of Object.entries(parsed.data ?? {})) {
+        if (typeof value === 'string') form.push([name, value]);
+      }
+      // Text fields go first, so a server parsing the stream can refuse them before the files arrive.
+      // `documentDescriptions` labels files by position, so once any file has a label every file gets an entry:
+      // an empty string for an unlabelled one keeps the labels after it on their own files. (The spec shows
+      // unlabelled files with a null description; how it stores an empty label is not shown.)
+      if (prepared.descriptions.some((d) => d !== undefined)) {
+        for (const description of prepared.descriptions)
+          form.push(['documentDescriptions', description ?? '']);
+      }
+      for (const part of prepared.parts) form.push(['documents', part]);
+      const stream = await encodeMultipart(form);
+      return this.client
+        .request({
+          method: 'POST',
+          path: PATH,
+          stream,
+          schema: PayerNameSchema,
+          options,
+        })
+        .withResponse();
     });
   }
 
@@ -140,19 +148,19 @@ export class PayerNames extends APIResource {
    * does not show it: `PATCH /payer-names/{id}` with a snake_case JSON body is inferred from the API's other
    * resources. Its effect on status is not shown either.
    */
-  async update(
-    payerNameId: string,
-    body: PayerNameUpdateParams,
-    options?: RequestOptions,
-  ): Promise<PayerName> {
-    const id = uuidSegment('payerNameId', payerNameId);
-    const data = parseRequest(PayerNameUpdateSchema, body);
-    return this.client.request({
-      method: 'PATCH',
-      path: `${PATH}/${id}`,
-      body: data,
-      schema: PayerNameSchema,
-      options,
+  update(payerNameId: string, body: PayerNameUpdateParams, options?: RequestOptions): APIPromise<PayerName> {
+    return APIPromise.from(async () => {
+      const id = uuidSegment('payerNameId', payerNameId);
+      const data = parseRequest(PayerNameUpdateSchema, body);
+      return this.client
+        .request({
+          method: 'PATCH',
+          path: `${PATH}/${id}`,
+          body: data,
+          schema: PayerNameSchema,
+          options,
+        })
+        .withResponse();
     });
   }
 
@@ -160,15 +168,19 @@ export class PayerNames extends APIResource {
    * Makes a name the account's default (moving the flag off the previous one), or clears it with `false`.
    * Only a name that cleared review may be default: others get a 400.
    */
-  async setDefault(payerNameId: string, isDefault = true, options?: RequestOptions): Promise<PayerName> {
-    const id = uuidSegment('payerNameId', payerNameId);
-    const value = parseRequest(z.boolean(expected('a boolean')), isDefault, ['isDefault']);
-    return this.client.request({
-      method: 'PATCH',
-      path: `${PATH}/${id}/default`,
-      body: { isDefault: value },
-      schema: PayerNameSchema,
-      options,
+  setDefault(payerNameId: string, isDefault = true, options?: RequestOptions): APIPromise<PayerName> {
+    return APIPromise.from(async () => {
+      const id = uuidSegment('payerNameId', payerNameId);
+      const value = parseRequest(z.boolean(expected('a boolean')), isDefault, ['isDefault']);
+      return this.client
+        .request({
+          method: 'PATCH',
+          path: `${PATH}/${id}/default`,
+          body: { isDefault: value },
+          schema: PayerNameSchema,
+          options,
+        })
+        .withResponse();
     });
   }
 
@@ -176,8 +188,12 @@ export class PayerNames extends APIResource {
    * Archives a name for good: it stops being the default, its display name becomes reusable, and withdrawals
    * naming it get a 400. Archiving an archived name is a 200 no-op, so the call is safe to retry.
    */
-  async archive(payerNameId: string, options?: RequestOptions): Promise<PayerName> {
-    const id = uuidSegment('payerNameId', payerNameId);
-    return this.client.request({ method: 'DELETE', path: `${PATH}/${id}`, schema: PayerNameSchema, options });
+  archive(payerNameId: string, options?: RequestOptions): APIPromise<PayerName> {
+    return APIPromise.from(async () => {
+      const id = uuidSegment('payerNameId', payerNameId);
+      return this.client
+        .request({ method: 'DELETE', path: `${PATH}/${id}`, schema: PayerNameSchema, options })
+        .withResponse();
+    });
   }
 }

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { APIPromise } from '../core/api-promise.js';
 import { APIUserAbortError, RequestValidationError } from '../core/error.js';
 import type { RequestOptions } from '../internal/config.js';
 import { ownData } from '../internal/own.js';
@@ -130,11 +131,11 @@ export class Payouts extends APIResource {
    * POST /payouts: sends money to a bank account. Never retried by the transport: a timeout may mean the
    * money moved. Use `lookupBeforeRetry` for a payout that is safe to retry.
    */
-  async create(body: PayoutCreateParams, options?: RequestOptions): Promise<Payout> {
-    return this.#post(parsePayout(body), options);
+  create(body: PayoutCreateParams, options?: RequestOptions): APIPromise<Payout> {
+    return APIPromise.from(async () => this.#post(parsePayout(body), options).withResponse());
   }
 
-  #post(body: PayoutCreateParams, options?: RequestOptions): Promise<Payout> {
+  #post(body: PayoutCreateParams, options?: RequestOptions): APIPromise<Payout> {
     return this.client.request({ method: 'POST', path: '/payouts', body, schema: PayoutSchema, options });
   }
 

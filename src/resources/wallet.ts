@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../internal/config.js';
 import { pickList } from '../internal/envelope.js';
@@ -55,7 +56,7 @@ export class Wallet extends APIResource {
   readonly transactions = new WalletTransactions(this.client);
 
   /** GET /wallet/supported-currencies: active currencies, ordered by code. */
-  supportedCurrencies(options?: RequestOptions): Promise<Currency[]> {
+  supportedCurrencies(options?: RequestOptions): APIPromise<Currency[]> {
     return this.client.request({
       method: 'GET',
       path: '/wallet/supported-currencies',
@@ -66,7 +67,7 @@ export class Wallet extends APIResource {
   }
 
   /** GET /wallet/wallets: the business's wallets, one per currency. Fields as the service sends them. */
-  list(options?: RequestOptions): Promise<WalletRecord[]> {
+  list(options?: RequestOptions): APIPromise<WalletRecord[]> {
     return this.client.request({
       method: 'GET',
       path: '/wallet/wallets',

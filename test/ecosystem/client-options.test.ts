@@ -115,3 +115,32 @@ describe('hooks', () => {
     ]);
   });
 });
+
+describe('.withResponse()', () => {
+  const client = new PaymentsClient(options);
+  it('gives the data with status, headers and the request id, on every single-request method', async () => {
+    const banks = await client.banks.list().withResponse();
+    expect(banks.data.length).toBeGreaterThan(0);
+    expect(banks.response).toMatchObject({ status: 200, requestId: expect.stringMatching(/^req_mock_/) });
+    expect(banks.response.headers.get('content-type')).toMatch(/json/);
+    const currencies = await client.wallet.supportedCurrencies().withResponse();
+    expect(currencies.response.requestId).toMatch(/^req_mock_/);
+    const raw = await client.request({ method: 'GET', path: '/banks' }).withResponse();
+    expect(raw.response.status).toBe(200);
+    // Awaited directly it is the data, as before.
+    expect(await client.banks.list()).toEqual(banks.data);
+  });
+
+  it('a Page carries the response of its request', async () => {
+    const page = await client.transactions.list({ pageSize: 2 });
+    expect(page.response).toMatchObject({ status: 200, requestId: expect.stringMatching(/^req_mock_/) });
+  });
+
+  it('invalid input rejects the promise (nothing thrown synchronously, nothing sent)', async () => {
+    seen.length = 0;
+    const pending = client.banks.lookup({ bankCode: '', accountNumber: '1' });
+    await expect(pending.withResponse()).rejects.toBeInstanceOf(RequestValidationError);
+    await expect(pending).rejects.toBeInstanceOf(RequestValidationError);
+    expect(seen).toHaveLength(0);
+  });
+});

@@ -1,0 +1,69 @@
+/** The HTTP side of a successful call: what a support ticket or a metrics pipeline needs. */
+export interface ResponseInfo {
+  status: number;
+  /** Response headers (the API key redacted, should the server echo it). */
+  headers: Headers;
+  /** The `x-request-id` header, when the service sent one: quote it to support. */
+  requestId?: string;
+}
+
+/** A result with the response it came from. */
+export interface WithResponse<T> {
+  data: T;
+  response: ResponseInfo;
+}
+
+/**
+ * What every single-request method returns: `await` it for the data, or `.withResponse()` for the data and the
+ * response (status, headers, request id). The request starts at once, as with any promise.
+ */
+export class APIPromise<T> implements PromiseLike<T> {
+  readonly #result: Promise<WithResponse<T>>;
+
+  constructor(run: () => Promise<WithResponse<T>>) {
+    this.#result = run();
+  }
+
+  /** Runs `run` (validation included) and wraps its result: a validation error rejects this promise. */
+  static from<T>(run: () => Promise<WithResponse<T>>): APIPromise<T> {
+    return new APIPromise(run);
+  }
+
+  /** The data and the response it came from. */
+  withResponse(): Promise<WithResponse<T>> {
+    return this.#result;
+  }
+
+  /** Makes the call awaitable for its data. */
+  // biome-ignore lint/suspicious/noThenProperty: APIPromise is deliberately awaitable.
+  then<A = T, B = never>(
+    onfulfilled?: ((data: T) => A | PromiseLike<A>) | null,
+    // biome-ignore lint/suspicious/noExplicitAny: as Promise's own signature, so callers may type the reason.
+    onrejected?: ((reason: any) => B | PromiseLike<B>) | null,
+  ): Promise<A | B> {
+    return this.#result.then((r) => r.data).then(onfulfilled, onrejected);
+  }
+
+  /** Handles a failure, as `Promise.prototype.catch`. */
+  // biome-ignore lint/suspicious/noExplicitAny: as Promise's own signature, so callers may type the reason.
+  catch<B = never>(onrejected?: ((reason: any) => B | PromiseLike<B>) | null): Promise<T | B> {
+    return this.then(undefined, onrejected);
+  }
+
+  /** Runs after the call settles, as `Promise.prototype.finally`. */
+  finally(onfinally?: (() => void) | null): Promise<T> {
+    return this.then().finally(onfinally);
+  }
+
+  get [Symbol.toStringTag](): string {
+    return 'APIPromise';
+  }
+}
+
+/** The response info of a read response. */
+export function responseInfo(response: { status: number; headers: Headers }): ResponseInfo {
+  const requestId = response.headers.get('x-request-id');
+  return requestId
+    ? { status: response.status, headers: response.headers, requestId }
+    : { status: response.status, headers: response.headers };
+}
