@@ -31,8 +31,11 @@ export interface RetryEvent extends RequestEvent {
 
 /** Client option `hooks`. A hook that throws is logged at `warn` and the call goes on. */
 export interface ClientHooks {
+  /** Before each attempt is sent. */
   onRequest?: (event: RequestEvent) => void;
+  /** When an attempt is answered (any status) and its body read. */
   onResponse?: (event: ResponseEvent) => void;
+  /** Before an attempt is sent again, with what failed the previous one and how long was waited. */
   onRetry?: (event: RetryEvent) => void;
 }
 
