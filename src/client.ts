@@ -156,12 +156,11 @@ export class PaymentsClient {
     } catch (error) {
       // A 2xx to a request that is not safe to repeat: the service acted on it, whatever its answer looks like.
       if (error instanceof ResponseValidationError && !isSafeToRepeat(params.method, params.idempotent)) {
-        const reason = error.message.replace(/^Unexpected response shape \(HTTP \d+\): /, '');
         throw new AcceptedButUnreadableError(
           `${params.method} ${params.path}`,
           response.status,
           response.headers,
-          reason,
+          error.reason,
           { body: error.body, issues: error.issues },
         );
       }

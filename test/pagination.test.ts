@@ -209,6 +209,12 @@ describe('walking', () => {
     expect(requested).toHaveLength(2);
     const bad = makeClient().paginate({ path: '/transactions', options: { maxPages: 0 } });
     await expect(bad.toArray()).rejects.toBeInstanceOf(RequestValidationError);
+    // A typo on toArray or pages() is refused too, rather than ending after the first page.
+    for (const maxPages of [0, Number.NaN, 2.5]) {
+      await expect(all.toArray({ maxPages }), String(maxPages)).rejects.toBeInstanceOf(
+        RequestValidationError,
+      );
+    }
   });
 
   it('pages() yields pages; toArray({ limit }) stops fetching once it has enough', async () => {

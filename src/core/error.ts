@@ -227,12 +227,16 @@ export class ResponseValidationError extends PaymentsError {
   readonly body: unknown;
   readonly issues: FieldIssue[];
   readonly status: number;
+  /** What was wrong with the body, without the status: `body is not JSON`, or the fields and their problems. */
+  readonly reason: string;
   constructor(status: number, body: unknown, issues: FieldIssue[], detail?: string) {
     const list = issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ');
-    super(`Unexpected response shape (HTTP ${status})${detail ? `: ${detail}` : list ? `: ${list}` : ''}`);
+    const reason = detail ?? list;
+    super(`Unexpected response shape (HTTP ${status})${reason ? `: ${reason}` : ''}`);
     this.status = status;
     this.body = body;
     this.issues = issues;
+    this.reason = reason;
   }
 }
 
@@ -275,7 +279,7 @@ export class AcceptedButUnreadableError extends ResponseValidationError {
     reason: string,
     details: { body?: unknown; issues?: FieldIssue[]; cause?: unknown } = {},
   ) {
-    super(status, details.body, details.issues ?? []);
+    super(status, details.body, details.issues ?? [], reason);
     this.message =
       `${target} was accepted (HTTP ${status}) but its response could not be read: ${reason}. ` +
       'The service acted on it: look it up before sending it again';

@@ -1,7 +1,7 @@
 import { isRecord, pickList, type Unwrapped } from '../internal/envelope.js';
 import { safeStringify } from '../internal/json.js';
 import type { ResponseInfo } from './api-promise.js';
-import { PaginationError, PaymentsError } from './error.js';
+import { PaginationError, PaymentsError, RequestValidationError } from './error.js';
 
 /**
  * The spec lists with five shapes (flat counters beside the rows, with or without `hasMore`; a nested
@@ -148,7 +148,7 @@ function fingerprint(row: unknown): string {
 }
 
 /** What identifies a page's content: its size and its first and last rows (not the page number it claims). */
-function pageKey(page: Page<unknown>): string {
+export function pageKey(page: Page<unknown>): string {
   const rows = page.data;
   return `${rows.length}:${fingerprint(rows[0])}:${fingerprint(rows[rows.length - 1])}`;
 }
@@ -244,7 +244,14 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
 
   /** Page after page, fetched one at a time, up to `maxPages` (default: the list's own). */
   async *pages(options: { maxPages?: number } = {}): AsyncGenerator<Page<T>, void, undefined> {
-    yield* walkPages(await this.#firstPage(), options.maxPages ?? this.#maxPages);
+    const maxPages = options.maxPages ?? this.#maxPages;
+    // A typo (0, NaN, 2.5) would otherwise end the walk after the first page without a word.
+    if (!(maxPages === Number.POSITIVE_INFINITY || (Number.isInteger(maxPages) && maxPages >= 1))) {
+      throw new RequestValidationError([
+        { path: ['maxPages'], message: 'must be a whole number of at least 1' },
+      ]);
+    }
+    yield* walkPages(await this.#firstPage(), maxPages);
   }
 
   /** Every item of every page: `for await (const item of client.transactions.list())`. */

@@ -58,16 +58,21 @@ export function redactor(secret: string): Redact {
   };
 }
 
-/** Headers with the secret replaced in every value; the same object when no value holds it. */
+/**
+ * Headers with the secret replaced in every value; the same object, and nothing allocated, when no value holds
+ * it (every response passes through here).
+ */
 export function redactHeaders(headers: Headers, redact: Redact): Headers {
-  let changed = false;
+  let echoed = false;
+  headers.forEach((value) => {
+    echoed ||= redact(value) !== value;
+  });
+  if (!echoed) return headers;
   const copy = new Headers();
   headers.forEach((value, name) => {
-    const clean = redact(value);
-    if (clean !== value) changed = true;
-    copy.append(name, clean);
+    copy.append(name, redact(value));
   });
-  return changed ? copy : headers;
+  return copy;
 }
 
 /**

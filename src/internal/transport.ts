@@ -117,10 +117,6 @@ function describeTarget(request: TransportRequest): string {
 }
 
 /**
- * Sends one logical request: builds URL and headers, runs the attempts through ky with the retry policy of
- * `retry.ts`, and turns every failure into a `PaymentsError` subclass. Each attempt gets its own timeout.
- */
-/**
  * The JSON body as it will be sent, serialised here rather than by ky: a value JSON cannot hold (a BigInt, a
  * cycle) then fails as a RequestValidationError before anything leaves, not as an error that looks like the
  * network's.
@@ -135,6 +131,10 @@ function serialise(json: unknown): string | undefined {
   }
 }
 
+/**
+ * Sends one logical request: builds URL and headers, runs the attempts through ky with the retry policy of
+ * `retry.ts`, and turns every failure into a `PaymentsError` subclass. Each attempt gets its own timeout.
+ */
 export async function send(config: ResolvedConfig, given: TransportRequest): Promise<TransportResponse> {
   const request = { ...given, options: ownData(given.options) };
   const url = buildUrl(config.baseUrl, request.path, request.query);

@@ -1,5 +1,5 @@
 import { nameClass, PaymentsError, RequestValidationError } from '../core/error.js';
-import type { Page, PagePromise } from '../core/pagination.js';
+import { type Page, type PagePromise, pageKey } from '../core/pagination.js';
 import type { RequestOptions } from '../internal/config.js';
 import {
   isLegacyTransaction,
@@ -78,7 +78,8 @@ export function checkReference(value: unknown, path = 'externalReference'): stri
   return value as string;
 }
 
-export function checkSearchOptions(options: FindByReferenceOptions): { since?: Date; maxPages: number } {
+/** Checks the search options before anything is sent; returns `since` as given. */
+export function checkSearchOptions(options: FindByReferenceOptions): { since: Date | undefined } {
   const { since, maxLookupPages = DEFAULT_MAX_PAGES, match } = options;
   if (since !== undefined && !(since instanceof Date && Number.isFinite(since.getTime()))) {
     throw new RequestValidationError([{ path: ['since'], message: 'must be a valid Date' }]);
@@ -91,13 +92,7 @@ export function checkSearchOptions(options: FindByReferenceOptions): { since?: D
   if (match !== undefined && typeof match !== 'function') {
     throw new RequestValidationError([{ path: ['match'], message: 'must be a function' }]);
   }
-  return { since, maxPages: maxLookupPages };
-}
-
-/** First and last row ids with the row count: two pages with the same one are the same page served twice. */
-function pageKey(page: Page<TransactionListItem>): string {
-  const id = (row: TransactionListItem | undefined) => (row as { id?: unknown } | undefined)?.id;
-  return `${page.data.length}:${String(id(page.data[0]))}:${String(id(page.data.at(-1)))}`;
+  return { since };
 }
 
 /**
