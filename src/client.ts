@@ -1,11 +1,5 @@
-import { APIPromise, responseInfo, type WithResponse } from './core/api-promise.js';
-import {
-  AcceptedButUnreadableError,
-  APIError,
-  RequestValidationError,
-  ResponseValidationError,
-} from './core/error.js';
-import { Page, PagePromise, readCsvPageInfo, readPageInfo } from './core/pagination.js';
+import type { APIPromise } from './core/api-promise.js';
+import type { PagePromise } from './core/pagination.js';
 import {
   assertAccountId,
   type ClientOptions,
@@ -13,17 +7,11 @@ import {
   type ResolvedConfig,
   resolveConfig,
 } from './internal/config.js';
-import { bodySaysFailure, type Unwrapped, unwrap } from './internal/envelope.js';
-import { ownData } from './internal/own.js';
-import { isSafeToRepeat } from './internal/retry.js';
-import { parseResponse, type Schema } from './internal/schema.js';
-import {
-  type HttpMethod,
-  type QueryValue,
-  send,
-  type TransportRequest,
-  type TransportResponse,
-} from './internal/transport.js';
+import type { Unwrapped } from './internal/envelope.js';
+import type { ListShape } from './internal/list-shapes.js';
+import { Pipeline } from './internal/pipeline.js';
+import type { Schema } from './internal/schema.js';
+import type { HttpMethod, QueryValue } from './internal/transport.js';
 import { Accounts } from './resources/accounts.js';
 import { Banks } from './resources/banks.js';
 import { Beneficiaries } from './resources/beneficiaries.js';
@@ -43,15 +31,20 @@ export interface RequestParams<T> {
   body?: unknown;
   /** Validates (and types) the unwrapped payload. Without one the payload is returned as `unknown`. */
   schema?: Schema<T>;
-  /** Picks the value to validate out of the unwrapped response (default: the payload). */
-  select?: (response: Unwrapped) => unknown;
+  /**
+   * Picks the value to validate out of the unwrapped response (default: `payload`). `root` is the whole body
+   * when it was an object, `message` the envelope's message.
+   */
+  select?: (response: {
+    payload: unknown;
+    root: Record<string, unknown> | undefined;
+    message: string | undefined;
+  }) => unknown;
   /** `text` returns the body as a string (CSV exports) instead of unwrapping JSON. */
   responseType?: 'json' | 'text';
   /** Mark a POST as safe to repeat so it is retried like a GET; never for money movement. */
   idempotent?: boolean;
   options?: RequestOptions;
-  /** @internal A streamed body (multipart). */
-  stream?: TransportRequest['body'];
 }
 
 /** A list through `client.paginate`: any of the spec's list shapes, walked page by page. */
@@ -61,13 +54,16 @@ export interface PaginateParams<T> {
   query?: Record<string, QueryValue> | (() => Record<string, QueryValue>);
   /** Validates (and types) each row. */
   schema?: Schema<T>;
+  /**
+   * The list's shape, as the spec's Pagination section names them: `flat` (counters beside the rows in `data`,
+   * with or without `hasMore`), `nested` (`data.pagination`), `top-level` (`data` is the array, `pagination`
+   * beside it), `array` (an unpaginated full array) or `csv` (each page's body is the CSV text, one string per
+   * page, with `X-Total-Count` and `X-Total-Pages` headers). A response not in the named shape is a
+   * `ResponseValidationError`. Without `shape` the shape is detected from each response.
+   */
+  shape?: ListShape;
   /** Key of the rows inside `data` (e.g. `transactions`); found automatically when the payload has one array. */
   rowsKey?: string;
-  /**
-   * `csv`: each page's body is CSV text (one string per page, header row included) and paging comes from the
-   * `X-Total-Count` and `X-Total-Pages` headers, as the cross-account export sends it.
-   */
-  format?: 'json' | 'csv';
   options?: RequestOptions;
 }
 
@@ -85,6 +81,7 @@ const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 export class PaymentsClient {
   // A private field: invisible to JSON.stringify, util.inspect and structured clones, so the key stays here.
   readonly #config: ResolvedConfig;
+  readonly #api: Pipeline;
 
   /** GET /banks, POST /lookup. */
   readonly banks: Banks;
@@ -105,14 +102,16 @@ export class PaymentsClient {
 
   constructor(options: ClientOptions = {}) {
     this.#config = resolveConfig(options);
-    this.banks = new Banks(this);
-    this.transactions = new Transactions(this);
-    this.wallet = new Wallet(this);
-    this.payouts = new Payouts(this);
-    this.beneficiaries = new Beneficiaries(this);
-    this.payerNames = new PayerNames(this);
-    this.accounts = new Accounts(this);
-    this.broker = new Broker(this);
+    const api = new Pipeline(this.#config);
+    this.#api = api;
+    this.banks = new Banks(this, api);
+    this.transactions = new Transactions(this, api);
+    this.wallet = new Wallet(this, api);
+    this.payouts = new Payouts(this, api);
+    this.beneficiaries = new Beneficiaries(this, api);
+    this.payerNames = new PayerNames(this, api);
+    this.accounts = new Accounts(this, api);
+    this.broker = new Broker(this, api);
   }
 
   /** The base URL requests go to, ending in `/api/v1/external`. */
@@ -141,98 +140,13 @@ export class PaymentsClient {
    * status, headers and request id too.
    */
   request<T = unknown>(params: RequestParams<T>): APIPromise<T> {
-    return new APIPromise(() => this.#request(params));
+    const { stream: _, ...call } = params as RequestParams<T> & { stream?: unknown };
+    return this.#api.call(call as RequestParams<T> & { select?: (r: Unwrapped) => unknown });
   }
 
-  async #request<T>(params: RequestParams<T>): Promise<WithResponse<T>> {
-    const response = await this.#send(params);
-    const info = responseInfo(response);
-    if (params.responseType === 'text') return { data: response.text as T, response: info };
-    try {
-      const { value, status, body } = this.#json(response);
-      const selected = params.select ? params.select(value) : value.payload;
-      const data = params.schema ? parseResponse(params.schema, selected, status, body) : (selected as T);
-      return { data, response: info };
-    } catch (error) {
-      // A 2xx to a request that is not safe to repeat: the service acted on it, whatever its answer looks like.
-      if (error instanceof ResponseValidationError && !isSafeToRepeat(params.method, params.idempotent)) {
-        throw new AcceptedButUnreadableError(
-          `${params.method} ${params.path}`,
-          response.status,
-          response.headers,
-          error.reason,
-          { body: error.body, issues: error.issues },
-        );
-      }
-      throw error;
-    }
-  }
-
-  /** Walks any list endpoint; see `PagePromise`. */
+  /** Walks any list endpoint; see `PagePromise`. Name the list's `shape` when you know it. */
   paginate<T = unknown>(params: PaginateParams<T>): PagePromise<T> {
-    // Resolved on first use, so invalid input rejects the PagePromise like any other failure.
-    let query: Record<string, QueryValue> | undefined;
-    const load = async (page: number): Promise<Page<T>> => {
-      const pageQuery = page === 1 && !(query && Object.hasOwn(query, 'page')) ? query : { ...query, page };
-      const response = await this.#send({
-        method: 'GET',
-        path: params.path,
-        query: pageQuery,
-        options: params.options,
-      });
-      const requested = { page, pageSize: typeof query?.pageSize === 'number' ? query.pageSize : undefined };
-      if (params.format === 'csv') {
-        const info = readCsvPageInfo(response, requested);
-        return new Page<T>(info, info.rows as T[], load, responseInfo(response));
-      }
-      const { value, status, body } = this.#json(response);
-      const info = readPageInfo(value, requested, params.rowsKey);
-      if (!info) {
-        const where = params.rowsKey ? ` at "${params.rowsKey}"` : '';
-        throw new ResponseValidationError(status, body, [], `no list found${where}`);
-      }
-      const schema = params.schema;
-      const rows = schema
-        ? info.rows.map((row, i) => parseResponse(schema, row, status, body, [String(i)]))
-        : (info.rows as T[]);
-      return new Page<T>(info, rows, load, responseInfo(response));
-    };
-    const maxPages = ownData(params.options)?.maxPages;
-    return new PagePromise(async () => {
-      if (maxPages !== undefined && !(Number.isInteger(maxPages) && maxPages >= 1)) {
-        throw new RequestValidationError([
-          { path: ['maxPages'], message: 'must be a whole number of at least 1' },
-        ]);
-      }
-      query = typeof params.query === 'function' ? params.query() : params.query;
-      return load(query && Object.hasOwn(query, 'page') && typeof query.page === 'number' ? query.page : 1);
-    }, maxPages);
-  }
-
-  async #send(params: Omit<RequestParams<unknown>, 'schema' | 'select'>): Promise<TransportResponse> {
-    const response = await send(this.#config, {
-      method: params.method,
-      path: params.path,
-      query: params.query,
-      json: params.body,
-      body: params.stream,
-      idempotent: params.idempotent,
-      options: params.options,
-    });
-    // The legacy envelope reports failures as `status: false`, sometimes with HTTP 200.
-    if (bodySaysFailure(response.body)) throw APIError.from(response.status, response.body, response.headers);
-    return response;
-  }
-
-  #json(response: TransportResponse): { value: Unwrapped; status: number; body: unknown } {
-    if (!response.json)
-      throw new ResponseValidationError(response.status, response.body, [], 'body is not JSON');
-    return { value: unwrap(response.body), status: response.status, body: response.body };
-  }
-
-  /** @internal The resolved logger, for resources that warn once (deprecations). */
-  get logger(): ResolvedConfig['logger'] {
-    return this.#config.logger;
+    return this.#api.list(params);
   }
 
   /** What `JSON.stringify(client)` shows: the base URL and account, never the key. */

@@ -1,7 +1,14 @@
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { Page, PagePromise, PaginationError, PaymentsError, RequestValidationError } from '../src/index.js';
+import {
+  Page,
+  PagePromise,
+  PaginationError,
+  PaymentsError,
+  RequestValidationError,
+  ResponseValidationError,
+} from '../src/index.js';
 import { BASE, makeClient, ok, useServer } from './helpers.js';
 
 const server = useServer();
@@ -91,6 +98,72 @@ describe('page shapes', () => {
     expect(page.data).toHaveLength(4);
     expect(await makeClient().paginate({ path: '/virtual-accounts' }).toArray()).toHaveLength(4);
     expect(requested).toHaveLength(2);
+  });
+});
+
+describe('named shapes', () => {
+  const flatBody = (r: unknown[], page: number) =>
+    ok({ items: r, totalCount: 4, page, pageSize: 2, totalPages: 2 });
+
+  it('each named shape reads its own form and walks it to the end', async () => {
+    serveList('/flat', 2, 2, flatBody);
+    serveList('/nested', 2, 2, (r, page) =>
+      ok({ items: r, pagination: { page, pageSize: 2, total: 4, totalPages: 2 } }),
+    );
+    serveList('/top', 2, 2, (r, page) =>
+      HttpResponse.json({
+        status: 200,
+        success: true,
+        message: 'OK',
+        data: r,
+        pagination: { page, totalPages: 2 },
+      }),
+    );
+    serveList('/array', 1, 3, (r) => ok({ items: r }));
+    const client = makeClient();
+    const ids = async (path: string, shape: 'flat' | 'nested' | 'top-level' | 'array') =>
+      (await client.paginate({ path, shape, schema: Row }).toArray()).map((row) => row.id);
+    expect(await ids('/flat', 'flat')).toEqual(['p1-0', 'p1-1', 'p2-0', 'p2-1']);
+    expect(await ids('/nested', 'nested')).toEqual(['p1-0', 'p1-1', 'p2-0', 'p2-1']);
+    expect(await ids('/top', 'top-level')).toEqual(['p1-0', 'p1-1', 'p2-0', 'p2-1']);
+    const array = await client.paginate({ path: '/array', shape: 'array' });
+    expect(array).toMatchObject({ page: 1, totalPages: 1, hasMore: false, isLastPage: true });
+    expect(array.data).toHaveLength(3);
+  });
+
+  it('a response without the named shape is a ResponseValidationError, never a guess', async () => {
+    serveList('/flat', 2, 2, flatBody);
+    serveList('/bare', 1, 2, (r) => ok({ items: r }));
+    const client = makeClient();
+    for (const shape of ['nested', 'top-level'] as const) {
+      const error = await client.paginate({ path: '/flat', shape }).catch((e: unknown) => e);
+      expect(error, shape).toBeInstanceOf(ResponseValidationError);
+    }
+    // Flat rows with no counters at all: the walk could not know where the list ends.
+    const bare = await client.paginate({ path: '/bare', shape: 'flat' }).catch((e: unknown) => e);
+    expect(bare).toBeInstanceOf(ResponseValidationError);
+    expect((bare as ResponseValidationError).reason).toMatch(/totalPages/);
+  });
+
+  it('a resource names its shape: a transactions page in another shape is refused', async () => {
+    server.use(
+      http.get(`${BASE}/transactions`, () =>
+        ok({ transactions: [], pagination: { page: 1, pageSize: 20, total: 0, totalPages: 0 } }),
+      ),
+    );
+    await expect(makeClient().transactions.list()).rejects.toBeInstanceOf(ResponseValidationError);
+  });
+
+  it('a CSV export without X-Total-Pages is refused; a typo in shape is refused before sending', async () => {
+    server.use(
+      http.get(`${BASE}/export`, () => new HttpResponse('id\n1\n', { headers: { 'X-Total-Count': '1' } })),
+    );
+    const client = makeClient();
+    await expect(client.paginate({ path: '/export', shape: 'csv' })).rejects.toBeInstanceOf(
+      ResponseValidationError,
+    );
+    const typo = client.paginate({ path: '/export', shape: 'flats' as 'flat' });
+    await expect(typo).rejects.toMatchObject({ name: 'RequestValidationError', field: 'shape' });
   });
 });
 
@@ -295,7 +368,7 @@ describe('CSV export pages', () => {
     const list = makeClient().paginate<string>({
       path: '/accounts/transactions',
       query: { format: 'csv', pageSize: 1 },
-      format: 'csv',
+      shape: 'csv',
     });
     const first = await list;
     expect(first).toMatchObject({ totalCount: 3, totalPages: 3, hasMore: true, page: 1 });
@@ -308,7 +381,7 @@ describe('CSV export pages', () => {
     server.use(
       http.get(`${BASE}/export`, () => new HttpResponse('123', { headers: { 'X-Total-Pages': '1' } })),
     );
-    const pages = await makeClient().paginate<string>({ path: '/export', format: 'csv' }).toArray();
+    const pages = await makeClient().paginate<string>({ path: '/export', shape: 'csv' }).toArray();
     expect(pages).toEqual(['123']);
   });
 

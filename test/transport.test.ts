@@ -8,6 +8,8 @@ import {
   RateLimitError,
   RequestValidationError,
 } from '../src/index.js';
+import { resolveConfig } from '../src/internal/config.js';
+import { Pipeline } from '../src/internal/pipeline.js';
 import {
   BASE,
   CANARY_KEY,
@@ -302,16 +304,20 @@ describe('timeouts and aborts', () => {
 describe('streamed uploads', () => {
   it("go to fetch with redirect 'error', the one mode under which undici does not keep the body to replay", async () => {
     const inits: RequestInit[] = [];
-    const client = makeClient({
-      fetch: async (_input, init) => {
-        inits.push(init ?? {});
-        return new Response(JSON.stringify({ status: 201, success: true, message: 'ok', data: {} }), {
-          status: 201,
-          headers: { 'content-type': 'application/json' },
-        });
-      },
-    });
-    await client.request({
+    const api = new Pipeline(
+      resolveConfig({
+        apiKey: 'k',
+        baseUrl: BASE,
+        fetch: async (_input, init) => {
+          inits.push(init ?? {});
+          return new Response(JSON.stringify({ status: 201, success: true, message: 'ok', data: {} }), {
+            status: 201,
+            headers: { 'content-type': 'application/json' },
+          });
+        },
+      }),
+    );
+    await api.call({
       method: 'POST',
       path: '/payer-names',
       stream: {

@@ -1,87 +1,8 @@
-import { isRecord, pickList, type Unwrapped } from '../internal/envelope.js';
+import { isRecord } from '../internal/envelope.js';
 import { safeStringify } from '../internal/json.js';
+import type { PageInfo } from '../internal/list-shapes.js';
 import type { ResponseInfo } from './api-promise.js';
 import { PaginationError, PaymentsError, RequestValidationError } from './error.js';
-
-/**
- * The spec lists with five shapes (flat counters beside the rows, with or without `hasMore`; a nested
- * `pagination` object; `pagination` beside `data` at the top level; CSV with paging headers; and full arrays
- * with no paging at all). `readPageInfo` reduces each to the same numbers, and `Page` offers one interface.
- */
-export interface PageInfo {
-  rows: unknown[];
-  page: number;
-  pageSize: number;
-  totalCount: number | undefined;
-  totalPages: number | undefined;
-  hasMore: boolean | undefined;
-  /** The service said no page follows: `hasMore: false`, or `page` reached the reported page count. */
-  endDeclared: boolean;
-}
-
-function num(value: unknown): number | undefined {
-  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-  return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
-}
-
-function findRows(payload: unknown, rowsKey: string | undefined): unknown[] | undefined {
-  if (rowsKey !== undefined) {
-    const rows = pickList(payload, rowsKey);
-    return Array.isArray(rows) ? rows : undefined;
-  }
-  if (Array.isArray(payload)) return payload;
-  if (!isRecord(payload)) return undefined;
-  if (Array.isArray(payload.data)) return payload.data;
-  // The escape hatch may not know the key: the payload's one array is the list.
-  const arrays = Object.values(payload).filter(Array.isArray);
-  return arrays.length === 1 ? arrays[0] : undefined;
-}
-
-/** Reads rows and counters from any of the spec's list shapes; `undefined` when there is no list. */
-export function readPageInfo(
-  unwrapped: Unwrapped,
-  requested: { page: number; pageSize: number | undefined },
-  rowsKey?: string,
-): PageInfo | undefined {
-  const { payload, root } = unwrapped;
-  const rows = findRows(payload, rowsKey);
-  if (!rows) return undefined;
-  const meta =
-    (isRecord(payload) && isRecord(payload.pagination) && payload.pagination) ||
-    (Array.isArray(payload) && root && isRecord(root.pagination) && root.pagination) ||
-    (isRecord(payload) && payload) ||
-    (Object.create(null) as Record<string, unknown>);
-  const paged = Object.keys(meta).some((k) => k === 'page' || k === 'totalPages' || k === 'hasMore');
-  const page = num(meta.page) ?? requested.page;
-  const pageSize = num(meta.pageSize) ?? requested.pageSize ?? rows.length;
-  const totalCount = num(meta.totalCount) ?? num(meta.total);
-  const totalPages =
-    num(meta.totalPages) ??
-    (totalCount !== undefined && pageSize > 0 ? Math.ceil(totalCount / pageSize) : undefined);
-  const hasMore = typeof meta.hasMore === 'boolean' ? meta.hasMore : paged || totalPages ? undefined : false;
-  const endDeclared = meta.hasMore === false || (totalPages !== undefined && page >= totalPages);
-  return { rows, page, pageSize, totalCount, totalPages, hasMore, endDeclared };
-}
-
-/** A CSV export page: the body is the file, and paging sits in `X-Total-Count` and `X-Total-Pages`. */
-export function readCsvPageInfo(
-  response: { headers: Headers; text: string },
-  requested: { page: number; pageSize: number | undefined },
-): PageInfo {
-  const totalCount = num(response.headers.get('x-total-count'));
-  const totalPages = num(response.headers.get('x-total-pages'));
-  // The text as sent: a CSV body of `123`, or an empty one, must not come back parsed as JSON.
-  const text = response.text;
-  return {
-    rows: text ? [text] : [],
-    page: requested.page,
-    pageSize: requested.pageSize ?? totalCount ?? 0,
-    totalCount,
-    totalPages,
-    hasMore: totalPages === undefined ? false : requested.page < totalPages,
-    endDeclared: totalPages !== undefined && requested.page >= totalPages,
-  };
-}
 
 /** Loads page `n` of the same list, with the same query and request options. */
 export type PageLoader<T> = (page: number) => Promise<Page<T>>;
@@ -109,18 +30,15 @@ export class Page<T> implements AsyncIterable<T> {
   readonly response: ResponseInfo | undefined;
   readonly #load: PageLoader<T>;
 
+  /** @internal `info` as the list's shape reader decided it: the next-page rule lives there, one per shape. */
   constructor(info: Omit<PageInfo, 'rows'>, data: T[], load: PageLoader<T>, response?: ResponseInfo) {
     this.data = data;
     this.page = info.page;
     this.pageSize = info.pageSize;
     if (info.totalCount !== undefined) this.totalCount = info.totalCount;
-    // Explicit `hasMore` wins; then counters; with neither, a full page suggests more (an empty one ends it).
-    this.hasMore =
-      data.length > 0 &&
-      (info.hasMore ??
-        (info.totalPages !== undefined ? info.page < info.totalPages : data.length >= info.pageSize));
-    this.totalPages = info.totalPages ?? (this.hasMore ? info.page + 1 : info.page);
-    this.isLastPage = info.endDeclared;
+    this.hasMore = info.hasMore;
+    this.totalPages = info.totalPages;
+    this.isLastPage = info.isLastPage;
     this.response = response;
     this.#load = load;
   }

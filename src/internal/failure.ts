@@ -1,14 +1,12 @@
-import { HTTPError, NetworkError, TimeoutError } from 'ky';
+import { NetworkError, TimeoutError } from 'ky';
 import {
   AcceptedButUnreadableError,
   APIConnectionError,
-  APIError,
   APITimeoutError,
   APIUserAbortError,
   PaymentsError,
   ResponseTooLargeError,
 } from '../core/error.js';
-import { readResponse, type TransportResponse } from './body.js';
 import type { LevelLogger } from './logger.js';
 import { type Redact, redactHeaders, safeCause } from './redact.js';
 
@@ -31,8 +29,11 @@ function describeBodyFailure(error: unknown, redact: Redact, signal: AbortSignal
   return redact(`the body was cut (${cause instanceof Error ? cause.message : String(cause)})`);
 }
 
-/** Turns whatever ky, fetch or the body read threw into the `PaymentsError` the caller gets. */
-export async function toPaymentsError(error: unknown, ctx: FailureContext): Promise<PaymentsError> {
+/**
+ * Turns whatever ky, fetch or the body read threw into the `PaymentsError` the caller gets. A status error is
+ * not one of these: the transport returns its response, and the response stage makes the APIError.
+ */
+export function toPaymentsError(error: unknown, ctx: FailureContext): PaymentsError {
   const { target, signal, redact, log, accepted } = ctx;
   // After a 2xx to a payout, whatever failed is about its body: the request itself is done.
   const aboutTheBody = !(error instanceof PaymentsError) || error instanceof ResponseTooLargeError;
@@ -53,17 +54,6 @@ export async function toPaymentsError(error: unknown, ctx: FailureContext): Prom
   }
   if (error instanceof PaymentsError) return error;
   if (signal?.aborted) return new APIUserAbortError();
-  if (error instanceof HTTPError) {
-    let parsed: TransportResponse;
-    try {
-      parsed = await readResponse(error.response, redact, (h) => redactHeaders(h, redact));
-    } catch {
-      const headers = redactHeaders(error.response.headers, redact);
-      parsed = { status: error.response.status, headers, body: undefined, json: false, text: '' };
-    }
-    log.log('debug', `← ${parsed.status} ${target}`);
-    return APIError.from(parsed.status, parsed.body, parsed.headers);
-  }
   if (error instanceof TimeoutError) {
     // ky 2 raises the same error for an attempt over `timeout` and for a call over `totalTimeout`.
     log.log('debug', `✕ ${target} timed out`);

@@ -133,7 +133,9 @@ function serialise(json: unknown): string | undefined {
 
 /**
  * Sends one logical request: builds URL and headers, runs the attempts through ky with the retry policy of
- * `retry.ts`, and turns every failure into a `PaymentsError` subclass. Each attempt gets its own timeout.
+ * `retry.ts`, and returns the last response (whatever its status) or throws a `PaymentsError` for a call that
+ * got none (connection, timeout, abort, an accepted request whose body was lost). Each attempt gets its own
+ * timeout.
  */
 export async function send(config: ResolvedConfig, given: TransportRequest): Promise<TransportResponse> {
   const request = { ...given, options: ownData(given.options) };
@@ -244,7 +246,30 @@ export async function send(config: ResolvedConfig, given: TransportRequest): Pro
     if (debug) log.log('debug', `← ${result.status} ${target} (${Date.now() - started} ms)`);
     return result;
   } catch (error) {
-    throw await toPaymentsError(error, { target, signal, redact: config.redact, log, accepted });
+    // A status ky would not retry (or retried to the end): its response goes to the response stage like any
+    // other, so an APIError is made in one place. Aborted or accepted calls are described by failure.ts.
+    if (error instanceof HTTPError && !signal?.aborted && !accepted) {
+      const result = await readFailed(error.response, config);
+      if (debug) log.log('debug', `← ${result.status} ${target}`);
+      return result;
+    }
+    throw toPaymentsError(error, { target, signal, redact: config.redact, log, accepted });
+  }
+}
+
+/** A failed response as read; a body that cannot be read leaves the status and headers to go on. */
+async function readFailed(response: Response, config: ResolvedConfig): Promise<TransportResponse> {
+  const redact = (h: Headers) => redactHeaders(h, config.redact);
+  try {
+    return await readResponse(response, config.redact, redact);
+  } catch {
+    return {
+      status: response.status,
+      headers: redact(response.headers),
+      body: undefined,
+      json: false,
+      text: '',
+    };
   }
 }
 

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { APIPromise } from '../core/api-promise.js';
+import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../internal/config.js';
 import { uuidSegment } from '../internal/path.js';
@@ -45,24 +45,23 @@ export type AccountCreateParams = Record<string, unknown>;
 export class Accounts extends APIResource {
   /** POST /accounts: onboards an account into the tenancy. Not retried: a repeat could create two. */
   create(body: AccountCreateParams, options?: RequestOptions): APIPromise<Account> {
-    return APIPromise.from(async () => {
+    return this.api.call(async () => {
       const checked = parseRequest(z.record(z.string(), z.unknown()), body, ['body']);
-      return this.client
-        .request({
-          method: 'POST',
-          path: '/accounts',
-          body: checked,
-          schema: AccountSchema,
-          options,
-        })
-        .withResponse();
+      return {
+        method: 'POST',
+        path: '/accounts',
+        body: checked,
+        schema: AccountSchema,
+        options,
+      };
     });
   }
 
   /** GET /accounts: the tenancy's accounts, flat pagination with `hasMore`. */
   list(params: AccountListParams = {}, options?: RequestOptions): PagePromise<Account> {
-    return this.client.paginate({
+    return this.api.list({
       path: '/accounts',
+      shape: 'flat',
       query: () => pagedQuery(AccountListParamsSchema, params),
       schema: AccountSchema,
       options,
@@ -71,15 +70,13 @@ export class Accounts extends APIResource {
 
   /** GET /accounts/{accountId}/funding-instructions. */
   fundingInstructions(accountId: string, options?: RequestOptions): APIPromise<FundingInstructions> {
-    return APIPromise.from(async () => {
-      return this.client
-        .request({
-          method: 'GET',
-          path: `/accounts/${uuidSegment('accountId', accountId)}/funding-instructions`,
-          schema: AccountSchema,
-          options,
-        })
-        .withResponse();
+    return this.api.call(async () => {
+      return {
+        method: 'GET',
+        path: `/accounts/${uuidSegment('accountId', accountId)}/funding-instructions`,
+        schema: AccountSchema,
+        options,
+      };
     });
   }
 
@@ -88,15 +85,13 @@ export class Accounts extends APIResource {
    * `BadRequestError`). Valid 72 hours; a new link invalidates the previous one.
    */
   createKycLink(accountId: string, options?: RequestOptions): APIPromise<IndividualKycLink> {
-    return APIPromise.from(async () => {
-      return this.client
-        .request({
-          method: 'POST',
-          path: `/accounts/${uuidSegment('accountId', accountId)}/kyc-link`,
-          schema: IndividualKycLinkSchema,
-          options,
-        })
-        .withResponse();
+    return this.api.call(async () => {
+      return {
+        method: 'POST',
+        path: `/accounts/${uuidSegment('accountId', accountId)}/kyc-link`,
+        schema: IndividualKycLinkSchema,
+        options,
+      };
     });
   }
 }

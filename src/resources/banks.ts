@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { APIPromise } from '../core/api-promise.js';
+import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../internal/config.js';
 import { pickList } from '../internal/envelope.js';
 import { parseRequest } from '../internal/schema.js';
@@ -57,7 +57,7 @@ export interface LookupParams {
 export class Banks extends APIResource {
   /** GET /banks: every supported Nigerian bank (the service caches and refreshes the list). */
   list(options?: RequestOptions): APIPromise<Bank[]> {
-    return this.client.request({
+    return this.api.call({
       method: 'GET',
       path: '/banks',
       select: (r) => pickList(r.payload, 'banks'),
@@ -71,18 +71,16 @@ export class Banks extends APIResource {
    * A read, so it is retried like a GET.
    */
   lookup(params: LookupParams, options?: RequestOptions): APIPromise<AccountLookup> {
-    return APIPromise.from(async () => {
+    return this.api.call(async () => {
       const body = parseRequest(LookupParamsSchema, params);
-      return this.client
-        .request({
-          method: 'POST',
-          path: '/lookup',
-          body,
-          idempotent: true,
-          schema: AccountLookupSchema,
-          options,
-        })
-        .withResponse();
+      return {
+        method: 'POST',
+        path: '/lookup',
+        body,
+        idempotent: true,
+        schema: AccountLookupSchema,
+        options,
+      };
     });
   }
 }

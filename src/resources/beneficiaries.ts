@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { APIPromise } from '../core/api-promise.js';
+import type { APIPromise } from '../core/api-promise.js';
 import { BadRequestError, NotFoundError } from '../core/error.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../internal/config.js';
@@ -77,7 +77,7 @@ export class Beneficiaries extends APIResource {
     z.transform((beneficiary: Beneficiary) => {
       if (beneficiary.deprecation_warning && !warned.has(this.client)) {
         warned.add(this.client);
-        this.client.logger.log(
+        this.api.logger.log(
           'warn',
           `Beneficiary ${beneficiary.id} lacks account_owner_type/account_category; the service accepted it ` +
             `during its grace period with deprecation_warning ${safeStringify(beneficiary.deprecation_warning)}. ` +
@@ -90,33 +90,32 @@ export class Beneficiaries extends APIResource {
 
   /** POST /beneficiaries (path inferred). Validates the body for its rail first; never retried (not idempotent). */
   create(body: BeneficiaryInput, options?: BeneficiaryWriteOptions): APIPromise<Beneficiary> {
-    return APIPromise.from(async () => {
+    return this.api.call(async () => {
       const { allowUnclassified, ...rest } = options ?? {};
       const json = parseRequest(beneficiaryInputSchema({ allowUnclassified }), body);
-      return this.client
-        .request({
-          method: 'POST',
-          path: '/beneficiaries',
-          body: json,
-          schema: this.#schema,
-          options: rest,
-        })
-        .withResponse();
+      return {
+        method: 'POST',
+        path: '/beneficiaries',
+        body: json,
+        schema: this.#schema,
+        options: rest,
+      };
     });
   }
 
   /** GET /beneficiaries/{id} (path inferred). An unknown id rejects with a 400: see `isBeneficiaryNotFound`. */
   retrieve(id: string, options?: RequestOptions): APIPromise<Beneficiary> {
-    return APIPromise.from(async () => {
+    return this.api.call(async () => {
       const path = `/beneficiaries/${uuidSegment('beneficiaryId', id)}`;
-      return this.client.request({ method: 'GET', path, schema: this.#schema, options }).withResponse();
+      return { method: 'GET', path, schema: this.#schema, options };
     });
   }
 
   /** GET /beneficiaries (path inferred), page by page; the rows' key is not in the spec, so it is found. */
   list(params: BeneficiaryListParams = {}, options?: RequestOptions): PagePromise<Beneficiary> {
-    return this.client.paginate({
+    return this.api.list({
       path: '/beneficiaries',
+      shape: 'flat',
       query: () => parseRequest(ListParamsSchema, params),
       schema: this.#schema,
       options,
@@ -129,13 +128,11 @@ export class Beneficiaries extends APIResource {
    * have its fields checked); null or '' clears it. Also how older records get their classification backfilled.
    */
   update(id: string, body: BeneficiaryInput, options?: BeneficiaryWriteOptions): APIPromise<Beneficiary> {
-    return APIPromise.from(async () => {
+    return this.api.call(async () => {
       const path = `/beneficiaries/${uuidSegment('beneficiaryId', id)}`;
       const { allowUnclassified, ...rest } = options ?? {};
       const json = parseRequest(beneficiaryInputSchema({ allowUnclassified }), body);
-      return this.client
-        .request({ method: 'PATCH', path, body: json, schema: this.#schema, options: rest })
-        .withResponse();
+      return { method: 'PATCH', path, body: json, schema: this.#schema, options: rest };
     });
   }
 
@@ -145,12 +142,13 @@ export class Beneficiaries extends APIResource {
    * went through into an error. After a lost response, `isBeneficiaryNotFound` on a second call means it is gone.
    */
   delete(id: string, options?: RequestOptions): APIPromise<void> {
-    return APIPromise.from(async () => {
-      const path = `/beneficiaries/${uuidSegment('beneficiaryId', id)}`;
-      const { response } = await this.client
-        .request({ method: 'DELETE', path, idempotent: false, options })
-        .withResponse();
-      return { data: undefined, response };
-    });
+    return this.api.call(() => ({
+      method: 'DELETE',
+      path: `/beneficiaries/${uuidSegment('beneficiaryId', id)}`,
+      idempotent: false,
+      // The service sends an empty object; the caller gets nothing.
+      select: () => undefined,
+      options,
+    }));
   }
 }

@@ -12,7 +12,7 @@ export type ReferralLink = z.infer<typeof ReferralLinkSchema>;
 export class Broker extends APIResource {
   /** POST /broker/referral-link: a referral link for the authenticated business. */
   createReferralLink(options?: RequestOptions): APIPromise<ReferralLink> {
-    return this.client.request({
+    return this.api.call({
       method: 'POST',
       path: '/broker/referral-link',
       schema: ReferralLinkSchema,

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { APIPromise } from '../core/api-promise.js';
+import type { APIPromise } from '../core/api-promise.js';
 import { type FieldIssue, RequestValidationError } from '../core/error.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../internal/config.js';
@@ -76,21 +76,19 @@ export class PayerNames extends APIResource {
    * cannot ride along then (set it afterwards with `update`). Everything is checked before anything is sent.
    */
   create(body: PayerNameCreateParams, options?: RequestOptions): APIPromise<PayerName> {
-    return APIPromise.from(async () => {
+    return this.api.call(async () => {
       const { documents, ...fields } = isRecord(body) ? body : ({} as PayerNameCreateParams);
       const parsed = z.safeParse(PayerNameCreateSchema, isRecord(body) ? fields : body);
       const issues = parsed.success ? [] : toFieldIssues(parsed.error);
       if (documents === undefined || (Array.isArray(documents) && documents.length === 0)) {
         if (!parsed.success) throw new RequestValidationError(issues);
-        return this.client
-          .request({
-            method: 'POST',
-            path: PATH,
-            body: parsed.data,
-            schema: PayerNameSchema,
-            options,
-          })
-          .withResponse();
+        return {
+          method: 'POST',
+          path: PATH,
+          body: parsed.data,
+          schema: PayerNameSchema,
+          options,
+        };
       }
 
       if (fields.metadata !== undefined) {
@@ -118,15 +116,13 @@ export class PayerNames extends APIResource {
       }
       for (const part of prepared.parts) form.push(['documents', part]);
       const stream = await encodeMultipart(form);
-      return this.client
-        .request({
-          method: 'POST',
-          path: PATH,
-          stream,
-          schema: PayerNameSchema,
-          options,
-        })
-        .withResponse();
+      return {
+        method: 'POST',
+        path: PATH,
+        stream,
+        schema: PayerNameSchema,
+        options,
+      };
     });
   }
 
@@ -135,8 +131,9 @@ export class PayerNames extends APIResource {
    * `active` and `action_required`. `query` passes parameters the spec does not show.
    */
   list(params: PayerNameListParams = {}, options?: RequestOptions): PagePromise<PayerName> {
-    return this.client.paginate({
+    return this.api.list({
       path: PATH,
+      shape: 'nested',
       query: () => pagedQuery(PayerNameListParamsSchema, params),
       schema: PayerNameSchema,
       options,
@@ -149,18 +146,16 @@ export class PayerNames extends APIResource {
    * resources. Its effect on status is not shown either.
    */
   update(payerNameId: string, body: PayerNameUpdateParams, options?: RequestOptions): APIPromise<PayerName> {
-    return APIPromise.from(async () => {
+    return this.api.call(async () => {
       const id = uuidSegment('payerNameId', payerNameId);
       const data = parseRequest(PayerNameUpdateSchema, body);
-      return this.client
-        .request({
-          method: 'PATCH',
-          path: `${PATH}/${id}`,
-          body: data,
-          schema: PayerNameSchema,
-          options,
-        })
-        .withResponse();
+      return {
+        method: 'PATCH',
+        path: `${PATH}/${id}`,
+        body: data,
+        schema: PayerNameSchema,
+        options,
+      };
     });
   }
 
@@ -169,18 +164,16 @@ export class PayerNames extends APIResource {
    * Only a name that cleared review may be default: others get a 400.
    */
   setDefault(payerNameId: string, isDefault = true, options?: RequestOptions): APIPromise<PayerName> {
-    return APIPromise.from(async () => {
+    return this.api.call(async () => {
       const id = uuidSegment('payerNameId', payerNameId);
       const value = parseRequest(z.boolean(expected('a boolean')), isDefault, ['isDefault']);
-      return this.client
-        .request({
-          method: 'PATCH',
-          path: `${PATH}/${id}/default`,
-          body: { isDefault: value },
-          schema: PayerNameSchema,
-          options,
-        })
-        .withResponse();
+      return {
+        method: 'PATCH',
+        path: `${PATH}/${id}/default`,
+        body: { isDefault: value },
+        schema: PayerNameSchema,
+        options,
+      };
     });
   }
 
@@ -189,11 +182,9 @@ export class PayerNames extends APIResource {
    * naming it get a 400. Archiving an archived name is a 200 no-op, so the call is safe to retry.
    */
   archive(payerNameId: string, options?: RequestOptions): APIPromise<PayerName> {
-    return APIPromise.from(async () => {
+    return this.api.call(async () => {
       const id = uuidSegment('payerNameId', payerNameId);
-      return this.client
-        .request({ method: 'DELETE', path: `${PATH}/${id}`, schema: PayerNameSchema, options })
-        .withResponse();
+      return { method: 'DELETE', path: `${PATH}/${id}`, schema: PayerNameSchema, options };
     });
   }
 }

@@ -1,8 +1,9 @@
 import * as z from 'zod/mini';
-import { APIPromise } from '../core/api-promise.js';
+import type { APIPromise } from '../core/api-promise.js';
 import { APIUserAbortError, RequestValidationError } from '../core/error.js';
 import type { RequestOptions } from '../internal/config.js';
 import { ownData } from '../internal/own.js';
+import type { Call } from '../internal/pipeline.js';
 import { minorUnits, parseRequest } from '../internal/schema.js';
 import {
   checkReference,
@@ -132,11 +133,11 @@ export class Payouts extends APIResource {
    * money moved. Use `lookupBeforeRetry` for a payout that is safe to retry.
    */
   create(body: PayoutCreateParams, options?: RequestOptions): APIPromise<Payout> {
-    return APIPromise.from(async () => this.#post(parsePayout(body), options).withResponse());
+    return this.api.call(() => this.#post(parsePayout(body), options));
   }
 
-  #post(body: PayoutCreateParams, options?: RequestOptions): APIPromise<Payout> {
-    return this.client.request({ method: 'POST', path: '/payouts', body, schema: PayoutSchema, options });
+  #post(body: PayoutCreateParams, options?: RequestOptions): Call<Payout> {
+    return { method: 'POST', path: '/payouts', body, schema: PayoutSchema, options };
   }
 
   /**
@@ -153,7 +154,7 @@ export class Payouts extends APIResource {
     checkSearchOptions(options);
     return recoverPayout(
       {
-        post: (b, o) => this.#post(b, o),
+        post: (b, o) => this.api.call(this.#post(b, o)),
         search: (ref, since) =>
           searchByReference((params, o) => this.client.transactions.list(params, o), ref, since, options),
       },

@@ -142,9 +142,10 @@ export class Transactions extends APIResource {
    * or reference filters use `wallet.transactions.list`.
    */
   list(params: TransactionListParams = {}, options?: RequestOptions): PagePromise<TransactionListItem> {
-    return this.client.paginate({
+    return this.api.list({
       path: '/transactions',
       query: () => parseRequest(TransactionListParamsSchema, params),
+      shape: 'flat',
       rowsKey: 'transactions',
       schema: TransactionListItemSchema,
       options,

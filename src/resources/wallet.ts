@@ -41,8 +41,9 @@ export interface WalletTransactionListParams {
 export class WalletTransactions extends APIResource {
   /** Lists wallet transactions with flat pagination. */
   list(params: WalletTransactionListParams = {}, options?: RequestOptions): PagePromise<TransactionListItem> {
-    return this.client.paginate({
+    return this.api.list({
       path: '/wallet/transactions',
+      shape: 'flat',
       query: () => pagedQuery(WalletTransactionParamsSchema, params),
       schema: TransactionListItemSchema,
       options,
@@ -53,11 +54,11 @@ export class WalletTransactions extends APIResource {
 /** Wallets and currencies. */
 export class Wallet extends APIResource {
   /** GET /wallet/transactions. */
-  readonly transactions = new WalletTransactions(this.client);
+  readonly transactions = new WalletTransactions(this.client, this.api);
 
   /** GET /wallet/supported-currencies: active currencies, ordered by code. */
   supportedCurrencies(options?: RequestOptions): APIPromise<Currency[]> {
-    return this.client.request({
+    return this.api.call({
       method: 'GET',
       path: '/wallet/supported-currencies',
       select: (r) => pickList(r.payload, 'currencies'),
@@ -68,7 +69,7 @@ export class Wallet extends APIResource {
 
   /** GET /wallet/wallets: the business's wallets, one per currency. Fields as the service sends them. */
   list(options?: RequestOptions): APIPromise<WalletRecord[]> {
-    return this.client.request({
+    return this.api.call({
       method: 'GET',
       path: '/wallet/wallets',
       select: (r) => pickList(r.payload, 'wallets'),

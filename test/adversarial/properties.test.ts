@@ -8,7 +8,6 @@ import * as fc from 'fast-check';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { readPageInfo } from '../../src/core/pagination.js';
 import {
   beneficiaryInputIssues,
   PaymentsClient,
@@ -19,6 +18,7 @@ import {
   toMinorUnits,
 } from '../../src/index.js';
 import { pickList, unwrap } from '../../src/internal/envelope.js';
+import { readPage } from '../../src/internal/list-shapes.js';
 import { BASE, CANARY_KEY, ORIGIN, payoutInitiated, transaction } from '../helpers.js';
 import { STRICT } from '../msw-strict.js';
 import { payerName } from '../payer-names.fixtures.js';
@@ -193,7 +193,7 @@ describe('(a) envelope and pagination normalisers', MANY_RUNS, () => {
     };
   }
 
-  it('readPageInfo: every list shape gives the same rows and counters', () => {
+  it('readPage: every list shape, detected, gives the same rows, counters and next-page answer', () => {
     fc.assert(
       fc.property(pageRows, counters, listKey, fc.boolean(), (list, c, k, named) => {
         const expected = {
@@ -202,12 +202,18 @@ describe('(a) envelope and pagination normalisers', MANY_RUNS, () => {
           pageSize: c.pageSize,
           totalCount: c.totalCount,
           totalPages: c.totalPages,
-          hasMore: c.hasMore,
-          endDeclared: c.hasMore === false || c.page >= c.totalPages,
+          hasMore: list.length > 0 && (c.hasMore ?? c.page < c.totalPages),
+          isLastPage: c.hasMore === false || c.page >= c.totalPages,
         };
         for (const [shape, body] of Object.entries(listShapes(list, c, k))) {
-          const info = readPageInfo(unwrap(wire(body)), { page: 99, pageSize: 7 }, named ? k : undefined);
-          expect({ shape, ...info }).toEqual({ shape, ...expected });
+          const info = readPage(undefined, {
+            unwrapped: unwrap(wire(body)),
+            headers: new Headers(),
+            text: '',
+            requested: { page: 99, pageSize: 7 },
+            rowsKey: named ? k : undefined,
+          });
+          expect({ shape, info }).toEqual({ shape, info: expected });
         }
       }),
       params(300),

@@ -1,0 +1,196 @@
+import { isRecord, pickList, type Unwrapped } from './envelope.js';
+
+/**
+ * The list shapes the spec's Pagination section states, one reader each, and each with its own next-page rule:
+ *
+ *   flat       rows beside `totalCount`, `page`, `pageSize`, `totalPages` (and `hasMore` on some) in `data`
+ *   nested     rows beside `data.pagination` { page, pageSize, total, totalPages }
+ *   top-level  `data` is the array and `pagination` sits beside it at the top level
+ *   array      an unpaginated full array: one page, the last
+ *   csv        the body is the file; paging in the `X-Total-Count` and `X-Total-Pages` headers
+ *
+ * A reader returns the page's numbers, or the reason the response does not have its shape (which the response
+ * stage turns into a ResponseValidationError). Only `detect` guesses, and only when the caller named no shape.
+ */
+export const LIST_SHAPES = ['flat', 'nested', 'top-level', 'array', 'csv'] as const;
+/** One of the list shapes the spec states. */
+export type ListShape = (typeof LIST_SHAPES)[number];
+
+/** Whether `value` names a list shape (a caller's typo must not fall back to detection). */
+export function isListShape(value: unknown): value is ListShape {
+  return (LIST_SHAPES as readonly unknown[]).includes(value);
+}
+
+/** The numbers of one page, whatever shape it came in. */
+export interface PageInfo {
+  rows: unknown[];
+  page: number;
+  pageSize: number;
+  totalCount: number | undefined;
+  /** As reported or derived; when the service reports neither, a lower bound. */
+  totalPages: number;
+  /** Whether a page follows this one. */
+  hasMore: boolean;
+  /** The service declared this the last page, as opposed to a walk that merely ran out. */
+  isLastPage: boolean;
+}
+
+/** What a reader gets: the response as read, and the page and size that were asked for. */
+export interface ListResponse {
+  unwrapped: Unwrapped | undefined;
+  headers: Headers;
+  text: string;
+  requested: { page: number; pageSize: number | undefined };
+  rowsKey: string | undefined;
+}
+
+type Reader = (response: ListResponse) => PageInfo | string;
+
+function num(value: unknown): number | undefined {
+  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
+}
+
+function rowsIn(payload: unknown, rowsKey: string | undefined): unknown[] | undefined {
+  if (rowsKey !== undefined) {
+    const rows = pickList(payload, rowsKey);
+    return Array.isArray(rows) ? rows : undefined;
+  }
+  if (Array.isArray(payload)) return payload;
+  if (!isRecord(payload)) return undefined;
+  if (Array.isArray(payload.data)) return payload.data;
+  // The escape hatch may not know the key: the payload's one array is the list.
+  const arrays = Object.values(payload).filter(Array.isArray);
+  return arrays.length === 1 ? arrays[0] : undefined;
+}
+
+/**
+ * The one next-page rule of the counted shapes: `hasMore` when the service sends it, else `page` against
+ * `totalPages`; an empty page never has a successor (a walk would otherwise ask for page after empty page).
+ */
+function counted(
+  rows: unknown[],
+  meta: Record<string, unknown>,
+  requested: ListResponse['requested'],
+): PageInfo | string {
+  const page = num(meta.page) ?? requested.page;
+  const pageSize = num(meta.pageSize) ?? requested.pageSize ?? rows.length;
+  const totalCount = num(meta.totalCount) ?? num(meta.total);
+  const totalPages =
+    num(meta.totalPages) ??
+    (totalCount !== undefined && pageSize > 0 ? Math.ceil(totalCount / pageSize) : undefined);
+  const flag = typeof meta.hasMore === 'boolean' ? meta.hasMore : undefined;
+  if (totalPages === undefined && flag === undefined) return 'no totalPages, totalCount or hasMore';
+  const hasMore = rows.length > 0 && (flag ?? page < (totalPages as number));
+  return {
+    rows,
+    page,
+    pageSize,
+    totalCount,
+    totalPages: totalPages ?? (hasMore ? page + 1 : page),
+    hasMore,
+    isLastPage: flag === false || (totalPages !== undefined && page >= totalPages),
+  };
+}
+
+function where(rowsKey: string | undefined): string {
+  return rowsKey ? ` at "${rowsKey}"` : '';
+}
+
+const flat: Reader = ({ unwrapped, requested, rowsKey }) => {
+  const payload = unwrapped?.payload;
+  const rows = rowsIn(payload, rowsKey);
+  if (!rows || !isRecord(payload)) return `no list with flat counters${where(rowsKey)}`;
+  return counted(rows, payload, requested);
+};
+
+const nested: Reader = ({ unwrapped, requested, rowsKey }) => {
+  const payload = unwrapped?.payload;
+  const rows = rowsIn(isRecord(payload) ? withoutPagination(payload) : undefined, rowsKey);
+  if (!rows || !isRecord(payload) || !isRecord(payload.pagination)) {
+    return `no list beside data.pagination${where(rowsKey)}`;
+  }
+  return counted(rows, payload.pagination, requested);
+};
+
+function withoutPagination(payload: Record<string, unknown>): Record<string, unknown> {
+  const { pagination: _, ...rest } = payload;
+  return rest;
+}
+
+const topLevel: Reader = ({ unwrapped, requested }) => {
+  const pagination = unwrapped?.root?.pagination;
+  if (!Array.isArray(unwrapped?.payload) || !isRecord(pagination)) {
+    return 'no data array with pagination beside it';
+  }
+  return counted(unwrapped.payload, pagination, requested);
+};
+
+const array: Reader = ({ unwrapped, requested, rowsKey }) => {
+  const rows = rowsIn(unwrapped?.payload, rowsKey);
+  if (!rows) return `no list found${where(rowsKey)}`;
+  // The whole list in one response: the first page is the last.
+  const pageSize = requested.pageSize ?? rows.length;
+  return {
+    rows,
+    page: 1,
+    pageSize,
+    totalCount: rows.length,
+    totalPages: 1,
+    hasMore: false,
+    isLastPage: true,
+  };
+};
+
+const csv: Reader = ({ headers, text, requested }) => {
+  const totalCount = num(headers.get('x-total-count'));
+  const totalPages = num(headers.get('x-total-pages'));
+  if (totalPages === undefined) return 'no X-Total-Pages header on the CSV export';
+  return {
+    // The text as sent: a CSV body of `123`, or an empty one, must not come back parsed as JSON.
+    rows: text ? [text] : [],
+    page: requested.page,
+    pageSize: requested.pageSize ?? totalCount ?? 0,
+    totalCount,
+    totalPages,
+    hasMore: text !== '' && requested.page < totalPages,
+    isLastPage: requested.page >= totalPages,
+  };
+};
+
+const READERS: Record<ListShape, Reader> = { flat, nested, 'top-level': topLevel, array, csv };
+
+/** The shape of a JSON list page whose shape nobody named: only `client.paginate` without `shape` asks. */
+function detect({ unwrapped }: ListResponse): ListShape {
+  const payload = unwrapped?.payload;
+  if (Array.isArray(payload)) return isRecord(unwrapped?.root?.pagination) ? 'top-level' : 'array';
+  if (!isRecord(payload)) return 'array';
+  if (isRecord(payload.pagination)) return 'nested';
+  const counters = ['page', 'totalPages', 'totalCount', 'hasMore'].some((k) => Object.hasOwn(payload, k));
+  return counters ? 'flat' : 'array';
+}
+
+/**
+ * Reads one page in the named shape, or in the detected one. A detected flat page with `page` but no totals
+ * (a server the spec does not describe) takes a full page as a sign of more, so such a list is still walked.
+ */
+export function readPage(shape: ListShape | undefined, response: ListResponse): PageInfo | string {
+  if (shape) return READERS[shape](response);
+  const detected = detect(response);
+  const info = READERS[detected](response);
+  if (typeof info !== 'string' || detected !== 'flat') return info;
+  const rows = rowsIn(response.unwrapped?.payload, response.rowsKey) ?? [];
+  const payload = response.unwrapped?.payload as Record<string, unknown>;
+  const page = num(payload.page) ?? response.requested.page;
+  const pageSize = num(payload.pageSize) ?? response.requested.pageSize ?? rows.length;
+  const hasMore = rows.length > 0 && rows.length >= pageSize;
+  return {
+    rows,
+    page,
+    pageSize,
+    totalCount: undefined,
+    totalPages: hasMore ? page + 1 : page,
+    hasMore,
+    isLastPage: false,
+  };
+}
