@@ -2,7 +2,7 @@
  * Walks every completed transaction in a date range, page by page, and totals them per currency.
  * Run: PAYMENTS_BASE_URL=... PAYMENTS_API_KEY=... npx tsx examples/paginate-transactions.ts
  */
-import { isLegacyTransaction, PaymentsClient, toMajorUnits } from 'payments-service-sdk';
+import { currencyDigits, isLegacyTransaction, PaymentsClient, toMajorUnits } from 'payments-service-sdk';
 import { runIfMain } from './run.js';
 
 export async function main(client = new PaymentsClient(), log = console.log) {
@@ -20,7 +20,13 @@ export async function main(client = new PaymentsClient(), log = console.log) {
     totals.set(currency, (totals.get(currency) ?? 0) + (tx.source_amount ?? 0));
   }
   log(`${count} completed transactions`);
-  for (const [currency, minor] of totals) log(`  ${currency} ${toMajorUnits(currency, minor)}`);
+  for (const [currency, minor] of totals) {
+    // The spec does not state the smallest unit of USDC or USDT: show those in minor units (or pass your
+    // account's digits as toMajorUnits' third argument).
+    const shown =
+      currencyDigits(currency) === undefined ? `${minor} minor units` : toMajorUnits(currency, minor);
+    log(`  ${currency} ${shown}`);
+  }
   return { count, totals };
 }
 

@@ -6,6 +6,7 @@
  */
 import {
   createExternalReference,
+  currencyDigits,
   isLegacyTransaction,
   type PaymentsClient,
   PaymentsError,
@@ -25,7 +26,11 @@ export interface QuickstartContext {
   visibilityWaits?: number[];
 }
 
-const money = (currency: string, minor: number) => `${currency} ${toMajorUnits(currency, minor)}`;
+// USDC and USDT have no smallest unit in the spec: they are shown in minor units rather than guessed.
+const money = (currency: string, minor: number) =>
+  currencyDigits(currency) === undefined
+    ? `${currency} ${minor} minor units`
+    : `${currency} ${toMajorUnits(currency, minor)}`;
 
 export async function quickstart({ client, mock, allowWrites, log, visibilityWaits }: QuickstartContext) {
   log('1. Banks and name enquiry');

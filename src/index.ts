@@ -70,7 +70,6 @@ export {
   isBeneficiaryNotFound,
   type LocalTransferBeneficiaryInput,
   type MobileMoneyBeneficiaryInput,
-  missingClassificationFields,
   type NgnBankTransferInput,
   type PlatformTransferBeneficiaryInput,
   type UsBankBeneficiaryInput,
@@ -97,11 +96,11 @@ export {
   PayerNameSchema,
   type PayerNameUpdateParams,
   payerNameCreateIssues,
-  payerNameDocumentIssues,
 } from './resources/payer-names.js';
 export {
   createExternalReference,
   type Payout,
+  type PayoutCreateOptions,
   type PayoutCreateParams,
   PayoutSchema,
 } from './resources/payouts.js';

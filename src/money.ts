@@ -1,33 +1,22 @@
 import { PaymentsError, RequestValidationError } from './core/error.js';
+import { currencyDigits } from './spec/currency.js';
 
-/**
- * Digits after the decimal point per currency (ISO 4217 minor units). The spec states amounts in the
- * "smallest unit" and gives NGN kobo and USD cents; for the stablecoins USDC and USDT it does not say, and
- * two digits (cents, like USD) is assumed: pass `digits` where your account's figures say otherwise.
- */
-const ZERO_DIGIT = new Set([
-  'XAF',
-  'XOF',
-  'JPY',
-  'KRW',
-  'UGX',
-  'RWF',
-  'GNF',
-  'KMF',
-  'VND',
-  'CLP',
-  'PYG',
-  'VUV',
-  'XPF',
-  'BIF',
-  'DJF',
-]);
-const THREE_DIGIT = new Set(['BHD', 'IQD', 'JOD', 'KWD', 'LYD', 'OMR', 'TND']);
+export { currencyDigits };
 
-/** Minor-unit digits of a currency: 0 for XAF, 3 for KWD, 2 otherwise. */
-export function currencyDigits(currency: string): number {
-  const code = currency.toUpperCase();
-  return ZERO_DIGIT.has(code) ? 0 : THREE_DIGIT.has(code) ? 3 : 2;
+/** The digits to use: the caller's, or the currency's; USDC and USDT have none stated, so the caller must say. */
+function digitsOf(currency: string, digits: number | undefined): number {
+  if (digits !== undefined) {
+    if (Number.isInteger(digits) && digits >= 0 && digits <= 18) return digits;
+    throw new RequestValidationError([{ path: ['digits'], message: 'must be a whole number from 0 to 18' }]);
+  }
+  const stated = currencyDigits(currency);
+  if (stated !== undefined) return stated;
+  throw new RequestValidationError([
+    {
+      path: ['digits'],
+      message: `is required for ${currency}: the spec does not state its smallest unit (pass your account's figure)`,
+    },
+  ]);
 }
 
 const DECIMAL = /^(-)?(\d+)(?:\.(\d+))?$/;
@@ -37,11 +26,8 @@ const DECIMAL = /^(-)?(\d+)(?:\.(\d+))?$/;
  * digits rather than multiplying floats (0.1 * 100 is 10.000000000000002). More decimals than the currency
  * has, or a result beyond 2^53, is refused rather than rounded: rounding money silently is how totals drift.
  */
-export function toMinorUnits(
-  currency: string,
-  major: string | number,
-  digits = currencyDigits(currency),
-): number {
+export function toMinorUnits(currency: string, major: string | number, given?: number): number {
+  const digits = digitsOf(currency, given);
   const text = typeof major === 'number' ? String(major) : major.trim();
   const match = DECIMAL.exec(text);
   if (!match || (typeof major === 'number' && !Number.isFinite(major))) {
@@ -62,7 +48,8 @@ export function toMinorUnits(
 }
 
 /** Minor units to a major-unit decimal string: `toMajorUnits('NGN', 500050) === '5000.50'`. */
-export function toMajorUnits(currency: string, minor: number, digits = currencyDigits(currency)): string {
+export function toMajorUnits(currency: string, minor: number, given?: number): string {
+  const digits = digitsOf(currency, given);
   // Not "Invalid request": the value may well have come from a response (which is validated as safe integers).
   if (!Number.isSafeInteger(minor)) {
     throw new PaymentsError(`toMajorUnits: ${minor} is not a whole number of minor units within 2^53`);

@@ -30,13 +30,16 @@ describe('beneficiary types', () => {
       account_owner_type: 'business',
       account_category: 'checking',
     };
-    // Fields the spec does not name pass through the index signature.
+    // Fields the spec names without spelling pass through `extra`...
     const usdt: BeneficiaryInput = {
       withdrawal_method: 'crypto_usdt',
       currency: 'USDT',
       account_name: 'w',
-      anything: 'x',
+      extra: { wallet_address: 'x' },
     };
+    // ...so a typo in a spelled field is a compile error, not a stored field.
+    // @ts-expect-error acount_number is not a field (account_number is)
+    const typo: BeneficiaryInput = { currency: 'NGN', account_name: 'A', acount_number: '0123456789' };
     const momo: BeneficiaryInput = { withdrawal_method: 'mobile_money', currency: 'XAF' };
 
     // @ts-expect-error routing_number is required for ach
@@ -67,7 +70,7 @@ describe('beneficiary types', () => {
     // @ts-expect-error unknown rails are refused on input
     const unknownRail: BeneficiaryInput = { withdrawal_method: 'wire', currency: 'USD', account_name: 'A' };
 
-    expectTypeOf([ngn, cleared, usdt, momo, noRouting, absentRouting, noSwift, noCity]).toBeArray();
+    expectTypeOf([ngn, cleared, usdt, momo, noRouting, absentRouting, noSwift, noCity, typo]).toBeArray();
     expectTypeOf([noOwner, badOwner, noCurrency, noName, unknownRail]).toBeArray();
   });
 

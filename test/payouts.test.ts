@@ -60,14 +60,14 @@ describe('payouts.create', () => {
     [{ amount: '5000.505' }, 'amount', '2 decimal places'],
     [{ amount: 'five' }, 'amount', 'not a decimal number'],
     [{ amount: '90071992547409.91' }, 'amount', 'more digits than a JSON number carries'],
-    [{ currency: 'ngn' }, 'currency', 'upper-case'],
-    [{ beneficiary: { ...payoutBody.beneficiary, bankCode: ' ' } }, 'beneficiary.bankCode', 'is required'],
+    [{ beneficiary: { ...payoutBody.beneficiary, bankCode: 7 } }, 'beneficiary.bankCode', 'must be a string'],
     [
       { beneficiary: { ...payoutBody.beneficiary, accountName: undefined } },
       'beneficiary.accountName',
       'is required',
     ],
-    [{ payerNameId: 'x' }, 'payerNameId', 'is not a known field'],
+    [{ payerNameId: 'x' }, 'payerNameId', 'must be a uuid'],
+    [{ payer_name_id: 'x' }, 'payer_name_id', 'is not a known field'],
   ])('refuses %o before sending, naming %s', async (change, field, message) => {
     const error = await makeClient()
       .payouts.create({ ...payoutBody, ...change } as any)

@@ -1,11 +1,11 @@
 import { PaymentsError, RequestValidationError } from '../core/error.js';
+import { isUuid } from '../spec/ids.js';
 import { readEnv } from './env.js';
 import type { ClientHooks } from './hooks.js';
 import { isLogLevel, LevelLogger, type Logger, type LogLevel } from './logger.js';
 import { ownData } from './own.js';
 import { type Redact, redactor } from './redact.js';
 import { type AppInfo, appInfoIssue, userAgent } from './user-agent.js';
-import { isUuid } from './uuid.js';
 
 /** The path every endpoint of the spec is relative to. */
 export const API_PREFIX = '/api/v1/external';

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { type FieldIssue, RequestValidationError } from '../core/error.js';
+import { isDateFilter } from '../spec/dates.js';
 import { ownData } from './own.js';
 import type { QueryValue } from './transport.js';
 
@@ -22,37 +23,21 @@ export const minorUnits = z
   .int()
   .check(z.refine(Number.isSafeInteger, 'must be a whole number of minor units within 2^53'));
 
-/** YYYY-MM-DD, or a full ISO 8601 timestamp. */
-const DATE_OR_TIMESTAMP =
-  /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
-
-/** The shape alone lets `2026-13-45` through; the day must exist and the time must parse. */
-function isRealDate(value: string): boolean {
-  const day = value.slice(0, 10);
-  const midnight = Date.parse(`${day}T00:00:00Z`);
-  return (
-    !Number.isNaN(midnight) &&
-    new Date(midnight).toISOString().startsWith(day) &&
-    !Number.isNaN(Date.parse(value.length > 10 ? value : `${day}T00:00:00Z`))
-  );
-}
-
-/** A date filter: `YYYY-MM-DD`, an ISO 8601 timestamp, or a `Date` (sent as its ISO string). */
+/** A date filter: `YYYY-MM-DD`, a full ISO 8601 timestamp (seconds and offset), or a `Date` (sent as its ISO string). */
 export const dateFilter = z.pipe(
   z.union([
     z
       .string()
       .check(
-        z.regex(DATE_OR_TIMESTAMP, 'must be YYYY-MM-DD or an ISO 8601 timestamp'),
-        z.refine(isRealDate, 'must be a real date (YYYY-MM-DD or an ISO 8601 timestamp)'),
+        z.refine(isDateFilter, 'must be YYYY-MM-DD or a full ISO 8601 timestamp with seconds and offset'),
       ),
     z.date().check(z.refine((d) => !Number.isNaN(d.getTime()), 'must be a valid Date')),
   ]),
   z.transform((value) => (value instanceof Date ? value.toISOString() : value)),
 );
 
-/** `page` and `pageSize` as the spec's Pagination section states them. */
-export function pagingParams(maxPageSize: number | undefined = 100) {
+/** `page` and `pageSize` as the spec's Pagination section states them; a ceiling only where the spec gives one. */
+export function pagingParams(maxPageSize?: number) {
   const size = z.int().check(z.gte(1, 'must be at least 1'));
   return {
     page: z.optional(z.int().check(z.gte(1, 'must be at least 1'))),
@@ -88,11 +73,13 @@ function sizeMessage(bound: 'at least' | 'at most', limit: number | bigint, orig
 function describeIssue(issue: z.core.$ZodIssue): string {
   // zod/mini ships no message locale; setting one would change the caller's own zod globally, so the few
   // issue kinds the SDK's schemas produce are phrased here.
+  // Failures are parsed with reportInput (see `check`), so an absent input means the field was missing.
+  const absent = issue.input === undefined;
+  if (absent && ['invalid_type', 'invalid_value', 'invalid_union'].includes(issue.code)) return 'is required';
   if (issue.message && issue.message !== 'Invalid input') return issue.message;
   switch (issue.code) {
     case 'invalid_type':
-      // Issues carry `input` only when parsed with reportInput and the value was there at all.
-      return issue.input === undefined ? 'is required' : `expected ${issue.expected}`;
+      return `must be ${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected}`;
     case 'too_small':
       return sizeMessage('at least', issue.minimum, issue.origin);
     case 'too_big':
@@ -137,9 +124,22 @@ export function check<T>(
   return detailed.success ? { ok: true, data: detailed.data } : { ok: false, error: detailed.error };
 }
 
-/** Validates caller input; throws `RequestValidationError` naming the field, so nothing is sent. */
+/**
+ * Validates caller input; throws `RequestValidationError` naming the field, so nothing is sent. The one
+ * validation path of requests: the mock reads the same schemas through `fieldIssues`.
+ */
 export function parseRequest<T>(schema: Schema<T>, input: unknown, prefix: readonly string[] = []): T {
   const result = check(schema, ownData(input));
   if (!result.ok) throw new RequestValidationError(toFieldIssues(result.error, prefix));
   return result.data;
+}
+
+/** Every problem `schema` finds in `input` (never throws), `[]` when valid: the same messages as `parseRequest`. */
+export function fieldIssues(schema: Schema<unknown>, input: unknown): FieldIssue[] {
+  try {
+    const result = check(schema, input);
+    return result.ok ? [] : toFieldIssues(result.error);
+  } catch {
+    return [{ path: [], message: 'is not a valid body' }];
+  }
 }

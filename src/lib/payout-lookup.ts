@@ -7,6 +7,7 @@ import {
   type TransactionListItem,
   type TransactionListParams,
 } from '../resources/transactions.js';
+import { referenceIssue } from '../spec/payout.js';
 
 /**
  * Finding a payout in the transaction listing by its `externalReference`, and saying whether its absence is
@@ -58,19 +59,6 @@ export class PayoutLookupIncompleteError extends PaymentsError {
 const DAY_MS = 86_400_000;
 export const DEFAULT_LOOKBACK_MS = 7 * DAY_MS;
 const DEFAULT_MAX_PAGES = 5;
-
-/**
- * A reference goes out byte for byte and must later match what the listing shows, so a value that some layer
- * could trim or fold (white space at either end, control characters) or an empty one is refused, not altered.
- */
-export function referenceIssue(value: unknown): string | undefined {
-  if (typeof value !== 'string') return 'must be a string';
-  if (value === '') return 'must not be empty';
-  if (value.trim() !== value) return 'must not start or end with white space (it is sent exactly as given)';
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused here.
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(value)) return 'must not contain control characters';
-  return undefined;
-}
 
 export function checkReference(value: unknown, path = 'externalReference'): string {
   const problem = referenceIssue(value);

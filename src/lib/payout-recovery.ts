@@ -9,7 +9,7 @@ import {
 } from '../core/error.js';
 import type { RequestOptions } from '../internal/config.js';
 import { sleep } from '../internal/sleep.js';
-import type { Payout, PayoutCreateParams } from '../resources/payouts.js';
+import type { Payout, PayoutWire } from '../resources/payouts.js';
 import type { Transaction } from '../resources/transactions.js';
 import { DEFAULT_LOOKBACK_MS, type FindByReferenceOptions, type SearchResult } from './payout-lookup.js';
 
@@ -33,6 +33,8 @@ export interface LookupBeforeRetryOptions
     Pick<FindByReferenceOptions, 'match' | 'maxLookupPages'> {
   /** POST attempts in all, the first included. Default 3. */
   maxAttempts?: number;
+  /** Minor-unit digits for checking the amount, where the spec does not state them (USDC, USDT). */
+  digits?: number;
   /**
    * Milliseconds to wait before each lookup after an ambiguous failure: a payout the service committed may
    * take a moment to appear in the listing. Default `[1000, 4000, 10000]`, 15 s in all.
@@ -147,14 +149,14 @@ export function checkRecoveryOptions(options: LookupBeforeRetryOptions): {
 
 /** What the algorithm needs from the client: one POST, and one search of the listing. */
 export interface RecoveryDeps {
-  post: (body: PayoutCreateParams, options: RequestOptions) => PromiseLike<Payout>;
+  post: (body: PayoutWire, options: RequestOptions) => PromiseLike<Payout>;
   search: (externalReference: string, since: Date) => Promise<SearchResult>;
 }
 
 /** The algorithm behind `payouts.lookupBeforeRetry`; see the README's "Safe payouts". */
 export async function recoverPayout(
   deps: RecoveryDeps,
-  body: PayoutCreateParams & { externalReference: string },
+  body: PayoutWire & { externalReference: string },
   options: LookupBeforeRetryOptions,
 ): Promise<PayoutOutcome> {
   const ref = body.externalReference;

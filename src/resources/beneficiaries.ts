@@ -6,11 +6,13 @@ import type { RequestOptions } from '../internal/config.js';
 import { safeStringify } from '../internal/json.js';
 import { uuidSegment } from '../internal/path.js';
 import { openEnum, pagingParams, parseRequest } from '../internal/schema.js';
-import { type BeneficiaryInput, beneficiaryInputSchema, WITHDRAWAL_METHODS } from './beneficiary-rules.js';
+import { beneficiaryInputSchema, beneficiaryWire, WITHDRAWAL_METHODS } from '../spec/beneficiary.js';
+import type { BeneficiaryInput } from './beneficiary-types.js';
 import { APIResource } from './resource.js';
 
-// The rules module's types and checks are part of this resource's surface.
-export * from './beneficiary-rules.js';
+export { beneficiaryInputIssues, WITHDRAWAL_METHODS, type WithdrawalMethod } from '../spec/beneficiary.js';
+// The input types and the rail rules are part of this resource's surface.
+export * from './beneficiary-types.js';
 
 const optionalString = z.optional(z.string());
 
@@ -43,7 +45,7 @@ export interface BeneficiaryListParams {
   pageSize?: number;
 }
 
-const ListParamsSchema = z.strictObject(pagingParams(100));
+const ListParamsSchema = z.strictObject(pagingParams());
 
 /** Per-call options of `create` and `update`. */
 export interface BeneficiaryWriteOptions extends RequestOptions {
@@ -92,7 +94,7 @@ export class Beneficiaries extends APIResource {
   create(body: BeneficiaryInput, options?: BeneficiaryWriteOptions): APIPromise<Beneficiary> {
     return this.api.call(async () => {
       const { allowUnclassified, ...rest } = options ?? {};
-      const json = parseRequest(beneficiaryInputSchema({ allowUnclassified }), body);
+      const json = beneficiaryWire(parseRequest(beneficiaryInputSchema({ allowUnclassified }), body));
       return {
         method: 'POST',
         path: '/beneficiaries',
@@ -124,14 +126,16 @@ export class Beneficiaries extends APIResource {
 
   /**
    * PATCH /beneficiaries/{id}. The body replaces the whole beneficiary: send the complete required set for its rail.
-   * Omitting `withdrawal_method` keeps the stored rail (the SDK then checks the NGN set, so restate the rail to
-   * have its fields checked); null or '' clears it. Also how older records get their classification backfilled.
+   * Omitting `withdrawal_method` keeps the stored rail (the SDK, not knowing it, then checks only what every
+   * rail shares; restate the rail to have its fields checked); null or '' clears it. Also how older records get their classification backfilled.
    */
   update(id: string, body: BeneficiaryInput, options?: BeneficiaryWriteOptions): APIPromise<Beneficiary> {
     return this.api.call(async () => {
       const path = `/beneficiaries/${uuidSegment('beneficiaryId', id)}`;
       const { allowUnclassified, ...rest } = options ?? {};
-      const json = parseRequest(beneficiaryInputSchema({ allowUnclassified }), body);
+      const json = beneficiaryWire(
+        parseRequest(beneficiaryInputSchema({ mode: 'update', allowUnclassified }), body),
+      );
       return { method: 'PATCH', path, body: json, schema: this.#schema, options: rest };
     });
   }

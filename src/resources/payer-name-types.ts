@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
 import type { FieldIssue } from '../core/error.js';
-import { openEnum, pagingParams, toFieldIssues } from '../internal/schema.js';
+import { fieldIssues, openEnum, pagingParams } from '../internal/schema.js';
 import { acceptedType, describeTypes, type UploadInput, type UploadPolicy } from '../internal/uploads.js';
+import { isCalendarDate } from '../spec/dates.js';
 
 /** Schemas, constants and types of the payer-name resource; the methods are in `payer-names.ts`. */
 
@@ -103,34 +104,15 @@ export const PayerNameSchema = z.looseObject({
 /** A payer name as the service returns it. */
 export type PayerName = z.infer<typeof PayerNameSchema>;
 
-/**
- * @internal Type-mismatch wording: `toFieldIssues` says "is required" for every type issue, since zod/mini leaves the
- * input out of its issues; the error function still sees it and can tell a missing field from a wrong one.
- */
-export function expected(what: string) {
-  return {
-    error: (issue: { input?: unknown }) => (issue.input === undefined ? 'is required' : `must be ${what}`),
-  };
-}
-const aString = expected('a string');
-
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-function isCalendarDate(value: string): boolean {
-  const m = DATE.exec(value);
-  if (!m) return false;
-  const date = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return date.toISOString().slice(0, 10) === value;
-}
-
 const text = (min: number, max: number) =>
   z
-    .string(aString)
+    .string()
     .check(
       z.minLength(min, min === 1 ? 'must not be empty' : `must be at least ${min} characters`),
       z.maxLength(max, `must be at most ${max} characters`),
     );
 const optionalText = (max: number) =>
-  z.optional(z.string(aString).check(z.maxLength(max, `must be at most ${max} characters`)));
+  z.optional(z.string().check(z.maxLength(max, `must be at most ${max} characters`)));
 
 const MetadataSchema = z
   .record(
@@ -138,7 +120,7 @@ const MetadataSchema = z
     z.union([z.string().check(z.maxLength(500, 'must be at most 500 characters')), z.number(), z.boolean()], {
       error: 'must be a string, a number or a boolean (metadata is flat)',
     }),
-    expected('a flat object'),
+    'must be a flat object',
   )
   .check(
     z.superRefine((metadata, ctx) => {
@@ -156,14 +138,12 @@ const MetadataSchema = z
   );
 
 const createFields = {
-  entity_type: z.enum(PAYER_NAME_ENTITY_TYPES, expected('one of: individual, business')),
+  entity_type: z.enum(PAYER_NAME_ENTITY_TYPES, 'must be one of: individual, business'),
   display_name: text(1, 255),
   first_name: optionalText(120),
   last_name: optionalText(120),
   registration_number: optionalText(120),
-  registration_date: z.optional(
-    z.string(aString).check(z.refine(isCalendarDate, 'must be a date YYYY-MM-DD')),
-  ),
+  registration_date: z.optional(z.string().check(z.refine(isCalendarDate, 'must be a date YYYY-MM-DD'))),
   country: text(1, 100),
   address_line: text(1, 500),
   city: text(1, 120),
@@ -190,12 +170,10 @@ const individualNames = z.superRefine(
 );
 
 /** Body of POST /payer-names (JSON form). */
-export const PayerNameCreateSchema = z
-  .strictObject(createFields, expected('an object'))
-  .check(individualNames);
+export const PayerNameCreateSchema = z.strictObject(createFields, 'must be an object').check(individualNames);
 /** Body of the update (inferred PATCH /payer-names/{id}). */
 export const PayerNameUpdateSchema = z
-  .partial(z.strictObject(createFields, expected('an object')))
+  .partial(z.strictObject(createFields, 'must be an object'))
   .check(individualNames);
 
 /** Flat caller data: keys up to 64 characters; values strings up to 500 characters, numbers or booleans. */
@@ -242,8 +220,11 @@ export interface PayerNameListParams {
   pageSize?: number;
   /** Archived names only (true) or none of them (false). */
   archived?: boolean;
-  /** A review status; `approved` matches names in `processing`, `active` and `action_required`. */
-  status?: PayerNameReviewStatus;
+  /**
+   * A review status; `approved` matches names in `processing`, `active` and `action_required`. Any other string
+   * is sent as given (a review status the spec does not list).
+   */
+  status?: PayerNameReviewStatus | (string & {});
   /** Parameters the spec does not show, sent as given. */
   query?: Record<string, string | number | boolean>;
 }
@@ -252,13 +233,14 @@ const LIST_KEYS = ['page', 'pageSize', 'archived', 'status'];
 /** Filters of GET /payer-names. */
 export const PayerNameListParamsSchema = z
   .strictObject({
-    ...pagingParams(100),
-    archived: z.optional(z.boolean(expected('a boolean'))),
-    status: z.optional(z.enum(PAYER_NAME_REVIEW_STATUSES)),
+    ...pagingParams(),
+    archived: z.optional(z.boolean('must be a boolean')),
+    // Open: the spec says the filter takes review statuses and lists four, without saying there are no others.
+    status: z.optional(openEnum(PAYER_NAME_REVIEW_STATUSES)),
     query: z.optional(
       z.record(
         z.string(),
-        z.union([z.string(), z.number(), z.boolean()], expected('a string, number or boolean')),
+        z.union([z.string(), z.number(), z.boolean()], 'must be a string, number or boolean'),
       ),
     ),
   })
@@ -279,12 +261,7 @@ export const PayerNameListParamsSchema = z
 
 /** Field issues of a create body (JSON, or the text fields of the multipart form); empty when valid. Never throws. */
 export function payerNameCreateIssues(input: unknown): FieldIssue[] {
-  try {
-    const result = z.safeParse(PayerNameCreateSchema, input);
-    return result.success ? [] : toFieldIssues(result.error);
-  } catch {
-    return [{ path: [], message: 'is not a valid payer name body' }];
-  }
+  return fieldIssues(PayerNameCreateSchema, input);
 }
 
 /** Issues of uploaded documents as a server sees them (name, MIME type, bytes), each named `documents.N`. */

@@ -5,11 +5,10 @@ import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../internal/config.js';
 import { isRecord } from '../internal/envelope.js';
 import { uuidSegment } from '../internal/path.js';
-import { pagedQuery, parseRequest, toFieldIssues } from '../internal/schema.js';
+import { fieldIssues, pagedQuery, parseRequest } from '../internal/schema.js';
 import { encodeMultipart, preparePart, type UploadInput, type UploadPart } from '../internal/uploads.js';
 import {
   DOCUMENT_POLICY,
-  expected,
   type PayerName,
   type PayerNameCreateParams,
   PayerNameCreateSchema,
@@ -78,14 +77,14 @@ export class PayerNames extends APIResource {
   create(body: PayerNameCreateParams, options?: RequestOptions): APIPromise<PayerName> {
     return this.api.call(async () => {
       const { documents, ...fields } = isRecord(body) ? body : ({} as PayerNameCreateParams);
-      const parsed = z.safeParse(PayerNameCreateSchema, isRecord(body) ? fields : body);
-      const issues = parsed.success ? [] : toFieldIssues(parsed.error);
+      const input = isRecord(body) ? fields : body;
+      const issues = fieldIssues(PayerNameCreateSchema, input);
       if (documents === undefined || (Array.isArray(documents) && documents.length === 0)) {
-        if (!parsed.success) throw new RequestValidationError(issues);
+        if (issues.length) throw new RequestValidationError(issues);
         return {
           method: 'POST',
           path: PATH,
-          body: parsed.data,
+          body: parseRequest(PayerNameCreateSchema, input),
           schema: PayerNameSchema,
           options,
         };
@@ -103,7 +102,7 @@ export class PayerNames extends APIResource {
       if (issues.length) throw new RequestValidationError(issues);
 
       const form: [string, string | UploadPart][] = [];
-      for (const [name, value] of Object.entries(parsed.data ?? {})) {
+      for (const [name, value] of Object.entries(parseRequest(PayerNameCreateSchema, input))) {
         if (typeof value === 'string') form.push([name, value]);
       }
       // Text fields go first, so a server parsing the stream can refuse them before the files arrive.
@@ -166,7 +165,7 @@ export class PayerNames extends APIResource {
   setDefault(payerNameId: string, isDefault = true, options?: RequestOptions): APIPromise<PayerName> {
     return this.api.call(async () => {
       const id = uuidSegment('payerNameId', payerNameId);
-      const value = parseRequest(z.boolean(expected('a boolean')), isDefault, ['isDefault']);
+      const value = parseRequest(z.boolean('must be a boolean'), isDefault, ['isDefault']);
       return {
         method: 'PATCH',
         path: `${PATH}/${id}/default`,

@@ -11,19 +11,20 @@ import {
   DEFAULT_LOOKBACK_MS,
   type FindByReferenceOptions,
   PayoutLookupIncompleteError,
-  referenceIssue,
   searchByReference,
 } from '../lib/payout-lookup.js';
 import { type LookupBeforeRetryOptions, type PayoutOutcome, recoverPayout } from '../lib/payout-recovery.js';
-import { toMinorUnits } from '../money.js';
+import { payoutBodySchema } from '../spec/payout.js';
 import { APIResource } from './resource.js';
 import type { Transaction } from './transactions.js';
 
 /** The payout as POST /payouts returns it. Every amount here is in MINOR units (kobo, cents). */
 export const PayoutSchema = z.looseObject({
   id: z.string(),
-  remark: z.optional(z.string()),
-  external_reference: z.optional(z.string()),
+  /** Null when none was given. */
+  remark: z.optional(z.nullable(z.string())),
+  /** Null when none was given (and for NGN payouts, the reference the service assigned). */
+  external_reference: z.optional(z.nullable(z.string())),
   /** Minor units; deducted from the balance automatically. */
   fee_amount: minorUnits,
   created_at: z.string(),
@@ -39,58 +40,6 @@ export const PayoutSchema = z.looseObject({
 });
 /** A payout as POST /payouts returns it (amounts in minor units). */
 export type Payout = z.infer<typeof PayoutSchema>;
-
-const requiredText = (max = 255) =>
-  z.string().check(z.trim(), z.minLength(1, 'is required'), z.maxLength(max));
-
-const PayoutBeneficiarySchema = z.strictObject({
-  accountName: requiredText(),
-  accountNumber: requiredText(50),
-  bankName: requiredText(),
-  bankCode: requiredText(20),
-  email: requiredText(),
-});
-
-const PayoutCreateSchema = z
-  .strictObject({
-    amount: z.union([z.number(), z.string()]),
-    currency: z.string().check(z.regex(/^[A-Z]{3,5}$/, 'must be an upper-case currency code such as NGN')),
-    beneficiary: PayoutBeneficiarySchema,
-    remark: z.optional(z.string().check(z.maxLength(255))),
-    // Sent byte for byte: the caller matches it against the listing later, so nothing here may alter it.
-    externalReference: z.optional(
-      z.string().check(
-        z.superRefine((value, ctx) => {
-          const message = referenceIssue(value);
-          if (message) ctx.issues.push({ code: 'custom', message, input: value });
-        }),
-      ),
-    ),
-  })
-  .check(
-    z.superRefine((body, ctx) => {
-      // Amounts are major units here; the check is that the currency can represent them exactly.
-      try {
-        const minor = toMinorUnits(body.currency, body.amount);
-        // The amount travels as a JSON number: past about 15 significant digits it would arrive as another one.
-        const problem =
-          minor <= 0
-            ? 'must be greater than 0'
-            : toMinorUnits(body.currency, Number(body.amount)) !== minor
-              ? 'has more digits than a JSON number carries exactly'
-              : undefined;
-        if (problem)
-          ctx.issues.push({ code: 'custom', path: ['amount'], message: problem, input: body.amount });
-      } catch (error) {
-        ctx.issues.push({
-          code: 'custom',
-          path: ['amount'],
-          message: (error as Error).message.replace(/^.*?amount: /, ''),
-          input: body.amount,
-        });
-      }
-    }),
-  );
 
 /** The body of POST /payouts. */
 export interface PayoutCreateParams {
@@ -109,17 +58,36 @@ export interface PayoutCreateParams {
   remark?: string;
   /** Your unique reference. A retry with the same reference returns the original transaction. */
   externalReference?: string;
+  /** The payer name the recipient sees (its `id`); without one the account's default applies. */
+  payerNameId?: string;
+  /**
+   * Body fields the spec does not name, sent as given at the top level. Fields it names go in their own
+   * properties (an unknown top-level property is refused, so a typo cannot drop your reference).
+   */
+  extra?: Record<string, unknown>;
 }
 
-/** Validates a payout body; amount is sent as a JSON number in major units. */
-export function parsePayout(body: PayoutCreateParams, requireReference = false): PayoutCreateParams {
-  const parsed = parseRequest(PayoutCreateSchema, body);
+/** Per-call options of `payouts.create`. */
+export interface PayoutCreateOptions extends RequestOptions {
+  /**
+   * Minor-unit digits of the currency, for checking the amount before sending. Needed only where the spec
+   * does not state them (USDC, USDT): without it such an amount is sent as given and the service judges it.
+   */
+  digits?: number;
+}
+
+/** Validates a payout body and returns it as sent: `amount` a JSON number in major units, `extra` merged in. */
+export function parsePayout(body: PayoutCreateParams, requireReference = false, digits?: number): PayoutWire {
+  const { extra, ...parsed } = parseRequest(payoutBodySchema(digits), body);
   if (requireReference && !parsed.externalReference) {
     const message = 'is required: create one with createExternalReference() and persist it before sending';
     throw new RequestValidationError([{ path: ['externalReference'], message }]);
   }
-  return { ...parsed, amount: Number(parsed.amount) };
+  return { ...extra, ...parsed, amount: Number(parsed.amount) };
 }
+
+/** A payout body as it goes on the wire. */
+export type PayoutWire = Omit<PayoutCreateParams, 'extra' | 'amount'> & { amount: number };
 
 /** A fresh reference for a payout. Persist it before sending, so a crash cannot lose it. */
 export function createExternalReference(prefix = 'payout'): string {
@@ -132,11 +100,14 @@ export class Payouts extends APIResource {
    * POST /payouts: sends money to a bank account. Never retried by the transport: a timeout may mean the
    * money moved. Use `lookupBeforeRetry` for a payout that is safe to retry.
    */
-  create(body: PayoutCreateParams, options?: RequestOptions): APIPromise<Payout> {
-    return this.api.call(() => this.#post(parsePayout(body), options));
+  create(body: PayoutCreateParams, options?: PayoutCreateOptions): APIPromise<Payout> {
+    return this.api.call(() => {
+      const { digits, ...rest } = ownData(options) ?? {};
+      return this.#post(parsePayout(body, false, digits), rest);
+    });
   }
 
-  #post(body: PayoutCreateParams, options?: RequestOptions): Call<Payout> {
+  #post(body: PayoutWire, options?: RequestOptions): Call<Payout> {
     return { method: 'POST', path: '/payouts', body, schema: PayoutSchema, options };
   }
 
@@ -150,7 +121,7 @@ export class Payouts extends APIResource {
     given: LookupBeforeRetryOptions = {},
   ): Promise<PayoutOutcome> {
     const options = ownData(given);
-    const checked = parsePayout(body, true);
+    const checked = parsePayout(body, true, options.digits);
     checkSearchOptions(options);
     return recoverPayout(
       {

@@ -2,27 +2,14 @@ import * as z from 'zod/mini';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../internal/config.js';
 import { dateFilter, minorUnits, openEnum, pagingParams, parseRequest } from '../internal/schema.js';
+import { TRANSACTIONS_MAX_PAGE_SIZE } from '../spec/paging.js';
+import { PAYMENT_RAILS, TRANSACTION_STATUSES } from '../spec/transactions.js';
 import { APIResource } from './resource.js';
 
-/** Every transaction status the spec lists. */
-export const TRANSACTION_STATUSES = [
-  'draft',
-  'pending',
-  'processing',
-  'completed',
-  'sent',
-  'failed',
-  'rejected',
-  'refunded',
-  'negotiating',
-  'cancelled',
-  'exception',
-] as const;
+export { PAYMENT_RAILS, TRANSACTION_STATUSES };
+
 /** A transaction status the spec lists. */
 export type KnownTransactionStatus = (typeof TRANSACTION_STATUSES)[number];
-
-/** Deposit rails the spec lists for `payment_rail`. */
-export const PAYMENT_RAILS = ['ach', 'wire_domestic', 'wire_international', 'mobile_money'] as const;
 
 const optionalString = z.optional(z.string());
 
@@ -96,32 +83,12 @@ export function isLegacyTransaction(row: TransactionListItem): row is LegacyTran
 
 export const TransactionListItemSchema = z.union([TransactionSchema, LegacyTransactionSchema]);
 
-const HOUR_MS = 3_600_000;
-
-/**
- * The earliest (or latest) instant a filter value can mean. A bare date is a whole day in the service's time
- * zone, which the spec does not state, so it is widened by the largest UTC offset (14 h) on each side: only a
- * range that is reversed in every time zone is refused.
- */
-function bound(value: string, edge: 'start' | 'end'): number {
-  if (value.length > 10) return Date.parse(value);
-  const midnight = Date.parse(`${value}T00:00:00Z`);
-  return edge === 'start' ? midnight - 14 * HOUR_MS : midnight + 38 * HOUR_MS;
-}
-
-const TransactionListParamsSchema = z
-  .strictObject({
-    ...pagingParams(100),
-    status: z.optional(z.enum(TRANSACTION_STATUSES)),
-    startDate: z.optional(dateFilter),
-    endDate: z.optional(dateFilter),
-  })
-  .check(
-    z.refine((p) => !p.startDate || !p.endDate || bound(p.startDate, 'start') <= bound(p.endDate, 'end'), {
-      message: 'must not be before startDate',
-      path: ['endDate'],
-    }),
-  );
+const TransactionListParamsSchema = z.strictObject({
+  ...pagingParams(TRANSACTIONS_MAX_PAGE_SIZE),
+  status: z.optional(z.enum(TRANSACTION_STATUSES)),
+  startDate: z.optional(dateFilter),
+  endDate: z.optional(dateFilter),
+});
 
 /** Filters of GET /transactions. Dates are inclusive. */
 export interface TransactionListParams {
@@ -130,7 +97,7 @@ export interface TransactionListParams {
   pageSize?: number;
   /** One status. `failed` transactions are left out unless you ask for `status: 'failed'`. */
   status?: KnownTransactionStatus;
-  /** `YYYY-MM-DD`, an ISO 8601 timestamp, or a `Date`. */
+  /** `YYYY-MM-DD`, a full ISO 8601 timestamp (`2026-11-01T10:00:00Z`: seconds and offset), or a `Date`. */
   startDate?: string | Date;
   endDate?: string | Date;
 }

@@ -1,4 +1,4 @@
-import { beneficiaryInputIssues, missingClassificationFields } from '../../resources/beneficiaries.js';
+import { beneficiaryWireIssues, missingClassificationFields } from '../../spec/beneficiary.js';
 import {
   MockHttpError,
   pageOf,
@@ -41,7 +41,7 @@ function view(stored: Stored): Stored {
  */
 function accept(ctx: RouteContext, body: Stored): { record: Stored; warning?: Record<string, unknown> } {
   const grace = ctx.settings.beneficiaryGracePeriod;
-  const issues = beneficiaryInputIssues(body, { allowUnclassified: grace });
+  const issues = beneficiaryWireIssues(body, { allowUnclassified: grace });
   if (issues.length) throw validationFailed(issues);
   const record: Stored = { ...body, withdrawal_method: body.withdrawal_method || null };
   if (typeof record.account_number === 'string') record.account_number = record.account_number.trim();
@@ -72,7 +72,7 @@ async function update(ctx: RouteContext) {
   return { message: 'Beneficiary updated successfully', data: withWarning(next, warning) };
 }
 
-/** /beneficiaries: saved payout destinations, validated with the SDK's own `beneficiaryInputIssues`. */
+/** /beneficiaries: saved payout destinations, validated with the spec's rules (`spec/beneficiary.ts`), the SDK's too. */
 export const beneficiaryRoutes: Route[] = [
   {
     method: 'POST',

@@ -1,0 +1,221 @@
+import * as z from 'zod/mini';
+import type { FieldIssue } from '../core/error.js';
+import { isRecord } from '../internal/envelope.js';
+import { fieldIssues } from '../internal/schema.js';
+
+/** Every rail the spec lists for `withdrawal_method`; none of them (null) is an NGN bank transfer. */
+export const WITHDRAWAL_METHODS = [
+  'domestic_wire',
+  'international_wire',
+  'ach',
+  'local_transfer',
+  'crypto_usdt',
+  'crypto_usdc',
+  'platform_transfer',
+  'mobile_money',
+] as const;
+/** A withdrawal rail the spec lists. */
+export type WithdrawalMethod = (typeof WITHDRAWAL_METHODS)[number];
+
+const BANK_DETAIL_RAILS = new Set<unknown>(['ach', 'domestic_wire', 'international_wire']);
+const ABA_RAILS = new Set<unknown>(['ach', 'domestic_wire']);
+// "required for bank-account beneficiaries except NGN": the bank rails, and no rail at all (a bank transfer).
+const OWNER_TYPE_RAILS = new Set<unknown>([...BANK_DETAIL_RAILS, 'local_transfer', null, '', undefined]);
+// The spec ties account_category to USD alone, but checking/savings only means something for a bank account,
+// so rails without one are left for the service to judge rather than refused here.
+const NO_BANK_ACCOUNT_RAILS = new Set<unknown>([
+  'crypto_usdt',
+  'crypto_usdc',
+  'platform_transfer',
+  'mobile_money',
+]);
+
+/** The body fields the spec spells; anything else it names goes in `extra`. */
+export const BENEFICIARY_FIELDS = [
+  'currency',
+  'label',
+  'email',
+  'account_name',
+  'account_number',
+  'bank_name',
+  'bank_code',
+  'bank_address',
+  'swift_code',
+  'routing_number',
+  'account_owner_type',
+  'account_category',
+  'withdrawal_method',
+] as const;
+
+// Only absence and blank strings count as missing: any other wrong value is already named by the field schema.
+const missing = (v: unknown) => v === undefined || (typeof v === 'string' && v.trim() === '');
+const code = (v: unknown) => (typeof v === 'string' ? v.trim().toUpperCase() : '');
+
+interface RuleIssue extends FieldIssue {
+  classification?: true;
+}
+
+/**
+ * The rules of the update table that depend on the rail. An update that omits `withdrawal_method` keeps the
+ * stored rail, which the body does not say, so only the rail-independent rules apply to it.
+ */
+function railIssues(b: Record<string, unknown>, mode: BeneficiaryWrite): RuleIssue[] {
+  const issues: RuleIssue[] = [];
+  const require = (field: string, when: boolean, classification?: true) => {
+    if (!when || !missing(b[field])) return;
+    issues.push(
+      classification
+        ? { path: [field], message: 'is required', classification }
+        : { path: [field], message: 'is required' },
+    );
+  };
+  require('currency', true);
+  if (mode === 'update' && !Object.hasOwn(b, 'withdrawal_method')) return issues;
+  const rail = b.withdrawal_method;
+  const currency = code(b.currency);
+  require('account_name', rail !== 'mobile_money');
+  require('account_number', BANK_DETAIL_RAILS.has(rail));
+  require('bank_name', BANK_DETAIL_RAILS.has(rail));
+  require('bank_address', BANK_DETAIL_RAILS.has(rail));
+  require('swift_code', rail === 'international_wire');
+  require('routing_number', ABA_RAILS.has(rail));
+  require('bank_code', currency === 'NGN' && !missing(b.account_number));
+  require('account_owner_type', OWNER_TYPE_RAILS.has(rail) && currency !== 'NGN', true);
+  require('account_category', currency === 'USD' && !NO_BANK_ACCOUNT_RAILS.has(rail), true);
+  const address = b.bank_address;
+  // On these rails every part is required and `country` is a two-letter code; on other rails it is optional.
+  if (BANK_DETAIL_RAILS.has(rail) && isRecord(address)) {
+    for (const part of ['city', 'country']) {
+      if (address[part] === undefined) issues.push({ path: ['bank_address', part], message: 'is required' });
+    }
+    for (const [part, value] of Object.entries(address)) {
+      if (typeof value === 'string' && value.trim() === '') {
+        issues.push({ path: ['bank_address', part], message: 'must not be empty' });
+      }
+    }
+    if (typeof address.country === 'string' && !/^[A-Z]{2}$/.test(address.country)) {
+      issues.push({ path: ['bank_address', 'country'], message: 'must be a two-letter ISO 3166-1 code' });
+    }
+  }
+  const routing = b.routing_number;
+  if (ABA_RAILS.has(rail) && typeof routing === 'string' && !missing(routing) && !/^\d{9}$/.test(routing)) {
+    issues.push({ path: ['routing_number'], message: 'must be a 9-digit ABA routing number' });
+  }
+  return issues;
+}
+
+const text = (max: number) => z.optional(z.string().check(z.maxLength(max)));
+
+const fieldsSchema = z.strictObject({
+  currency: text(10),
+  label: z.optional(z.string()),
+  email: text(100),
+  account_name: text(100),
+  account_number: z.optional(z.string().check(z.trim(), z.maxLength(50))),
+  bank_name: text(100),
+  bank_code: text(20),
+  bank_address: z.optional(z.record(z.string(), z.string())),
+  swift_code: text(20),
+  routing_number: text(20),
+  account_owner_type: z.optional(z.enum(['individual', 'business'])),
+  account_category: z.optional(z.enum(['checking', 'savings'])),
+  withdrawal_method: z.optional(
+    z.nullable(
+      z.enum([...WITHDRAWAL_METHODS, ''], `must be one of ${WITHDRAWAL_METHODS.join(', ')}, or null`),
+    ),
+  ),
+  extra: z.optional(z.record(z.string(), z.unknown())),
+});
+
+/** Whether a body creates a beneficiary or replaces one (`update` may omit the rail to keep it). */
+export type BeneficiaryWrite = 'create' | 'update';
+
+function inputSchema(mode: BeneficiaryWrite, requireClassification: boolean) {
+  return fieldsSchema.check(
+    z.superRefine(
+      (value, ctx) => {
+        if (!isRecord(value)) return;
+        for (const { path, message, classification } of railIssues(value, mode)) {
+          if (classification && !requireClassification) continue;
+          ctx.issues.push({
+            code: 'custom',
+            path,
+            message,
+            input: (value as Record<string, unknown>)[path[0]!],
+          });
+        }
+        for (const key of Object.keys(value.extra ?? {})) {
+          if ((BENEFICIARY_FIELDS as readonly string[]).includes(key)) {
+            ctx.issues.push({
+              code: 'custom',
+              path: ['extra', key],
+              message: `set ${key} itself`,
+              input: key,
+            });
+          }
+        }
+      },
+      // Run even after a field failed, so one answer names every offending field.
+      { when: () => true },
+    ),
+  );
+}
+
+const SCHEMAS = {
+  create: [inputSchema('create', false), inputSchema('create', true)],
+  update: [inputSchema('update', false), inputSchema('update', true)],
+} as const;
+
+/**
+ * The request schema, strict about classification by default; `allowUnclassified` is the grace-period escape.
+ * Its output still carries `extra`: `beneficiaryWire` flattens it into the body.
+ */
+export function beneficiaryInputSchema(
+  options: { mode?: BeneficiaryWrite; allowUnclassified?: boolean } = {},
+) {
+  return SCHEMAS[options.mode ?? 'create'][options.allowUnclassified ? 0 : 1];
+}
+
+/** The body as sent: the `extra` fields at the top level beside the spelled ones. */
+export function beneficiaryWire(body: {
+  extra?: Record<string, unknown> | undefined;
+}): Record<string, unknown> {
+  const { extra, ...fields } = body;
+  return { ...extra, ...fields };
+}
+
+/**
+ * Every problem with a beneficiary body as it arrives on the wire (unspelled fields at the top level), `[]`
+ * when valid: what the mock answers with 400 `Validation failed`.
+ */
+export function beneficiaryWireIssues(
+  input: unknown,
+  options: { mode?: BeneficiaryWrite; allowUnclassified?: boolean } = {},
+): FieldIssue[] {
+  if (!isRecord(input)) return fieldIssues(beneficiaryInputSchema(options), input);
+  const spelled: Record<string, unknown> = {};
+  const extra: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(input)) {
+    ((BENEFICIARY_FIELDS as readonly string[]).includes(key) ? spelled : extra)[key] = value;
+  }
+  return fieldIssues(beneficiaryInputSchema(options), { ...spelled, extra });
+}
+
+/** Classification fields the body omits where required: during the grace period the service then adds `deprecation_warning`. */
+export function missingClassificationFields(
+  input: unknown,
+  mode: BeneficiaryWrite = 'create',
+): Array<'account_owner_type' | 'account_category'> {
+  if (!isRecord(input)) return [];
+  return railIssues(input, mode)
+    .filter((i) => i.classification)
+    .map((i) => i.path[0] as 'account_owner_type' | 'account_category');
+}
+
+/** Every problem with a beneficiary input as `create` takes it (never throws), `[]` when valid: for checking a form. */
+export function beneficiaryInputIssues(
+  input: unknown,
+  options: { mode?: BeneficiaryWrite; allowUnclassified?: boolean } = {},
+): FieldIssue[] {
+  return fieldIssues(beneficiaryInputSchema(options), input);
+}

@@ -1,0 +1,9 @@
+/**
+ * Paging as the spec's Pagination section states it: `page` >= 1 (default 1), `pageSize` >= 1 (default 20),
+ * "maximum 100 on most endpoints, some enforce another ceiling or none". The one endpoint whose ceiling the
+ * spec states is GET /transactions ("one description gives max 100"); elsewhere no ceiling is assumed.
+ */
+export const DEFAULT_PAGE = 1;
+export const DEFAULT_PAGE_SIZE = 20;
+/** The ceiling the spec states for GET /transactions. */
+export const TRANSACTIONS_MAX_PAGE_SIZE = 100;
