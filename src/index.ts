@@ -1,7 +1,6 @@
 export { type PaginateParams, PaymentsClient, type RequestParams } from './client.js';
 export { APIPromise, type ResponseInfo, type WithResponse } from './core/api-promise.js';
 export {
-  AcceptedButUnreadableError,
   APIConnectionError,
   APIError,
   APITimeoutError,
@@ -14,15 +13,18 @@ export {
   InternalServerError,
   type KnownErrorCode,
   NotFoundError,
-  PaginationError,
   PaymentsError,
   PermissionDeniedError,
   RateLimitError,
   RequestValidationError,
-  ResponseTooLargeError,
-  ResponseValidationError,
 } from './core/error.js';
 export { Page, PagePromise } from './core/pagination.js';
+export {
+  AcceptedButUnreadableError,
+  PaginationError,
+  ResponseTooLargeError,
+  ResponseValidationError,
+} from './core/response-errors.js';
 export type { ClientOptions, FetchOptions, RequestOptions } from './internal/config.js';
 export type { ClientHooks, RequestEvent, ResponseEvent, RetryEvent } from './internal/hooks.js';
 export type { Logger, LogLevel } from './internal/logger.js';

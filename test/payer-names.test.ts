@@ -11,8 +11,8 @@ import {
   type PayerName,
   type PayerNameCreateParams,
   payerNameCreateIssues,
-  payerNameDocumentIssues,
 } from '../src/resources/payer-names.js';
+import { payerNameDocumentIssues } from '../src/spec/payer-name.js';
 import { BASE, CANARY_KEY, fail, makeClient, ok, useServer } from './helpers.js';
 import { capture as captureOn, ID, payerName, rejection, valid } from './payer-names.fixtures.js';
 

@@ -2,7 +2,8 @@ import { isRecord } from '../internal/envelope.js';
 import { safeStringify } from '../internal/json.js';
 import type { PageInfo } from '../internal/list-shapes.js';
 import type { ResponseInfo } from './api-promise.js';
-import { PaginationError, PaymentsError, RequestValidationError } from './error.js';
+import { PaymentsError, RequestValidationError } from './error.js';
+import { PaginationError } from './response-errors.js';
 
 /** Loads page `n` of the same list, with the same query and request options. */
 export type PageLoader<T> = (page: number) => Promise<Page<T>>;

@@ -1,4 +1,4 @@
-import { ResponseTooLargeError } from '../core/error.js';
+import { ResponseTooLargeError } from '../core/response-errors.js';
 import { parseOwnJson, prototypePolluted } from './own.js';
 import type { Redact } from './redact.js';
 

@@ -1,12 +1,6 @@
 import { NetworkError, TimeoutError } from 'ky';
-import {
-  AcceptedButUnreadableError,
-  APIConnectionError,
-  APITimeoutError,
-  APIUserAbortError,
-  PaymentsError,
-  ResponseTooLargeError,
-} from '../core/error.js';
+import { APIConnectionError, APITimeoutError, APIUserAbortError, PaymentsError } from '../core/error.js';
+import { AcceptedButUnreadableError, ResponseTooLargeError } from '../core/response-errors.js';
 import type { LevelLogger } from './logger.js';
 import { type Redact, redactHeaders, safeCause } from './redact.js';
 

@@ -1,4 +1,5 @@
-import { AcceptedButUnreadableError, APIError, ResponseValidationError } from '../core/error.js';
+import { APIError } from '../core/error.js';
+import { AcceptedButUnreadableError, ResponseValidationError } from '../core/response-errors.js';
 import type { TransportResponse } from './body.js';
 import { bodySaysFailure, type Unwrapped, unwrap } from './envelope.js';
 import { check, type Schema, toFieldIssues } from './schema.js';

@@ -1,12 +1,11 @@
 import {
-  AcceptedButUnreadableError,
   APIError,
   APIUserAbortError,
   nameClass,
   PaymentsError,
   RequestValidationError,
-  ResponseValidationError,
 } from '../core/error.js';
+import { AcceptedButUnreadableError, ResponseValidationError } from '../core/response-errors.js';
 import type { RequestOptions } from '../internal/config.js';
 import { sleep } from '../internal/sleep.js';
 import type { Payout, PayoutWire } from '../resources/payouts.js';

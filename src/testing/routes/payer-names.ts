@@ -3,7 +3,7 @@ import {
   PAYER_NAME_REVIEW_STATUSES,
   payerNameCreateIssues,
   payerNameDocumentIssues,
-} from '../../resources/payer-names.js';
+} from '../../spec/payer-name.js';
 import {
   MockHttpError,
   pageOf,

@@ -1,5 +1,5 @@
 import type { FieldIssue } from '../../core/error.js';
-import { TRANSACTION_STATUSES } from '../../resources/transactions.js';
+import { TRANSACTION_STATUSES } from '../../spec/transactions.js';
 import { pageOf, type Route, type RouteContext, readPaging, validationFailed } from '../http.js';
 import { CURRENCIES } from '../seed/reference.js';
 import type { MockTransactionRow } from '../types.js';
