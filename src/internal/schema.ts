@@ -143,3 +143,16 @@ export function fieldIssues(schema: Schema<unknown>, input: unknown): FieldIssue
     return [{ path: [], message: 'is not a valid body' }];
   }
 }
+
+/**
+ * `extra` carries the fields the spec names without spelling; one it spells belongs in its own property, where
+ * it is checked, so a spelled name inside `extra` is refused rather than sent unchecked.
+ */
+export function spelledInExtra(
+  extra: Record<string, unknown> | undefined,
+  spelled: readonly string[],
+): z.core.$ZodRawIssue[] {
+  return Object.keys(extra ?? {})
+    .filter((key) => spelled.includes(key))
+    .map((key) => ({ code: 'custom', path: ['extra', key], message: `set ${key} itself`, input: key }));
+}

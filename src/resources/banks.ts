@@ -34,7 +34,7 @@ const trimmed = (field: string) =>
     )
     .check(z.minLength(1, `${field} is required`));
 
-const LookupParamsSchema = z.strictObject({
+export const LookupParamsSchema = z.strictObject({
   bankCode: trimmed('Bank code'),
   accountNumber: z.pipe(
     trimmed('Account number'),

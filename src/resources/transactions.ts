@@ -83,7 +83,7 @@ export function isLegacyTransaction(row: TransactionListItem): row is LegacyTran
 
 export const TransactionListItemSchema = z.union([TransactionSchema, LegacyTransactionSchema]);
 
-const TransactionListParamsSchema = z.strictObject({
+export const TransactionListParamsSchema = z.strictObject({
   ...pagingParams(TRANSACTIONS_MAX_PAGE_SIZE),
   status: z.optional(z.enum(TRANSACTION_STATUSES)),
   startDate: z.optional(dateFilter),

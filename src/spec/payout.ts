@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { spelledInExtra } from '../internal/schema.js';
 import { toMinorUnits } from '../money.js';
 import { currencyDigits } from './currency.js';
 import { isUuid } from './ids.js';
@@ -95,16 +96,7 @@ export function payoutBodySchema(digits?: number) {
         const problem = amountIssue(body.currency, body.amount, digits);
         if (problem)
           ctx.issues.push({ code: 'custom', path: ['amount'], message: problem, input: body.amount });
-        for (const key of Object.keys(body.extra ?? {})) {
-          if ((PAYOUT_FIELDS as readonly string[]).includes(key)) {
-            ctx.issues.push({
-              code: 'custom',
-              path: ['extra', key],
-              message: `set ${key} itself`,
-              input: key,
-            });
-          }
-        }
+        ctx.issues.push(...spelledInExtra(body.extra, PAYOUT_FIELDS));
       }),
     );
 }

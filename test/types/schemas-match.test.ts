@@ -1,0 +1,41 @@
+/**
+ * The compiler and the run-time checks agree on every request field: each params type the SDK publishes is the
+ * input type of the schema that validates it, both ways (a field the type has and the schema lacks, or the
+ * reverse, fails `npm run typecheck`, which compiles this file).
+ */
+import { expectTypeOf, it } from 'vitest';
+import type * as z from 'zod/mini';
+import type {
+  BeneficiaryInput,
+  LookupParams,
+  PayerNameFields,
+  PayoutCreateParams,
+  TransactionListParams,
+} from '../../src/index.js';
+import type { LookupParamsSchema } from '../../src/resources/banks.js';
+import type { TransactionListParamsSchema } from '../../src/resources/transactions.js';
+import type { beneficiaryInputSchema } from '../../src/spec/beneficiary.js';
+import type { PayerNameCreateSchema } from '../../src/spec/payer-name.js';
+import type { payoutBodySchema } from '../../src/spec/payout.js';
+
+/** The same field names, and every value of one is a value of the other. */
+type Mutual<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Same<A, B> = Mutual<A, B> extends true ? Mutual<keyof A, keyof B> : false;
+type Input<S> = S extends z.core.$ZodType ? z.input<S> : never;
+
+it('payout, lookup, transaction filters and payer-name fields: type = schema input', () => {
+  expectTypeOf<Same<PayoutCreateParams, Input<ReturnType<typeof payoutBodySchema>>>>().toEqualTypeOf<true>();
+  expectTypeOf<Same<LookupParams, Input<typeof LookupParamsSchema>>>().toEqualTypeOf<true>();
+  expectTypeOf<
+    Same<TransactionListParams, Input<typeof TransactionListParamsSchema>>
+  >().toEqualTypeOf<true>();
+  expectTypeOf<Same<PayerNameFields, Input<typeof PayerNameCreateSchema>>>().toEqualTypeOf<true>();
+});
+
+it('every beneficiary input the union allows is an input the schema takes (the rail rules run at run time)', () => {
+  type Schema = Input<ReturnType<typeof beneficiaryInputSchema>>;
+  expectTypeOf<BeneficiaryInput extends Schema ? true : false>().toEqualTypeOf<true>();
+  // And no field the schema knows is missing from the types.
+  type SpelledByTypes = keyof Extract<BeneficiaryInput, { withdrawal_method: 'ach' | 'domestic_wire' }>;
+  expectTypeOf<Exclude<keyof Schema, SpelledByTypes>>().toEqualTypeOf<never>();
+});
