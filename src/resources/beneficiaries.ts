@@ -1,11 +1,14 @@
 import * as z from 'zod/mini';
-import type { APIPromise } from '../core/api-promise.js';
-import { BadRequestError, NotFoundError } from '../core/error.js';
+import { APIPromise, responseInfo } from '../core/api-promise.js';
+import { APIConnectionError, APIError, BadRequestError, NotFoundError } from '../core/error.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../internal/config.js';
 import { safeStringify } from '../internal/json.js';
+import { ownData } from '../internal/own.js';
 import { uuidSegment } from '../internal/path.js';
+import { backoffDelay, jitter, MAX_RETRY_AFTER_MS, RETRY_STATUSES } from '../internal/retry.js';
 import { openEnum, pagingParams, parseRequest } from '../internal/schema.js';
+import { sleep } from '../internal/sleep.js';
 import { type BeneficiaryInput, beneficiaryInputSchema, WITHDRAWAL_METHODS } from './beneficiary-rules.js';
 import { APIResource } from './resource.js';
 
@@ -137,18 +140,53 @@ export class Beneficiaries extends APIResource {
   }
 
   /**
-   * DELETE /beneficiaries/{id}: permanent; resolves with nothing (the service sends an empty object). Not retried
-   * by the transport: the spec answers a repeat with 400 `Beneficiary not found`, which would turn a delete that
-   * went through into an error. After a lost response, `isBeneficiaryNotFound` on a second call means it is gone.
+   * DELETE /beneficiaries/{id}: permanent; resolves with nothing (the service sends an empty object). The first
+   * DELETE is sent once. If it met a failure the retry policy retries (408, 429, 5xx, a lost connection, a
+   * timeout), it may have gone through, so it is sent again after the backoff (or `Retry-After`), and that repeat
+   * is retried like any GET (`maxRetries`). A 400 `Beneficiary not found` answering the repeat means the first
+   * went through: the delete resolves. On the first attempt it throws (the id was never there).
    */
   delete(id: string, options?: RequestOptions): APIPromise<void> {
-    return this.api.call(() => ({
-      method: 'DELETE',
-      path: `/beneficiaries/${uuidSegment('beneficiaryId', id)}`,
-      idempotent: false,
+    const send = (path: string, idempotent: boolean) =>
       // The service sends an empty object; the caller gets nothing.
-      select: () => undefined,
-      options,
-    }));
+      this.api
+        .call<void>({ method: 'DELETE', path, idempotent, select: () => undefined, options })
+        .withResponse();
+    return APIPromise.from(async () => {
+      const path = `/beneficiaries/${uuidSegment('beneficiaryId', id)}`;
+      try {
+        return await send(path, false);
+      } catch (first) {
+        const wait = mayHaveGoneThrough(first) ? waitBeforeRepeat(first) : undefined;
+        if (wait === undefined) throw first;
+        this.api.logger.log(
+          'info',
+          `sending DELETE /beneficiaries/${id} again after: ${(first as Error).message}`,
+        );
+        await sleep(wait, ownData(options)?.signal);
+        try {
+          return await send(path, true);
+        } catch (error) {
+          if (!isBeneficiaryNotFound(error)) throw error;
+          // The first DELETE removed it: what answered the repeat is the only response there is.
+          return { data: undefined, response: responseInfo(error as APIError) };
+        }
+      }
+    });
   }
+}
+
+/** A failure the retry policy retries, after which a DELETE may or may not have been carried out. */
+function mayHaveGoneThrough(error: unknown): boolean {
+  if (error instanceof APIError) return RETRY_STATUSES.includes(error.status);
+  // Timeouts are connection errors too; the caller's abort and an accepted 2xx with a lost body are not.
+  return error instanceof APIConnectionError;
+}
+
+/** The backoff before the first retry, or the server's `Retry-After`; `undefined` when that is over the cap. */
+function waitBeforeRepeat(error: unknown): number | undefined {
+  const retryAfter = error instanceof APIError ? error.retryAfter : undefined;
+  if (retryAfter === undefined) return jitter(backoffDelay(1));
+  const ms = retryAfter * 1000;
+  return ms > MAX_RETRY_AFTER_MS ? undefined : ms;
 }
