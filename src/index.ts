@@ -120,6 +120,7 @@ export {
   type Currency,
   CurrencySchema,
   type WalletRecord,
+  type WalletTransaction,
   type WalletTransactionListParams,
 } from './resources/wallet.js';
 export { VERSION } from './version.js';

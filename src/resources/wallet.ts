@@ -6,7 +6,6 @@ import { pickList } from '../internal/envelope.js';
 import { openEnum, PassThroughQuery, pagedQuery, pagingParams } from '../internal/schema.js';
 import type { QueryValue } from '../internal/transport.js';
 import { APIResource } from './resource.js';
-import { type TransactionListItem, TransactionListItemSchema } from './transactions.js';
 
 /** A currency from GET /wallet/supported-currencies. */
 export const CurrencySchema = z.looseObject({
@@ -23,6 +22,24 @@ export type Currency = z.infer<typeof CurrencySchema>;
 export type WalletRecord = Record<string, unknown>;
 const WalletRecordSchema = z.record(z.string(), z.unknown());
 
+/**
+ * A row of GET /wallet/transactions. The spec says the endpoint reads the same transactions as GET /transactions
+ * but does not show its rows, so each is kept as the service sent it.
+ */
+export type WalletTransaction = Record<string, unknown>;
+
+/**
+ * The wallets list, wherever the payload holds it: the spec gives no key, so it is the payload itself when that
+ * is an array, or the payload's one array (`data.data` in the older envelope, or any one key). Anything else is
+ * passed on as is and fails the list check.
+ */
+function theOneList(payload: unknown): unknown {
+  if (Array.isArray(payload) || payload === null || typeof payload !== 'object') return payload;
+  const arrays = Object.values(payload).filter(Array.isArray);
+  return arrays.length === 1 ? arrays[0] : payload;
+}
+const NOT_ONE_LIST = 'expected the wallets: an array, or an object holding exactly one array';
+
 const WalletTransactionParamsSchema = z.strictObject({ ...pagingParams(100), query: PassThroughQuery });
 
 /** Paging of GET /wallet/transactions, plus a pass-through for its filters. */
@@ -37,15 +54,15 @@ export interface WalletTransactionListParams {
   query?: Record<string, QueryValue>;
 }
 
-/** GET /wallet/transactions: the same transactions as GET /transactions, with more filters. */
+/** GET /wallet/transactions: the same transactions as GET /transactions, with more filters; rows kept as sent. */
 export class WalletTransactions extends APIResource {
   /** Lists wallet transactions with flat pagination. */
-  list(params: WalletTransactionListParams = {}, options?: RequestOptions): PagePromise<TransactionListItem> {
+  list(params: WalletTransactionListParams = {}, options?: RequestOptions): PagePromise<WalletTransaction> {
     return this.api.list({
       path: '/wallet/transactions',
       shape: 'flat',
       query: () => pagedQuery(WalletTransactionParamsSchema, params),
-      schema: TransactionListItemSchema,
+      schema: WalletRecordSchema,
       options,
     });
   }
@@ -67,13 +84,13 @@ export class Wallet extends APIResource {
     });
   }
 
-  /** GET /wallet/wallets: the business's wallets, one per currency. Fields as the service sends them. */
+  /** GET /wallet/wallets: the business's wallets. Fields as the service sends them (the spec shows none). */
   list(options?: RequestOptions): APIPromise<WalletRecord[]> {
     return this.api.call({
       method: 'GET',
       path: '/wallet/wallets',
-      select: (r) => pickList(r.payload, 'wallets'),
-      schema: z.array(WalletRecordSchema),
+      select: (r) => theOneList(r.payload),
+      schema: z.array(WalletRecordSchema, { error: NOT_ONE_LIST }),
       options,
     });
   }
