@@ -26,6 +26,7 @@ export { Page, PagePromise } from './core/pagination.js';
 export type { ClientOptions, FetchOptions, RequestOptions } from './internal/config.js';
 export type { ClientHooks, RequestEvent, ResponseEvent, RetryEvent } from './internal/hooks.js';
 export type { Logger, LogLevel } from './internal/logger.js';
+export type { Schema } from './internal/schema.js';
 export type { HttpMethod, QueryValue } from './internal/transport.js';
 export type { AppInfo } from './internal/user-agent.js';
 export {
@@ -47,6 +48,7 @@ export {
   type FundingInstructions,
   type IndividualKycLink,
   IndividualKycLinkSchema,
+  type SchemaOptions,
 } from './resources/accounts.js';
 export {
   type AccountLookup,

@@ -1,7 +1,15 @@
 import { http } from 'msw';
-import { describe, expect, it } from 'vitest';
-import { ResponseValidationError } from '../src/index.js';
-import { BASE, legacyOk, makeClient, ok, useServer } from './helpers.js';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import * as mini from 'zod/mini';
+import {
+  type PagePromise,
+  ResponseValidationError,
+  type Transaction,
+  TransactionSchema,
+  type WalletRecord,
+  type WalletTransaction,
+} from '../src/index.js';
+import { BASE, legacyOk, makeClient, ok, transaction, useServer } from './helpers.js';
 
 // Spec: "Fields of the wallet, virtual-account listing, tenant account, ... records: not shown." and, under
 // "Operations named but not described here", "wallets list (GET /wallet/wallets), GET /wallet/transactions".
@@ -70,5 +78,43 @@ describe('wallet.list finds the wallets without inventing a key', () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseValidationError);
     expect((error as ResponseValidationError).issues[0]!.path).toEqual(['1']);
+  });
+});
+
+describe('wallet methods take { schema } like accounts: the caller types the records', () => {
+  it('wallet.list({ schema }) types and checks each wallet', async () => {
+    const Wallet = mini.looseObject({ currency: mini.string(), balance: mini.number() });
+    server.use(http.get(`${BASE}/wallet/wallets`, () => ok({ wallets: [{ currency: 'NGN', balance: 5 }] })));
+    const wallets = await makeClient().wallet.list({ schema: Wallet });
+    expectTypeOf(wallets[0]!.balance).toEqualTypeOf<number>();
+    expect(wallets).toEqual([{ currency: 'NGN', balance: 5 }]);
+    server.use(http.get(`${BASE}/wallet/wallets`, () => ok({ wallets: [{ currency: 'NGN' }] })));
+    const error = await makeClient()
+      .wallet.list({ schema: Wallet })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect((error as ResponseValidationError).issues.map((i) => i.path)).toEqual([['0', 'balance']]);
+  });
+
+  it('wallet.list() without a schema stays a list of plain records', async () => {
+    server.use(http.get(`${BASE}/wallet/wallets`, () => ok([{ currency: 'NGN' }])));
+    expectTypeOf(await makeClient().wallet.list()).toEqualTypeOf<WalletRecord[]>();
+  });
+
+  it('wallet.transactions.list(params, { schema: TransactionSchema }) for rows known to be transactions', async () => {
+    const row = transaction(1);
+    server.use(
+      http.get(`${BASE}/wallet/transactions`, () =>
+        ok({ transactions: [row, { id: 'x' }], totalCount: 2, page: 1, pageSize: 20, totalPages: 1 }),
+      ),
+    );
+    const page = makeClient().wallet.transactions.list({ pageSize: 20 }, { schema: TransactionSchema });
+    expectTypeOf(page).toEqualTypeOf<PagePromise<Transaction>>();
+    const error = await page.toArray().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect((error as ResponseValidationError).issues[0]!.path[0]).toBe('1');
+    const plain = makeClient().wallet.transactions.list();
+    expectTypeOf(plain).toEqualTypeOf<PagePromise<WalletTransaction>>();
+    expect(await plain.toArray()).toEqual([row, { id: 'x' }]);
   });
 });

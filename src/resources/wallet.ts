@@ -3,8 +3,9 @@ import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../internal/config.js';
 import { pickList } from '../internal/envelope.js';
-import { openEnum, PassThroughQuery, pagedQuery, pagingParams } from '../internal/schema.js';
+import { openEnum, PassThroughQuery, pagedQuery, pagingParams, type Schema } from '../internal/schema.js';
 import type { QueryValue } from '../internal/transport.js';
+import { checkSchema, type SchemaOptions, splitSchema } from './accounts.js';
 import { APIResource } from './resource.js';
 
 /** A currency from GET /wallet/supported-currencies. */
@@ -56,13 +57,26 @@ export interface WalletTransactionListParams {
 
 /** GET /wallet/transactions: the same transactions as GET /transactions, with more filters; rows kept as sent. */
 export class WalletTransactions extends APIResource {
-  /** Lists wallet transactions with flat pagination. */
-  list(params: WalletTransactionListParams = {}, options?: RequestOptions): PagePromise<WalletTransaction> {
-    return this.api.list({
+  /**
+   * Lists wallet transactions with flat pagination, each row typed and checked by `{ schema }` (for instance
+   * `TransactionSchema`, if your rows are transactions in the current form).
+   */
+  list<T>(params: WalletTransactionListParams | undefined, options: SchemaOptions<T>): PagePromise<T>;
+  /** Lists wallet transactions with flat pagination; rows as the service sent them. */
+  list(params?: WalletTransactionListParams, options?: RequestOptions): PagePromise<WalletTransaction>;
+  list<T>(
+    params: WalletTransactionListParams = {},
+    given?: RequestOptions & { schema?: Schema<T> },
+  ): PagePromise<T | WalletTransaction> {
+    const { schema, options } = splitSchema(given);
+    return this.api.list<T | WalletTransaction>({
       path: '/wallet/transactions',
       shape: 'flat',
-      query: () => pagedQuery(WalletTransactionParamsSchema, params),
-      schema: WalletRecordSchema,
+      query: () => {
+        checkSchema(schema);
+        return pagedQuery(WalletTransactionParamsSchema, params);
+      },
+      schema: schema ?? WalletRecordSchema,
       options,
     });
   }
@@ -84,14 +98,21 @@ export class Wallet extends APIResource {
     });
   }
 
+  /** GET /wallet/wallets: the business's wallets, each typed and checked by `{ schema }`. */
+  list<T>(options: SchemaOptions<T>): APIPromise<T[]>;
   /** GET /wallet/wallets: the business's wallets. Fields as the service sends them (the spec shows none). */
-  list(options?: RequestOptions): APIPromise<WalletRecord[]> {
-    return this.api.call({
-      method: 'GET',
-      path: '/wallet/wallets',
-      select: (r) => theOneList(r.payload),
-      schema: z.array(WalletRecordSchema, { error: NOT_ONE_LIST }),
-      options,
+  list(options?: RequestOptions): APIPromise<WalletRecord[]>;
+  list<T>(given?: RequestOptions & { schema?: Schema<T> }): APIPromise<Array<T | WalletRecord>> {
+    return this.api.call(() => {
+      const { schema, options } = splitSchema(given);
+      checkSchema(schema);
+      return {
+        method: 'GET',
+        path: '/wallet/wallets',
+        select: (r) => theOneList(r.payload),
+        schema: z.array<Schema<T | WalletRecord>>(schema ?? WalletRecordSchema, { error: NOT_ONE_LIST }),
+        options,
+      };
     });
   }
 }
