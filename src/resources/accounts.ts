@@ -44,8 +44,7 @@ export function splitSchema<T>(given: (RequestOptions & { schema?: Schema<T> | u
   schema: Schema<T> | undefined;
   options: RequestOptions | undefined;
 } {
-  if (given === undefined) return { schema: undefined, options: undefined };
-  const { schema, ...options } = ownData(given);
+  const { schema, ...options } = ownData(given ?? {});
   return { schema, options };
 }
 
@@ -53,9 +52,7 @@ export function splitSchema<T>(given: (RequestOptions & { schema?: Schema<T> | u
 export function checkSchema(schema: unknown): void {
   if (schema === undefined) return;
   if (schema === null || typeof schema !== 'object' || !('_zod' in schema)) {
-    throw new RequestValidationError([
-      { path: ['schema'], message: 'must be a zod schema (classic or mini)' },
-    ]);
+    throw new RequestValidationError([{ path: ['schema'], message: 'must be a zod schema' }]);
   }
 }
 

@@ -157,12 +157,9 @@ export class Beneficiaries extends APIResource {
       try {
         return await send(path, false);
       } catch (first) {
-        const wait = mayHaveGoneThrough(first) ? waitBeforeRepeat(first) : undefined;
+        const wait = waitBeforeRepeat(first);
         if (wait === undefined) throw first;
-        this.api.logger.log(
-          'info',
-          `sending DELETE /beneficiaries/${id} again after: ${(first as Error).message}`,
-        );
+        this.api.logger.log('info', `retrying DELETE ${path} after ${(first as Error).message}`);
         await sleep(wait, ownData(options)?.signal);
         try {
           return await send(path, true);
@@ -176,17 +173,14 @@ export class Beneficiaries extends APIResource {
   }
 }
 
-/** A failure the retry policy retries, after which a DELETE may or may not have been carried out. */
-function mayHaveGoneThrough(error: unknown): boolean {
-  if (error instanceof APIError) return RETRY_STATUSES.includes(error.status);
-  // Timeouts are connection errors too; the caller's abort and an accepted 2xx with a lost body are not.
-  return error instanceof APIConnectionError;
-}
-
-/** The backoff before the first retry, or the server's `Retry-After`; `undefined` when that is over the cap. */
+/**
+ * How long to wait before sending a DELETE again: `undefined` unless it met a failure the retry policy retries,
+ * after which it may or may not have been carried out (a timeout is a connection error too; the caller's abort
+ * and an accepted 2xx whose body was lost are not), or when the server's `Retry-After` is over the cap.
+ */
 function waitBeforeRepeat(error: unknown): number | undefined {
-  const retryAfter = error instanceof APIError ? error.retryAfter : undefined;
-  if (retryAfter === undefined) return jitter(backoffDelay(1));
-  const ms = retryAfter * 1000;
+  if (error instanceof APIConnectionError) return jitter(backoffDelay(1));
+  if (!(error instanceof APIError && RETRY_STATUSES.includes(error.status))) return undefined;
+  const ms = error.retryAfter === undefined ? jitter(backoffDelay(1)) : error.retryAfter * 1000;
   return ms > MAX_RETRY_AFTER_MS ? undefined : ms;
 }

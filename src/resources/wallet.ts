@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../internal/config.js';
-import { pickList } from '../internal/envelope.js';
+import { isRecord, pickList } from '../internal/envelope.js';
 import { openEnum, PassThroughQuery, pagedQuery, pagingParams, type Schema } from '../internal/schema.js';
 import type { QueryValue } from '../internal/transport.js';
 import { checkSchema, type SchemaOptions, splitSchema } from './accounts.js';
@@ -35,11 +35,11 @@ export type WalletTransaction = Record<string, unknown>;
  * passed on as is and fails the list check.
  */
 function theOneList(payload: unknown): unknown {
-  if (Array.isArray(payload) || payload === null || typeof payload !== 'object') return payload;
+  if (!isRecord(payload)) return payload;
   const arrays = Object.values(payload).filter(Array.isArray);
   return arrays.length === 1 ? arrays[0] : payload;
 }
-const NOT_ONE_LIST = 'expected the wallets: an array, or an object holding exactly one array';
+const NOT_ONE_LIST = 'expected an array, or an object holding one array';
 
 const WalletTransactionParamsSchema = z.strictObject({ ...pagingParams(100), query: PassThroughQuery });
 
