@@ -28,6 +28,7 @@ export {
 export type { ClientOptions, FetchOptions, RequestOptions } from './internal/config.js';
 export type { ClientHooks, RequestEvent, ResponseEvent, RetryEvent } from './internal/hooks.js';
 export type { Logger, LogLevel } from './internal/logger.js';
+export type { Schema } from './internal/schema.js';
 export type { HttpMethod, QueryValue } from './internal/transport.js';
 export type { AppInfo } from './internal/user-agent.js';
 export {
@@ -49,6 +50,7 @@ export {
   type FundingInstructions,
   type IndividualKycLink,
   IndividualKycLinkSchema,
+  type SchemaOptions,
 } from './resources/accounts.js';
 export {
   type AccountLookup,
@@ -121,6 +123,7 @@ export {
   type Currency,
   CurrencySchema,
   type WalletRecord,
+  type WalletTransaction,
   type WalletTransactionListParams,
 } from './resources/wallet.js';
 export { VERSION } from './version.js';

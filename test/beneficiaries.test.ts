@@ -261,12 +261,6 @@ describe('beneficiaries: requests and results', () => {
     expect(calls[0]!.body).toBeUndefined();
   });
 
-  it('delete is not retried: a repeat would turn a delete that went through into "not found"', async () => {
-    const calls = route(() => fail(503, 'Service unavailable'));
-    await expect(makeClient({ maxRetries: 3 }).beneficiaries.delete(ID)).rejects.toThrow(/503/);
-    expect(calls).toHaveLength(1);
-  });
-
   it('passes per-call options through (headers) on writes', async () => {
     const calls = route();
     await makeClient().beneficiaries.create(asInput(valid.ngn), { headers: { 'X-Trace': 't1' } });

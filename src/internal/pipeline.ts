@@ -2,7 +2,7 @@ import { APIPromise, responseInfo, type WithResponse } from '../core/api-promise
 import { RequestValidationError } from '../core/error.js';
 import { Page, PagePromise } from '../core/pagination.js';
 import type { TransportResponse } from './body.js';
-import type { RequestOptions, ResolvedConfig } from './config.js';
+import { callLimits, type RequestOptions, type ResolvedConfig } from './config.js';
 import type { Unwrapped } from './envelope.js';
 import { isListShape, LIST_SHAPES, type ListShape, readPage } from './list-shapes.js';
 import type { LevelLogger } from './logger.js';
@@ -58,6 +58,11 @@ export class Pipeline {
 
   constructor(config: ResolvedConfig) {
     this.#config = config;
+  }
+
+  /** Retries allowed for a call with `options` (the call's own, else the client's). */
+  maxRetries(options: RequestOptions | undefined): number {
+    return callLimits(ownData(options), this.#config).maxRetries;
   }
 
   /** The client's logger, for resources that warn once (deprecations). */

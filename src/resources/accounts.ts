@@ -1,18 +1,60 @@
 import * as z from 'zod/mini';
 import type { APIPromise } from '../core/api-promise.js';
+import { RequestValidationError } from '../core/error.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../internal/config.js';
+import { ownData } from '../internal/own.js';
 import { uuidSegment } from '../internal/path.js';
-import { openEnum, PassThroughQuery, pagedQuery, pagingParams, parseRequest } from '../internal/schema.js';
+import {
+  openEnum,
+  PassThroughQuery,
+  pagedQuery,
+  pagingParams,
+  parseRequest,
+  type Schema,
+} from '../internal/schema.js';
 import type { QueryValue } from '../internal/transport.js';
 import { APIResource } from './resource.js';
 
-/** A tenant account. The spec does not show its fields: everything the service sends is kept. */
+/**
+ * A tenant account. The spec does not show its fields (not even `id`): everything the service sends is kept.
+ * Pass `{ schema }` to type it.
+ */
 export type Account = Record<string, unknown>;
 const AccountSchema = z.record(z.string(), z.unknown());
 
-/** Funding instructions of an account. The spec does not show their fields. */
+/** Funding instructions of an account. The spec does not show their fields; pass `{ schema }` to type them. */
 export type FundingInstructions = Record<string, unknown>;
+
+/**
+ * Per-call options of a method whose records the spec does not show (accounts, funding instructions, wallets,
+ * wallet transactions), with the schema that types them: `accounts.list(params, { schema })`.
+ */
+export interface SchemaOptions<T> extends RequestOptions {
+  /**
+   * Any zod schema, classic or mini, for one record: each record is validated with it and its output type is
+   * the result type. A record that does not match is a `ResponseValidationError` (`AcceptedButUnreadableError`
+   * on `accounts.create`, whose account exists all the same).
+   */
+  schema: Schema<T>;
+}
+
+/** The caller's `schema`, apart from the options left for the request. */
+export function splitSchema<T>(given: (RequestOptions & { schema?: Schema<T> | undefined }) | undefined): {
+  schema: Schema<T> | undefined;
+  options: RequestOptions | undefined;
+} {
+  const { schema, ...options } = ownData(given ?? {});
+  return { schema, options };
+}
+
+/** Refuses, before anything is sent, a `schema` that is not a zod schema (a JavaScript caller's mistake). */
+export function checkSchema(schema: unknown): void {
+  if (schema === undefined) return;
+  if (schema === null || typeof schema !== 'object' || !('_zod' in schema)) {
+    throw new RequestValidationError([{ path: ['schema'], message: 'must be a zod schema' }]);
+  }
+}
 
 /** A hosted identity-verification link for an individual account. */
 export const IndividualKycLinkSchema = z.looseObject({
@@ -26,7 +68,7 @@ export const IndividualKycLinkSchema = z.looseObject({
 /** A hosted identity-verification (KYC) link. */
 export type IndividualKycLink = z.infer<typeof IndividualKycLinkSchema>;
 
-const AccountListParamsSchema = z.strictObject({ ...pagingParams(100), query: PassThroughQuery });
+const AccountListParamsSchema = z.strictObject({ ...pagingParams(), query: PassThroughQuery });
 
 /** Paging of GET /accounts, plus a pass-through for parameters the spec does not show. */
 export interface AccountListParams {
@@ -43,38 +85,70 @@ export type AccountCreateParams = Record<string, unknown>;
 
 /** Accounts of a white-label tenancy. */
 export class Accounts extends APIResource {
-  /** POST /accounts: onboards an account into the tenancy. Not retried: a repeat could create two. */
-  create(body: AccountCreateParams, options?: RequestOptions): APIPromise<Account> {
-    return this.api.call(async () => {
+  /**
+   * POST /accounts: onboards an account into the tenancy. Not retried: a repeat could create two. With
+   * `{ schema }` the record is typed and checked by it.
+   */
+  create<T>(body: AccountCreateParams, options: SchemaOptions<T>): APIPromise<T>;
+  /** POST /accounts: the record as the service sent it. */
+  create(body: AccountCreateParams, options?: RequestOptions): APIPromise<Account>;
+  create<T>(
+    body: AccountCreateParams,
+    given?: RequestOptions & { schema?: Schema<T> },
+  ): APIPromise<T | Account> {
+    return this.api.call<T | Account>(async () => {
+      const { schema, options } = splitSchema(given);
+      checkSchema(schema);
       const checked = parseRequest(z.record(z.string(), z.unknown()), body, ['body']);
       return {
         method: 'POST',
         path: '/accounts',
         body: checked,
-        schema: AccountSchema,
+        schema: schema ?? AccountSchema,
         options,
       };
     });
   }
 
-  /** GET /accounts: the tenancy's accounts, flat pagination with `hasMore`. */
-  list(params: AccountListParams = {}, options?: RequestOptions): PagePromise<Account> {
-    return this.api.list({
+  /**
+   * GET /accounts: the tenancy's accounts, flat pagination with `hasMore`. With `{ schema }` each row is typed
+   * and checked by it, e.g. `z.looseObject({ id: z.uuid() })` to hand `a.id` to `client.forAccount`.
+   */
+  list<T>(params: AccountListParams | undefined, options: SchemaOptions<T>): PagePromise<T>;
+  /** GET /accounts: rows as the service sent them. */
+  list(params?: AccountListParams, options?: RequestOptions): PagePromise<Account>;
+  list<T>(
+    params: AccountListParams = {},
+    given?: RequestOptions & { schema?: Schema<T> },
+  ): PagePromise<T | Account> {
+    const { schema, options } = splitSchema(given);
+    return this.api.list<T | Account>({
       path: '/accounts',
       shape: 'flat',
-      query: () => pagedQuery(AccountListParamsSchema, params),
-      schema: AccountSchema,
+      query: () => {
+        checkSchema(schema);
+        return pagedQuery(AccountListParamsSchema, params);
+      },
+      schema: schema ?? AccountSchema,
       options,
     });
   }
 
-  /** GET /accounts/{accountId}/funding-instructions. */
-  fundingInstructions(accountId: string, options?: RequestOptions): APIPromise<FundingInstructions> {
-    return this.api.call(async () => {
+  /** GET /accounts/{accountId}/funding-instructions, typed and checked by `{ schema }` when given. */
+  fundingInstructions<T>(accountId: string, options: SchemaOptions<T>): APIPromise<T>;
+  /** GET /accounts/{accountId}/funding-instructions: the record as the service sent it. */
+  fundingInstructions(accountId: string, options?: RequestOptions): APIPromise<FundingInstructions>;
+  fundingInstructions<T>(
+    accountId: string,
+    given?: RequestOptions & { schema?: Schema<T> },
+  ): APIPromise<T | FundingInstructions> {
+    return this.api.call<T | FundingInstructions>(async () => {
+      const { schema, options } = splitSchema(given);
+      checkSchema(schema);
       return {
         method: 'GET',
         path: `/accounts/${uuidSegment('accountId', accountId)}/funding-instructions`,
-        schema: AccountSchema,
+        schema: schema ?? AccountSchema,
         options,
       };
     });

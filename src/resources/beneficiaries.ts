@@ -1,11 +1,14 @@
 import * as z from 'zod/mini';
-import type { APIPromise } from '../core/api-promise.js';
-import { BadRequestError, NotFoundError } from '../core/error.js';
+import { APIPromise, responseInfo } from '../core/api-promise.js';
+import { APIConnectionError, APIError, BadRequestError, NotFoundError } from '../core/error.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../internal/config.js';
 import { safeStringify } from '../internal/json.js';
+import { ownData } from '../internal/own.js';
 import { uuidSegment } from '../internal/path.js';
+import { backoffDelay, jitter, MAX_RETRY_AFTER_MS, RETRY_STATUSES } from '../internal/retry.js';
 import { openEnum, pagingParams, parseRequest } from '../internal/schema.js';
+import { sleep } from '../internal/sleep.js';
 import { beneficiaryInputSchema, beneficiaryWire, WITHDRAWAL_METHODS } from '../spec/beneficiary.js';
 import type { BeneficiaryInput } from './beneficiary-types.js';
 import { APIResource } from './resource.js';
@@ -41,7 +44,7 @@ export type Beneficiary = z.infer<typeof BeneficiarySchema>;
 /** Paging of the beneficiary list (the spec shows no other filters). */
 export interface BeneficiaryListParams {
   page?: number;
-  /** 1 to 100; default 20. */
+  /** At least 1; default 20. The spec states no ceiling for this list ("maximum 100 on most endpoints"). */
   pageSize?: number;
 }
 
@@ -141,18 +144,55 @@ export class Beneficiaries extends APIResource {
   }
 
   /**
-   * DELETE /beneficiaries/{id}: permanent; resolves with nothing (the service sends an empty object). Not retried
-   * by the transport: the spec answers a repeat with 400 `Beneficiary not found`, which would turn a delete that
-   * went through into an error. After a lost response, `isBeneficiaryNotFound` on a second call means it is gone.
+   * DELETE /beneficiaries/{id}: permanent; resolves with nothing (the service sends an empty object). The first
+   * DELETE is sent once. If it met a failure the retry policy retries (408, 429, 5xx, a lost connection, a
+   * timeout), it may have gone through, so it is sent again after the backoff (or `Retry-After`), and that repeat
+   * is retried like any GET (`maxRetries`). A 400 `Beneficiary not found` answering the repeat means the first
+   * went through: the delete resolves. On the first attempt it throws (the id was never there).
    */
   delete(id: string, options?: RequestOptions): APIPromise<void> {
-    return this.api.call(() => ({
-      method: 'DELETE',
-      path: `/beneficiaries/${uuidSegment('beneficiaryId', id)}`,
-      idempotent: false,
-      // The service sends an empty object; the caller gets nothing.
-      select: () => undefined,
-      options,
-    }));
+    const send = (path: string, retries: number | undefined) =>
+      // The service sends an empty object; the caller gets nothing. The first DELETE is sent once (retries
+      // undefined: not idempotent); the repeat is retried like a GET with what is left of `maxRetries`.
+      this.api
+        .call<void>({
+          method: 'DELETE',
+          path,
+          idempotent: retries !== undefined,
+          select: () => undefined,
+          options: retries === undefined ? options : { ...ownData(options), maxRetries: retries },
+        })
+        .withResponse();
+    return APIPromise.from(async () => {
+      const path = `/beneficiaries/${uuidSegment('beneficiaryId', id)}`;
+      const maxRetries = this.api.maxRetries(options);
+      try {
+        return await send(path, undefined);
+      } catch (first) {
+        const wait = waitBeforeRepeat(first);
+        if (wait === undefined || maxRetries === 0) throw first;
+        this.api.logger.log('info', `retrying DELETE ${path} after ${(first as Error).message}`);
+        await sleep(wait, ownData(options)?.signal);
+        try {
+          return await send(path, maxRetries - 1);
+        } catch (error) {
+          if (!isBeneficiaryNotFound(error)) throw error;
+          // The first DELETE removed it: what answered the repeat is the only response there is.
+          return { data: undefined, response: responseInfo(error as APIError) };
+        }
+      }
+    });
   }
+}
+
+/**
+ * How long to wait before sending a DELETE again: `undefined` unless it met a failure the retry policy retries,
+ * after which it may or may not have been carried out (a timeout is a connection error too; the caller's abort
+ * and an accepted 2xx whose body was lost are not), or when the server's `Retry-After` is over the cap.
+ */
+function waitBeforeRepeat(error: unknown): number | undefined {
+  if (error instanceof APIConnectionError) return jitter(backoffDelay(1));
+  if (!(error instanceof APIError && RETRY_STATUSES.includes(error.status))) return undefined;
+  const ms = error.retryAfter === undefined ? jitter(backoffDelay(1)) : error.retryAfter * 1000;
+  return ms > MAX_RETRY_AFTER_MS ? undefined : ms;
 }

@@ -118,7 +118,7 @@ export type PayerNameUpdateParams = Partial<PayerNameFields>;
 /** Filters of GET /payer-names. */
 export interface PayerNameListParams {
   page?: number;
-  /** 1 to 100; default 20. */
+  /** At least 1; default 20. The spec states no ceiling for this list. */
   pageSize?: number;
   /** Archived names only (true) or none of them (false). */
   archived?: boolean;

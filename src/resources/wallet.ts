@@ -2,11 +2,11 @@ import * as z from 'zod/mini';
 import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../internal/config.js';
-import { pickList } from '../internal/envelope.js';
-import { openEnum, PassThroughQuery, pagedQuery, pagingParams } from '../internal/schema.js';
+import { isRecord, pickList } from '../internal/envelope.js';
+import { openEnum, PassThroughQuery, pagedQuery, pagingParams, type Schema } from '../internal/schema.js';
 import type { QueryValue } from '../internal/transport.js';
+import { checkSchema, type SchemaOptions, splitSchema } from './accounts.js';
 import { APIResource } from './resource.js';
-import { type TransactionListItem, TransactionListItemSchema } from './transactions.js';
 
 /** A currency from GET /wallet/supported-currencies. */
 export const CurrencySchema = z.looseObject({
@@ -23,12 +23,30 @@ export type Currency = z.infer<typeof CurrencySchema>;
 export type WalletRecord = Record<string, unknown>;
 const WalletRecordSchema = z.record(z.string(), z.unknown());
 
-const WalletTransactionParamsSchema = z.strictObject({ ...pagingParams(100), query: PassThroughQuery });
+/**
+ * A row of GET /wallet/transactions. The spec says the endpoint reads the same transactions as GET /transactions
+ * but does not show its rows, so each is kept as the service sent it.
+ */
+export type WalletTransaction = Record<string, unknown>;
+
+/**
+ * The wallets list, wherever the payload holds it: the spec gives no key, so it is the payload itself when that
+ * is an array, or the payload's one array (`data.data` in the older envelope, or any one key). Anything else is
+ * passed on as is and fails the list check.
+ */
+function theOneList(payload: unknown): unknown {
+  if (!isRecord(payload)) return payload;
+  const arrays = Object.values(payload).filter(Array.isArray);
+  return arrays.length === 1 ? arrays[0] : payload;
+}
+const NOT_ONE_LIST = 'expected an array, or an object holding one array';
+
+const WalletTransactionParamsSchema = z.strictObject({ ...pagingParams(), query: PassThroughQuery });
 
 /** Paging of GET /wallet/transactions, plus a pass-through for its filters. */
 export interface WalletTransactionListParams {
   page?: number;
-  /** 1 to 100. */
+  /** At least 1. The spec states no ceiling for this list. */
   pageSize?: number;
   /**
    * Extra query parameters, sent as given. The endpoint filters by currency, type and reference, but the spec
@@ -37,15 +55,28 @@ export interface WalletTransactionListParams {
   query?: Record<string, QueryValue>;
 }
 
-/** GET /wallet/transactions: the same transactions as GET /transactions, with more filters. */
+/** GET /wallet/transactions: the same transactions as GET /transactions, with more filters; rows kept as sent. */
 export class WalletTransactions extends APIResource {
-  /** Lists wallet transactions with flat pagination. */
-  list(params: WalletTransactionListParams = {}, options?: RequestOptions): PagePromise<TransactionListItem> {
-    return this.api.list({
+  /**
+   * Lists wallet transactions with flat pagination, each row typed and checked by `{ schema }` (for instance
+   * `TransactionSchema`, if your rows are transactions in the current form).
+   */
+  list<T>(params: WalletTransactionListParams | undefined, options: SchemaOptions<T>): PagePromise<T>;
+  /** Lists wallet transactions with flat pagination; rows as the service sent them. */
+  list(params?: WalletTransactionListParams, options?: RequestOptions): PagePromise<WalletTransaction>;
+  list<T>(
+    params: WalletTransactionListParams = {},
+    given?: RequestOptions & { schema?: Schema<T> },
+  ): PagePromise<T | WalletTransaction> {
+    const { schema, options } = splitSchema(given);
+    return this.api.list<T | WalletTransaction>({
       path: '/wallet/transactions',
       shape: 'flat',
-      query: () => pagedQuery(WalletTransactionParamsSchema, params),
-      schema: TransactionListItemSchema,
+      query: () => {
+        checkSchema(schema);
+        return pagedQuery(WalletTransactionParamsSchema, params);
+      },
+      schema: schema ?? WalletRecordSchema,
       options,
     });
   }
@@ -67,14 +98,21 @@ export class Wallet extends APIResource {
     });
   }
 
-  /** GET /wallet/wallets: the business's wallets, one per currency. Fields as the service sends them. */
-  list(options?: RequestOptions): APIPromise<WalletRecord[]> {
-    return this.api.call({
-      method: 'GET',
-      path: '/wallet/wallets',
-      select: (r) => pickList(r.payload, 'wallets'),
-      schema: z.array(WalletRecordSchema),
-      options,
+  /** GET /wallet/wallets: the business's wallets, each typed and checked by `{ schema }`. */
+  list<T>(options: SchemaOptions<T>): APIPromise<T[]>;
+  /** GET /wallet/wallets: the business's wallets. Fields as the service sends them (the spec shows none). */
+  list(options?: RequestOptions): APIPromise<WalletRecord[]>;
+  list<T>(given?: RequestOptions & { schema?: Schema<T> }): APIPromise<Array<T | WalletRecord>> {
+    return this.api.call(() => {
+      const { schema, options } = splitSchema(given);
+      checkSchema(schema);
+      return {
+        method: 'GET',
+        path: '/wallet/wallets',
+        select: (r) => theOneList(r.payload),
+        schema: z.array<Schema<T | WalletRecord>>(schema ?? WalletRecordSchema, { error: NOT_ONE_LIST }),
+        options,
+      };
     });
   }
 }

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { isLegacyTransaction, RequestValidationError, type TransactionListItem } from '../../src/index.js';
+import {
+  isLegacyTransaction,
+  RequestValidationError,
+  type TransactionListItem,
+  type WalletTransaction,
+} from '../../src/index.js';
 import { CURRENCIES, type MockTransactionRow } from '../../src/testing/index.js';
 import { clientFor, useMock } from './support.js';
 
@@ -238,7 +243,7 @@ describe('wallet', () => {
 
   it('transactions.list walks pages with the pass-through filters kept', async () => {
     const expected = seeded().filter((r) => r.source_currency === 'USD');
-    const rows: TransactionListItem[] = [];
+    const rows: WalletTransaction[] = [];
     for await (const tx of clientFor(mock).wallet.transactions.list({
       pageSize: 5,
       query: { currency: 'USD', type: 'deposit' },
