@@ -43,3 +43,19 @@ describe('POST /payer-names 409 (item 14)', () => {
     expect((await call(main, 'POST', '/payer-names', { body: payerName('Acme Payouts') })).status).toBe(201);
   });
 });
+
+describe('POST /accounts/{accountId}/kyc-link for an account that already passed (item 15)', () => {
+  // "An account that already passed is left untouched." The endpoint's only success answer is 201 `KYC link
+  // generated successfully` with an Individual KYC link, whose `status` may be `completed`.
+  it('is not a 400: 201 with the completed link, and no link is added or invalidated', async () => {
+    const accountId = main.state.individualAccountId;
+    const first = await call(main, 'POST', `/accounts/${accountId}/kyc-link`);
+    main.kyc.complete(accountId);
+    const before = main.kyc.links(accountId);
+    const again = await call(main, 'POST', `/accounts/${accountId}/kyc-link`);
+    expect(again.status).toBe(201);
+    expect(again.body).toMatchObject({ success: true, message: 'KYC link generated successfully' });
+    expect(again.body.data).toEqual({ ...first.body.data, status: 'completed' });
+    expect(main.kyc.links(accountId)).toEqual(before);
+  });
+});
