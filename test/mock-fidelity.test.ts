@@ -2,9 +2,10 @@
  * The mock against the spec's own words (issue 15, items 14 to 16): each test quotes the sentence it checks.
  */
 import { describe, expect, it } from 'vitest';
-import { call, useMocks } from './testing/support.js';
+import { isLegacyTransaction, PaymentsClient } from '../src/index.js';
+import { call, KEY, useMocks } from './testing/support.js';
 
-const { main } = useMocks({ main: {} });
+const { main, legacy } = useMocks({ main: {}, legacy: { envelope: 'legacy' } });
 
 const payerName = (display_name: string) => ({
   entity_type: 'business',
@@ -57,5 +58,34 @@ describe('POST /accounts/{accountId}/kyc-link for an account that already passed
     expect(again.body).toMatchObject({ success: true, message: 'KYC link generated successfully' });
     expect(again.body.data).toEqual({ ...first.body.data, status: 'completed' });
     expect(main.kyc.links(accountId)).toEqual(before);
+  });
+});
+
+describe("envelope: 'legacy' lists transactions in the older row form (item 16)", () => {
+  // "The older variant of the listing shows per-row `type`, `amount`, `currency`, `description`, `created_at`
+  // instead of the fields above."
+  it('GET /transactions rows carry type, amount, currency, description and created_at, nothing else', async () => {
+    const res = await call(legacy, 'GET', '/transactions', { query: { pageSize: 100 } });
+    const rows: Array<Record<string, unknown>> = res.body.data.data;
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      expect(Object.keys(row).sort()).toEqual(['amount', 'created_at', 'currency', 'description', 'type']);
+    }
+    const stored = legacy.account().transactions.find((t) => t.row.status !== 'failed')!.row;
+    expect(rows[0]).toEqual({
+      type: stored.transaction_type,
+      amount: stored.source_amount,
+      currency: stored.source_currency,
+      description: stored.description,
+      created_at: stored.created_at,
+    });
+  });
+
+  it('the SDK reads them as older-form rows (isLegacyTransaction), with the same filters applied', async () => {
+    const client = new PaymentsClient({ apiKey: KEY, baseUrl: legacy.baseUrl, logLevel: 'off' });
+    const rows = await client.transactions.list({ pageSize: 100, status: 'failed' }).toArray();
+    const failed = legacy.account().transactions.filter((t) => t.row.status === 'failed');
+    expect(rows).toHaveLength(failed.length);
+    expect(rows.every(isLegacyTransaction)).toBe(true);
   });
 });

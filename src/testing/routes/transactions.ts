@@ -29,6 +29,21 @@ function visibleRows(ctx: RouteContext): MockTransactionRow[] {
 }
 
 /**
+ * A row as the older variant of the listing shows it: "per-row `type`, `amount`, `currency`, `description`,
+ * `created_at` instead of the fields above". Which amount the older form meant is not stated: the mock gives
+ * the source side (for a payout the total deducted, as the payout response's `amount` is).
+ */
+export function olderRow(row: MockTransactionRow): Record<string, unknown> {
+  return {
+    type: row.transaction_type,
+    amount: row.source_amount,
+    currency: row.source_currency,
+    description: row.description,
+    created_at: row.created_at,
+  };
+}
+
+/**
  * The filters both listings share. `hideFailed`: GET /transactions leaves `failed` out unless asked for;
  * GET /wallet/transactions shows every status (the spec states that rule for GET /transactions only).
  */
@@ -36,6 +51,7 @@ function listTransactions(
   ctx: RouteContext,
   hideFailed: boolean,
   extra: (row: MockTransactionRow) => boolean,
+  form: (row: MockTransactionRow) => unknown = (row) => structuredClone(row),
 ) {
   const errors: FieldIssue[] = [];
   const paging = readPaging(ctx.query, errors);
@@ -59,7 +75,7 @@ function listTransactions(
   return {
     message: 'Transactions retrieved successfully',
     data: {
-      transactions: page.rows.map((row) => structuredClone(row)),
+      transactions: page.rows.map(form),
       totalCount: page.totalCount,
       page: page.page,
       pageSize: page.pageSize,
@@ -74,7 +90,10 @@ export const transactionRoutes: Route[] = [
   {
     method: 'GET',
     pattern: '/transactions',
-    handle: (ctx) => listTransactions(ctx, true, () => true),
+    // The older envelope comes with the older row form; GET /wallet/transactions rows are not shown in the spec
+    // in either form, so they keep the current one.
+    handle: (ctx) =>
+      listTransactions(ctx, true, () => true, ctx.settings.envelope === 'legacy' ? olderRow : undefined),
   },
   {
     method: 'GET',
