@@ -54,7 +54,11 @@ export interface PaymentsMockOptions {
   documentsRequired?: boolean;
   /** Optional rate limit over all requests. */
   rateLimit?: RateLimit;
-  /** Newest moment of the seeded transaction history. Default `2026-01-01T00:00:00.000Z`. */
+  /**
+   * Newest moment of the seeded transaction history. Default: the mock's clock (`Date.now()`, so fake timers
+   * set it) when the mock is created and at each `reset()`; the seed fixes every row's distance from it. Pass a
+   * date (e.g. `FIXED_HISTORY_END`) for the same timestamps on every run.
+   */
   historyEnd?: string | Date;
 }
 

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { isLegacyTransaction, RequestValidationError, type TransactionListItem } from '../../src/index.js';
-import { CURRENCIES, type MockTransactionRow } from '../../src/testing/index.js';
+import { CURRENCIES, FIXED_HISTORY_END, type MockTransactionRow } from '../../src/testing/index.js';
 import { clientFor, rejection, useMock } from './support.js';
 
-const { mock, requests } = useMock();
+// Fixed timestamps: the date filters below name days of the seeded history.
+const { mock, requests } = useMock({ historyEnd: FIXED_HISTORY_END });
 
 /** The main account's seeded rows, newest first, as the mock stores them. */
 function seeded(): MockTransactionRow[] {

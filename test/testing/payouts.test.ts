@@ -129,6 +129,7 @@ describe('faults', () => {
 
   it('listingLag: new transactions show in listings only after the lag', async () => {
     useFakeClock(new Date('2026-11-20T10:00:00.000Z'));
+    main.reset(); // the seeded history ends at the (now fake) clock
     main.faults.listingLag(5_000);
     const created = await settle(pay());
     if (!created.ok) throw created.error;
