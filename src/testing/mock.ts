@@ -171,7 +171,9 @@ export class PaymentsMock {
     const limited = this.#rateLimited();
     if (limited) return fail(limited);
     const matched = inside ? matchRoute(method, path) : undefined;
-    if (!matched) return fail(new MockHttpError(404, 'Not found'));
+    if (!matched || matched.route.enabled?.(this.settings) === false) {
+      return fail(new MockHttpError(404, 'Not found'));
+    }
     const pageFault = this.faults.takePageFault(method, path, Number(url.searchParams.get('page')));
     // A cache in front that ignores `?page` answers page 1 whatever was asked.
     if (pageFault === 'repeat') url.searchParams.delete('page');

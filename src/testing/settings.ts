@@ -10,5 +10,6 @@ export function settingsFrom(options: PaymentsMockOptions): MockSettings {
     beneficiaryGracePeriod: options.beneficiaryGracePeriod ?? true,
     documentsRequired: options.documentsRequired ?? false,
     rateLimit: options.rateLimit,
+    invented: { ...options.invented },
   };
 }

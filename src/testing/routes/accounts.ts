@@ -72,7 +72,7 @@ export const accountRoutes: Route[] = [
     handle: (ctx) => {
       requireTenant(ctx);
       const rows = [...ctx.state.accounts.values()].filter((a) => a.tenantId === ctx.owner.id).reverse();
-      const page = pageOf(rows, readPaging(ctx.query));
+      const page = pageOf(rows, readPaging(ctx.query, undefined, ctx.settings.invented.pageSizeLimit));
       return {
         message: 'Accounts retrieved successfully',
         data: {

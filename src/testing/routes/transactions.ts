@@ -54,14 +54,16 @@ function listTransactions(
   form: (row: MockTransactionRow) => unknown = (row) => structuredClone(row),
 ) {
   const errors: FieldIssue[] = [];
-  const paging = readPaging(ctx.query, errors);
+  // "one description gives max 100" for GET /transactions; the wallet listing's ceiling is not stated.
+  const paging = readPaging(ctx.query, errors, hideFailed ? 100 : ctx.settings.invented.pageSizeLimit);
   const status = ctx.query.get('status')?.trim() || undefined;
   if (status !== undefined && !(TRANSACTION_STATUSES as readonly string[]).includes(status)) {
     errors.push({ path: ['status'], message: `must be one of: ${TRANSACTION_STATUSES.join(', ')}` });
   }
   const from = bound(ctx.query, 'startDate', false, errors);
   const to = bound(ctx.query, 'endDate', true, errors);
-  if (from !== undefined && to !== undefined && from > to) {
+  // The spec does not say a reversed range is invalid: by default it simply matches no rows.
+  if (ctx.settings.invented.rejectReversedDateRange && from !== undefined && to !== undefined && from > to) {
     errors.push({ path: ['endDate'], message: 'must not be before startDate' });
   }
   if (errors.length) throw validationFailed(errors);
