@@ -6,7 +6,7 @@ export function settingsFrom(options: PaymentsMockOptions): MockSettings {
     sandbox: options.sandbox ?? false,
     envelope: options.envelope ?? 'current',
     dedupeByReference: options.dedupeByReference ?? true,
-    assignNgnReferences: options.assignNgnReferences ?? false,
+    assignNgnReferences: options.assignNgnReferences ?? true,
     beneficiaryGracePeriod: options.beneficiaryGracePeriod ?? true,
     documentsRequired: options.documentsRequired ?? false,
     rateLimit: options.rateLimit,

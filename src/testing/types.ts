@@ -66,7 +66,9 @@ export interface PaymentsMockOptions {
   dedupeByReference?: boolean;
   /**
    * NGN payouts get a reference the service assigns (`PO-...`), as the spec's idempotency note says, in the
-   * response and the listing: a lookup by your own reference finds nothing. Default false.
+   * response and the listing: a lookup by your own reference finds nothing, so recognise the payout with
+   * `match` (or `find`). Default true. `false` keeps your `externalReference` on NGN payouts too: behaviour the
+   * spec does not give the service, for tests of code that predates this default.
    */
   assignNgnReferences?: boolean;
   /** Omitted beneficiary classification fields succeed with `deprecation_warning`. Default true; false gives 400. */

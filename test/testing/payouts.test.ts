@@ -4,7 +4,12 @@ import { settle, useFakeClock } from '../helpers.js';
 import { BENEFICIARY } from '../integration/fixtures.js';
 import { call, KEY, useMocks } from './support.js';
 
-const { main, limited } = useMocks({ main: {}, limited: { rateLimit: { requests: 2, perMs: 10_000 } } });
+// These tests find NGN payouts by the caller's reference, which the mock keeps only on request (the spec has
+// the service assign NGN references; test/mock-fidelity-ngn.test.ts covers that default).
+const { main, limited } = useMocks({
+  main: { assignNgnReferences: false },
+  limited: { rateLimit: { requests: 2, perMs: 10_000 } },
+});
 
 afterEach(() => {
   vi.useRealTimers();

@@ -28,7 +28,13 @@ const payout = {
 
 describe('startMockServer', () => {
   it('serves the same API on 127.0.0.1 and closes cleanly', async () => {
-    server = await startMockServer({ port: 0, seed: 3, historyEnd: FIXED_HISTORY_END });
+    // The NGN payout below keeps its caller's reference only on request (the spec: the service assigns it).
+    server = await startMockServer({
+      port: 0,
+      seed: 3,
+      historyEnd: FIXED_HISTORY_END,
+      assignNgnReferences: false,
+    });
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(server.baseUrl).toBe(`${server.url}/api/v1/external`);
     expect((await call(server.baseUrl, 'GET', '/banks', { key: null })).status).toBe(401);
