@@ -94,12 +94,19 @@ export interface PaymentsMockOptions {
 
 /** Behaviour switches that may be changed on a live mock (`mock.settings.sandbox = true`). */
 export interface MockSettings {
+  /** See `PaymentsMockOptions.sandbox`. */
   sandbox: boolean;
+  /** See `PaymentsMockOptions.envelope`. */
   envelope: EnvelopeStyle;
+  /** See `PaymentsMockOptions.dedupeByReference`. */
   dedupeByReference: boolean;
+  /** See `PaymentsMockOptions.assignNgnReferences` (true: the spec's behaviour). */
   assignNgnReferences: boolean;
+  /** See `PaymentsMockOptions.beneficiaryGracePeriod`. */
   beneficiaryGracePeriod: boolean;
+  /** See `PaymentsMockOptions.documentsRequired`. */
   documentsRequired: boolean;
+  /** See `PaymentsMockOptions.rateLimit`. */
   rateLimit: RateLimit | undefined;
   /** The `invented` option: change a switch with `mock.settings.invented.getPayerName = true`. */
   invented: InventedBehaviour;
