@@ -10,6 +10,7 @@ import {
   isLegacyTransaction,
   type PaymentsClient,
   PaymentsError,
+  type PayoutMatch,
   toMajorUnits,
 } from 'payments-service-sdk';
 import type { PaymentsMock } from 'payments-service-sdk/testing';
@@ -31,6 +32,17 @@ const money = (currency: string, minor: number) =>
   currencyDigits(currency) === undefined
     ? `${currency} ${minor} minor units`
     : `${currency} ${toMajorUnits(currency, minor)}`;
+
+/**
+ * How this merchant recognises its NGN payouts. The spec: lookup-before-retry uses the caller's
+ * `externalReference` "except NGN and mobile money payouts, where the service assigns the reference", so an NGN
+ * payout is listed under the service's reference, not ours. `remark` is the transaction's description, and
+ * ours names our own reference, so it is unique: a withdrawal with that description is this payout.
+ */
+export const byRemark =
+  (remark: string): PayoutMatch =>
+  (tx) =>
+    tx.transaction_type === 'withdrawal' && tx.description === remark;
 
 export async function quickstart({ client, mock, allowWrites, log, visibilityWaits }: QuickstartContext) {
   log('1. Banks and name enquiry');
@@ -58,6 +70,8 @@ export async function quickstart({ client, mock, allowWrites, log, visibilityWai
     mock?.faults.dropAfterCommit('POST /payouts');
     if (mock) log('   (the mock will store the payout, then cut the connection)');
     const externalReference = createExternalReference('demo');
+    // Unique per payout: the listing shows it as the description, which is how we recognise an NGN payout.
+    const remark = `Demo invoice ${externalReference}`;
     const outcome = await client.payouts.lookupBeforeRetry(
       {
         amount: '2500.00',
@@ -69,11 +83,13 @@ export async function quickstart({ client, mock, allowWrites, log, visibilityWai
           bankCode: bank.bankCode,
           email: 'supplier@example.com',
         },
-        remark: 'Demo invoice',
+        remark,
         externalReference,
       },
       {
         visibilityWaits,
+        // NGN: the service assigns the listed reference, so look for our remark instead.
+        match: byRemark(remark),
         onAttempt: (e) => {
           if (e.type === 'post') log(`   POST /payouts, attempt ${e.attempt}`);
           if (e.type === 'ambiguous')
@@ -83,9 +99,12 @@ export async function quickstart({ client, mock, allowWrites, log, visibilityWai
         },
       },
     );
-    const deducted =
-      outcome.status === 'created' ? outcome.payout.amount : (outcome.transaction.source_amount ?? 0);
+    const [deducted, listedAs] =
+      outcome.status === 'created'
+        ? [outcome.payout.amount, outcome.payout.external_reference]
+        : [outcome.transaction.source_amount ?? 0, outcome.transaction.external_reference];
     log(`   ${outcome.status}: ${externalReference}, ${money('NGN', deducted)}, one payout`);
+    log(`   recognised by its remark; the service listed it as ${listedAs ?? '(no reference)'}`);
   } else {
     log('2-3. Beneficiary and payout skipped: pass --live to write to a real server');
   }

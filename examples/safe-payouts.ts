@@ -24,9 +24,11 @@ const pending = new Map<string, PayoutCreateParams & { externalReference: string
 
 /**
  * How this merchant recognises its payouts in the listing. The spec says the service assigns the reference of
- * NGN payouts itself, but `remark` is the transaction's description, and this merchant's remarks are unique.
+ * NGN payouts itself, so the listing never shows ours; but `remark` is the transaction's description, and this
+ * merchant's remarks are unique (one per invoice).
  */
-const sameRemark = (body: PayoutCreateParams) => (tx: Transaction) => tx.description === body.remark;
+const sameRemark = (body: PayoutCreateParams) => (tx: Transaction) =>
+  tx.transaction_type === 'withdrawal' && tx.description === body.remark;
 
 export async function main(
   client: PaymentsClient = new Client(),
@@ -55,10 +57,14 @@ export async function main(
       match: sameRemark(body),
       onAttempt: (e) => log(`  ${e.type} (attempt ${e.attempt})`),
     });
-    // `created` carries the POST's answer, `recovered` the listed transaction.
-    const minor =
-      outcome.status === 'created' ? outcome.payout.amount : (outcome.transaction.source_amount ?? 0);
+    // `created` carries the POST's answer, `recovered` the listed transaction; either names the reference the
+    // service assigned, worth storing beside ours for reconciliation.
+    const [minor, listedAs] =
+      outcome.status === 'created'
+        ? [outcome.payout.amount, outcome.payout.external_reference]
+        : [outcome.transaction.source_amount ?? 0, outcome.transaction.external_reference];
     log(`payout ${outcome.status}: ${externalReference}, NGN ${toMajorUnits('NGN', minor)} deducted`);
+    log(`the service lists it as ${listedAs ?? '(no reference)'}`);
     return outcome;
   } catch (error) {
     if (error instanceof PayoutOutcomeUnknownError) {

@@ -30,10 +30,14 @@ describe('examples', () => {
     expect(text).toContain('13 banks');
     expect(text).toContain('belongs to ADAEZE KEMI OKAFOR');
     expect(text).toMatch(/recovered: demo_[0-9a-f]{32}, NGN 2525\.00, one payout/);
+    // NGN: listed under the service's reference, recognised by the remark (`match`).
+    expect(text).toMatch(/recognised by its remark; the service listed it as PO-\d{8}-/);
     expect(text).toContain("approved by the mock's reviewer and made default: active, isDefault true");
     expect(lines.at(-1)).toBe('Done.');
     const main = mock.account(mock.state.mainAccountId);
-    expect(main.transactions.filter((t) => t.row.external_reference.startsWith('demo_'))).toHaveLength(1);
+    expect(main.transactions.filter((t) => t.row.description.startsWith('Demo invoice demo_'))).toHaveLength(
+      1,
+    );
   });
 
   it('quickstart without writes sends no POST that changes state', async () => {

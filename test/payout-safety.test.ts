@@ -17,13 +17,15 @@ import {
 import {
   createPaymentsMock,
   DEFAULT_API_KEY,
+  FIXED_HISTORY_END,
   type PaymentsMock,
   startMockServer,
 } from '../src/testing/index.js';
 import { BENEFICIARY, rejection } from './integration/fixtures.js';
 import { newerWithdrawals } from './listing-fixtures.js';
 
-const mock = createPaymentsMock({ dedupeByReference: false });
+// The seeded history ends long before these payouts, so the counts below are of the rows each test adds.
+const mock = createPaymentsMock({ dedupeByReference: false, historyEnd: FIXED_HISTORY_END });
 afterEach(() => mock.reset());
 
 /** A client on the mock that counts what reaches it, by method and path. */

@@ -49,7 +49,8 @@ export function authenticate(
   if (key.apiAccess === false) throw new MockHttpError(403, 'API access has been disabled for this account');
   let account = owner;
   const scope = headers.get('x-account-id');
-  if (scope !== null && scope.trim() !== '') {
+  // The spec: omitted acts as the key's own account, and a value that is not a valid uuid (a blank one too) is 400.
+  if (scope !== null) {
     if (!UUID.test(scope.trim())) throw new MockHttpError(400, 'X-Account-Id must be a valid UUID');
     if (!key.tenant) throw new MockHttpError(403, 'X-Account-Id is only available to tenant API keys');
     const target = state.accounts.get(scope.trim().toLowerCase());

@@ -63,6 +63,8 @@ export interface Route {
   pattern: string;
   /** Money movement: refused for keys with an empty allowlist. */
   moneyMovement?: boolean;
+  /** False: answered as a path the mock does not know (a route only an `invented` switch turns on). */
+  enabled?: (settings: MockSettings) => boolean;
   handle: (ctx: RouteContext) => RouteResult | Promise<RouteResult>;
 }
 
@@ -108,15 +110,16 @@ export async function readJsonObject(request: Request): Promise<Record<string, u
 }
 
 /**
- * Validated `page` and `pageSize` (1-based; size 1..100, default 20). Problems are added to `collect` when
- * given (so a route can report them with its own), else thrown as a 400.
+ * Validated `page` and `pageSize` (1-based, default 20; at most `max` when given: the spec gives 100 for GET
+ * /transactions and no ceiling for the other listings). Problems are added to `collect` when given (so a route
+ * can report them with its own), else thrown as a 400.
  */
 export function readPaging(
   query: URLSearchParams,
   collect?: FieldIssue[],
+  max?: number,
 ): { page: number; pageSize: number } {
   const errors: FieldIssue[] = collect ?? [];
-  const max = 100;
   const read = (name: string, fallback: number, limit?: number): number => {
     const raw = query.get(name);
     if (raw === null || raw === '') return fallback;

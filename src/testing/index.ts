@@ -15,5 +15,5 @@ export {
   UNKNOWN_ACCOUNT_NUMBER,
 } from './seed/reference.js';
 export { type MockServer, type MockServerOptions, startMockServer } from './server.js';
-export { DEFAULT_API_KEY, DEFAULT_HISTORY_END } from './state.js';
+export { DEFAULT_API_KEY, FIXED_HISTORY_END } from './state.js';
 export type * from './types.js';

@@ -1,10 +1,12 @@
 import { authenticate } from './auth.js';
-import { type BodyFault, Faults, faultMessage } from './faults.js';
+import { held, partialBody } from './fault-responses.js';
+import { Faults, faultMessage } from './faults.js';
 import { errorBody, jsonResponse, MockHttpError, successBody } from './http.js';
 import { createHandlers, type MockHandlers } from './msw.js';
 import { findPayerName, type ReviewDecision, review, viewPayerName } from './payer-name-store.js';
 import { Rng } from './random.js';
 import { matchRoute } from './router.js';
+import { settingsFrom } from './settings.js';
 import { createState } from './state.js';
 import type {
   MockAccount,
@@ -27,18 +29,6 @@ function normaliseBaseUrl(raw: string): { origin: string; path: string } {
   const url = new URL(raw);
   const path = url.pathname.replace(/\/+$/, '');
   return { origin: url.origin, path: path === '' ? '/api/v1/external' : path };
-}
-
-function settingsFrom(options: PaymentsMockOptions): MockSettings {
-  return {
-    sandbox: options.sandbox ?? false,
-    envelope: options.envelope ?? 'current',
-    dedupeByReference: options.dedupeByReference ?? true,
-    assignNgnReferences: options.assignNgnReferences ?? false,
-    beneficiaryGracePeriod: options.beneficiaryGracePeriod ?? true,
-    documentsRequired: options.documentsRequired ?? false,
-    rateLimit: options.rateLimit,
-  };
 }
 
 /** A stateful, deterministic, in-process Payments Service. Create with `createPaymentsMock`. */
@@ -181,7 +171,9 @@ export class PaymentsMock {
     const limited = this.#rateLimited();
     if (limited) return fail(limited);
     const matched = inside ? matchRoute(method, path) : undefined;
-    if (!matched) return fail(new MockHttpError(404, 'Not found'));
+    if (!matched || matched.route.enabled?.(this.settings) === false) {
+      return fail(new MockHttpError(404, 'Not found'));
+    }
     const pageFault = this.faults.takePageFault(method, path, Number(url.searchParams.get('page')));
     // A cache in front that ignores `?page` answers page 1 whatever was asked.
     if (pageFault === 'repeat') url.searchParams.delete('page');
@@ -252,71 +244,6 @@ export class PaymentsMock {
     link.status = status;
     return { ...link };
   }
-}
-
-/**
- * The answer's status and headers with half its body, then a cut (the stream errors as undici's does when a
- * socket closes early) or a stall (nothing more until the client gives up). `content-length` names the whole
- * body, so a client over a real socket sees the truncation too.
- */
-async function partialBody(response: Response, kind: BodyFault, signal: AbortSignal): Promise<Response> {
-  if (kind === 'oversized') return padded(response, OVERSIZED_PADDING);
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  const half = bytes.subarray(0, Math.floor(bytes.length / 2));
-  let sent = false;
-  const body = new ReadableStream<Uint8Array>({
-    // Pulled, not pushed: an error raised while the half is still queued would discard it.
-    pull(controller) {
-      if (!sent) {
-        sent = true;
-        controller.enqueue(half);
-        return;
-      }
-      const cut = () => controller.error(new TypeError('terminated'));
-      if (signal.aborted) return cut();
-      if (kind === 'cut') return new Promise<void>((resolve) => setTimeout(() => resolve(cut()), 1));
-      return new Promise<void>((resolve) => {
-        signal.addEventListener('abort', () => resolve(cut()), { once: true });
-      });
-    },
-  });
-  const headers = new Headers(response.headers);
-  headers.set('content-length', String(bytes.length));
-  return new Response(body, { status: response.status, headers });
-}
-
-const OVERSIZED_PADDING = 9 * 1024 * 1024;
-
-/** The answer, then `padding` bytes of spaces (still valid JSON), streamed in 64 KiB chunks rather than held. */
-async function padded(response: Response, padding: number): Promise<Response> {
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  const spaces = new Uint8Array(64 * 1024).fill(0x20);
-  let left = padding;
-  let first = true;
-  const body = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (first) {
-        first = false;
-        return controller.enqueue(bytes);
-      }
-      if (left <= 0) return controller.close();
-      const chunk = spaces.subarray(0, Math.min(spaces.length, left));
-      left -= chunk.length;
-      controller.enqueue(chunk);
-    },
-  });
-  const headers = new Headers(response.headers);
-  headers.set('content-length', String(bytes.length + padding));
-  return new Response(body, { status: response.status, headers });
-}
-
-/** A response withheld until the client gives up on the request (its signal aborts), then a cut connection. */
-function held(request: Request): Promise<Response> {
-  return new Promise((resolve) => {
-    const cut = () => resolve(Response.error());
-    if (request.signal.aborted) cut();
-    else request.signal.addEventListener('abort', cut, { once: true });
-  });
 }
 
 /** Creates a mock Payments Service; see `PaymentsMockOptions`. */

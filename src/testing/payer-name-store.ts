@@ -3,9 +3,13 @@ import { MockHttpError } from './http.js';
 import type { Rng } from './random.js';
 import type { MockAccount, MockPayerName, MockState, PayerNameStatus } from './types.js';
 
-/** Statuses that hold a display name: a new name equal to one of these (case-insensitively) gets 409. */
+/**
+ * Statuses that hold a display name: a new name equal to one of these (case-insensitively) gets 409. The spec
+ * frees a name only when it is rejected or archived, so `changes_requested` (still in review) holds it too.
+ */
 export const NAME_HOLDING_STATUSES: readonly PayerNameStatus[] = [
   'pending_review',
+  'changes_requested',
   'processing',
   'active',
   'action_required',

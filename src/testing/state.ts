@@ -5,8 +5,11 @@ import type { MockAccount, MockApiKey, MockState, PaymentsMockOptions } from './
 
 /** The key the mock accepts by default: a tenant key allowlisted for 127.0.0.1. */
 export const DEFAULT_API_KEY = 'sk_test_mock';
-/** Default newest moment of the seeded history; fixed, so the same seed gives the same timestamps. */
-export const DEFAULT_HISTORY_END = '2026-01-01T00:00:00.000Z';
+/**
+ * A fixed newest moment for the seeded history: pass it as `historyEnd` for the same timestamps on every run.
+ * Without `historyEnd` the history ends at the mock's clock (`Date.now()`) when it is created or reset.
+ */
+export const FIXED_HISTORY_END = '2026-01-01T00:00:00.000Z';
 
 interface AccountSeed {
   type: 'individual' | 'business';
@@ -87,8 +90,11 @@ const TENANT_SEEDS: readonly [AccountSeed, AccountSeed] = [
 
 /** Seeds the main account and the two accounts in its tenancy, in that order (the ids depend on it). */
 export function createState(rng: Rng, options: PaymentsMockOptions): MockState {
-  const historyEnd = new Date(options.historyEnd ?? DEFAULT_HISTORY_END).getTime();
-  const context = { now: Date.now(), historyEnd, payerNamesEnabled: options.payerNamesEnabled ?? true };
+  // Relative to the clock by default, so "last month" has rows; the seed fixes every offset from that end.
+  const now = Date.now();
+  const historyEnd = options.historyEnd === undefined ? now : new Date(options.historyEnd).getTime();
+  if (!Number.isFinite(historyEnd)) throw new TypeError(`historyEnd is not a date: ${options.historyEnd}`);
+  const context = { now, historyEnd, payerNamesEnabled: options.payerNamesEnabled ?? true };
   const main = createAccount(rng, MAIN_SEED, context);
   const [individual, business] = TENANT_SEEDS.map((seed) =>
     createAccount(rng, { ...seed, tenantId: main.id }, context),

@@ -24,6 +24,32 @@ export interface RateLimit {
   perMs: number;
 }
 
+/**
+ * Behaviour the spec does not state, which a test may ask the mock to invent. Every switch is off by default,
+ * where the mock assumes nothing; turn one on only to test code against that assumption.
+ */
+export interface InventedBehaviour {
+  /** Answer GET /payer-names/{id} (the spec shows no such operation). Default false: 404 `Not found`. */
+  getPayerName?: boolean;
+  /**
+   * GET /payer-names without `archived` leaves archived names out. Default false: the filter filters only
+   * when sent (`archived=false` hides them, `archived=true` shows only them).
+   */
+  hideArchivedPayerNames?: boolean;
+  /**
+   * The body of a beneficiary's `deprecation_warning`, from the classification fields omitted. Default: an
+   * empty object (the spec shows none of its fields).
+   */
+  deprecationWarning?: (missing: string[]) => Record<string, unknown>;
+  /** 400 when `startDate` is after `endDate`. Default false: such a range matches no rows. */
+  rejectReversedDateRange?: boolean;
+  /**
+   * Largest `pageSize` of the listings whose ceiling the spec does not give (all but GET /transactions, which
+   * is 100). Default: none.
+   */
+  pageSizeLimit?: number;
+}
+
 /** Options of `createPaymentsMock`. */
 export interface PaymentsMockOptions {
   /** Where the handlers answer. Default `https://payments.mock/api/v1/external`; an origin alone gets `/api/v1/external`. */
@@ -40,7 +66,9 @@ export interface PaymentsMockOptions {
   dedupeByReference?: boolean;
   /**
    * NGN payouts get a reference the service assigns (`PO-...`), as the spec's idempotency note says, in the
-   * response and the listing: a lookup by your own reference finds nothing. Default false.
+   * response and the listing: a lookup by your own reference finds nothing, so recognise the payout with
+   * `match` (or `find`). Default true. `false` keeps your `externalReference` on NGN payouts too: behaviour the
+   * spec does not give the service, for tests of code that predates this default.
    */
   assignNgnReferences?: boolean;
   /** Omitted beneficiary classification fields succeed with `deprecation_warning`. Default true; false gives 400. */
@@ -54,19 +82,34 @@ export interface PaymentsMockOptions {
   documentsRequired?: boolean;
   /** Optional rate limit over all requests. */
   rateLimit?: RateLimit;
-  /** Newest moment of the seeded transaction history. Default `2026-01-01T00:00:00.000Z`. */
+  /** Behaviour the spec does not state, invented on request; everything off by default. */
+  invented?: InventedBehaviour;
+  /**
+   * Newest moment of the seeded transaction history. Default: the mock's clock (`Date.now()`, so fake timers
+   * set it) when the mock is created and at each `reset()`; the seed fixes every row's distance from it. Pass a
+   * date (e.g. `FIXED_HISTORY_END`) for the same timestamps on every run.
+   */
   historyEnd?: string | Date;
 }
 
 /** Behaviour switches that may be changed on a live mock (`mock.settings.sandbox = true`). */
 export interface MockSettings {
+  /** See `PaymentsMockOptions.sandbox`. */
   sandbox: boolean;
+  /** See `PaymentsMockOptions.envelope`. */
   envelope: EnvelopeStyle;
+  /** See `PaymentsMockOptions.dedupeByReference`. */
   dedupeByReference: boolean;
+  /** See `PaymentsMockOptions.assignNgnReferences` (true: the spec's behaviour). */
   assignNgnReferences: boolean;
+  /** See `PaymentsMockOptions.beneficiaryGracePeriod`. */
   beneficiaryGracePeriod: boolean;
+  /** See `PaymentsMockOptions.documentsRequired`. */
   documentsRequired: boolean;
+  /** See `PaymentsMockOptions.rateLimit`. */
   rateLimit: RateLimit | undefined;
+  /** The `invented` option: change a switch with `mock.settings.invented.getPayerName = true`. */
+  invented: InventedBehaviour;
 }
 
 /** A wallet; balances in minor units. */

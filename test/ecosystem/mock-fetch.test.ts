@@ -13,7 +13,9 @@ import {
 import { createPaymentsMock, DEFAULT_API_KEY } from '../../src/testing/index.js';
 import { ngnPayout, rejection } from '../integration/fixtures.js';
 
-const mock = createPaymentsMock();
+// These tests find NGN payouts by the caller's reference, which the mock keeps only on request (the spec has
+// the service assign NGN references; test/mock-fidelity-ngn.test.ts covers that default).
+const mock = createPaymentsMock({ assignNgnReferences: false });
 const client = new PaymentsClient({
   apiKey: DEFAULT_API_KEY,
   baseUrl: mock.baseUrl,

@@ -14,8 +14,10 @@ import { ngnPayout, rejection } from './fixtures.js';
 let server: MockServer;
 let client: PaymentsClient;
 
+// These tests find NGN payouts by the caller's reference, which the mock keeps only on request (the spec has
+// the service assign NGN references; test/mock-fidelity-ngn.test.ts covers that default).
 beforeAll(async () => {
-  server = await startMockServer({ port: 0 });
+  server = await startMockServer({ port: 0, assignNgnReferences: false });
   client = new PaymentsClient({ apiKey: DEFAULT_API_KEY, baseUrl: server.baseUrl, logLevel: 'off' });
 });
 afterEach(() => server.mock.reset());

@@ -71,8 +71,10 @@ describe('payerNames', () => {
     const again = await client.payerNames.archive(created.id);
     expect(again).toEqual(archived);
 
-    // Archived names leave the default listing and show under archived: true.
-    expect((await client.payerNames.list().toArray()).map((p) => p.id)).toEqual([pending.id]);
+    // Archived names leave the listing under archived: false and show under archived: true.
+    expect((await client.payerNames.list({ archived: false }).toArray()).map((p) => p.id)).toEqual([
+      pending.id,
+    ]);
     expect((await client.payerNames.list({ archived: true }).toArray()).map((p) => p.id)).toEqual([
       created.id,
     ]);

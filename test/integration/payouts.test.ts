@@ -11,7 +11,9 @@ import {
 import { payoutFee } from '../../src/testing/index.js';
 import { BENEFICIARY, clientFor, ngnPayout, rejection, settle, useFakeClock, useMock } from './support.js';
 
-const { mock, requests } = useMock();
+// These tests find NGN payouts by the caller's reference, which the mock keeps only on request (the spec has
+// the service assign NGN references; test/mock-fidelity-ngn.test.ts covers that default).
+const { mock, requests } = useMock({ assignNgnReferences: false });
 
 /** Payouts the mock holds for a reference: stored transactions and stored payout results. */
 function payoutsFor(reference: string) {
@@ -188,7 +190,7 @@ describe('payouts.lookupBeforeRetry', () => {
     expect(events.map((e) => e.type)).toEqual(['post', 'ambiguous', 'lookup', 'recovered']);
   });
 
-  // The mock keeps the caller's reference on NGN payouts; `match` is how a caller says its account does.
+  // This mock keeps the caller's reference on NGN payouts (opted in above); `match` is how a caller says so.
   const byReference = (tx: { external_reference?: string }, ref: string) => tx.external_reference === ref;
 
   it('NGN by default: a payout the lookups cannot find is not sent again (the service may assign the reference)', async () => {

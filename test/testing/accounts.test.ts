@@ -80,7 +80,10 @@ describe('KYC links', () => {
     await call(main, 'POST', `/accounts/${accountId}/kyc-link`);
     main.kyc.complete(accountId);
     expect(main.kyc.links(accountId).map((l) => l.status)).toEqual(['rejected', 'completed']);
-    expect((await call(main, 'POST', `/accounts/${accountId}/kyc-link`)).status).toBe(400);
+    // Left untouched: the completed link comes back (201), nothing is added or invalidated.
+    const again = await call(main, 'POST', `/accounts/${accountId}/kyc-link`);
+    expect(again.body.data.status).toBe('completed');
+    expect(main.kyc.links(accountId).map((l) => l.status)).toEqual(['rejected', 'completed']);
   });
 
   it('400 for business accounts and non-uuid ids', async () => {

@@ -8,7 +8,9 @@ import { KEY, useMocks } from './support.js';
 
 // Taken before MSW patches fetch, so the loopback client below talks to the real socket.
 const realFetch = globalThis.fetch;
-const { main } = useMocks({ main: {} });
+// These tests find NGN payouts by the caller's reference, which the mock keeps only on request (the spec has
+// the service assign NGN references; test/mock-fidelity-ngn.test.ts covers that default).
+const { main } = useMocks({ main: { assignNgnReferences: false } });
 
 // The payout beneficiary the mock's name enquiry resolves, shared with the integration tests.
 const beneficiary = BENEFICIARY;
@@ -130,7 +132,7 @@ describe('faults.hang on the loopback server', () => {
   });
 
   it('holds the socket until the client gives up, then recovers; close() is prompt', async () => {
-    server = await startMockServer({ port: 0 });
+    server = await startMockServer({ port: 0, assignNgnReferences: false });
     useFakeClock();
     const hangs = watchHangs(server.mock);
     server.mock.faults.hangAfterCommit('POST /payouts').hang('GET /banks');

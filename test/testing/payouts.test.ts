@@ -4,7 +4,12 @@ import { settle, useFakeClock } from '../helpers.js';
 import { BENEFICIARY } from '../integration/fixtures.js';
 import { call, KEY, useMocks } from './support.js';
 
-const { main, limited } = useMocks({ main: {}, limited: { rateLimit: { requests: 2, perMs: 10_000 } } });
+// These tests find NGN payouts by the caller's reference, which the mock keeps only on request (the spec has
+// the service assign NGN references; test/mock-fidelity-ngn.test.ts covers that default).
+const { main, limited } = useMocks({
+  main: { assignNgnReferences: false },
+  limited: { rateLimit: { requests: 2, perMs: 10_000 } },
+});
 
 afterEach(() => {
   vi.useRealTimers();
@@ -129,6 +134,7 @@ describe('faults', () => {
 
   it('listingLag: new transactions show in listings only after the lag', async () => {
     useFakeClock(new Date('2026-11-20T10:00:00.000Z'));
+    main.reset(); // the seeded history ends at the (now fake) clock
     main.faults.listingLag(5_000);
     const created = await settle(pay());
     if (!created.ok) throw created.error;

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createPaymentsMock, KNOWN_ACCOUNT_NUMBER, UNKNOWN_ACCOUNT_NUMBER } from '../../src/testing/index.js';
+import {
+  createPaymentsMock,
+  FIXED_HISTORY_END,
+  KNOWN_ACCOUNT_NUMBER,
+  UNKNOWN_ACCOUNT_NUMBER,
+} from '../../src/testing/index.js';
 import { call, useMocks } from './support.js';
 
 const { main, other } = useMocks({ main: {}, other: { seed: 42 } });
@@ -109,8 +114,8 @@ describe('transactions', () => {
   });
 
   it('is identical for the same seed and differs for another', async () => {
-    const a = createPaymentsMock({ seed: 7 }).account();
-    const b = createPaymentsMock({ seed: 7 }).account();
+    const a = createPaymentsMock({ seed: 7, historyEnd: FIXED_HISTORY_END }).account();
+    const b = createPaymentsMock({ seed: 7, historyEnd: FIXED_HISTORY_END }).account();
     expect(JSON.stringify(a.transactions)).toBe(JSON.stringify(b.transactions));
     expect(a.id).toBe(b.id);
     const first = (await call(other, 'GET', '/transactions')).body.data.transactions[0].id;

@@ -1,6 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { APIConnectionError, PaymentsClient } from '../../src/index.js';
-import { createPaymentsMock, type MockServer, startMockServer } from '../../src/testing/index.js';
+import {
+  createPaymentsMock,
+  FIXED_HISTORY_END,
+  type MockServer,
+  startMockServer,
+} from '../../src/testing/index.js';
 import { call, KEY } from './support.js';
 
 let server: MockServer | undefined;
@@ -23,7 +28,13 @@ const payout = {
 
 describe('startMockServer', () => {
   it('serves the same API on 127.0.0.1 and closes cleanly', async () => {
-    server = await startMockServer({ port: 0, seed: 3 });
+    // The NGN payout below keeps its caller's reference only on request (the spec: the service assigns it).
+    server = await startMockServer({
+      port: 0,
+      seed: 3,
+      historyEnd: FIXED_HISTORY_END,
+      assignNgnReferences: false,
+    });
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(server.baseUrl).toBe(`${server.url}/api/v1/external`);
     expect((await call(server.baseUrl, 'GET', '/banks', { key: null })).status).toBe(401);
@@ -41,7 +52,8 @@ describe('startMockServer', () => {
     });
     expect(paid.body).toMatchObject({ status: true, data: { external_reference: 'srv-1', amount: 101_000 } });
     // The seed is the same as an in-process mock's: identical data either way.
-    expect(txs.data[0]).toEqual(createPaymentsMock({ seed: 3 }).account().transactions[0]!.row);
+    const same = createPaymentsMock({ seed: 3, historyEnd: FIXED_HISTORY_END });
+    expect(txs.data[0]).toEqual(same.account().transactions[0]!.row);
   });
 
   it('takes the client IP from the socket', async () => {

@@ -72,7 +72,7 @@ export const accountRoutes: Route[] = [
     handle: (ctx) => {
       requireTenant(ctx);
       const rows = [...ctx.state.accounts.values()].filter((a) => a.tenantId === ctx.owner.id).reverse();
-      const page = pageOf(rows, readPaging(ctx.query));
+      const page = pageOf(rows, readPaging(ctx.query, undefined, ctx.settings.invented.pageSizeLimit));
       return {
         message: 'Accounts retrieved successfully',
         data: {
@@ -109,8 +109,12 @@ export const accountRoutes: Route[] = [
           'KYC links are for individual accounts only; use the related-person link for a business account',
         );
       }
-      if (account.kycLinks.some((l) => l.status === 'completed')) {
-        throw new MockHttpError(400, 'Identity verification is already completed for this account');
+      // "An account that already passed is left untouched": no new link, none invalidated. The endpoint's one
+      // success answer carries a link, so it is the completed one (the spec shows no other response for this).
+      const passed = account.kycLinks.findLast((l) => l.status === 'completed');
+      if (passed) {
+        const { createdAt: _created, ...data } = passed;
+        return { status: 201, message: 'KYC link generated successfully', data };
       }
       // A new link replaces every earlier one; a failed (rejected) attempt stays recorded as rejected.
       for (const link of account.kycLinks) if (link.status === 'active') link.status = 'invalidated';

@@ -47,13 +47,9 @@ function accept(ctx: RouteContext, body: Stored): { record: Stored; warning?: Re
   if (typeof record.account_number === 'string') record.account_number = record.account_number.trim();
   const missing = grace ? missingClassificationFields(body) : [];
   if (missing.length === 0) return { record };
-  return {
-    record,
-    warning: {
-      message: `${missing.join(' and ')} will be required for this beneficiary after the deprecation grace period; add ${missing.length > 1 ? 'them' : 'it'} with PATCH /beneficiaries/{id}.`,
-      fields: missing,
-    },
-  };
+  // "Fields of `deprecation_warning`: not shown": none unless the test invents them.
+  const invent = ctx.settings.invented.deprecationWarning;
+  return { record, warning: invent ? invent([...missing]) : {} };
 }
 
 function withWarning(stored: Stored, warning: Record<string, unknown> | undefined): Stored {
@@ -88,7 +84,8 @@ export const beneficiaryRoutes: Route[] = [
     method: 'GET',
     pattern: '/beneficiaries',
     handle: (ctx) => {
-      const page = pageOf([...ctx.account.beneficiaries.values()].reverse(), readPaging(ctx.query));
+      const paging = readPaging(ctx.query, undefined, ctx.settings.invented.pageSizeLimit);
+      const page = pageOf([...ctx.account.beneficiaries.values()].reverse(), paging);
       return {
         message: 'Beneficiaries retrieved successfully',
         data: {

@@ -107,7 +107,7 @@ async function create(ctx: RouteContext): Promise<RouteResult> {
 function list(ctx: RouteContext): RouteResult {
   guard(ctx);
   const errors: FieldIssue[] = [];
-  const paging = readPaging(ctx.query, errors);
+  const paging = readPaging(ctx.query, errors, ctx.settings.invented.pageSizeLimit);
   const archivedRaw = ctx.query.get('archived');
   if (archivedRaw !== null && archivedRaw !== 'true' && archivedRaw !== 'false') {
     errors.push({ path: ['archived'], message: 'must be true or false' });
@@ -117,9 +117,16 @@ function list(ctx: RouteContext): RouteResult {
     errors.push({ path: ['status'], message: `must be one of: ${PAYER_NAME_REVIEW_STATUSES.join(', ')}` });
   }
   if (errors.length) throw validationFailed(errors);
-  const archived = archivedRaw === 'true';
+  // "Filters include `archived`": it filters when sent. Without it, archived names are listed too, unless a
+  // test invents the service hiding them.
+  const archived =
+    archivedRaw === null
+      ? ctx.settings.invented.hideArchivedPayerNames
+        ? false
+        : undefined
+      : archivedRaw === 'true';
   const rows = [...ctx.account.payerNames.values()].reverse().filter((pn) => {
-    if ((pn.status === 'archived') !== archived) return false;
+    if (archived !== undefined && (pn.status === 'archived') !== archived) return false;
     if (status === undefined) return true;
     return status === 'approved' ? APPROVED.includes(pn.status) : pn.status === status;
   });
@@ -187,13 +194,15 @@ async function setDefault(ctx: RouteContext): Promise<RouteResult> {
   return answer(ctx, pn, 'Default payer name updated');
 }
 
-/** /payer-names: create (JSON or multipart), list, read, update, default, archive. */
+/** /payer-names: create (JSON or multipart), list, read (invented, off by default), update, default, archive. */
 export const payerNameRoutes: Route[] = [
   { method: 'POST', pattern: '/payer-names', handle: create },
   { method: 'GET', pattern: '/payer-names', handle: list },
   {
+    // Not in the spec: answered only when a test invents it.
     method: 'GET',
     pattern: '/payer-names/{id}',
+    enabled: (settings) => settings.invented.getPayerName === true,
     handle: (ctx) => answer(ctx, find(ctx), 'Payer name retrieved successfully'),
   },
   { method: 'PATCH', pattern: '/payer-names/{id}', handle: update },

@@ -29,6 +29,21 @@ function visibleRows(ctx: RouteContext): MockTransactionRow[] {
 }
 
 /**
+ * A row as the older variant of the listing shows it: "per-row `type`, `amount`, `currency`, `description`,
+ * `created_at` instead of the fields above". Which amount the older form meant is not stated: the mock gives
+ * the source side (for a payout the total deducted, as the payout response's `amount` is).
+ */
+export function olderRow(row: MockTransactionRow): Record<string, unknown> {
+  return {
+    type: row.transaction_type,
+    amount: row.source_amount,
+    currency: row.source_currency,
+    description: row.description,
+    created_at: row.created_at,
+  };
+}
+
+/**
  * The filters both listings share. `hideFailed`: GET /transactions leaves `failed` out unless asked for;
  * GET /wallet/transactions shows every status (the spec states that rule for GET /transactions only).
  */
@@ -36,16 +51,19 @@ function listTransactions(
   ctx: RouteContext,
   hideFailed: boolean,
   extra: (row: MockTransactionRow) => boolean,
+  form: (row: MockTransactionRow) => unknown = (row) => structuredClone(row),
 ) {
   const errors: FieldIssue[] = [];
-  const paging = readPaging(ctx.query, errors);
+  // "one description gives max 100" for GET /transactions; the wallet listing's ceiling is not stated.
+  const paging = readPaging(ctx.query, errors, hideFailed ? 100 : ctx.settings.invented.pageSizeLimit);
   const status = ctx.query.get('status')?.trim() || undefined;
   if (status !== undefined && !(TRANSACTION_STATUSES as readonly string[]).includes(status)) {
     errors.push({ path: ['status'], message: `must be one of: ${TRANSACTION_STATUSES.join(', ')}` });
   }
   const from = bound(ctx.query, 'startDate', false, errors);
   const to = bound(ctx.query, 'endDate', true, errors);
-  if (from !== undefined && to !== undefined && from > to) {
+  // The spec does not say a reversed range is invalid: by default it simply matches no rows.
+  if (ctx.settings.invented.rejectReversedDateRange && from !== undefined && to !== undefined && from > to) {
     errors.push({ path: ['endDate'], message: 'must not be before startDate' });
   }
   if (errors.length) throw validationFailed(errors);
@@ -59,7 +77,7 @@ function listTransactions(
   return {
     message: 'Transactions retrieved successfully',
     data: {
-      transactions: page.rows.map((row) => structuredClone(row)),
+      transactions: page.rows.map(form),
       totalCount: page.totalCount,
       page: page.page,
       pageSize: page.pageSize,
@@ -74,7 +92,10 @@ export const transactionRoutes: Route[] = [
   {
     method: 'GET',
     pattern: '/transactions',
-    handle: (ctx) => listTransactions(ctx, true, () => true),
+    // The older envelope comes with the older row form; GET /wallet/transactions rows are not shown in the spec
+    // in either form, so they keep the current one.
+    handle: (ctx) =>
+      listTransactions(ctx, true, () => true, ctx.settings.envelope === 'legacy' ? olderRow : undefined),
   },
   {
     method: 'GET',
