@@ -137,7 +137,7 @@ export function parseRequest<T>(schema: Schema<T>, input: unknown, prefix: reado
 /** Every problem `schema` finds in `input` (never throws), `[]` when valid: the same messages as `parseRequest`. */
 export function fieldIssues(schema: Schema<unknown>, input: unknown): FieldIssue[] {
   try {
-    const result = check(schema, input);
+    const result = check(schema, ownData(input));
     return result.ok ? [] : toFieldIssues(result.error);
   } catch {
     return [{ path: [], message: 'is not a valid body' }];

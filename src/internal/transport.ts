@@ -112,10 +112,6 @@ function buildHeaders(config: ResolvedConfig, request: TransportRequest): Header
   return headers;
 }
 
-function describeTarget(request: TransportRequest): string {
-  return `${request.method} ${request.path}`;
-}
-
 /**
  * The JSON body as it will be sent, serialised here rather than by ky: a value JSON cannot hold (a BigInt, a
  * cycle) then fails as a RequestValidationError before anything leaves, not as an error that looks like the
@@ -154,7 +150,7 @@ export async function send(config: ResolvedConfig, given: TransportRequest): Pro
   const maxRetries = safe ? limits.maxRetries : 0;
   const limit = limits.maxResponseBytes;
   const log = config.logger;
-  const target = describeTarget(request);
+  const target = `${request.method} ${request.path}`;
   const started = Date.now();
   const debug = log.enabled('debug');
   let attempt = 0;

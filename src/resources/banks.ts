@@ -3,6 +3,7 @@ import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../internal/config.js';
 import { pickList } from '../internal/envelope.js';
 import { parseRequest } from '../internal/schema.js';
+import { LookupParamsSchema } from '../spec/lookup.js';
 import { APIResource } from './resource.js';
 
 /** A Nigerian bank from GET /banks. `bankCode` is the NIP institution code. */
@@ -25,23 +26,7 @@ export const AccountLookupSchema = z.looseObject({
 /** The result of a name enquiry. */
 export type AccountLookup = z.infer<typeof AccountLookupSchema>;
 
-// The service trims and treats blank as absent, so the SDK does the same and reports "required" up front.
-const trimmed = (field: string) =>
-  z
-    .pipe(
-      z.string(),
-      z.transform((value) => value.trim()),
-    )
-    .check(z.minLength(1, `${field} is required`));
-
-export const LookupParamsSchema = z.strictObject({
-  bankCode: trimmed('Bank code'),
-  accountNumber: z.pipe(
-    trimmed('Account number'),
-    z.string().check(z.regex(/^\d{10}$/, 'must be a 10-digit NUBAN')),
-  ),
-  currency: z.optional(z.literal('NGN', 'Currency must be one of: NGN')),
-});
+export { LookupParamsSchema };
 
 /** Parameters of a name enquiry. */
 export interface LookupParams {

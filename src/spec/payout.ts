@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import { spelledInExtra } from '../internal/schema.js';
+import type { FieldIssue } from '../core/error.js';
+import { fieldIssues, spelledInExtra } from '../internal/schema.js';
 import { toMinorUnits } from '../money.js';
 import { currencyDigits } from './currency.js';
 import { isUuid } from './ids.js';
@@ -92,11 +93,31 @@ export function payoutBodySchema(digits?: number) {
       extra: z.optional(z.record(z.string(), z.unknown())),
     })
     .check(
-      z.superRefine((body, ctx) => {
-        const problem = amountIssue(body.currency, body.amount, digits);
-        if (problem)
-          ctx.issues.push({ code: 'custom', path: ['amount'], message: problem, input: body.amount });
-        ctx.issues.push(...spelledInExtra(body.extra, PAYOUT_FIELDS));
-      }),
+      z.superRefine(
+        (body, ctx) => {
+          const { amount, currency } = body as { amount: unknown; currency: unknown };
+          // Named even when another field failed, so one answer lists every problem.
+          const problem =
+            (typeof amount === 'number' || typeof amount === 'string') && typeof currency === 'string'
+              ? amountIssue(currency, amount, digits)
+              : undefined;
+          if (problem) ctx.issues.push({ code: 'custom', path: ['amount'], message: problem, input: amount });
+          if (body && typeof body === 'object') ctx.issues.push(...spelledInExtra(body.extra, PAYOUT_FIELDS));
+        },
+        { when: () => true },
+      ),
     );
+}
+
+/**
+ * Every problem with a payout body as it arrives on the wire (fields the spec does not name at the top level,
+ * as `extra` sends them), `[]` when valid: what the mock answers with 400 `Validation failed`.
+ */
+export function payoutWireIssues(body: Record<string, unknown>, digits?: number): FieldIssue[] {
+  const spelled: Record<string, unknown> = {};
+  const extra: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(body)) {
+    ((PAYOUT_FIELDS as readonly string[]).includes(key) && key !== 'extra' ? spelled : extra)[key] = value;
+  }
+  return fieldIssues(payoutBodySchema(digits), { ...spelled, extra });
 }

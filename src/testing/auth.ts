@@ -1,7 +1,6 @@
+import { isUuid } from '../spec/ids.js';
 import { MockHttpError } from './http.js';
 import type { MockAccount, MockApiKey, MockState } from './types.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Who is calling, and as which account. */
 export interface Caller {
@@ -51,7 +50,7 @@ export function authenticate(
   const scope = headers.get('x-account-id');
   // The spec: omitted acts as the key's own account, and a value that is not a valid uuid (a blank one too) is 400.
   if (scope !== null) {
-    if (!UUID.test(scope.trim())) throw new MockHttpError(400, 'X-Account-Id must be a valid UUID');
+    if (!isUuid(scope.trim())) throw new MockHttpError(400, 'X-Account-Id must be a valid UUID');
     if (!key.tenant) throw new MockHttpError(403, 'X-Account-Id is only available to tenant API keys');
     const target = state.accounts.get(scope.trim().toLowerCase());
     if (!inTenancy(owner, target)) throw new MockHttpError(404, 'Account not found in your tenancy');

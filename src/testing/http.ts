@@ -1,4 +1,5 @@
 import type { FieldIssue } from '../core/error.js';
+import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE } from '../spec/paging.js';
 import type { Rng } from './random.js';
 import type { EnvelopeStyle, MockAccount, MockApiKey, MockSettings, MockState } from './types.js';
 
@@ -129,8 +130,8 @@ export function readPaging(
       errors.push({ path: [name], message: `must be at most ${limit}` });
     return n;
   };
-  const page = read('page', 1);
-  const pageSize = read('pageSize', 20, max);
+  const page = read('page', DEFAULT_PAGE);
+  const pageSize = read('pageSize', DEFAULT_PAGE_SIZE, max);
   if (!collect && errors.length) throw validationFailed(errors);
   return { page, pageSize };
 }

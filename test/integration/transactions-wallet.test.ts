@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  isLegacyTransaction,
-  RequestValidationError,
-  type TransactionListItem,
-  type WalletTransaction,
-} from '../../src/index.js';
+import { isLegacyTransaction, type TransactionListItem, type WalletTransaction } from '../../src/index.js';
 import { CURRENCIES, FIXED_HISTORY_END, type MockTransactionRow } from '../../src/testing/index.js';
 import { clientFor, useMock } from './support.js';
 

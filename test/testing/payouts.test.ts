@@ -87,14 +87,16 @@ describe('POST /payouts', () => {
     });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toBe('Validation failed');
-    expect(bad.body.errors.map((e: { path: string[] }) => e.path.join('.'))).toEqual([
-      'currency',
-      'amount',
-      'beneficiary.accountNumber',
-      'beneficiary.bankName',
-      'beneficiary.bankCode',
-      'beneficiary.email',
-    ]);
+    expect(bad.body.errors.map((e: { path: string[] }) => e.path.join('.')).sort()).toEqual(
+      [
+        'currency',
+        'amount',
+        'beneficiary.accountNumber',
+        'beneficiary.bankName',
+        'beneficiary.bankCode',
+        'beneficiary.email',
+      ].sort(),
+    );
     const poor = await pay({ amount: 100_000_000 });
     expect(poor.status).toBe(400);
     expect(poor.body.message).toMatch(/Insufficient NGN balance/);

@@ -1,3 +1,4 @@
+import { isUuid } from '../../spec/ids.js';
 import { inTenancy } from '../auth.js';
 import {
   MockHttpError,
@@ -20,7 +21,7 @@ function requireTenant(ctx: RouteContext): void {
 /** The account named in the path: the tenant's own or one in its tenancy, else 404. */
 function target(ctx: RouteContext): MockAccount {
   const id = (ctx.params.id ?? '').toLowerCase();
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id)) {
+  if (!isUuid(id)) {
     throw validationFailed([{ path: ['accountId'], message: 'must be a uuid' }]);
   }
   const account = ctx.state.accounts.get(id);

@@ -1,3 +1,4 @@
+import { LOOKUP_MESSAGES } from '../../spec/lookup.js';
 import { MockHttpError, type Route, readJsonObject } from '../http.js';
 import { BANKS, resolveAccount } from '../seed/reference.js';
 
@@ -27,10 +28,10 @@ export const bankRoutes: Route[] = [
       const bankCode = field(body, 'bankCode');
       const accountNumber = field(body, 'accountNumber');
       const currency = field(body, 'currency');
-      if (!bankCode) throw new MockHttpError(400, 'Bank code is required');
-      if (!accountNumber) throw new MockHttpError(400, 'Account number is required');
+      if (!bankCode) throw new MockHttpError(400, LOOKUP_MESSAGES.bankCode);
+      if (!accountNumber) throw new MockHttpError(400, LOOKUP_MESSAGES.accountNumber);
       if (currency !== undefined && currency !== 'NGN') {
-        throw new MockHttpError(400, 'Currency must be one of: NGN');
+        throw new MockHttpError(400, LOOKUP_MESSAGES.currency);
       }
       const result = resolveAccount(bankCode, accountNumber);
       if (!result) {

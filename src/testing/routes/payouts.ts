@@ -1,10 +1,10 @@
 import type { FieldIssue } from '../../core/error.js';
+import { toMinorUnits } from '../../money.js';
+import { PAYOUT_BENEFICIARY_FIELDS as BENEFICIARY_FIELDS, payoutWireIssues } from '../../spec/payout.js';
 import { payoutFee } from '../fees.js';
 import { MockHttpError, type Route, type RouteContext, readJsonObject, validationFailed } from '../http.js';
 import { CURRENCY_CODES, decimalsOf } from '../seed/reference.js';
 import type { MockTransactionRow, PayoutResult } from '../types.js';
-
-const BENEFICIARY_FIELDS = ['accountName', 'accountNumber', 'bankName', 'bankCode', 'email'] as const;
 
 interface PayoutInput {
   amount: number;
@@ -14,52 +14,32 @@ interface PayoutInput {
   externalReference: string | undefined;
 }
 
+/** The spec's payout rules (shared with the SDK), then the mock's own: a currency it holds a wallet in. */
 function validate(body: Record<string, unknown>): PayoutInput {
-  const errors: FieldIssue[] = [];
-  const { amount, currency, beneficiary, remark, externalReference } = body;
-  const code = typeof currency === 'string' ? currency.trim().toUpperCase() : '';
-  if (typeof currency !== 'string' || code === '')
-    errors.push({ path: ['currency'], message: 'is required' });
-  else if (!CURRENCY_CODES.includes(code)) {
+  const code = typeof body.currency === 'string' ? body.currency.trim().toUpperCase() : '';
+  const errors: FieldIssue[] = payoutWireIssues(
+    body,
+    CURRENCY_CODES.includes(code) ? decimalsOf(code) : undefined,
+  );
+  if (code !== '' && !CURRENCY_CODES.includes(code) && !errors.some((e) => e.path[0] === 'currency')) {
     errors.push({ path: ['currency'], message: `must be one of: ${CURRENCY_CODES.join(', ')}` });
   }
-  if (typeof amount !== 'number' || !Number.isFinite(amount)) {
-    errors.push({ path: ['amount'], message: amount === undefined ? 'is required' : 'must be a number' });
-  } else if (amount <= 0) errors.push({ path: ['amount'], message: 'must be greater than 0' });
-  else if (Math.abs(amount * 10 ** decimalsOf(code) - Math.round(amount * 10 ** decimalsOf(code))) > 1e-6) {
-    errors.push({ path: ['amount'], message: `must have at most ${decimalsOf(code)} decimal places` });
-  }
-  const ben = (beneficiary ?? {}) as Record<string, unknown>;
-  if (typeof beneficiary !== 'object' || beneficiary === null || Array.isArray(beneficiary)) {
-    errors.push({ path: ['beneficiary'], message: 'is required' });
-  } else {
-    for (const name of BENEFICIARY_FIELDS) {
-      if (typeof ben[name] !== 'string' || (ben[name] as string).trim() === '') {
-        errors.push({ path: ['beneficiary', name], message: 'is required' });
-      }
-    }
-  }
-  if (remark !== undefined && remark !== null && typeof remark !== 'string') {
-    errors.push({ path: ['remark'], message: 'must be a string' });
-  }
-  if (
-    externalReference !== undefined &&
-    externalReference !== null &&
-    typeof externalReference !== 'string'
-  ) {
-    errors.push({ path: ['externalReference'], message: 'must be a string' });
-  }
   if (errors.length) throw validationFailed(errors);
+  const { amount, beneficiary, remark, externalReference } = body as {
+    amount: number;
+    beneficiary: Record<string, string>;
+    remark?: string;
+    externalReference?: string;
+  };
   return {
-    amount: amount as number,
+    amount,
     currency: code,
     beneficiary: Object.fromEntries(
-      BENEFICIARY_FIELDS.map((k) => [k, String(ben[k]).trim()]),
+      BENEFICIARY_FIELDS.map((k) => [k, beneficiary[k]!.trim()]),
     ) as PayoutInput['beneficiary'],
-    remark: typeof remark === 'string' ? remark : undefined,
+    remark,
     // Kept exactly as sent: it is what the caller will look the payout up by.
-    externalReference:
-      typeof externalReference === 'string' && externalReference !== '' ? externalReference : undefined,
+    externalReference: externalReference || undefined,
   };
 }
 
@@ -69,7 +49,8 @@ function validate(body: Record<string, unknown>): PayoutInput {
  */
 function initiate(ctx: RouteContext, input: PayoutInput): PayoutResult {
   const { account, rng, now } = ctx;
-  const destination = Math.round(input.amount * 10 ** decimalsOf(input.currency));
+  // Exact decimal digits, not floats (0.1 * 100 is 10.000000000000002).
+  const destination = toMinorUnits(input.currency, input.amount, decimalsOf(input.currency));
   const fee = payoutFee(input.currency, destination);
   const total = destination + fee;
   const wallet = account.wallets.find((w) => w.currency === input.currency);

@@ -1,22 +1,24 @@
 import type { FieldIssue } from '../../core/error.js';
+import { isCalendarDate, isFullTimestamp } from '../../spec/dates.js';
+import { TRANSACTIONS_MAX_PAGE_SIZE } from '../../spec/paging.js';
 import { TRANSACTION_STATUSES } from '../../spec/transactions.js';
 import { pageOf, type Route, type RouteContext, readPaging, validationFailed } from '../http.js';
 import { CURRENCIES } from '../seed/reference.js';
 import type { MockTransactionRow } from '../types.js';
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?$/;
-
 /** A date bound in ms: a bare day covers the whole UTC day (inclusive on both ends). */
 function bound(query: URLSearchParams, name: string, end: boolean, errors: FieldIssue[]): number | undefined {
   const raw = query.get(name)?.trim();
   if (!raw) return undefined;
-  const ms = DAY.test(raw)
+  // "YYYY-MM-DD or full ISO 8601 timestamp": the spec's rule, shared with the SDK.
+  const ms = isCalendarDate(raw)
     ? Date.parse(`${raw}T00:00:00.000Z`) + (end ? 86_399_999 : 0)
-    : TIMESTAMP.test(raw)
+    : isFullTimestamp(raw)
       ? Date.parse(raw)
       : Number.NaN;
-  if (Number.isNaN(ms)) errors.push({ path: [name], message: 'must be YYYY-MM-DD or an ISO 8601 timestamp' });
+  if (Number.isNaN(ms)) {
+    errors.push({ path: [name], message: 'must be YYYY-MM-DD or a full ISO 8601 timestamp' });
+  }
   return ms;
 }
 
@@ -55,7 +57,11 @@ function listTransactions(
 ) {
   const errors: FieldIssue[] = [];
   // "one description gives max 100" for GET /transactions; the wallet listing's ceiling is not stated.
-  const paging = readPaging(ctx.query, errors, hideFailed ? 100 : ctx.settings.invented.pageSizeLimit);
+  const paging = readPaging(
+    ctx.query,
+    errors,
+    hideFailed ? TRANSACTIONS_MAX_PAGE_SIZE : ctx.settings.invented.pageSizeLimit,
+  );
   const status = ctx.query.get('status')?.trim() || undefined;
   if (status !== undefined && !(TRANSACTION_STATUSES as readonly string[]).includes(status)) {
     errors.push({ path: ['status'], message: `must be one of: ${TRANSACTION_STATUSES.join(', ')}` });

@@ -1,0 +1,31 @@
+import * as z from 'zod/mini';
+
+/**
+ * POST /lookup as the spec states it: Nigerian accounts only; `bankCode` and `accountNumber` (a 10-digit NUBAN)
+ * required, trimmed, blank counting as absent; `currency` only `NGN`, assumed when omitted. The messages are
+ * the service's own 400 messages.
+ */
+export const LOOKUP_MESSAGES = {
+  bankCode: 'Bank code is required',
+  accountNumber: 'Account number is required',
+  currency: 'Currency must be one of: NGN',
+} as const;
+
+// The service trims and treats blank as absent, so the SDK does the same and reports "required" up front.
+const trimmed = (required: string) =>
+  z
+    .pipe(
+      z.string(),
+      z.transform((value) => value.trim()),
+    )
+    .check(z.minLength(1, required));
+
+/** The body of POST /lookup. */
+export const LookupParamsSchema = z.strictObject({
+  bankCode: trimmed(LOOKUP_MESSAGES.bankCode),
+  accountNumber: z.pipe(
+    trimmed(LOOKUP_MESSAGES.accountNumber),
+    z.string().check(z.regex(/^\d{10}$/, 'must be a 10-digit NUBAN')),
+  ),
+  currency: z.optional(z.literal('NGN', LOOKUP_MESSAGES.currency)),
+});
