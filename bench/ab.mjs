@@ -1,12 +1,12 @@
 // Paired A/B of builds of the SDK in one process: CPU per transactions.list({ pageSize: 20 }) and, with
 // --walk, a for-await walk of 100,000 rows, through each build in short blocks of a rotating order.
-//   node --expose-gc bench/ab.mjs dist .bench-tmp/lazy/dist [more builds] [--fetch] [--ky] [--walk]
-// A build is a directory holding index.js (a copy of dist/, patched, or built from a patched copy of src/);
-// put it inside the worktree (e.g. .bench-tmp/, which git ignores) so it resolves ky and zod from
-// node_modules. The first build is the baseline; each other's difference from it is printed with the spread
-// of the per-block differences. --fetch and --ky add the bench's plain sides for scale. --inprocess gives each
-// client a fetch that answers from memory (the same bytes as the server), so only the SDK's own CPU, ky's
-// and validation's are compared, without the loopback's noise.
+//   node --expose-gc bench/ab.mjs dist node_modules/.cache/ab/lazy/dist [more builds] [--fetch] [--ky] [--walk]
+// A build is a directory holding index.js (a copy of dist/, patched, or built from a patched copy of src/); put
+// it inside the worktree so it resolves ky and zod from node_modules (node_modules/.cache/ab/ does; not
+// .bench-tmp/, which bench/upload.mjs deletes). The first build is the baseline; each other's difference from it
+// is printed with the median of the per-block differences. --fetch and --ky add the bench's plain sides for
+// scale. --inprocess gives each client a fetch that answers from memory (the same bytes as the server), so only
+// the SDK's own CPU, ky's and validation's are compared, without the loopback's noise.
 import { fork } from 'node:child_process';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
