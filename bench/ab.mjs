@@ -4,13 +4,14 @@
 // A build is a directory holding index.js (a copy of dist/, patched, or built from a patched copy of src/); put
 // it inside the worktree so it resolves ky and zod from node_modules (node_modules/.cache/ab/ does; not
 // .bench-tmp/, which bench/upload.mjs deletes). The first build is the baseline; each other's difference from it
-// is printed with the median of the per-block differences. --fetch and --ky add the bench's plain sides for
-// scale. --inprocess gives each client a fetch that answers from memory (the same bytes as the server), so only
+// is printed with the median of the per-block differences. --fetch, --ky and --openai add the bench's sides of
+// those names for scale. --inprocess gives each client a fetch that answers from memory (the same bytes as the server), so only
 // the SDK's own CPU, ky's and validation's are compared, without the loopback's noise.
 import { fork } from 'node:child_process';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ky from 'ky';
+import OpenAI from 'openai';
 import { API_KEY, check, fmt, HEADERS, here, LIST_PATH, median } from './common.mjs';
 import { pageBody, TOTAL } from './server.mjs';
 
@@ -71,6 +72,14 @@ if (flags.has('--ky'))
     }).json();
     check(body.data.transactions.length === 20, 'ky page');
   };
+
+if (flags.has('--openai')) {
+  const openai = new OpenAI({ apiKey: API_KEY, baseURL: origin });
+  sides.openai = async () => {
+    const body = await openai.get(LIST_PATH, { query: { pageSize: 20 } });
+    check(body.data.transactions.length === 20, 'openai page');
+  };
+}
 
 const names = Object.keys(sides);
 const order = (b) => {
