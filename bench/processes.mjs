@@ -114,7 +114,7 @@ export async function startup(origin) {
   console.log(
     `  plain fetch:                                        ${ms(plain)} (spawn to exit ${fmt(median(spawned.fetch))} ms)`,
   );
-  console.log(`  ratio ${fmt(sdk / plain, 2)}x (+${fmt(sdk - plain)} ms)`);
+  console.log(`  ratio ${(sdk / plain).toFixed(2)}x (+${fmt(sdk - plain)} ms)`);
   const firstRequest = at('staged', 'done', 'client');
   const plainRequest = at('fetch', 'done', 'undici');
   const schemas = {
