@@ -170,6 +170,7 @@ async function cpuPerRequest(client, origin) {
     validationUs,
     ratio: us('sdk') / us('fetch'),
     vsOpenai: us('sdk') / us('openai'),
+    vsOpenaiMedian: median(ratios.openai),
   };
 }
 
@@ -343,7 +344,7 @@ function summary({ cpu, walk, upload, startup, size }) {
   const rows = [
     [
       'CPU/request, SDK vs openai-node',
-      `${fmt(cpu.us.sdk, 0)} vs ${fmt(cpu.us.openai, 0)} µs = ${x(cpu.vsOpenai)}`,
+      `${fmt(cpu.us.sdk, 0)} vs ${fmt(cpu.us.openai, 0)} µs = ${x(cpu.vsOpenai)} (blocks: ${x(cpu.vsOpenaiMedian)})`,
       `<= ${asRatio(TARGETS.cpuVsOpenai)}`,
       cpu.vsOpenai <= TARGETS.cpuVsOpenai,
     ],
