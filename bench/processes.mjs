@@ -37,62 +37,116 @@ export async function upload() {
 }
 
 // 4 ───────────────────────────────────────────────────────────────────────────────────────────────────────
-// performance.now() counts from the process's start, so the child reports the time to its first response.
-const PLAIN_FETCH = [
-  `const headers = ${JSON.stringify(HEADERS)};`,
-  `const response = await fetch(process.env.BENCH_ORIGIN + '${LIST_PATH}', { headers });`,
-  'const body = await response.json();',
-  'if (body.data.transactions.length !== 20) process.exit(2);',
-  'console.log(performance.now());',
+// performance.now() counts from the process's start, so a child reports the time to its first response; the
+// children print their marks as JSON. Touching `Headers` loads undici, which the first fetch loads anyway.
+const DIST = pathToFileURL(here('../dist/index.js')).href;
+const KY = import.meta.resolve('ky');
+const ZOD = import.meta.resolve('zod/mini');
+const NEW_CLIENT = `new PaymentsClient({ apiKey: '${API_KEY}', baseUrl: process.env.BENCH_ORIGIN, logLevel: 'off' })`;
+const FIRST_LIST = [
+  'const page = await client.transactions.list();',
+  'if (page.data.length !== 20) process.exit(2);',
 ];
 const FIRST_REQUEST = {
+  // What a user's process does: import the SDK, one call.
   sdk: [
-    `import { PaymentsClient } from ${JSON.stringify(pathToFileURL(here('../dist/index.js')).href)};`,
-    `const client = new PaymentsClient({ apiKey: '${API_KEY}', baseUrl: process.env.BENCH_ORIGIN, logLevel: 'off' });`,
-    'const page = await client.transactions.list();',
-    'if (page.data.length !== 20) process.exit(2);',
-    'console.log(performance.now());',
+    `import { PaymentsClient } from ${JSON.stringify(DIST)};`,
+    `const client = ${NEW_CLIENT};`,
+    ...FIRST_LIST,
+    'console.log(JSON.stringify({ done: performance.now() }));',
   ].join('\n'),
-  fetch: PLAIN_FETCH.join('\n'),
-  // Plain fetch after loading the modules of the dependencies the SDK imports at start (form-data-encoder only
-  // loads for an upload): what of the SDK's start-up is its dependencies' and what is its own.
-  deps: [
-    `await import(${JSON.stringify(import.meta.resolve('ky'))});`,
-    `await import(${JSON.stringify(import.meta.resolve('zod/mini'))});`,
-    ...PLAIN_FETCH,
+  fetch: [
+    'const marks = { start: performance.now() };',
+    'void Headers;',
+    'marks.undici = performance.now();',
+    `const headers = ${JSON.stringify(HEADERS)};`,
+    `const response = await fetch(process.env.BENCH_ORIGIN + '${LIST_PATH}', { headers });`,
+    'const body = await response.json();',
+    'if (body.data.transactions.length !== 20) process.exit(2);',
+    'marks.done = performance.now();',
+    'console.log(JSON.stringify(marks));',
+  ].join('\n'),
+  // The same as `sdk`, one step at a time: the SDK's dependencies are loaded first, so importing dist/ then
+  // costs only the SDK's own modules (and the schemas they build at import).
+  staged: [
+    'const marks = { start: performance.now() };',
+    'void Headers;',
+    'marks.undici = performance.now();',
+    `await import(${JSON.stringify(KY)});`,
+    'marks.ky = performance.now();',
+    `await import(${JSON.stringify(ZOD)});`,
+    'marks.zod = performance.now();',
+    `const { PaymentsClient } = await import(${JSON.stringify(DIST)});`,
+    'marks.sdk = performance.now();',
+    `const client = ${NEW_CLIENT};`,
+    'marks.client = performance.now();',
+    ...FIRST_LIST,
+    'marks.done = performance.now();',
+    'console.log(JSON.stringify(marks));',
   ].join('\n'),
 };
 
+// Schema construction, timed in a process of its own (bench/startup-schemas.mjs).
+const SCHEMAS = [here('./startup-schemas.mjs')];
+
 export async function startup(origin) {
-  const ms = { sdk: [], fetch: [], deps: [] };
-  const spawned = { sdk: [], fetch: [], deps: [] };
+  const sides = [...Object.keys(FIRST_REQUEST), 'schemas'];
+  const marks = Object.fromEntries(sides.map((side) => [side, []]));
+  const spawned = Object.fromEntries(sides.map((side) => [side, []]));
   for (let i = 0; i < STARTUP_RUNS; i++) {
-    for (const side of i % 2 ? ['fetch', 'deps', 'sdk'] : ['sdk', 'deps', 'fetch']) {
-      const result = await run(['--input-type=module', '-e', FIRST_REQUEST[side]], { BENCH_ORIGIN: origin });
+    for (const side of i % 2 ? [...sides].reverse() : sides) {
+      const args = side === 'schemas' ? SCHEMAS : ['--input-type=module', '-e', FIRST_REQUEST[side]];
+      const result = await run(args, { BENCH_ORIGIN: origin });
       check(result.code === 0, `${side} first request exited ${result.code}`);
-      ms[side].push(Number(result.out.trim()));
+      marks[side].push(JSON.parse(result.out.trim().split('\n').at(-1)));
       spawned[side].push(result.ms);
     }
   }
-  const sdk = median(ms.sdk);
-  const plain = median(ms.fetch);
-  const deps = median(ms.deps);
-  console.log(`  medians of ${STARTUP_RUNS} fresh processes each, alternating`);
+  // The median over the runs of a mark, or of the time between two marks.
+  const at = (side, mark, from) => median(marks[side].map((m) => m[mark] - (from ? m[from] : 0)));
+  const sdk = at('sdk', 'done');
+  const plain = at('fetch', 'done');
+  const ms = (n) => `${fmt(n).padStart(6)} ms`;
+  console.log(`  medians of ${STARTUP_RUNS} fresh processes per side, alternating`);
   console.log(
-    `  SDK   import dist/index.js + one transactions.list(): ${fmt(sdk)} ms ` +
-      `(spawn to exit ${fmt(median(spawned.sdk))} ms)`,
+    `  SDK   import dist/index.js + one transactions.list(): ${ms(sdk)} (spawn to exit ${fmt(median(spawned.sdk))} ms)`,
   );
   console.log(
-    `  plain fetch:                                        ${fmt(plain)} ms ` +
-      `(spawn to exit ${fmt(median(spawned.fetch))} ms)`,
+    `  plain fetch:                                        ${ms(plain)} (spawn to exit ${fmt(median(spawned.fetch))} ms)`,
+  );
+  console.log(`  ratio ${(sdk / plain).toFixed(2)}x (+${fmt(sdk - plain)} ms)`);
+  const firstRequest = at('staged', 'done', 'client');
+  const plainRequest = at('fetch', 'done', 'undici');
+  const schemas = {
+    ms: median(marks.schemas.map((m) => m.schemaMs)),
+    calls: median(marks.schemas.map((m) => m.calls)),
+    importMs: median(marks.schemas.map((m) => m.importMs)),
+  };
+  const steps = {
+    ky: at('staged', 'ky', 'undici'),
+    zod: at('staged', 'zod', 'ky'),
+    own: at('staged', 'sdk', 'zod'),
+    client: at('staged', 'client', 'sdk'),
+    request: firstRequest - plainRequest,
+  };
+  console.log(
+    `  where it goes (the SDK's start taken one step at a time in another process, ${fmt(at('staged', 'done'))} ms in all):`,
   );
   console.log(
-    `  plain fetch after importing ky and zod/mini:      ${fmt(deps)} ms ` +
-      `(spawn to exit ${fmt(median(spawned.deps))} ms)`,
+    `    node start to the script, undici loaded:        ${ms(at('staged', 'undici'))} (plain fetch ${fmt(at('fetch', 'undici'))} ms)`,
   );
+  console.log(`    import ky:                                      ${ms(steps.ky)}`);
+  console.log(`    import zod/mini:                                ${ms(steps.zod)}`);
+  console.log(`    import the SDK's own modules (dist/index.js):   ${ms(steps.own)}`);
   console.log(
-    `  ratio ${fmt(sdk / plain, 2)}x (+${fmt(sdk - plain)} ms: loading ky and zod/mini ${fmt(deps - plain)} ms, ` +
-      `the SDK's own modules and first call ${fmt(sdk - deps)} ms)`,
+    `      of which zod/mini building the SDK's schemas: ${ms(schemas.ms)} ` +
+      `(${fmt(schemas.calls, 0)} calls, timed in a separate process where that import took ${fmt(schemas.importMs)} ms)`,
   );
-  return { sdkMs: sdk, fetchMs: plain, depsMs: deps, ratio: sdk / plain };
+  console.log(`    new PaymentsClient:                             ${ms(steps.client)}`);
+  // ky's import already makes a Request, so some of undici's first-use work moves from the first call to it.
+  console.log(
+    `    first transactions.list() less plain fetch's:  ${ms(steps.request)} (${fmt(firstRequest)} vs ${fmt(plainRequest)} ms; ` +
+      "ky's import does some of undici's first-use work)",
+  );
+  return { sdkMs: sdk, fetchMs: plain, ratio: sdk / plain, steps, schemaMs: schemas.ms };
 }
