@@ -4,7 +4,7 @@ import { readResponse, readWithin, type TransportResponse, withHeaders } from '.
 import { assertHeaders, callLimits, type RequestOptions, type ResolvedConfig } from './config.js';
 import { toPaymentsError } from './failure.js';
 import { attemptObserver } from './hooks.js';
-import { ownData } from './own.js';
+import { ownData, prototypePolluted } from './own.js';
 import { assertSafePath } from './path.js';
 import { redactHeaders } from './redact.js';
 import {
@@ -189,7 +189,9 @@ export async function send(config: ResolvedConfig, given: TransportRequest): Pro
   const observer = attemptObserver(config.hooks, log, request.method, request.path);
 
   const kyOptions: KyOptions = {
-    ...UNSET,
+    // ky reads these at construction, from the merged options; without pollution there is nothing to shadow,
+    // and each extra key costs ky's option merge (paired A/B in bench/ab.mjs: 10-17 µs per request).
+    ...(prototypePolluted() ? UNSET : undefined),
     ...config.fetchOptions,
     method: request.method,
     headers,
