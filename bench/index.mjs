@@ -367,6 +367,7 @@ function summary({ cpu, walk, upload, startup, size }) {
       `<= ${asRatio(TARGETS.startup)}`,
       startup.ratio <= TARGETS.startup,
     ],
+    ['start, NODE_COMPILE_CACHE', `${x(startup.cachedRatio)} plain fetch`, 'none', undefined],
     [
       'gzip, whole SDK + deps',
       `${fmt(size.wholeKb)} kB`,
