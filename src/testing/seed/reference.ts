@@ -1,3 +1,5 @@
+import { currencyDigits } from '../../spec/currency.js';
+
 /** Fixed reference data: banks, currencies, and the name-enquiry rule. The same for every seed. */
 
 /** Nigerian banks GET /banks lists, with their NIP institution codes, ordered by name. */
@@ -49,7 +51,9 @@ export const CURRENCY_CODES: readonly string[] = CURRENCIES.map((c) => c.code);
 
 /** Minor-unit exponent of a supported currency (XAF has none). */
 export function decimalsOf(currency: string): number {
-  return CURRENCIES.find((c) => c.code === currency)?.decimals ?? 2;
+  // ISO digits from the spec's module; the mock's own table only where the spec states none (USDC, USDT: an
+  // invention of the mock, listed in the README).
+  return currencyDigits(currency) ?? CURRENCIES.find((c) => c.code === currency)?.decimals ?? 2;
 }
 
 const FIRST = [
