@@ -45,11 +45,31 @@ describe('beneficiaries.delete after a retryable failure', () => {
     expect(calls.map((c) => c.method)).toEqual(['DELETE', 'DELETE']);
   });
 
-  it.each([502, 504, 408, 429])('%i then 400 not found: the delete is done', async (status) => {
+  it.each([502, 504, 408])('%i then 400 not found: the delete is done', async (status) => {
     useFakeClock();
     const calls = answers(() => fail(status, 'transient'), notFound);
     expect(await settle(makeClient().beneficiaries.delete(ID))).toEqual({ ok: true, value: undefined });
     expect(calls).toHaveLength(2);
+  });
+
+  it('429 then 400 not found throws: a rate-limited DELETE was refused, so the id was never there', async () => {
+    useFakeClock();
+    const calls = answers(() => fail(429, 'Too many requests'), notFound);
+    const outcome = await settle(makeClient().beneficiaries.delete(ID));
+    expect(outcome.ok).toBe(false);
+    expect(isBeneficiaryNotFound((outcome as { error: unknown }).error)).toBe(true);
+    expect(calls).toHaveLength(2);
+  });
+
+  it('a "not found" naming another id is not taken as this delete done', async () => {
+    useFakeClock();
+    const other = '11111111-2222-4333-8444-555555555555';
+    answers(
+      () => fail(503, 'busy'),
+      () => fail(400, `Beneficiary not found: ${other}`),
+    );
+    const outcome = await settle(makeClient().beneficiaries.delete(ID));
+    expect(outcome.ok).toBe(false);
   });
 
   it('a dropped connection then 400 not found: resolves (the first DELETE went through)', async () => {

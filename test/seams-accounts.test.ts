@@ -57,6 +57,14 @@ describe('accounts.list(params, { schema }): the caller types the records', () =
     expect((error as ResponseValidationError).issues.map((i) => i.path)).toEqual([['1', 'id']]);
   });
 
+  it("a format in the caller's schema (z.uuid()) is checked: a caller's schema is never fast-pathed", async () => {
+    accountsPage([{ id: 'not-a-uuid' }]);
+    const error = await makeClient()
+      .accounts.list({}, { schema: classic.looseObject({ id: classic.uuid() }) })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+  });
+
   it('per-call options still apply beside the schema', async () => {
     let header: string | null = null;
     server.use(

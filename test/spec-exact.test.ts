@@ -259,3 +259,29 @@ describe('checks the spec makes', () => {
     expect(seen).toHaveLength(1);
   });
 });
+
+describe('extra, the pass-through', () => {
+  it('cannot replace the body: toJSON and functions are refused, and nothing is sent', async () => {
+    const seen = record('post', '/payouts', payoutAnswer);
+    const hijack = { toJSON: () => ({ amount: 999_999, externalReference: 'other' }) };
+    const error = await refusal(
+      makeClient().payouts.create({
+        amount: 5,
+        currency: 'NGN',
+        beneficiary: PAYOUT_BENEFICIARY,
+        extra: hijack,
+      }),
+    );
+    expect(error).toMatchObject({ name: 'RequestValidationError', field: 'extra.toJSON' });
+    const fn = await refusal(
+      makeClient().payouts.create({
+        amount: 5,
+        currency: 'NGN',
+        beneficiary: PAYOUT_BENEFICIARY,
+        extra: { f: () => 1 },
+      }),
+    );
+    expect(fn).toMatchObject({ field: 'extra.f' });
+    expect(seen).toHaveLength(0);
+  });
+});

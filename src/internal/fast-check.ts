@@ -12,7 +12,7 @@ type Check = (value: unknown) => boolean;
 type Def = {
   type: string;
   checks?: { _zod?: { def?: { check?: string; fn?: (value: unknown) => unknown } } }[];
-  format?: string;
+  format?: string | null;
   shape?: Record<string, Schema<unknown>>;
   catchall?: Schema<unknown>;
   innerType?: Schema<unknown>;
@@ -25,9 +25,21 @@ type Def = {
 };
 
 const compiled = new WeakMap<object, Check | null>();
+const trusted = new WeakSet<object>();
 
-/** The fast check of `schema`, or `undefined` when the schema holds a kind it does not cover. */
+/**
+ * Marks one of the SDK's own response schemas for the fast path. A caller's schema (the `{ schema }` seams) is
+ * never fast-checked: zod has kinds whose rules do not show in the definition read here (string formats held
+ * on the schema, exclusive unions, exact optionals), so only schemas built from the kinds below qualify.
+ */
+export function fastPath<S extends Schema<unknown>>(schema: S): S {
+  trusted.add(schema);
+  return schema;
+}
+
+/** The fast check of a trusted `schema`, or `undefined` (untrusted, or holding a kind it does not cover). */
 export function fastCheck(schema: Schema<unknown>): Check | undefined {
+  if (!trusted.has(schema)) return undefined;
   let check = compiled.get(schema);
   if (check === undefined) {
     check = compile(schema, 0) ?? null;
@@ -57,7 +69,8 @@ function kind(def: Def, depth: number): Check | undefined {
   const inner = (s: Schema<unknown> | undefined) => (s ? compile(s, depth + 1) : undefined);
   switch (def.type) {
     case 'string':
-      return (v) => typeof v === 'string';
+      // A format (uuid, email, ...) lives on the schema, not in its checks: such a string is zod's to judge.
+      return def.format === undefined || def.format === null ? (v) => typeof v === 'string' : undefined;
     case 'boolean':
       return (v) => typeof v === 'boolean';
     case 'unknown':

@@ -65,8 +65,10 @@ function rowsIn(payload: unknown, rowsKey: string | undefined): unknown[] | unde
 }
 
 /**
- * The one next-page rule of the counted shapes: `hasMore` when the service sends it, else `page` against
- * `totalPages`; an empty page never has a successor (a walk would otherwise ask for page after empty page).
+ * The one next-page rule of the counted shapes: the walk goes on while `hasMore` or `page` against `totalPages`
+ * says a page follows, and the end is declared only when neither does. A server whose two signals disagree is
+ * read the cautious way (the spec iterates on `totalPages`; `hasMore: false` beside more pages is not an end),
+ * since a payout search that stopped early would take absence for proof. An empty page has no successor.
  */
 function counted(
   rows: unknown[],
@@ -81,7 +83,8 @@ function counted(
     (totalCount !== undefined && pageSize > 0 ? Math.ceil(totalCount / pageSize) : undefined);
   const flag = typeof meta.hasMore === 'boolean' ? meta.hasMore : undefined;
   if (totalPages === undefined && flag === undefined) return 'no totalPages, totalCount or hasMore';
-  const hasMore = rows.length > 0 && (flag ?? page < (totalPages as number));
+  const morePages = totalPages !== undefined && page < totalPages;
+  const hasMore = rows.length > 0 && (flag === true || morePages);
   return {
     rows,
     page,
@@ -89,7 +92,7 @@ function counted(
     totalCount,
     totalPages: totalPages ?? (hasMore ? page + 1 : page),
     hasMore,
-    isLastPage: flag === false || (totalPages !== undefined && page >= totalPages),
+    isLastPage: flag !== true && !morePages,
   };
 }
 

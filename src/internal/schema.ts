@@ -146,13 +146,21 @@ export function fieldIssues(schema: Schema<unknown>, input: unknown): FieldIssue
 
 /**
  * `extra` carries the fields the spec names without spelling; one it spells belongs in its own property, where
- * it is checked, so a spelled name inside `extra` is refused rather than sent unchecked.
+ * it is checked, so a spelled name inside `extra` is refused rather than sent unchecked. So is `toJSON` or a
+ * function value: `JSON.stringify` would call it and send whatever it returns in place of the whole body.
  */
-export function spelledInExtra(
+export function extraIssues(
   extra: Record<string, unknown> | undefined,
   spelled: readonly string[],
 ): z.core.$ZodRawIssue[] {
-  return Object.keys(extra ?? {})
-    .filter((key) => spelled.includes(key))
-    .map((key) => ({ code: 'custom', path: ['extra', key], message: `set ${key} itself`, input: key }));
+  return Object.entries(extra ?? {}).flatMap(([key, value]): z.core.$ZodRawIssue[] => {
+    const path = ['extra', key];
+    if (spelled.includes(key)) return [{ code: 'custom', path, message: `set ${key} itself`, input: key }];
+    if (key === 'toJSON' || typeof value === 'function' || typeof value === 'symbol') {
+      return [
+        { code: 'custom', path, message: 'must be a JSON value (no functions, no toJSON)', input: key },
+      ];
+    }
+    return [];
+  });
 }

@@ -4,7 +4,7 @@ import { readResponse, readWithin, type TransportResponse, withHeaders } from '.
 import { assertHeaders, callLimits, type RequestOptions, type ResolvedConfig } from './config.js';
 import { toPaymentsError } from './failure.js';
 import { attemptObserver } from './hooks.js';
-import { ownData, prototypePolluted } from './own.js';
+import { ownData } from './own.js';
 import { assertSafePath } from './path.js';
 import { redactHeaders } from './redact.js';
 import {
@@ -57,7 +57,17 @@ const UNSET = Object.freeze({
   referrerPolicy: undefined,
   window: undefined,
   dispatcher: undefined,
+  duplex: undefined,
 });
+const UNSET_KEYS = Object.keys(UNSET);
+
+/**
+ * Whether ky would find one of the options the SDK leaves unset on `Object.prototype`: enumerable or not (a
+ * `defineProperty` pollution is invisible to `for...in`), read through `in`, as ky's own reads go.
+ */
+function shadowNeeded(): boolean {
+  return UNSET_KEYS.some((key) => key in Object.prototype);
+}
 
 /** The HTTP methods the API uses. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -191,7 +201,7 @@ export async function send(config: ResolvedConfig, given: TransportRequest): Pro
   const kyOptions: KyOptions = {
     // ky reads these at construction, from the merged options; without pollution there is nothing to shadow,
     // and each extra key costs ky's option merge (paired A/B in bench/ab.mjs: 10-17 µs per request).
-    ...(prototypePolluted() ? UNSET : undefined),
+    ...(shadowNeeded() ? UNSET : undefined),
     ...config.fetchOptions,
     method: request.method,
     headers,

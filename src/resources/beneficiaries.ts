@@ -1,6 +1,12 @@
 import * as z from 'zod/mini';
 import { APIPromise, responseInfo } from '../core/api-promise.js';
-import { APIConnectionError, APIError, BadRequestError, NotFoundError } from '../core/error.js';
+import {
+  APIConnectionError,
+  APIError,
+  BadRequestError,
+  NotFoundError,
+  RateLimitError,
+} from '../core/error.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../internal/config.js';
 import { safeStringify } from '../internal/json.js';
@@ -151,34 +157,33 @@ export class Beneficiaries extends APIResource {
    * went through: the delete resolves. On the first attempt it throws (the id was never there).
    */
   delete(id: string, options?: RequestOptions): APIPromise<void> {
-    const send = (path: string, retries: number | undefined) =>
-      // The service sends an empty object; the caller gets nothing. The first DELETE is sent once (retries
-      // undefined: not idempotent); the repeat is retried like a GET with what is left of `maxRetries`.
-      this.api
-        .call<void>({
-          method: 'DELETE',
-          path,
-          idempotent: retries !== undefined,
-          select: () => undefined,
-          options: retries === undefined ? options : { ...ownData(options), maxRetries: retries },
-        })
-        .withResponse();
     return APIPromise.from(async () => {
       const path = `/beneficiaries/${uuidSegment('beneficiaryId', id)}`;
-      const maxRetries = this.api.maxRetries(options);
-      try {
-        return await send(path, undefined);
-      } catch (first) {
-        const wait = waitBeforeRepeat(first);
-        if (wait === undefined || maxRetries === 0) throw first;
-        this.api.logger.log('info', `retrying DELETE ${path} after ${(first as Error).message}`);
-        await sleep(wait, ownData(options)?.signal);
+      const attempts = 1 + this.api.maxRetries(options);
+      const signal = ownData(options)?.signal;
+      // Each DELETE is sent once by the transport; the loop here knows what each attempt met. One that met a
+      // 5xx, a 408, a lost connection or a timeout may have been carried out; a 429 was refused before it was.
+      let ambiguous = false;
+      for (let attempt = 1; ; attempt++) {
         try {
-          return await send(path, maxRetries - 1);
+          return await this.api
+            .call<void>({
+              method: 'DELETE',
+              path,
+              select: () => undefined,
+              options: { ...ownData(options), maxRetries: 0 },
+            })
+            .withResponse();
         } catch (error) {
-          if (!isBeneficiaryNotFound(error)) throw error;
-          // The first DELETE removed it: what answered the repeat is the only response there is.
-          return { data: undefined, response: responseInfo(error as APIError) };
+          // "Not found" after an attempt that may have gone through: that attempt removed it.
+          if (ambiguous && isBeneficiaryNotFound(error) && (error as Error).message.includes(id)) {
+            return { data: undefined, response: responseInfo(error as APIError) };
+          }
+          const wait = waitBeforeRepeat(error);
+          if (wait === undefined || attempt >= attempts) throw error;
+          ambiguous ||= !(error instanceof RateLimitError);
+          this.api.logger.log('info', `retrying DELETE ${path} after ${(error as Error).message}`);
+          await sleep(wait, signal);
         }
       }
     });

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import type { FieldIssue } from '../core/error.js';
 import { isRecord } from '../internal/envelope.js';
-import { fieldIssues, spelledInExtra } from '../internal/schema.js';
+import { extraIssues, fieldIssues } from '../internal/schema.js';
 
 /** Every rail the spec lists for `withdrawal_method`; none of them (null) is an NGN bank transfer. */
 export const WITHDRAWAL_METHODS = [
@@ -144,7 +144,7 @@ function inputSchema(mode: BeneficiaryWrite, requireClassification: boolean) {
             input: (value as Record<string, unknown>)[path[0]!],
           });
         }
-        ctx.issues.push(...spelledInExtra(value.extra, BENEFICIARY_FIELDS));
+        ctx.issues.push(...extraIssues(value.extra, BENEFICIARY_FIELDS));
       },
       // Run even after a field failed, so one answer names every offending field.
       { when: () => true },

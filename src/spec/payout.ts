@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import type { FieldIssue } from '../core/error.js';
-import { fieldIssues, spelledInExtra } from '../internal/schema.js';
+import { extraIssues, fieldIssues } from '../internal/schema.js';
 import { toMinorUnits } from '../money.js';
 import { currencyDigits } from './currency.js';
 import { isUuid } from './ids.js';
@@ -102,7 +102,7 @@ export function payoutBodySchema(digits?: number) {
               ? amountIssue(currency, amount, digits)
               : undefined;
           if (problem) ctx.issues.push({ code: 'custom', path: ['amount'], message: problem, input: amount });
-          if (body && typeof body === 'object') ctx.issues.push(...spelledInExtra(body.extra, PAYOUT_FIELDS));
+          if (body && typeof body === 'object') ctx.issues.push(...extraIssues(body.extra, PAYOUT_FIELDS));
         },
         { when: () => true },
       ),

@@ -202,8 +202,9 @@ describe('(a) envelope and pagination normalisers', MANY_RUNS, () => {
           pageSize: c.pageSize,
           totalCount: c.totalCount,
           totalPages: c.totalPages,
-          hasMore: list.length > 0 && (c.hasMore ?? c.page < c.totalPages),
-          isLastPage: c.hasMore === false || c.page >= c.totalPages,
+          // The walk goes on while either signal says more; the end is declared only when neither does.
+          hasMore: list.length > 0 && (c.hasMore === true || c.page < c.totalPages),
+          isLastPage: c.hasMore !== true && c.page >= c.totalPages,
         };
         for (const [shape, body] of Object.entries(listShapes(list, c, k))) {
           const info = readPage(undefined, {

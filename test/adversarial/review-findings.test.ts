@@ -72,17 +72,44 @@ describe('a lookup is no proof when the listing moves or contradicts itself', ()
 
   it('counters that contradict each other (totalPages 1 over 151 rows, hasMore true on the last page)', async () => {
     newer(150);
-    for (const lie of [{ totalPages: 1 }, { totalPages: 1, hasMore: true }]) {
-      const { client, posts } = setup((request, body) => {
-        if (!new URL(request.url).searchParams.has('status')) Object.assign(body.data as object, lie);
-      });
-      mock.faults.dropAfterCommit('POST /payouts');
-      const error = await rejection(client.payouts.lookupBeforeRetry(usd(`lie-${posts()}`), WAITS));
-      expect(error, JSON.stringify(lie)).toBeInstanceOf(PayoutOutcomeUnknownError);
-      expect(posts()).toBe(1);
-      mock.reset();
-      newer(150);
-    }
+    // totalPages 1 beside 151 rows: the listing cannot prove absence, so nothing is sent again.
+    const lying = setup((request, body) => {
+      if (!new URL(request.url).searchParams.has('status'))
+        Object.assign(body.data as object, { totalPages: 1 });
+    });
+    mock.faults.dropAfterCommit('POST /payouts');
+    const error = await rejection(lying.client.payouts.lookupBeforeRetry(usd('lie-1'), WAITS));
+    expect(error).toBeInstanceOf(PayoutOutcomeUnknownError);
+    expect(lying.posts()).toBe(1);
+    mock.reset();
+    newer(150);
+    // hasMore true beside it: the walk follows whichever signal says more, reaches page 2 and finds the payout.
+    const torn = setup((request, body) => {
+      if (!new URL(request.url).searchParams.has('status')) {
+        Object.assign(body.data as object, { totalPages: 1, hasMore: true });
+      }
+    });
+    mock.faults.dropAfterCommit('POST /payouts');
+    expect(await torn.client.payouts.lookupBeforeRetry(usd('lie-2'), WAITS)).toMatchObject({
+      status: 'recovered',
+    });
+    expect(torn.posts()).toBe(1);
+  });
+
+  it('hasMore false beside totalPages 2 is not an end: the payout on page 2 is found, never sent twice', async () => {
+    newer(150);
+    const { client, posts } = setup((request, body) => {
+      if (!new URL(request.url).searchParams.has('status')) {
+        const data = body.data as Record<string, unknown>;
+        data.hasMore = false;
+        delete data.totalCount;
+      }
+    });
+    mock.faults.dropAfterCommit('POST /payouts');
+    expect(await client.payouts.lookupBeforeRetry(usd('lie-3'), WAITS)).toMatchObject({
+      status: 'recovered',
+    });
+    expect(posts()).toBe(1);
   });
 
   it('a withdrawal listed without a reference could be this payout', async () => {
@@ -128,6 +155,25 @@ describe('Object.prototype pollution', () => {
     for (const key of ['prefix', 'json', 'searchParams']) delete proto[key];
     expect(wire[0]!.url).toBe(`${mock.baseUrl}/payouts`);
     expect(JSON.parse(wire[0]!.body)).toMatchObject({ amount: 5, externalReference: 'poll-1' });
+    expect(wire[1]!.url).toBe(`${mock.baseUrl}/transactions`);
+  });
+
+  it('non-enumerable pollution (defineProperty, invisible to for...in) cannot redirect or replace the body either', async () => {
+    const { client, wire } = setup();
+    const define = (key: string, value: unknown) =>
+      Object.defineProperty(Object.prototype, key, { value, configurable: true, writable: true });
+    define('prefix', 'https://evil.example/');
+    define('json', { amount: 999999, externalReference: 'evil' });
+    define('searchParams', { status: 'failed', page: 7 });
+    try {
+      await client.payouts.create(usd('poll-3'));
+      await client.transactions.list();
+    } finally {
+      for (const key of ['prefix', 'json', 'searchParams'])
+        delete (Object.prototype as Record<string, unknown>)[key];
+    }
+    expect(wire[0]!.url).toBe(`${mock.baseUrl}/payouts`);
+    expect(JSON.parse(wire[0]!.body)).toMatchObject({ amount: 5, externalReference: 'poll-3' });
     expect(wire[1]!.url).toBe(`${mock.baseUrl}/transactions`);
   });
 
