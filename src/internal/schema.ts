@@ -12,7 +12,7 @@ export type Schema<T> = z.core.$ZodType<T>;
  * still accepted, so a new status on the server does not break a deployed client.
  */
 export function openEnum<const T extends readonly string[]>(_values: T) {
-  return z.string() as unknown as z.ZodMiniType<T[number] | (string & {})>;
+  return z.string() as unknown as z.ZodMiniType<T[number] | (string & {}), T[number] | (string & {})>;
 }
 
 /**

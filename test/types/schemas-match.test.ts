@@ -9,13 +9,16 @@ import type {
   BeneficiaryInput,
   LookupParams,
   PayerNameFields,
+  PayerNameListParams,
+  PayerNameUpdateParams,
   PayoutCreateParams,
   TransactionListParams,
 } from '../../src/index.js';
 import type { LookupParamsSchema } from '../../src/resources/banks.js';
+import type { PayerNameListParamsSchema } from '../../src/resources/payer-name-types.js';
 import type { TransactionListParamsSchema } from '../../src/resources/transactions.js';
 import type { beneficiaryInputSchema } from '../../src/spec/beneficiary.js';
-import type { PayerNameCreateSchema } from '../../src/spec/payer-name.js';
+import type { PayerNameCreateSchema, PayerNameUpdateSchema } from '../../src/spec/payer-name.js';
 import type { payoutBodySchema } from '../../src/spec/payout.js';
 
 /** The same field names, and every value of one is a value of the other. */
@@ -30,6 +33,8 @@ it('payout, lookup, transaction filters and payer-name fields: type = schema inp
     Same<TransactionListParams, Input<typeof TransactionListParamsSchema>>
   >().toEqualTypeOf<true>();
   expectTypeOf<Same<PayerNameFields, Input<typeof PayerNameCreateSchema>>>().toEqualTypeOf<true>();
+  expectTypeOf<Same<PayerNameUpdateParams, Input<typeof PayerNameUpdateSchema>>>().toEqualTypeOf<true>();
+  expectTypeOf<Same<PayerNameListParams, Input<typeof PayerNameListParamsSchema>>>().toEqualTypeOf<true>();
 });
 
 it('every beneficiary input the union allows is an input the schema takes (the rail rules run at run time)', () => {
