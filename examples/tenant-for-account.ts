@@ -4,12 +4,16 @@
  * Run: PAYMENTS_BASE_URL=... PAYMENTS_API_KEY=<tenant key> npx tsx examples/tenant-for-account.ts
  */
 import { PaymentsClient } from 'payments-service-sdk';
+import * as z from 'zod/mini';
 import { runIfMain } from './run.js';
+
+// The spec does not show an account's fields: say which ones you rely on, and they are typed and checked.
+const TenantAccount = z.looseObject({ id: z.string(), name: z.optional(z.string()) });
 
 export async function main(client = new PaymentsClient(), log = console.log) {
   const summary: { id: string; transactions: number }[] = [];
-  for await (const account of client.accounts.list({ pageSize: 50 })) {
-    const id = String(account.id);
+  for await (const account of client.accounts.list({ pageSize: 50 }, { schema: TenantAccount })) {
+    const id = account.id;
     const tenant = client.forAccount(id);
     const first = await tenant.transactions.list({ pageSize: 100 });
     summary.push({ id, transactions: first.totalCount ?? first.data.length });
