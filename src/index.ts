@@ -28,6 +28,7 @@ export {
 export type { ClientOptions, FetchOptions, RequestOptions } from './internal/config.js';
 export type { ClientHooks, RequestEvent, ResponseEvent, RetryEvent } from './internal/hooks.js';
 export type { Logger, LogLevel } from './internal/logger.js';
+export type { SchemaOptions } from './internal/record-seam.js';
 export type { Schema } from './internal/schema.js';
 export type { HttpMethod, QueryValue } from './internal/transport.js';
 export type { AppInfo } from './internal/user-agent.js';
@@ -50,7 +51,6 @@ export {
   type FundingInstructions,
   type IndividualKycLink,
   IndividualKycLinkSchema,
-  type SchemaOptions,
 } from './resources/accounts.js';
 export {
   type AccountLookup,

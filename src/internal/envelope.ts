@@ -61,4 +61,10 @@ export function bodySaysFailure(body: unknown): boolean {
   return isRecord(body) && (body.status === false || body.success === false);
 }
 
+/** The one array among a record's values, if it holds exactly one: a list whose key the caller does not know. */
+export function onlyArray(record: Record<string, unknown>): unknown[] | undefined {
+  const arrays = Object.values(record).filter(Array.isArray);
+  return arrays.length === 1 ? arrays[0] : undefined;
+}
+
 export { isRecord };

@@ -1,4 +1,4 @@
-import { isRecord, pickList, type Unwrapped } from './envelope.js';
+import { isRecord, onlyArray, pickList, type Unwrapped } from './envelope.js';
 
 /**
  * The list shapes the spec's Pagination section states, one reader each, and each with its own next-page rule:
@@ -60,8 +60,7 @@ function rowsIn(payload: unknown, rowsKey: string | undefined): unknown[] | unde
   if (!isRecord(payload)) return undefined;
   if (Array.isArray(payload.data)) return payload.data;
   // The escape hatch may not know the key: the payload's one array is the list.
-  const arrays = Object.values(payload).filter(Array.isArray);
-  return arrays.length === 1 ? arrays[0] : undefined;
+  return onlyArray(payload);
 }
 
 /**

@@ -1,18 +1,17 @@
 import * as z from 'zod/mini';
 import type { APIPromise } from '../core/api-promise.js';
-import { RequestValidationError } from '../core/error.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../internal/config.js';
-import { ownData } from '../internal/own.js';
 import { uuidSegment } from '../internal/path.js';
 import {
-  openEnum,
-  PassThroughQuery,
-  pagedQuery,
-  pagingParams,
-  parseRequest,
-  type Schema,
-} from '../internal/schema.js';
+  checkSchema,
+  PagedPassThroughParams,
+  PlainRecordSchema,
+  type SchemaOptions,
+  schemaOption,
+  splitSchema,
+} from '../internal/record-seam.js';
+import { openEnum, pagedQuery, parseRequest, type Schema } from '../internal/schema.js';
 import type { QueryValue } from '../internal/transport.js';
 import { APIResource } from './resource.js';
 
@@ -21,40 +20,10 @@ import { APIResource } from './resource.js';
  * Pass `{ schema }` to type it.
  */
 export type Account = Record<string, unknown>;
-const AccountSchema = z.record(z.string(), z.unknown());
+const AccountSchema = PlainRecordSchema;
 
 /** Funding instructions of an account. The spec does not show their fields; pass `{ schema }` to type them. */
 export type FundingInstructions = Record<string, unknown>;
-
-/**
- * Per-call options of a method whose records the spec does not show (accounts, funding instructions, wallets,
- * wallet transactions), with the schema that types them: `accounts.list(params, { schema })`.
- */
-export interface SchemaOptions<T> extends RequestOptions {
-  /**
-   * Any zod schema, classic or mini, for one record: each record is validated with it and its output type is
-   * the result type. A record that does not match is a `ResponseValidationError` (`AcceptedButUnreadableError`
-   * on `accounts.create`, whose account exists all the same).
-   */
-  schema: Schema<T>;
-}
-
-/** The caller's `schema`, apart from the options left for the request. */
-export function splitSchema<T>(given: (RequestOptions & { schema?: Schema<T> | undefined }) | undefined): {
-  schema: Schema<T> | undefined;
-  options: RequestOptions | undefined;
-} {
-  const { schema, ...options } = ownData(given ?? {});
-  return { schema, options };
-}
-
-/** Refuses, before anything is sent, a `schema` that is not a zod schema (a JavaScript caller's mistake). */
-export function checkSchema(schema: unknown): void {
-  if (schema === undefined) return;
-  if (schema === null || typeof schema !== 'object' || !('_zod' in schema)) {
-    throw new RequestValidationError([{ path: ['schema'], message: 'must be a zod schema' }]);
-  }
-}
 
 /** A hosted identity-verification link for an individual account. */
 export const IndividualKycLinkSchema = z.looseObject({
@@ -67,8 +36,6 @@ export const IndividualKycLinkSchema = z.looseObject({
 });
 /** A hosted identity-verification (KYC) link. */
 export type IndividualKycLink = z.infer<typeof IndividualKycLinkSchema>;
-
-const AccountListParamsSchema = z.strictObject({ ...pagingParams(), query: PassThroughQuery });
 
 /** Paging of GET /accounts, plus a pass-through for parameters the spec does not show. */
 export interface AccountListParams {
@@ -97,9 +64,8 @@ export class Accounts extends APIResource {
     given?: RequestOptions & { schema?: Schema<T> },
   ): APIPromise<T | Account> {
     return this.api.call<T | Account>(async () => {
-      const { schema, options } = splitSchema(given);
-      checkSchema(schema);
-      const checked = parseRequest(z.record(z.string(), z.unknown()), body, ['body']);
+      const { schema, options } = schemaOption(given);
+      const checked = parseRequest(PlainRecordSchema, body, ['body']);
       return {
         method: 'POST',
         path: '/accounts',
@@ -127,7 +93,7 @@ export class Accounts extends APIResource {
       shape: 'flat',
       query: () => {
         checkSchema(schema);
-        return pagedQuery(AccountListParamsSchema, params);
+        return pagedQuery(PagedPassThroughParams, params);
       },
       schema: schema ?? AccountSchema,
       options,
@@ -143,8 +109,7 @@ export class Accounts extends APIResource {
     given?: RequestOptions & { schema?: Schema<T> },
   ): APIPromise<T | FundingInstructions> {
     return this.api.call<T | FundingInstructions>(async () => {
-      const { schema, options } = splitSchema(given);
-      checkSchema(schema);
+      const { schema, options } = schemaOption(given);
       return {
         method: 'GET',
         path: `/accounts/${uuidSegment('accountId', accountId)}/funding-instructions`,

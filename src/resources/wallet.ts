@@ -2,10 +2,17 @@ import * as z from 'zod/mini';
 import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../internal/config.js';
-import { isRecord, pickList } from '../internal/envelope.js';
-import { openEnum, PassThroughQuery, pagedQuery, pagingParams, type Schema } from '../internal/schema.js';
+import { isRecord, onlyArray, pickList } from '../internal/envelope.js';
+import {
+  checkSchema,
+  PagedPassThroughParams,
+  PlainRecordSchema,
+  type SchemaOptions,
+  schemaOption,
+  splitSchema,
+} from '../internal/record-seam.js';
+import { openEnum, pagedQuery, type Schema } from '../internal/schema.js';
 import type { QueryValue } from '../internal/transport.js';
-import { checkSchema, type SchemaOptions, splitSchema } from './accounts.js';
 import { APIResource } from './resource.js';
 
 /** A currency from GET /wallet/supported-currencies. */
@@ -21,7 +28,7 @@ export type Currency = z.infer<typeof CurrencySchema>;
 
 /** A wallet. The spec does not show its fields, so every field the service sends is kept as is. */
 export type WalletRecord = Record<string, unknown>;
-const WalletRecordSchema = z.record(z.string(), z.unknown());
+const WalletRecordSchema = PlainRecordSchema;
 
 /**
  * A row of GET /wallet/transactions. The spec says the endpoint reads the same transactions as GET /transactions
@@ -29,19 +36,7 @@ const WalletRecordSchema = z.record(z.string(), z.unknown());
  */
 export type WalletTransaction = Record<string, unknown>;
 
-/**
- * The wallets list, wherever the payload holds it: the spec gives no key, so it is the payload itself when that
- * is an array, or the payload's one array (`data.data` in the older envelope, or any one key). Anything else is
- * passed on as is and fails the list check.
- */
-function theOneList(payload: unknown): unknown {
-  if (!isRecord(payload)) return payload;
-  const arrays = Object.values(payload).filter(Array.isArray);
-  return arrays.length === 1 ? arrays[0] : payload;
-}
 const NOT_ONE_LIST = 'expected an array, or an object holding one array';
-
-const WalletTransactionParamsSchema = z.strictObject({ ...pagingParams(), query: PassThroughQuery });
 
 /** Paging of GET /wallet/transactions, plus a pass-through for its filters. */
 export interface WalletTransactionListParams {
@@ -74,7 +69,7 @@ export class WalletTransactions extends APIResource {
       shape: 'flat',
       query: () => {
         checkSchema(schema);
-        return pagedQuery(WalletTransactionParamsSchema, params);
+        return pagedQuery(PagedPassThroughParams, params);
       },
       schema: schema ?? WalletRecordSchema,
       options,
@@ -104,12 +99,12 @@ export class Wallet extends APIResource {
   list(options?: RequestOptions): APIPromise<WalletRecord[]>;
   list<T>(given?: RequestOptions & { schema?: Schema<T> }): APIPromise<Array<T | WalletRecord>> {
     return this.api.call(() => {
-      const { schema, options } = splitSchema(given);
-      checkSchema(schema);
+      const { schema, options } = schemaOption(given);
       return {
         method: 'GET',
         path: '/wallet/wallets',
-        select: (r) => theOneList(r.payload),
+        // The spec gives no key: the payload itself when it is an array, or its one array (`data.data`, any key).
+        select: (r) => (isRecord(r.payload) ? (onlyArray(r.payload) ?? r.payload) : r.payload),
         schema: z.array<Schema<T | WalletRecord>>(schema ?? WalletRecordSchema, { error: NOT_ONE_LIST }),
         options,
       };
