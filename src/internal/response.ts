@@ -1,4 +1,4 @@
-import { APIError } from '../core/error.js';
+import { APIError, PaymentsError } from '../core/error.js';
 import { AcceptedButUnreadableError, ResponseValidationError } from '../core/response-errors.js';
 import type { TransportResponse } from './body.js';
 import { bodySaysFailure, type Unwrapped, unwrap } from './envelope.js';
@@ -52,7 +52,7 @@ export function validate<T>(
 /**
  * Runs `read` over a 2xx response. When the request was one the service acts on (not safe to repeat), a body
  * that cannot be read as promised is AcceptedButUnreadableError: the caller must look the request up, never
- * send it again.
+ * send it again. That includes a caller's `select` throwing on a body it did not expect.
  */
 export function readCommitted<T>(
   response: TransportResponse,
@@ -63,10 +63,14 @@ export function readCommitted<T>(
   try {
     return read();
   } catch (error) {
-    if (!commits || !(error instanceof ResponseValidationError)) throw error;
-    throw new AcceptedButUnreadableError(target, response.status, response.headers, error.reason, {
-      body: error.body,
-      issues: error.issues,
+    if (!commits || (error instanceof PaymentsError && !(error instanceof ResponseValidationError)))
+      throw error;
+    const shape = error instanceof ResponseValidationError ? error : undefined;
+    const reason = shape ? shape.reason : `reading it threw ${(error as Error)?.name ?? 'an error'}`;
+    throw new AcceptedButUnreadableError(target, response.status, response.headers, reason, {
+      body: shape ? shape.body : response.body,
+      issues: shape?.issues ?? [],
+      ...(shape ? {} : { cause: error }),
     });
   }
 }
