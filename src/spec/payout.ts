@@ -119,5 +119,8 @@ export function payoutWireIssues(body: Record<string, unknown>, digits?: number)
   for (const [key, value] of Object.entries(body)) {
     ((PAYOUT_FIELDS as readonly string[]).includes(key) && key !== 'extra' ? spelled : extra)[key] = value;
   }
-  return fieldIssues(payoutBodySchema(digits), { ...spelled, extra });
+  const issues = fieldIssues(payoutBodySchema(digits), { ...spelled, extra });
+  // The SDK takes a decimal string and sends a number; on the wire the spec's `amount` is a number.
+  if (typeof body.amount === 'string') issues.push({ path: ['amount'], message: 'must be a number' });
+  return issues;
 }

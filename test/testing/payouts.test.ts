@@ -97,6 +97,10 @@ describe('POST /payouts', () => {
         'beneficiary.email',
       ].sort(),
     );
+    // The spec's `amount` is a number on the wire (the SDK turns a decimal string into one before sending).
+    const text = await pay({ amount: '5000' });
+    expect(text.status).toBe(400);
+    expect(text.body.errors).toContainEqual({ path: ['amount'], message: 'must be a number' });
     const poor = await pay({ amount: 100_000_000 });
     expect(poor.status).toBe(400);
     expect(poor.body.message).toMatch(/Insufficient NGN balance/);
