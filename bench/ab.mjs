@@ -10,9 +10,17 @@
 import { fork } from 'node:child_process';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import ky from 'ky';
-import OpenAI from 'openai';
-import { API_KEY, check, fmt, HEADERS, here, LIST_PATH, median } from './common.mjs';
+import {
+  API_KEY,
+  blockOrder,
+  check,
+  comparisonSides,
+  fmt,
+  HEADERS,
+  here,
+  LIST_PATH,
+  median,
+} from './common.mjs';
 import { pageBody, TOTAL } from './server.mjs';
 
 const args = process.argv.slice(2);
@@ -63,29 +71,12 @@ if (flags.has('--fetch'))
     const body = await (await plainFetch(url, { headers: HEADERS })).json();
     check(body.data.transactions.length === 20, 'fetch page');
   };
-if (flags.has('--ky'))
-  sides.ky = async () => {
-    const body = await ky(url, {
-      headers: HEADERS,
-      timeout: 60_000,
-      retry: { limit: 2, retryOnTimeout: true },
-    }).json();
-    check(body.data.transactions.length === 20, 'ky page');
-  };
-
-if (flags.has('--openai')) {
-  const openai = new OpenAI({ apiKey: API_KEY, baseURL: origin });
-  sides.openai = async () => {
-    const body = await openai.get(LIST_PATH, { query: { pageSize: 20 } });
-    check(body.data.transactions.length === 20, 'openai page');
-  };
-}
+const shared = await comparisonSides(origin);
+if (flags.has('--ky')) sides.ky = shared.ky;
+if (flags.has('--openai')) sides.openai = shared.openai;
 
 const names = Object.keys(sides);
-const order = (b) => {
-  const rotated = names.map((_, i) => names[(i + b) % names.length]);
-  return Math.floor(b / names.length) % 2 ? rotated.reverse() : rotated;
-};
+const order = (b) => blockOrder(names, b);
 for (let i = 0; i < CPU.warmup; i++) for (const side of names) await sides[side]();
 const perBlock = Object.fromEntries(names.map((side) => [side, []]));
 for (let b = 0; b < CPU.blocks; b++) {

@@ -12,14 +12,23 @@
 // The API is bench/server.mjs in a child process on 127.0.0.1, so only the client's CPU is counted here. This
 // prints figures; it is not a test and exits 0 whether or not a target is met.
 import { fork } from 'node:child_process';
-import ky from 'ky';
-import OpenAI from 'openai';
 import { VERSION as OPENAI_VERSION } from 'openai/version';
 import Stripe from 'stripe';
 import * as z from 'zod/mini';
 import { PaymentsClient, TransactionSchema } from '../dist/index.js';
 import { breakdown, kB, measureSizes } from '../scripts/size-check.mjs';
-import { API_KEY, check, fmt, HEADERS, here, LIST_PATH, MB, median } from './common.mjs';
+import {
+  API_KEY,
+  blockOrder,
+  check,
+  comparisonSides,
+  fmt,
+  HEADERS,
+  here,
+  LIST_PATH,
+  MB,
+  median,
+} from './common.mjs';
 import { startup, upload } from './processes.mjs';
 import { TOTAL } from './server.mjs';
 
@@ -49,12 +58,9 @@ function startServer() {
 
 // 1 ───────────────────────────────────────────────────────────────────────────────────────────────────────
 /** Every side fetches the same 20-row page from the loopback server and checks it got the 20 rows. */
-function cpuSides(client, origin) {
+async function cpuSides(client, origin) {
   const url = `${origin}${LIST_PATH}?pageSize=20`;
   const { hostname, port } = new URL(origin);
-  // openai-node as a user would point it at another API: its fetch transport, its retry and timeout
-  // defaults, the body parsed as JSON and not validated.
-  const openai = new OpenAI({ apiKey: API_KEY, baseURL: origin });
   // stripe-node on its node:http client (keep-alive agent), with its defaults (telemetry header included).
   const stripe = new Stripe(API_KEY, { host: hostname, port: Number(port), protocol: 'http' });
   return {
@@ -75,19 +81,9 @@ function cpuSides(client, origin) {
       for (const row of body.data.transactions)
         check(z.safeParse(TransactionSchema, row).success, 'row schema');
     },
-    // The floor the design sets: ky alone, with the retry and timeout options the SDK's transport uses.
-    ky: async () => {
-      const body = await ky(url, {
-        headers: HEADERS,
-        timeout: 60_000,
-        retry: { limit: 2, retryOnTimeout: true },
-      }).json();
-      check(body.data.transactions.length === 20, 'ky page');
-    },
-    openai: async () => {
-      const body = await openai.get(LIST_PATH, { query: { pageSize: 20 } });
-      check(body.data.transactions.length === 20, 'openai page');
-    },
+    // ky alone, and openai-node as a user would point it at another API (its fetch transport, retry and timeout
+    // defaults, the body parsed as JSON and not validated).
+    ...(await comparisonSides(origin)),
     stripe: async () => {
       const body = await stripe.rawRequest('GET', `${LIST_PATH}?pageSize=20`, null);
       check(body.data.transactions.length === 20, 'stripe page');
@@ -104,14 +100,8 @@ const CPU_LABELS = {
   stripe: `stripe-node ${STRIPE_VERSION} rawRequest (node:http)`,
 };
 
-/** Block `b`'s order of the sides: rotated by `b`, reversed in every other round of rotations. */
-function blockOrder(names, b) {
-  const rotated = names.map((_, i) => names[(i + b) % names.length]);
-  return Math.floor(b / names.length) % 2 ? rotated.reverse() : rotated;
-}
-
 async function cpuPerRequest(client, origin) {
-  const sides = cpuSides(client, origin);
+  const sides = await cpuSides(client, origin);
   const names = Object.keys(sides);
   for (let i = 0; i < CPU.warmup; i++) for (const side of names) await sides[side]();
   globalThis.gc?.();
