@@ -167,6 +167,24 @@ describe('named shapes', () => {
   });
 });
 
+describe('detection, when no shape is named', () => {
+  it('a page with `page` but no totals is walked while it is full, and never declared the last', async () => {
+    const requested = serveList('/page-only', 2, 2, (r, page) => ok({ items: r, page, pageSize: 2 }));
+    const first = await makeClient().paginate({ path: '/page-only' });
+    expect(first).toMatchObject({ hasMore: true, isLastPage: false });
+    expect(await makeClient().paginate({ path: '/page-only' }).toArray()).toHaveLength(4);
+    // Pages 1 and 2 full, page 3 empty: the walk ends there.
+    expect(requested.slice(1).map((u) => u.searchParams.get('page'))).toEqual([null, '2', '3']);
+  });
+
+  it('counters with no list beside them are a ResponseValidationError, not an empty page', async () => {
+    server.use(http.get(`${BASE}/counters-only`, () => ok({ page: 1, pageSize: 20, note: 'x' })));
+    await expect(makeClient().paginate({ path: '/counters-only' })).rejects.toBeInstanceOf(
+      ResponseValidationError,
+    );
+  });
+});
+
 describe('walking', () => {
   it('walks 1,000 pages one at a time with the same query and options', async () => {
     const headers: (string | null)[] = [];

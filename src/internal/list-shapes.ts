@@ -73,6 +73,7 @@ function counted(
   rows: unknown[],
   meta: Record<string, unknown>,
   requested: ListResponse['requested'],
+  guess = false,
 ): PageInfo | string {
   const page = num(meta.page) ?? requested.page;
   const pageSize = num(meta.pageSize) ?? requested.pageSize ?? rows.length;
@@ -81,9 +82,11 @@ function counted(
     num(meta.totalPages) ??
     (totalCount !== undefined && pageSize > 0 ? Math.ceil(totalCount / pageSize) : undefined);
   const flag = typeof meta.hasMore === 'boolean' ? meta.hasMore : undefined;
-  if (totalPages === undefined && flag === undefined) return 'no totalPages, totalCount or hasMore';
+  const uncounted = totalPages === undefined && flag === undefined;
+  if (uncounted && !guess) return 'no totalPages, totalCount or hasMore';
   const morePages = totalPages !== undefined && page < totalPages;
-  const hasMore = rows.length > 0 && (flag === true || morePages);
+  // Guessing (a detected list with `page` but no totals): a full page suggests more; never a declared end.
+  const hasMore = rows.length > 0 && (flag === true || morePages || (uncounted && rows.length >= pageSize));
   return {
     rows,
     page,
@@ -91,7 +94,7 @@ function counted(
     totalCount,
     totalPages: totalPages ?? (hasMore ? page + 1 : page),
     hasMore,
-    isLastPage: flag !== true && !morePages,
+    isLastPage: !uncounted && flag !== true && !morePages,
   };
 }
 
@@ -99,12 +102,14 @@ function where(rowsKey: string | undefined): string {
   return rowsKey ? ` at "${rowsKey}"` : '';
 }
 
-const flat: Reader = ({ unwrapped, requested, rowsKey }) => {
-  const payload = unwrapped?.payload;
-  const rows = rowsIn(payload, rowsKey);
-  if (!rows || !isRecord(payload)) return `no list with flat counters${where(rowsKey)}`;
-  return counted(rows, payload, requested);
-};
+const flat =
+  (guess: boolean): Reader =>
+  ({ unwrapped, requested, rowsKey }) => {
+    const payload = unwrapped?.payload;
+    const rows = rowsIn(payload, rowsKey);
+    if (!rows || !isRecord(payload)) return `no list with flat counters${where(rowsKey)}`;
+    return counted(rows, payload, requested, guess);
+  };
 
 const nested: Reader = ({ unwrapped, requested, rowsKey }) => {
   const payload = unwrapped?.payload;
@@ -160,7 +165,7 @@ const csv: Reader = ({ headers, text, requested }) => {
   };
 };
 
-const READERS: Record<ListShape, Reader> = { flat, nested, 'top-level': topLevel, array, csv };
+const READERS: Record<ListShape, Reader> = { flat: flat(false), nested, 'top-level': topLevel, array, csv };
 
 /** The shape of a JSON list page whose shape nobody named: only `client.paginate` without `shape` asks. */
 function detect({ unwrapped }: ListResponse): ListShape {
@@ -179,20 +184,5 @@ function detect({ unwrapped }: ListResponse): ListShape {
 export function readPage(shape: ListShape | undefined, response: ListResponse): PageInfo | string {
   if (shape) return READERS[shape](response);
   const detected = detect(response);
-  const info = READERS[detected](response);
-  if (typeof info !== 'string' || detected !== 'flat') return info;
-  const rows = rowsIn(response.unwrapped?.payload, response.rowsKey) ?? [];
-  const payload = response.unwrapped?.payload as Record<string, unknown>;
-  const page = num(payload.page) ?? response.requested.page;
-  const pageSize = num(payload.pageSize) ?? response.requested.pageSize ?? rows.length;
-  const hasMore = rows.length > 0 && rows.length >= pageSize;
-  return {
-    rows,
-    page,
-    pageSize,
-    totalCount: undefined,
-    totalPages: hasMore ? page + 1 : page,
-    hasMore,
-    isLastPage: false,
-  };
+  return detected === 'flat' ? flat(true)(response) : READERS[detected](response);
 }
