@@ -14,8 +14,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
     environment: 'node',
-    // Fails any test that writes the canary API key (test/helpers.ts) to stdout, stderr or the console.
-    setupFiles: ['test/adversarial/canary-guard.ts'],
+    // Fails any test that writes the canary API key (test/helpers/server.ts) to stdout, stderr or the console.
+    setupFiles: ['test/helpers/canary-guard.ts'],
     restoreMocks: true,
     unstubEnvs: true,
     // No test here is about speed. On a 2-core machine running two suites at once (or beside other work), a test

@@ -11,7 +11,7 @@ export default defineConfig({
   resolve: { ...base.resolve, alias: [...aliases, { find: /^msw(\/.*)?$/, replacement: 'msw2$1' }] },
   test: {
     ...base.test,
-    include: ['test/testing/**/*.test.ts', 'test/examples.test.ts', 'examples/**/*.test.ts'],
+    include: ['test/testing/**/*.test.ts', 'test/integration/examples.test.ts', 'examples/**/*.test.ts'],
     env: { VITEST_MSW_MAJOR: '2' },
   },
 });

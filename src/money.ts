@@ -1,5 +1,5 @@
 import { PaymentsError, RequestValidationError } from './core/error.js';
-import { currencyDigits } from './spec/currency.js';
+import { currencyDigits } from './rules/currency.js';
 
 export { currencyDigits };
 

@@ -1,5 +1,5 @@
 import { PaymentsError, RequestValidationError } from '../core/error.js';
-import { isUuid } from '../spec/ids.js';
+import { isUuid } from '../rules/ids.js';
 import { readEnv } from './env.js';
 import type { ClientHooks } from './hooks.js';
 import { isLogLevel, LevelLogger, type Logger, type LogLevel } from './logger.js';

@@ -1,5 +1,5 @@
 import { RequestValidationError } from '../core/error.js';
-import { isUuid } from '../spec/ids.js';
+import { isUuid } from '../rules/ids.js';
 
 /** A path parameter the spec types as uuid: anything else is refused before sending. */
 export function uuidSegment(name: string, value: unknown): string {

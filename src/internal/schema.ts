@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { type FieldIssue, RequestValidationError } from '../core/error.js';
-import { isDateFilter } from '../spec/dates.js';
+import { isDateFilter } from '../rules/dates.js';
 import { ownData } from './own.js';
 import type { QueryValue } from './transport.js';
 

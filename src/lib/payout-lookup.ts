@@ -7,7 +7,7 @@ import {
   type TransactionListItem,
   type TransactionListParams,
 } from '../resources/transactions.js';
-import { referenceIssue } from '../spec/payout.js';
+import { referenceIssue } from '../rules/payout.js';
 
 /**
  * Finding a payout in the transaction listing by its `externalReference`, and saying whether its absence is

@@ -15,11 +15,11 @@ import { uuidSegment } from '../internal/path.js';
 import { backoffDelay, jitter, MAX_RETRY_AFTER_MS, RETRY_STATUSES } from '../internal/retry.js';
 import { openEnum, pagingParams, parseRequest } from '../internal/schema.js';
 import { sleep } from '../internal/sleep.js';
-import { beneficiaryInputSchema, beneficiaryWire, WITHDRAWAL_METHODS } from '../spec/beneficiary.js';
+import { beneficiaryInputSchema, beneficiaryWire, WITHDRAWAL_METHODS } from '../rules/beneficiary.js';
 import type { BeneficiaryInput } from './beneficiary-types.js';
 import { APIResource } from './resource.js';
 
-export { beneficiaryInputIssues, WITHDRAWAL_METHODS, type WithdrawalMethod } from '../spec/beneficiary.js';
+export { beneficiaryInputIssues, WITHDRAWAL_METHODS, type WithdrawalMethod } from '../rules/beneficiary.js';
 // The input types and the rail rules are part of this resource's surface.
 export * from './beneficiary-types.js';
 

@@ -1,4 +1,4 @@
-/** The beneficiary inputs by rail: what the compiler checks. `spec/beneficiary.ts` holds the same rules at run time. */
+/** The beneficiary inputs by rail: what the compiler checks. `rules/beneficiary.ts` holds the same rules at run time. */
 
 /** Who holds the account: `individual` or `business`. */
 export type AccountOwnerType = 'individual' | 'business';

@@ -6,9 +6,9 @@ import {
   PAYER_NAME_REVIEW_STATUSES,
   PAYER_NAME_STATUSES,
   type PayerNameReviewStatus,
-} from '../spec/payer-name.js';
+} from '../rules/payer-name.js';
 
-/** Response schemas and input types of the payer-name resource; the rules are in `spec/payer-name.ts`. */
+/** Response schemas and input types of the payer-name resource; the rules are in `rules/payer-name.ts`. */
 
 export {
   DOCUMENT_POLICY,
@@ -22,7 +22,7 @@ export {
   type PayerNameReviewStatus,
   PayerNameUpdateSchema,
   payerNameCreateIssues,
-} from '../spec/payer-name.js';
+} from '../rules/payer-name.js';
 
 const nullableString = z.nullable(z.string());
 const metadataValue = z.union([z.string(), z.number(), z.boolean()]);

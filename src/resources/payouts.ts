@@ -15,7 +15,7 @@ import {
   searchByReference,
 } from '../lib/payout-lookup.js';
 import { type LookupBeforeRetryOptions, type PayoutOutcome, recoverPayout } from '../lib/payout-recovery.js';
-import { payoutBodySchema } from '../spec/payout.js';
+import { payoutBodySchema } from '../rules/payout.js';
 import { APIResource } from './resource.js';
 import type { Transaction } from './transactions.js';
 

@@ -3,8 +3,8 @@ import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../internal/config.js';
 import { fastPath } from '../internal/fast-check.js';
 import { dateFilter, minorUnits, openEnum, pagingParams, parseRequest } from '../internal/schema.js';
-import { TRANSACTIONS_MAX_PAGE_SIZE } from '../spec/paging.js';
-import { PAYMENT_RAILS, TRANSACTION_STATUSES } from '../spec/transactions.js';
+import { TRANSACTIONS_MAX_PAGE_SIZE } from '../rules/paging.js';
+import { PAYMENT_RAILS, TRANSACTION_STATUSES } from '../rules/transactions.js';
 import { APIResource } from './resource.js';
 
 export { PAYMENT_RAILS, TRANSACTION_STATUSES };

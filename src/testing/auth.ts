@@ -1,4 +1,4 @@
-import { isUuid } from '../spec/ids.js';
+import { isUuid } from '../rules/ids.js';
 import { MockHttpError } from './http.js';
 import type { MockAccount, MockApiKey, MockState } from './types.js';
 

@@ -1,5 +1,5 @@
 import type { FieldIssue } from '../core/error.js';
-import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE } from '../spec/paging.js';
+import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE } from '../rules/paging.js';
 import type { Rng } from './random.js';
 import type { EnvelopeStyle, MockAccount, MockApiKey, MockSettings, MockState } from './types.js';
 

@@ -22,9 +22,16 @@ import {
   PaymentsError,
   ResponseValidationError,
 } from '../../src/index.js';
-import { BASE, CANARY_KEY, ORIGIN, PAYOUT_BENEFICIARY, payoutInitiated, transaction } from '../helpers.js';
-import { STRICT } from '../msw-strict.js';
-import { payerName } from '../payer-names.fixtures.js';
+import { STRICT } from '../helpers/msw-strict.js';
+import { payerName } from '../helpers/payer-names.js';
+import {
+  BASE,
+  CANARY_KEY,
+  ORIGIN,
+  PAYOUT_BENEFICIARY,
+  payoutInitiated,
+  transaction,
+} from '../helpers/server.js';
 
 const SEED = 31_337;
 const CASES = 1_200;

@@ -18,8 +18,8 @@ import {
   ResponseTooLargeError,
   ResponseValidationError,
 } from '../../src/index.js';
-import { CANARY_KEY, transaction } from '../helpers.js';
-import { BENEFICIARY, rejection } from '../integration/fixtures.js';
+import { BENEFICIARY, rejection } from '../helpers/fixtures.js';
+import { CANARY_KEY, transaction } from '../helpers/server.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 let handle: Handler = (_req, res) => res.end();

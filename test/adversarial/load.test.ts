@@ -70,7 +70,7 @@ describe('1,000 concurrent requests through one client', { timeout: 120_000 }, (
 
 describe('the process exits on its own', () => {
   it('a child doing the same load, with timed-out requests, exits promptly after closing the server', async () => {
-    const script = fileURLToPath(new URL('./fixtures/load-child.ts', import.meta.url));
+    const script = fileURLToPath(new URL('../helpers/load-child.ts', import.meta.url));
     const started = Date.now();
     const child = spawn(process.execPath, ['--import', 'tsx', script], {
       cwd: fileURLToPath(new URL('../..', import.meta.url)),

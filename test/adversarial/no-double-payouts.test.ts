@@ -18,8 +18,8 @@ import {
   type Transaction,
 } from '../../src/index.js';
 import { createPaymentsMock, DEFAULT_API_KEY } from '../../src/testing/index.js';
-import { settle } from '../clock.js';
-import { BENEFICIARY } from '../integration/fixtures.js';
+import { settle } from '../helpers/clock.js';
+import { BENEFICIARY } from '../helpers/fixtures.js';
 import {
   armListing,
   armPost,
@@ -30,7 +30,7 @@ import {
   type Scenario,
   scenarioArb,
   WAITS,
-} from './payout-trials.js';
+} from '../helpers/payout-trials.js';
 
 const SEED = 20_260_601;
 const TRIALS = 1_000;

@@ -8,8 +8,8 @@
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PaymentsClient, PaymentsError, RequestValidationError } from '../../src/index.js';
-import { CANARY_KEY, ORIGIN } from '../helpers.js';
-import { STRICT } from '../msw-strict.js';
+import { STRICT } from '../helpers/msw-strict.js';
+import { CANARY_KEY, ORIGIN } from '../helpers/server.js';
 
 const server = setupServer();
 const reached: string[] = [];

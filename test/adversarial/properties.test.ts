@@ -19,9 +19,9 @@ import {
 } from '../../src/index.js';
 import { pickList, unwrap } from '../../src/internal/envelope.js';
 import { readPage } from '../../src/internal/list-shapes.js';
-import { BASE, CANARY_KEY, ORIGIN, payoutInitiated, transaction } from '../helpers.js';
-import { STRICT } from '../msw-strict.js';
-import { payerName } from '../payer-names.fixtures.js';
+import { STRICT } from '../helpers/msw-strict.js';
+import { payerName } from '../helpers/payer-names.js';
+import { BASE, CANARY_KEY, ORIGIN, payoutInitiated, transaction } from '../helpers/server.js';
 
 const SEED = 424_242;
 const params = (numRuns: number) => ({ seed: SEED, numRuns });

@@ -12,8 +12,8 @@ import {
   PayoutOutcomeUnknownError,
 } from '../../src/index.js';
 import { createPaymentsMock, DEFAULT_API_KEY } from '../../src/testing/index.js';
-import { BENEFICIARY, rejection } from '../integration/fixtures.js';
-import { newerWithdrawals } from '../listing-fixtures.js';
+import { BENEFICIARY, rejection } from '../helpers/fixtures.js';
+import { newerWithdrawals } from '../helpers/listings.js';
 
 const mock = createPaymentsMock({ dedupeByReference: false });
 const POLLUTED = ['prefix', 'json', 'searchParams', 'success', 'hasMore', 'page', 'external_reference'];

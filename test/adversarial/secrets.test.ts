@@ -31,9 +31,9 @@ import {
   RequestValidationError,
   ResponseValidationError,
 } from '../../src/index.js';
-import { BASE, CANARY_KEY, ORIGIN } from '../helpers.js';
-import { STRICT } from '../msw-strict.js';
-import { type CanaryGuard, GUARD_CANARY } from './canary-guard.js';
+import { type CanaryGuard, GUARD_CANARY } from '../helpers/canary-guard.js';
+import { STRICT } from '../helpers/msw-strict.js';
+import { BASE, CANARY_KEY, ORIGIN } from '../helpers/server.js';
 
 // Taken before MSW patches fetch: the refused-connection case below needs a real socket.
 const realFetch = globalThis.fetch;

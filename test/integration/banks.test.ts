@@ -7,7 +7,7 @@ import {
   resolveAccount,
   UNKNOWN_ACCOUNT_NUMBER,
 } from '../../src/testing/index.js';
-import { clientFor, rejection, useMock } from './support.js';
+import { clientFor, rejection, useMock } from '../helpers/mock.js';
 
 // A second mock on its own origin, answering in the older boolean envelope (`status: true`, lists in data.data).
 const legacy = createPaymentsMock({ baseUrl: 'https://legacy.payments.mock', envelope: 'legacy' });

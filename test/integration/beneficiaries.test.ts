@@ -6,7 +6,7 @@ import {
   isBeneficiaryNotFound,
   RequestValidationError,
 } from '../../src/index.js';
-import { clientFor, rejection, useMock } from './support.js';
+import { clientFor, rejection, useMock } from '../helpers/mock.js';
 
 const { mock, requests } = useMock();
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BadRequestError, isBeneficiaryNotFound, NotFoundError } from '../../src/index.js';
 import { createPaymentsMock, type PaymentsMock } from '../../src/testing/index.js';
-import { BENEFICIARY, clientFor, rejection, useMock } from './support.js';
+import { BENEFICIARY, clientFor, rejection, useMock } from '../helpers/mock.js';
 
 // Every SDK method once against each success envelope the spec shows: the current numeric one
 // ({ status: 200, success: true, data }) and the older boolean one ({ status: true, data }, lists in data.data).

@@ -9,7 +9,7 @@ import {
   startMockServer,
   UNKNOWN_ACCOUNT_NUMBER,
 } from '../../src/testing/index.js';
-import { ngnPayout, rejection } from './fixtures.js';
+import { ngnPayout, rejection } from '../helpers/fixtures.js';
 
 let server: MockServer;
 let client: PaymentsClient;

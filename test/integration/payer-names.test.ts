@@ -10,8 +10,8 @@ import {
   PermissionDeniedError,
   RequestValidationError,
 } from '../../src/index.js';
-import { createdPayerName } from '../payer-names.fixtures.js';
-import { clientFor, rejection, useMock } from './support.js';
+import { clientFor, rejection, useMock } from '../helpers/mock.js';
+import { createdPayerName } from '../helpers/payer-names.js';
 
 const { mock, requests } = useMock();
 

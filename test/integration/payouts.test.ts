@@ -9,7 +9,15 @@ import {
   RequestValidationError,
 } from '../../src/index.js';
 import { payoutFee } from '../../src/testing/index.js';
-import { BENEFICIARY, clientFor, ngnPayout, rejection, settle, useFakeClock, useMock } from './support.js';
+import {
+  BENEFICIARY,
+  clientFor,
+  ngnPayout,
+  rejection,
+  settle,
+  useFakeClock,
+  useMock,
+} from '../helpers/mock.js';
 
 // These tests find NGN payouts by the caller's reference, which the mock keeps only on request (the spec has
 // the service assign NGN references; test/mock-fidelity-ngn.test.ts covers that default).

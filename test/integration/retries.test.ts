@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { InternalServerError, RateLimitError } from '../../src/index.js';
-import { BENEFICIARY, clientFor, ngnPayout, rejection, settle, useFakeClock, useMock } from './support.js';
+import {
+  BENEFICIARY,
+  clientFor,
+  ngnPayout,
+  rejection,
+  settle,
+  useFakeClock,
+  useMock,
+} from '../helpers/mock.js';
 
 const { mock, requests } = useMock();
 

@@ -6,7 +6,7 @@ import {
   PermissionDeniedError,
   RequestValidationError,
 } from '../../src/index.js';
-import { clientFor, ngnPayout, rejection, useMock } from './support.js';
+import { clientFor, ngnPayout, rejection, useMock } from '../helpers/mock.js';
 
 // The default key is a tenant key; a second key of the same account is not.
 const PLAIN_KEY = 'sk_test_plain';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isLegacyTransaction, type TransactionListItem, type WalletTransaction } from '../../src/index.js';
 import { CURRENCIES, FIXED_HISTORY_END, type MockTransactionRow } from '../../src/testing/index.js';
-import { clientFor, useMock } from './support.js';
+import { clientFor, useMock } from '../helpers/mock.js';
 
 // Fixed timestamps: the date filters below name days of the seeded history.
 const { mock, requests } = useMock({ historyEnd: FIXED_HISTORY_END });

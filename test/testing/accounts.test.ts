@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { useFakeClock } from '../helpers.js';
-import { call, useMocks } from './support.js';
+import { call, useMocks } from '../helpers/mocks.js';
+import { useFakeClock } from '../helpers/server.js';
 
 const { main, plain } = useMocks({ main: {}, plain: { apiKeys: [{ key: 'sk_test_mock' }] } });
 

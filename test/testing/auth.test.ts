@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PaymentsClient } from '../../src/index.js';
-import { call, KEY, useMocks } from './support.js';
+import { call, KEY, useMocks } from '../helpers/mocks.js';
 
 const { main, keys, legacy } = useMocks({
   main: {},

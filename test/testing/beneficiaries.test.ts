@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { call, useMocks } from './support.js';
+import { call, useMocks } from '../helpers/mocks.js';
 
 const { main, strict } = useMocks({ main: {}, strict: { beneficiaryGracePeriod: false } });
 

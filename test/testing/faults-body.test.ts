@@ -1,8 +1,8 @@
 /** `faults.bodyFault` and `faults.pageFault` through MSW (run on msw 3 and msw 2), as merchants' tests use them. */
 import { describe, expect, it } from 'vitest';
 import { AcceptedButUnreadableError, APIConnectionError, PaymentsClient } from '../../src/index.js';
-import { BENEFICIARY, rejection } from '../integration/fixtures.js';
-import { KEY, useMocks } from './support.js';
+import { BENEFICIARY, rejection } from '../helpers/fixtures.js';
+import { KEY, useMocks } from '../helpers/mocks.js';
 
 const { main } = useMocks({ main: {} });
 const client = () =>

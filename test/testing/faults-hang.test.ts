@@ -2,9 +2,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { APITimeoutError, APIUserAbortError, PaymentsClient } from '../../src/index.js';
 import { type MockServer, type PaymentsMock, startMockServer } from '../../src/testing/index.js';
-import { useFakeClock } from '../clock.js';
-import { BENEFICIARY, rejection } from '../integration/fixtures.js';
-import { KEY, useMocks } from './support.js';
+import { useFakeClock } from '../helpers/clock.js';
+import { BENEFICIARY, rejection } from '../helpers/fixtures.js';
+import { KEY, useMocks } from '../helpers/mocks.js';
 
 // Taken before MSW patches fetch, so the loopback client below talks to the real socket.
 const realFetch = globalThis.fetch;

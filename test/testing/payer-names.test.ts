@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createdPayerName } from '../payer-names.fixtures.js';
-import { call, useMocks } from './support.js';
+import { call, useMocks } from '../helpers/mocks.js';
+import { createdPayerName } from '../helpers/payer-names.js';
 
 const { main, sandbox, strict } = useMocks({
   main: {},

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PaymentsClient } from '../../src/index.js';
-import { settle, useFakeClock } from '../helpers.js';
-import { BENEFICIARY } from '../integration/fixtures.js';
-import { call, KEY, useMocks } from './support.js';
+import { BENEFICIARY } from '../helpers/fixtures.js';
+import { call, KEY, useMocks } from '../helpers/mocks.js';
+import { settle, useFakeClock } from '../helpers/server.js';
 
 // These tests find NGN payouts by the caller's reference, which the mock keeps only on request (the spec has
 // the service assign NGN references; test/mock-fidelity-ngn.test.ts covers that default).

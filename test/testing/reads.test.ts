@@ -5,7 +5,7 @@ import {
   KNOWN_ACCOUNT_NUMBER,
   UNKNOWN_ACCOUNT_NUMBER,
 } from '../../src/testing/index.js';
-import { call, useMocks } from './support.js';
+import { call, useMocks } from '../helpers/mocks.js';
 
 const { main, other } = useMocks({ main: {}, other: { seed: 42 } });
 

@@ -6,7 +6,7 @@ import {
   type MockServer,
   startMockServer,
 } from '../../src/testing/index.js';
-import { call, KEY } from './support.js';
+import { call, KEY } from '../helpers/mocks.js';
 
 let server: MockServer | undefined;
 afterEach(async () => {

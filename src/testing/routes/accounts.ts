@@ -1,4 +1,4 @@
-import { isUuid } from '../../spec/ids.js';
+import { isUuid } from '../../rules/ids.js';
 import { inTenancy } from '../auth.js';
 import {
   MockHttpError,

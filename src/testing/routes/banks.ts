@@ -1,4 +1,4 @@
-import { LOOKUP_MESSAGES } from '../../spec/lookup.js';
+import { LOOKUP_MESSAGES } from '../../rules/lookup.js';
 import { MockHttpError, type Route, readJsonObject } from '../http.js';
 import { BANKS, resolveAccount } from '../seed/reference.js';
 

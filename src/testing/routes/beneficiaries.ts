@@ -1,4 +1,4 @@
-import { beneficiaryWireIssues, missingClassificationFields } from '../../spec/beneficiary.js';
+import { beneficiaryWireIssues, missingClassificationFields } from '../../rules/beneficiary.js';
 import {
   MockHttpError,
   pageOf,
@@ -68,7 +68,7 @@ async function update(ctx: RouteContext) {
   return { message: 'Beneficiary updated successfully', data: withWarning(next, warning) };
 }
 
-/** /beneficiaries: saved payout destinations, validated with the spec's rules (`spec/beneficiary.ts`), the SDK's too. */
+/** /beneficiaries: saved payout destinations, validated with the spec's rules (`rules/beneficiary.ts`), the SDK's too. */
 export const beneficiaryRoutes: Route[] = [
   {
     method: 'POST',

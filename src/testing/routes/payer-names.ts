@@ -3,7 +3,7 @@ import {
   PAYER_NAME_REVIEW_STATUSES,
   payerNameCreateIssues,
   payerNameDocumentIssues,
-} from '../../spec/payer-name.js';
+} from '../../rules/payer-name.js';
 import {
   MockHttpError,
   pageOf,

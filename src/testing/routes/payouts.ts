@@ -1,6 +1,6 @@
 import type { FieldIssue } from '../../core/error.js';
 import { toMinorUnits } from '../../money.js';
-import { PAYOUT_BENEFICIARY_FIELDS as BENEFICIARY_FIELDS, payoutWireIssues } from '../../spec/payout.js';
+import { PAYOUT_BENEFICIARY_FIELDS as BENEFICIARY_FIELDS, payoutWireIssues } from '../../rules/payout.js';
 import { payoutFee } from '../fees.js';
 import { MockHttpError, type Route, type RouteContext, readJsonObject, validationFailed } from '../http.js';
 import { CURRENCY_CODES, decimalsOf } from '../seed/reference.js';

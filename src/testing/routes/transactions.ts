@@ -1,7 +1,7 @@
 import type { FieldIssue } from '../../core/error.js';
-import { isCalendarDate, isFullTimestamp } from '../../spec/dates.js';
-import { TRANSACTIONS_MAX_PAGE_SIZE } from '../../spec/paging.js';
-import { TRANSACTION_STATUSES } from '../../spec/transactions.js';
+import { isCalendarDate, isFullTimestamp } from '../../rules/dates.js';
+import { TRANSACTIONS_MAX_PAGE_SIZE } from '../../rules/paging.js';
+import { TRANSACTION_STATUSES } from '../../rules/transactions.js';
 import { pageOf, type Route, type RouteContext, readPaging, validationFailed } from '../http.js';
 import { CURRENCIES } from '../seed/reference.js';
 import type { MockTransactionRow } from '../types.js';

@@ -1,4 +1,4 @@
-import { currencyDigits } from '../../spec/currency.js';
+import { currencyDigits } from '../../rules/currency.js';
 
 /** Fixed reference data: banks, currencies, and the name-enquiry rule. The same for every seed. */
 

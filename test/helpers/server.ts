@@ -1,0 +1,90 @@
+import { HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { type ClientOptions, PaymentsClient } from '../../src/index.js';
+import { STRICT } from './msw-strict.js';
+
+/** A key no test output may ever contain. */
+export const CANARY_KEY = 'sk_test_CANARY_7f3a9c1e5b';
+export const ORIGIN = 'https://payments.test';
+export const BASE = `${ORIGIN}/api/v1/external`;
+export const ACCOUNT_ID = '3f1c2a4e-8b7d-4c6a-9e0f-1a2b3c4d5e6f';
+
+/** One MSW server per test file; any request without a handler fails the test. */
+export function useServer() {
+  const server = setupServer();
+  beforeAll(() => server.listen(STRICT));
+  afterEach(() => server.resetHandlers());
+  afterAll(() => server.close());
+  return server;
+}
+
+export function makeClient(options: ClientOptions = {}): PaymentsClient {
+  return new PaymentsClient({ apiKey: CANARY_KEY, baseUrl: ORIGIN, logLevel: 'off', ...options });
+}
+
+/** The current success envelope. */
+export function ok(data: unknown, status = 200, headers?: Record<string, string>) {
+  return HttpResponse.json({ status, message: 'OK', success: true, data }, { status, headers });
+}
+
+/** The older boolean success envelope. */
+export function legacyOk(data: unknown, status = 200) {
+  return HttpResponse.json({ status: true, message: 'OK', data }, { status });
+}
+
+/** The spec's error envelope. */
+export function fail(
+  status: number,
+  message: string,
+  extra: Record<string, unknown> = {},
+  headers?: Record<string, string>,
+) {
+  return HttpResponse.json({ status, message, ...extra }, { status, headers });
+}
+
+export function transaction(n: number, extra: Record<string, unknown> = {}) {
+  return {
+    id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+    transaction_type: 'withdrawal',
+    status: 'completed',
+    description: `payout ${n}`,
+    external_reference: `ref-${n}`,
+    fee_amount: 5000,
+    source_amount: 100_000,
+    destination_amount: 95_000,
+    source_currency: 'NGN',
+    destination_currency: 'NGN',
+    created_at: '2026-11-01T10:00:00.000Z',
+    updated_at: '2026-11-01T10:00:00.000Z',
+    ...extra,
+  };
+}
+
+/** A payout beneficiary for the unit tests (MSW answers every request, so no name enquiry resolves it). */
+export const PAYOUT_BENEFICIARY = {
+  accountName: 'ADA OKAFOR',
+  accountNumber: '0123456789',
+  bankName: 'Access Bank',
+  bankCode: '000014',
+  email: 'ada@example.com',
+};
+
+/** POST /payouts' success body (the boolean envelope); `amount`, the total deducted, defaults to destination + fee. */
+export function payoutInitiated(
+  data: { destination_amount: number; fee_amount: number } & Record<string, unknown>,
+) {
+  return {
+    status: true,
+    message: 'Payout initiated successfully',
+    data: {
+      id: 'p1',
+      created_at: '2026-01-01T00:00:00Z',
+      amount: data.destination_amount + data.fee_amount,
+      beneficiary: {},
+      ...data,
+    },
+  };
+}
+
+export { settle, settleError, useFakeClock } from './clock.js';

@@ -1,0 +1,282 @@
+/**
+ * The six holes an outside review found in payout safety, each against the stateful mock through `mock.fetch`
+ * (every POST counted), plus the same cut body over a real socket. Each of these failed before the change.
+ */
+import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
+import {
+  AcceptedButUnreadableError,
+  APIConnectionError,
+  PaymentsClient,
+  type Payout,
+  PayoutLookupIncompleteError,
+  type PayoutOutcome,
+  PayoutOutcomeUnknownError,
+  RequestValidationError,
+  type Transaction,
+} from '../../src/index.js';
+import {
+  createPaymentsMock,
+  DEFAULT_API_KEY,
+  FIXED_HISTORY_END,
+  type PaymentsMock,
+  startMockServer,
+} from '../../src/testing/index.js';
+import { BENEFICIARY, rejection } from '../helpers/fixtures.js';
+import { newerWithdrawals } from '../helpers/listings.js';
+
+// The seeded history ends long before these payouts, so the counts below are of the rows each test adds.
+const mock = createPaymentsMock({ dedupeByReference: false, historyEnd: FIXED_HISTORY_END });
+afterEach(() => mock.reset());
+
+/** A client on the mock that counts what reaches it, by method and path. */
+function counted(target: PaymentsMock = mock) {
+  const seen: string[] = [];
+  const client = new PaymentsClient({
+    apiKey: DEFAULT_API_KEY,
+    baseUrl: target.baseUrl,
+    logLevel: 'off',
+    fetch: (input, init) => {
+      const request = new Request(input, init);
+      seen.push(`${request.method} ${new URL(request.url).pathname.replace(/^.*\/external/, '')}`);
+      return target.fetch(request);
+    },
+  });
+  return { client, posts: () => seen.filter((s) => s === 'POST /payouts').length, seen };
+}
+
+const usd = (externalReference: string) => ({
+  amount: '250.00',
+  currency: 'USD',
+  beneficiary: BENEFICIARY,
+  externalReference,
+});
+const stored = (ref: string, target: PaymentsMock = mock) =>
+  target.account().transactions.filter((t) => t.row.external_reference === ref);
+const FAST = { visibilityWaits: [0, 0] };
+
+const fillListing = (n: number) => newerWithdrawals(mock, n);
+
+describe('1. a 2xx is a commitment', () => {
+  it('a cut body after 200 is AcceptedButUnreadableError carrying the status, not a connection error', async () => {
+    const { client, posts } = counted();
+    mock.faults.bodyFault('cut');
+    const error = await rejection(client.payouts.create(usd('cut-1')));
+    expect(error).toBeInstanceOf(AcceptedButUnreadableError);
+    expect(error).not.toBeInstanceOf(APIConnectionError);
+    expect(error).toMatchObject({ status: 200 });
+    expect((error as Error).message).toMatch(/POST \/payouts was accepted \(HTTP 200\)/);
+    expect(posts()).toBe(1);
+  });
+
+  it('a body that stalls after 200 is AcceptedButUnreadableError too, at the timeout', async () => {
+    const { client } = counted();
+    mock.faults.bodyFault('stall');
+    const error = await rejection(client.payouts.create(usd('stall-1'), { timeout: 50 }));
+    expect(error).toBeInstanceOf(AcceptedButUnreadableError);
+    expect((error as Error).message).toMatch(/within the timeout/);
+  });
+
+  it('lookupBeforeRetry then finds it and never POSTs again', async () => {
+    for (const kind of ['cut', 'stall'] as const) {
+      const { client, posts } = counted();
+      mock.faults.bodyFault(kind);
+      const outcome = await client.payouts.lookupBeforeRetry(usd(`commit-${kind}`), { ...FAST, timeout: 50 });
+      expect(outcome).toMatchObject({ status: 'recovered', attempts: 1 });
+      expect(posts()).toBe(1);
+      expect(stored(`commit-${kind}`)).toHaveLength(1);
+      mock.reset();
+    }
+  });
+
+  it('and if it cannot find it, the unknown outcome says the service accepted it', async () => {
+    const { client, posts } = counted();
+    mock.faults.bodyFault('cut').listingLag(60_000);
+    const error = await rejection(client.payouts.lookupBeforeRetry(usd('commit-lag'), FAST));
+    expect(error).toBeInstanceOf(PayoutOutcomeUnknownError);
+    expect((error as PayoutOutcomeUnknownError).reason).toMatch(/accepted the payout/);
+    expect(posts()).toBe(1);
+  });
+
+  it('over a real socket: the status line arrived, the body was cut', async () => {
+    const server = await startMockServer({ dedupeByReference: false });
+    try {
+      server.mock.faults.bodyFault('cut');
+      const client = new PaymentsClient({
+        apiKey: DEFAULT_API_KEY,
+        baseUrl: server.baseUrl,
+        logLevel: 'off',
+      });
+      const error = await rejection(client.payouts.create(usd('socket-cut')));
+      expect(error).toBeInstanceOf(AcceptedButUnreadableError);
+      expect(stored('socket-cut', server.mock)).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('2. a lookup is complete only at the declared end of every listing', () => {
+  for (const kind of ['empty', 'repeat'] as const) {
+    it(`page 2 ${kind === 'empty' ? 'empty' : 'a copy of page 1'} before totalPages: unknown, no second POST`, async () => {
+      fillListing(250);
+      const { client, posts } = counted();
+      // The payout is stored and its connection dropped; 250 newer rows put it on page 3 of 3, and page 2 of
+      // the first search goes wrong (once per lookup: two lookups, each of two listings).
+      mock.faults.dropAfterCommit('POST /payouts').pageFault(kind, 'GET /transactions', 2);
+      const pending = client.payouts.lookupBeforeRetry(usd(`glitch-${kind}`), FAST);
+      const error = await rejection(pending);
+      expect(error).toBeInstanceOf(PayoutOutcomeUnknownError);
+      expect((error as PayoutOutcomeUnknownError).reason).toMatch(
+        kind === 'empty' ? /came back empty before the declared end/ : /repeated an earlier page/,
+      );
+      expect(posts()).toBe(1);
+      expect(stored(`glitch-${kind}`)).toHaveLength(1);
+    });
+  }
+
+  it('the LAST page coming back empty is no proof either (found by the seeded trials)', async () => {
+    fillListing(150);
+    const { client, posts } = counted();
+    // 151 rows: the payout is on page 2 of 2, which answers no rows although totalCount says 51.
+    mock.faults.dropAfterCommit('POST /payouts').pageFault('empty', 'GET /transactions', 3);
+    const error = await rejection(
+      client.payouts.lookupBeforeRetry(usd('glitch-last'), { visibilityWaits: [0, 0, 0] }),
+    );
+    expect(error).toBeInstanceOf(PayoutOutcomeUnknownError);
+    expect((error as PayoutOutcomeUnknownError).reason).toMatch(
+      /page 2 held 0 rows where the listing's counters promise 51/,
+    );
+    expect(posts()).toBe(1);
+  });
+
+  it('the payout on page 3 of 3 is found when every page arrives', async () => {
+    fillListing(250);
+    const { client, posts } = counted();
+    await client.payouts.create(usd('deep-1'));
+    const found = await client.payouts.findByReference('deep-1');
+    expect(found?.external_reference).toBe('deep-1');
+    expect(posts()).toBe(1);
+  });
+});
+
+describe('3. findByReference and lookupFirst: resuming after a crash', () => {
+  it('findByReference: the transaction, null on proof of absence, or PayoutLookupIncompleteError', async () => {
+    const { client } = counted();
+    await client.payouts.create(usd('ledger-1'));
+    expect((await client.payouts.findByReference('ledger-1'))?.external_reference).toBe('ledger-1');
+    expect(await client.payouts.findByReference('never-sent')).toBeNull();
+    fillListing(250);
+    const error = await rejection(client.payouts.findByReference('never-sent', { maxLookupPages: 1 }));
+    expect(error).toBeInstanceOf(PayoutLookupIncompleteError);
+    expect(error).toMatchObject({ externalReference: 'never-sent' });
+    expect((error as PayoutLookupIncompleteError).reason).toMatch(/maxLookupPages \(1\) reached/);
+    mock.faults.next({ match: 'GET /transactions', status: 503, times: 10 });
+    const down = await rejection(client.payouts.findByReference('never-sent', { since: new Date() }));
+    expect(down).toBeInstanceOf(PayoutLookupIncompleteError);
+    expect((down as Error).cause).toBeDefined();
+  });
+
+  it('lookupFirst: a payout the crashed process sent is recovered with no POST', async () => {
+    const before = counted();
+    await before.client.payouts.create(usd('crash-1')); // the process dies right after this
+    const after = counted();
+    const outcome = await after.client.payouts.lookupBeforeRetry(usd('crash-1'), {
+      ...FAST,
+      lookupFirst: true,
+    });
+    expect(outcome).toMatchObject({ status: 'recovered', attempts: 0 });
+    expect(after.posts()).toBe(0);
+    expect(stored('crash-1')).toHaveLength(1);
+  });
+
+  it('lookupFirst: a payout never sent is sent once, after the lookups prove it absent', async () => {
+    const { client, posts, seen } = counted();
+    const outcome = await client.payouts.lookupBeforeRetry(usd('crash-2'), { ...FAST, lookupFirst: true });
+    expect(outcome).toMatchObject({ status: 'created', attempts: 1 });
+    expect(posts()).toBe(1);
+    expect(seen.indexOf('POST /payouts')).toBeGreaterThan(seen.indexOf('GET /transactions'));
+  });
+
+  it('lookupFirst: an incomplete lookup or an NGN payout without match sends nothing', async () => {
+    const { client, posts } = counted();
+    fillListing(250);
+    const incomplete = await rejection(
+      client.payouts.lookupBeforeRetry(usd('crash-3'), { ...FAST, lookupFirst: true, maxLookupPages: 1 }),
+    );
+    expect(incomplete).toBeInstanceOf(PayoutOutcomeUnknownError);
+    const ngn = await rejection(
+      client.payouts.lookupBeforeRetry(
+        { ...usd('crash-4'), amount: 1000, currency: 'NGN' },
+        {
+          ...FAST,
+          lookupFirst: true,
+          maxLookupPages: 10,
+        },
+      ),
+    );
+    expect(ngn).toBeInstanceOf(PayoutOutcomeUnknownError);
+    expect((ngn as PayoutOutcomeUnknownError).reason).toMatch(/may assign its own reference to NGN/);
+    expect(posts()).toBe(0);
+  });
+});
+
+describe('4. the reference goes out byte for byte', () => {
+  it('white space at either end, control characters or an empty reference are refused, not trimmed', async () => {
+    const { client, seen } = counted();
+    for (const ref of [' inv-42 ', 'inv-42 ', '\tinv-42', 'inv\n42', 'inv\u000042', '']) {
+      const error = await rejection(client.payouts.create(usd(ref)));
+      expect(error, JSON.stringify(ref)).toBeInstanceOf(RequestValidationError);
+      expect((error as RequestValidationError).field).toBe('externalReference');
+      await expect(client.payouts.lookupBeforeRetry(usd(ref), FAST)).rejects.toBeInstanceOf(
+        RequestValidationError,
+      );
+      await expect(client.payouts.findByReference(ref)).rejects.toBeInstanceOf(RequestValidationError);
+    }
+    expect(seen).toEqual([]);
+    // Anything else is sent and stored exactly as given.
+    await client.payouts.create(usd('inv 42/ü'));
+    expect(stored('inv 42/ü')).toHaveLength(1);
+  });
+});
+
+describe('5. nothing sent, nothing ambiguous', () => {
+  it('headers fetch owns are refused before sending; lookupBeforeRetry throws that at once', async () => {
+    const { client, seen } = counted();
+    for (const name of ['Expect', 'Upgrade', 'Transfer-Encoding', 'Content-Length', 'Connection', 'Host']) {
+      const headers = { [name]: name === 'Content-Length' ? '10' : 'x' };
+      const error = await rejection(
+        client.payouts.lookupBeforeRetry(usd(`hdr-${name}`), { ...FAST, headers }),
+      );
+      expect(error, name).toBeInstanceOf(RequestValidationError);
+      expect((error as RequestValidationError).field).toBe(name);
+    }
+    expect(seen).toEqual([]);
+  });
+
+  it('a body JSON cannot hold is refused before sending', async () => {
+    const { client, seen } = counted();
+    const cycle: Record<string, unknown> = {};
+    cycle.self = cycle;
+    for (const body of [{ n: 10n }, cycle]) {
+      const error = await rejection(client.request({ method: 'POST', path: '/payouts', body }));
+      expect(error).toBeInstanceOf(RequestValidationError);
+      expect((error as RequestValidationError).field).toBe('body');
+    }
+    expect(seen).toEqual([]);
+  });
+});
+
+describe('6. PayoutOutcome is a discriminated union', () => {
+  it('narrowing on status gives the payout or the transaction, never possibly undefined', async () => {
+    const { client } = counted();
+    const outcome: PayoutOutcome = await client.payouts.lookupBeforeRetry(usd('union-1'), FAST);
+    if (outcome.status === 'created') {
+      expectTypeOf(outcome.payout).toEqualTypeOf<Payout>();
+      expect(outcome.payout.external_reference).toBe('union-1');
+    } else {
+      expectTypeOf(outcome.transaction).toEqualTypeOf<Transaction>();
+      throw new Error('expected created');
+    }
+    expectTypeOf<Extract<PayoutOutcome, { status: 'created' }>>().not.toHaveProperty('transaction');
+  });
+});

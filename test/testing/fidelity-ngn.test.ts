@@ -1,0 +1,79 @@
+/**
+ * NGN payouts in the mock follow the spec by default (issue 15, item 13): "Money-moving requests follow
+ * lookup-before-retry with the caller's own `externalReference`, except NGN and mobile money payouts, where the
+ * service assigns the reference."
+ */
+import { describe, expect, it } from 'vitest';
+import { PaymentsClient, PayoutOutcomeUnknownError, type Transaction } from '../../src/index.js';
+import { DEFAULT_API_KEY } from '../../src/testing/index.js';
+import { BENEFICIARY, rejection } from '../helpers/fixtures.js';
+import { call, useMocks } from '../helpers/mocks.js';
+
+const { main, callers } = useMocks({ main: {}, callers: { assignNgnReferences: false } });
+
+const client = (mock = main) =>
+  new PaymentsClient({ apiKey: DEFAULT_API_KEY, baseUrl: mock.baseUrl, fetch: mock.fetch, logLevel: 'off' });
+const pay = (mock: typeof main, body: Record<string, unknown>) =>
+  call(mock, 'POST', '/payouts', { body: { amount: 1000, beneficiary: BENEFICIARY, ...body } });
+const listed = (mock: typeof main) => mock.account().transactions.map((t) => t.row.external_reference);
+
+describe('NGN payouts: "the service assigns the reference" (default)', () => {
+  it("an NGN payout is answered and listed under the service's reference, not the caller's", async () => {
+    const res = await pay(main, { currency: 'NGN', externalReference: 'inv-1001' });
+    expect(res.status).toBe(200);
+    expect(res.body.data.external_reference).not.toBe('inv-1001');
+    expect(listed(main)[0]).toBe(res.body.data.external_reference);
+    expect(listed(main)).not.toContain('inv-1001');
+  });
+
+  it("other currencies keep the caller's own externalReference", async () => {
+    const res = await pay(main, { currency: 'USD', externalReference: 'inv-1002' });
+    expect(res.body.data.external_reference).toBe('inv-1002');
+    expect(listed(main)[0]).toBe('inv-1002');
+  });
+
+  it('"a retry with the same reference returns the original transaction instead of creating a new one"', async () => {
+    const first = await pay(main, { currency: 'NGN', externalReference: 'inv-1003' });
+    const again = await pay(main, { currency: 'NGN', externalReference: 'inv-1003' });
+    expect(again.body.data).toEqual(first.body.data);
+    expect(listed(main).filter((r) => r === first.body.data.external_reference)).toHaveLength(1);
+  });
+
+  it("assignNgnReferences: false opts in to the caller's reference (not the service's behaviour)", async () => {
+    const res = await pay(callers, { currency: 'NGN', externalReference: 'inv-1004' });
+    expect(res.body.data.external_reference).toBe('inv-1004');
+    expect(listed(callers)[0]).toBe('inv-1004');
+  });
+});
+
+describe('how a merchant recognises an NGN payout: match', () => {
+  const body = {
+    amount: '2500.00',
+    currency: 'NGN',
+    beneficiary: BENEFICIARY,
+    remark: 'Invoice 1005 (inv-1005)',
+    externalReference: 'inv-1005',
+  };
+  const byRemark = (tx: Transaction) =>
+    tx.transaction_type === 'withdrawal' && tx.description === body.remark;
+
+  it('a dropped NGN payout without match is never sent again: PayoutOutcomeUnknownError, one payout', async () => {
+    main.faults.dropAfterCommit('POST /payouts');
+    const error = await rejection(client().payouts.lookupBeforeRetry(body, { visibilityWaits: [0] }));
+    expect(error).toBeInstanceOf(PayoutOutcomeUnknownError);
+    expect(main.account().transactions.filter((t) => t.row.description === body.remark)).toHaveLength(1);
+  });
+
+  it("with match it is recovered, carrying the service's reference", async () => {
+    main.faults.dropAfterCommit('POST /payouts');
+    const outcome = await client().payouts.lookupBeforeRetry(body, { visibilityWaits: [0], match: byRemark });
+    expect(outcome.status).toBe('recovered');
+    if (outcome.status !== 'recovered') return;
+    expect(outcome.transaction.description).toBe(body.remark);
+    expect(outcome.transaction.external_reference).not.toBe('inv-1005');
+    expect(await client().payouts.findByReference('inv-1005', { match: byRemark })).toEqual(
+      outcome.transaction,
+    );
+    expect(main.account().transactions.filter((t) => t.row.description === body.remark)).toHaveLength(1);
+  });
+});
