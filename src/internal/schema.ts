@@ -8,6 +8,16 @@ import type { QueryValue } from './transport.js';
 export type Schema<T> = z.core.$ZodType<T>;
 
 /**
+ * `z.looseObject`, typed by the shape itself. zod types its result by `Writeable<shape>`, a mapped type the
+ * declaration emitter prints as a new type literal without the shape's doc comments, so the notes on response
+ * fields never reached the published `.d.ts`. Typed by the shape, the emitter prints the shape's own literal,
+ * comments included, and `z.infer` carries them to every field a caller hovers.
+ */
+export function looseObject<S extends z.core.$ZodLooseShape>(shape: S): z.ZodMiniObject<S, z.core.$loose> {
+  return z.looseObject(shape);
+}
+
+/**
  * An enum the service may extend: the known values are offered by autocompletion and any other string is
  * still accepted, so a new status on the server does not break a deployed client.
  */

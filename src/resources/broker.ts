@@ -1,10 +1,16 @@
 import * as z from 'zod/mini';
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../internal/config.js';
+import { looseObject } from '../internal/schema.js';
 import { APIResource } from './resource.js';
 
 /** A referral link from POST /broker/referral-link. */
-export const ReferralLinkSchema = z.looseObject({ code: z.string(), inviteUrl: z.string() });
+export const ReferralLinkSchema = looseObject({
+  /** The referral code. */
+  code: z.string(),
+  /** The link to send to the business you refer. */
+  inviteUrl: z.string(),
+});
 /** A referral link. */
 export type ReferralLink = z.infer<typeof ReferralLinkSchema>;
 
