@@ -99,11 +99,19 @@ export async function quickstart({ client, mock, allowWrites, log, visibilityWai
         },
       },
     );
-    const [deducted, listedAs] =
+    // Response amounts are in minor units, and the total deducted includes the fee (the mock's is 1 %).
+    const [deducted, fee, listedAs] =
       outcome.status === 'created'
-        ? [outcome.payout.amount, outcome.payout.external_reference]
-        : [outcome.transaction.source_amount ?? 0, outcome.transaction.external_reference];
-    log(`   ${outcome.status}: ${externalReference}, ${money('NGN', deducted)}, one payout`);
+        ? [outcome.payout.amount, outcome.payout.fee_amount, outcome.payout.external_reference]
+        : [
+            outcome.transaction.source_amount ?? 0,
+            outcome.transaction.fee_amount ?? 0,
+            outcome.transaction.external_reference,
+          ];
+    log(
+      `   ${outcome.status}: ${externalReference}, ${money('NGN', deducted)} deducted ` +
+        `(${money('NGN', deducted - fee)} payout + ${money('NGN', fee)} fee), one payout`,
+    );
     log(`   recognised by its remark; the service listed it as ${listedAs ?? '(no reference)'}`);
   } else {
     log('2-3. Beneficiary and payout skipped: pass --live to write to a real server');
