@@ -33,6 +33,7 @@ import {
 } from '../../src/index.js';
 import { type CanaryGuard, GUARD_CANARY } from '../helpers/canary-guard.js';
 import { STRICT } from '../helpers/msw-strict.js';
+import { report } from '../helpers/report.js';
 import { BASE, CANARY_KEY, ORIGIN } from '../helpers/server.js';
 
 // Taken before MSW patches fetch: the refused-connection case below needs a real socket.
@@ -190,7 +191,7 @@ afterEach(() => {
 });
 
 afterAll(() => {
-  console.log(
+  report(
     `secrets: ${scanned} strings scanned, ${hits.length} containing the canary; error classes provoked: ` +
       [...produced].map(([name, list]) => `${name} ×${list.length}`).join(', '),
   );
