@@ -429,7 +429,7 @@ describe('log lines at debug', () => {
   });
 });
 
-describe('the global output guard (canary-guard.ts, a vitest setupFile)', () => {
+describe('the output guard (canary-guard.ts)', () => {
   const guard = () =>
     (globalThis as unknown as Record<symbol, CanaryGuard | undefined>)[
       Symbol.for('payments-service-sdk.canary-guard')
@@ -440,7 +440,7 @@ describe('the global output guard (canary-guard.ts, a vitest setupFile)', () => 
     expect(guard()).toBeDefined();
   });
 
-  it('sees the key on console.*, process.stdout and process.stderr, and redacts it', () => {
+  it('sees and redacts the key on console and stdio', () => {
     console.log('guard self-test:', { apiKey: CANARY_KEY });
     console.error(`guard self-test: ${CANARY_KEY}`);
     process.stdout.write(`guard self-test: ${CANARY_KEY}\n`);
