@@ -429,7 +429,7 @@ describe('log lines at debug', () => {
   });
 });
 
-describe('the output guard (canary-guard.ts)', () => {
+describe('output guard (canary-guard.ts)', () => {
   const guard = () =>
     (globalThis as unknown as Record<symbol, CanaryGuard | undefined>)[
       Symbol.for('payments-service-sdk.canary-guard')
@@ -440,7 +440,7 @@ describe('the output guard (canary-guard.ts)', () => {
     expect(guard()).toBeDefined();
   });
 
-  it('sees and redacts the key on console and stdio', () => {
+  it('redacts the key on console and stdio', () => {
     console.log('guard self-test:', { apiKey: CANARY_KEY });
     console.error(`guard self-test: ${CANARY_KEY}`);
     process.stdout.write(`guard self-test: ${CANARY_KEY}\n`);
