@@ -107,7 +107,13 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   }
 }
 
-type Def = { type?: string; shape?: object; in?: Schema<unknown>; innerType?: Schema<unknown>; options?: Schema<unknown>[] };
+type Def = {
+  type?: string;
+  shape?: object;
+  in?: Schema<unknown>;
+  innerType?: Schema<unknown>;
+  options?: Schema<unknown>[];
+};
 
 /** The pass-through property of a request schema's top level (`extra` of a body, `query` of list filters), if any. */
 function passThroughKey(schema: Schema<unknown>): 'extra' | 'query' | undefined {
