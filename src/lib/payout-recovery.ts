@@ -152,7 +152,7 @@ export interface RecoveryDeps {
   search: (externalReference: string, since: Date) => Promise<SearchResult>;
 }
 
-/** The algorithm behind `payouts.lookupBeforeRetry`; see the README's "Safe payouts". */
+/** The algorithm behind `payouts.lookupBeforeRetry`; see docs/payouts.md. */
 export async function recoverPayout(
   deps: RecoveryDeps,
   body: PayoutWire & { externalReference: string },

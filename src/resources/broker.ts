@@ -14,7 +14,7 @@ export const ReferralLinkSchema = looseObject({
 /** A referral link. */
 export type ReferralLink = z.infer<typeof ReferralLinkSchema>;
 
-/** Broker (referral) operations. Commissions and referred businesses: see the README's `client.paginate` recipes. */
+/** Broker (referral) operations. Commissions and referred businesses: see `client.paginate` in docs/endpoints.md. */
 export class Broker extends APIResource {
   /** POST /broker/referral-link: a referral link for the authenticated business. */
   createReferralLink(options?: RequestOptions): APIPromise<ReferralLink> {
