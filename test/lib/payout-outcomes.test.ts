@@ -118,4 +118,90 @@ describe('an option typo', () => {
   });
 });
 
-void PayoutOutcomeUnknownError;
+describe('not_sent only after the whole visibility schedule of the last attempt', () => {
+  it('a payout committed by the last POST and listed late (within the waits) is recovered, not not_sent', async () => {
+    const { client, posts } = counted();
+    mock.faults
+      .next({ status: 503, times: 2, match: 'POST /payouts' })
+      .dropAfterCommit('POST /payouts')
+      .listingLag(14);
+    const result = await settle(
+      client.payouts.lookupBeforeRetry(usd('late-1'), { visibilityWaits: [5, 5, 5] }),
+    );
+    if (!result.ok) throw result.error;
+    expect(result.value).toMatchObject({ status: 'recovered', attempts: 3 });
+    expect(posts()).toHaveLength(3);
+    expect(storedRef('late-1')).toBe(1);
+  });
+
+  it('lag beyond the waits (the documented gap): sending the reference again with lookupFirst finds it', async () => {
+    const { client, posts } = counted();
+    mock.settings.dedupeByReference = false;
+    mock.faults.dropAfterCommit('POST /payouts').listingLag(60_000);
+    const first = await settle(
+      client.payouts.lookupBeforeRetry(usd('late-2'), { visibilityWaits: [5], maxAttempts: 1 }),
+    );
+    if (!first.ok) throw first.error;
+    expect(first.value).toMatchObject({ status: 'not_sent', attempts: 1 });
+    expect(storedRef('late-2')).toBe(1);
+    // Later, as the docs say: the same reference, sent with lookupFirst.
+    vi.advanceTimersByTime(60_000);
+    const again = await settle(
+      client.payouts.lookupBeforeRetry(usd('late-2'), { visibilityWaits: [5], lookupFirst: true }),
+    );
+    if (!again.ok) throw again.error;
+    expect(again.value).toMatchObject({ status: 'recovered', attempts: 0 });
+    expect(posts()).toHaveLength(1);
+    expect(storedRef('late-2')).toBe(1);
+  });
+
+  it('NGN without match: a cut 2xx stays unknown, and the reason says to pass match', async () => {
+    const { client, posts } = counted();
+    mock.faults.bodyFault('cut', 'POST /payouts');
+    const result = await settle(
+      client.payouts.lookupBeforeRetry(
+        { amount: '2500.00', currency: 'NGN', beneficiary: BENEFICIARY, externalReference: 'inv-4712' },
+        { visibilityWaits: [0] },
+      ),
+    );
+    const error = !result.ok ? result.error : undefined;
+    expect(error).toBeInstanceOf(PayoutOutcomeUnknownError);
+    expect((error as PayoutOutcomeUnknownError).reason).toMatch(
+      /accepted the payout \(2xx\).*pass match \(e\.g\. on a unique remark\) or find/,
+    );
+    expect(posts()).toHaveLength(1);
+  });
+
+  it('NGN with match, every POST answered 503 and proven absent: not_sent', async () => {
+    const { client, posts } = counted();
+    mock.faults.next({ status: 503, retryAfter: 1, times: 3, match: 'POST /payouts' });
+    const remark = 'Invoice 4713';
+    const result = await settle(
+      client.payouts.lookupBeforeRetry(
+        {
+          amount: '2500.00',
+          currency: 'NGN',
+          beneficiary: BENEFICIARY,
+          remark,
+          externalReference: 'inv-4713',
+        },
+        { visibilityWaits: [0], match: (tx) => tx.description === remark },
+      ),
+    );
+    if (!result.ok) throw result.error;
+    expect(result.value).toMatchObject({ status: 'not_sent', attempts: 3, retryAfterMs: 1000 });
+    expect(posts()).toHaveLength(3);
+  });
+
+  it('totalTimeout: a Retry-After ending past it is not waited out', async () => {
+    const { client, posts } = counted();
+    mock.faults.next({ status: 429, retryAfter: 30, times: 10, match: 'POST /payouts' });
+    const result = await settle(
+      client.payouts.lookupBeforeRetry(usd('budget-1'), { visibilityWaits: [0], totalTimeout: 20_000 }),
+    );
+    if (!result.ok) throw result.error;
+    expect(result.value).toMatchObject({ status: 'not_sent', attempts: 1 });
+    expect((result.value as { reason: string }).reason).toMatch(/past totalTimeout/);
+    expect(posts()).toHaveLength(1);
+  });
+});
