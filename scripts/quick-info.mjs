@@ -51,6 +51,36 @@ const SAMPLE = [
   ['UsBankBeneficiaryInput', 'routing_number', '9-digit ABA number'],
 ];
 
+/** Types whose every field (and every field of an object field) must carry a doc comment. */
+const EVERY_FIELD = [
+  'Transaction',
+  'LegacyTransaction',
+  'Payout',
+  'Beneficiary',
+  'PayerName',
+  'PayerNameDocument',
+  'AccountLookup',
+  'IndividualKycLink',
+  'Currency',
+  'Bank',
+  'ReferralLink',
+  'PayoutCreateParams',
+  'TransactionListParams',
+  'LookupParams',
+  'PayerNameCreateParams',
+  'PayerNameListParams',
+  'BeneficiaryListParams',
+  'AccountListParams',
+  'WalletTransactionListParams',
+  'NgnBankTransferInput',
+  'UsBankBeneficiaryInput',
+  'InternationalWireBeneficiaryInput',
+  'LocalTransferBeneficiaryInput',
+  'CryptoBeneficiaryInput',
+  'PlatformTransferBeneficiaryInput',
+  'MobileMoneyBeneficiaryInput',
+];
+
 const root = new URL('..', import.meta.url).pathname;
 const work = mkdtempSync(join(tmpdir(), 'sdk-quick-info-'));
 const run = (cmd, args, cwd) =>
@@ -69,7 +99,7 @@ try {
   writeFileSync(join(app, 'package.json'), '{"name":"app","private":true,"type":"module"}\n');
   run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', tarball], app);
 
-  const types = [...new Set(SAMPLE.map(([type]) => type))];
+  const types = [...new Set([...SAMPLE.map(([type]) => type), ...EVERY_FIELD])];
   const body = SAMPLE.map(([type, field], i) => `declare const v${i}: ${type};\nv${i}.${field};\n`).join('');
   const files = {
     [join(app, 'esm.mts')]: `import type { ${types.join(', ')} } from 'payments-service-sdk';\n${body}`,
@@ -99,6 +129,35 @@ try {
     directoryExists: ts.sys.directoryExists,
     getDirectories: ts.sys.getDirectories,
   });
+
+  // Every field of EVERY_FIELD (one level into object fields; free-form maps excepted) has documentation.
+  const esm = Object.keys(files)[0];
+  const program = service.getProgram();
+  const checker = program.getTypeChecker();
+  const imported = program.getSourceFile(esm).statements[0].importClause.namedBindings.elements;
+  const undocumented = [];
+  for (const spec of imported) {
+    if (!EVERY_FIELD.includes(spec.name.text)) continue;
+    const walk = (type, prefix, depth) => {
+      for (const p of checker.getPropertiesOfType(checker.getNonNullableType(type))) {
+        if (!ts.displayPartsToString(p.getDocumentationComment(checker)))
+          undocumented.push(`${prefix}${p.name}`);
+        const inner = checker.getNonNullableType(checker.getTypeOfSymbol(p));
+        const free = ['extra', 'metadata', 'query', 'deprecation_warning'].includes(p.name);
+        if (depth === 0 && !free && inner.flags & ts.TypeFlags.Object && !checker.isArrayType(inner)) {
+          walk(inner, `${prefix}${p.name}.`, 1);
+        }
+      }
+    };
+    walk(checker.getTypeAtLocation(spec.name), `${spec.name.text}.`, 0);
+  }
+  if (undocumented.length === 0) {
+    passed++;
+    console.log(`ok   every field of ${EVERY_FIELD.length} response and params types carries a doc comment`);
+  } else {
+    failed++;
+    console.log(`FAIL fields without a doc comment: ${undocumented.join(', ')}`);
+  }
 
   for (const [file, text] of Object.entries(files)) {
     const errors = service.getSemanticDiagnostics(file).concat(service.getSyntacticDiagnostics(file));

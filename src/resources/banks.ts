@@ -24,6 +24,7 @@ export const AccountLookupSchema = looseObject({
   accountName: z.string(),
   /** NIP institution code. */
   bankCode: z.string(),
+  /** The bank's name. */
   bankName: z.string(),
   /** Always an empty string, kept only for parsing compatibility: the service returns no BVN. */
   bvn: z.optional(z.string()),

@@ -38,6 +38,7 @@ export const BeneficiarySchema = looseObject({
   account_name: optionalString,
   /** Currency code. */
   currency: optionalString,
+  /** The beneficiary's email address. */
   email: optionalString,
   /** Your friendly label. */
   label: optionalString,

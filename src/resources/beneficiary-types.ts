@@ -67,6 +67,7 @@ export interface NgnBankTransferInput extends BeneficiaryFields {
 
 /** `ach` or `domestic_wire`: US bank details with a 9-digit routing number. */
 export interface UsBankBeneficiaryInput extends BeneficiaryFields {
+  /** The rail. On update, restating it has its fields checked; omitting it keeps the stored rail. */
   withdrawal_method: 'ach' | 'domestic_wire';
   account_name: string;
   account_number: string;
@@ -78,6 +79,7 @@ export interface UsBankBeneficiaryInput extends BeneficiaryFields {
 
 /** `international_wire`: bank details with a SWIFT code. */
 export interface InternationalWireBeneficiaryInput extends BeneficiaryFields {
+  /** The rail. On update, restating it has its fields checked; omitting it keeps the stored rail. */
   withdrawal_method: 'international_wire';
   account_name: string;
   account_number: string;
@@ -92,24 +94,28 @@ export interface InternationalWireBeneficiaryInput extends BeneficiaryFields {
  * optional); the compiler cannot tell `'NGN'` from any other string, so that rule runs at run time.
  */
 export interface LocalTransferBeneficiaryInput extends BeneficiaryFields {
+  /** The rail. On update, restating it has its fields checked; omitting it keeps the stored rail. */
   withdrawal_method: 'local_transfer';
   account_name: string;
 }
 
 /** `crypto_usdt` or `crypto_usdc`; wallet address and network go under the names your account manager gives. */
 export interface CryptoBeneficiaryInput extends BeneficiaryFields {
+  /** The rail. On update, restating it has its fields checked; omitting it keeps the stored rail. */
   withdrawal_method: 'crypto_usdt' | 'crypto_usdc';
   account_name: string;
 }
 
 /** `platform_transfer` to another business; its id goes under the name your account manager gives. */
 export interface PlatformTransferBeneficiaryInput extends BeneficiaryFields {
+  /** The rail. On update, restating it has its fields checked; omitting it keeps the stored rail. */
   withdrawal_method: 'platform_transfer';
   account_name: string;
 }
 
 /** `mobile_money`; operator and wallet number go under the names your account manager gives. */
 export interface MobileMoneyBeneficiaryInput extends BeneficiaryFields {
+  /** The rail. On update, restating it has its fields checked; omitting it keeps the stored rail. */
   withdrawal_method: 'mobile_money';
 }
 

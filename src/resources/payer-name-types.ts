@@ -67,8 +67,11 @@ export const PayerNameSchema = looseObject({
   country: z.string(),
   /** The postal address. */
   address: looseObject({
+    /** Street address (`address_line` in requests). */
     line1: z.string(),
+    /** The city. */
     city: z.string(),
+    /** State or province (`state_province` in requests). */
     state: z.string(),
     /** Null when none was given. */
     postalCode: nullableString,

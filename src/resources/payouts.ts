@@ -50,6 +50,7 @@ export const PayoutSchema = fastPath(
     beneficiary: looseObject({
       /** NIP institution code, from `banks.list()`. */
       bank_code: z.optional(z.string()),
+      /** The bank's name. */
       bank_name: z.optional(z.string()),
       /** The account holder's name. */
       account_name: z.optional(z.string()),
@@ -74,9 +75,11 @@ export interface PayoutCreateParams {
     accountName: string;
     /** The account number (for NGN, the 10-digit NUBAN). */
     accountNumber: string;
+    /** The bank's name, from `banks.list()`. */
     bankName: string;
     /** NIP institution code, from `banks.list()`. */
     bankCode: string;
+    /** The beneficiary's email address. */
     email: string;
   };
   /**

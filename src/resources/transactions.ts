@@ -57,23 +57,34 @@ export const TransactionSchema = looseObject({
   /** Deposits: the virtual account the money arrived in. */
   virtual_account: z.optional(
     looseObject({
-      /** uuid. */
+      /** uuid of the virtual account. */
       id: optionalString,
+      /** Currency code of the virtual account. */
       currency: optionalString,
+      /** How the virtual account receives money, as the service names it. */
       method: optionalString,
+      /** The bank holding the virtual account. */
       bank_name: optionalString,
+      /** The virtual account's number. */
       account_number: optionalString,
+      /** The name on the virtual account. */
       account_name: optionalString,
+      /** US routing number, where the account has one. */
       routing_number: optionalString,
+      /** SWIFT code, where the account has one. */
       swift_code: optionalString,
     }),
   ),
   /** Deposits: who sent the money. */
   payer: z.optional(
     looseObject({
+      /** The sender's name. */
       name: optionalString,
+      /** The sender's account number. */
       account_number: optionalString,
+      /** The sender's bank. */
       bank_name: optionalString,
+      /** The sender's country. */
       country: optionalString,
     }),
   ),
@@ -110,6 +121,7 @@ export const LegacyTransactionSchema = looseObject({
   amount: z.optional(minorUnits),
   /** Currency code of `amount`. */
   currency: optionalString,
+  /** The description of the transaction. */
   description: optionalString,
   /** ISO 8601 date-time. */
   created_at: optionalString,

@@ -21,7 +21,9 @@ export const CurrencySchema = looseObject({
   id: z.string(),
   /** The currency code: `NGN`, `USD`, `USDC`, `USDT`, `XAF`, ... */
   code: z.string(),
+  /** The currency's name. */
   name: z.string(),
+  /** The currency's symbol. */
   symbol: z.string(),
   /** `active` for listed ones: the listing holds active currencies only, ordered by code. */
   status: openEnum(['active']),
