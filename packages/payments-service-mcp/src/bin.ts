@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { ConfigError, readConfig } from './config.js';
+import { readConfig } from './config.js';
 import { redactor } from './format.js';
 import { createServer } from './server.js';
 
@@ -12,7 +12,8 @@ async function main(): Promise<void> {
     const server = createServer(config);
     await server.connect(new StdioServerTransport());
     const enabled = [
-      config.payoutCaps && `payouts (caps: ${[...config.payoutCaps].map(([c, a]) => `${c} ${a}`).join(', ')})`,
+      config.payoutCaps &&
+        `payouts (caps: ${[...config.payoutCaps].map(([c, a]) => `${c} ${a}`).join(', ')})`,
       config.beneficiaryWrites && 'beneficiary writes',
       config.payerNameWrites && 'payer-name writes',
     ].filter(Boolean);

@@ -42,7 +42,13 @@ export function parseCaps(text: string): PayoutCaps {
     if (!part) continue;
     const [code, amount, ...rest] = part.split('=').map((s) => s.trim());
     const currency = code?.toUpperCase() ?? '';
-    if (rest.length || !CURRENCY.test(currency) || !amount || !DECIMAL.test(amount) || !/[1-9]/.test(amount)) {
+    if (
+      rest.length ||
+      !CURRENCY.test(currency) ||
+      !amount ||
+      !DECIMAL.test(amount) ||
+      !/[1-9]/.test(amount)
+    ) {
       throw new ConfigError(
         `PAYMENTS_MCP_PAYOUT_CAPS: cannot read ${JSON.stringify(part)}; write CURRENCY=MAJOR_AMOUNT pairs, e.g. NGN=50000,USD=1000`,
       );

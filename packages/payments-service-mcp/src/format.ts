@@ -3,8 +3,8 @@ import {
   APIError,
   currencyDigits,
   isLegacyTransaction,
-  type Payout,
   PaymentsError,
+  type Payout,
   RequestValidationError,
   type TransactionListItem,
   toMajorUnits,
@@ -35,7 +35,11 @@ export function transactionOut(row: TransactionListItem): Record<string, unknown
   // The spec does not name the fee's currency; where source and destination agree there is only one candidate.
   const fee =
     row.source_currency && row.source_currency === row.destination_currency ? row.source_currency : undefined;
-  const currencyOf = { fee_amount: fee, source_amount: row.source_currency, destination_amount: row.destination_currency };
+  const currencyOf = {
+    fee_amount: fee,
+    source_amount: row.source_currency,
+    destination_amount: row.destination_currency,
+  };
   for (const field of AMOUNT_FIELDS) {
     const value = row[field];
     if (value !== undefined) out[field] = money(value, currencyOf[field]);
@@ -81,7 +85,11 @@ export class PayoutRefusedError extends PaymentsError {
 }
 
 /** Any thrown error as a tool error: the SDK's class name and message, and the fields an agent can act on. */
-export function errorResult(redact: Redact, error: unknown, extra: Record<string, unknown> = {}): CallToolResult {
+export function errorResult(
+  redact: Redact,
+  error: unknown,
+  extra: Record<string, unknown> = {},
+): CallToolResult {
   const name = error instanceof Error ? error.name : 'Error';
   const message = error instanceof Error ? error.message : String(error);
   const detail: Record<string, unknown> = { class: name, message };

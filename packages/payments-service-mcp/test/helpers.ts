@@ -16,7 +16,9 @@ export function useMockServer(): { server: () => MockServer } {
   let server: MockServer | undefined;
   beforeAll(async () => {
     // The canary key: a tenant key allowlisted for loopback, so it may send payouts and X-Account-Id.
-    server = await startMockServer({ apiKeys: [{ key: CANARY_KEY, tenant: true, allowlist: ['127.0.0.1'] }] });
+    server = await startMockServer({
+      apiKeys: [{ key: CANARY_KEY, tenant: true, allowlist: ['127.0.0.1'] }],
+    });
   });
   afterAll(() => server?.close());
   return {
@@ -58,7 +60,9 @@ export async function connect(env: Record<string, string>, args: string[] = []):
     client,
     stderr: () => stderr,
     call: async (name, callArgs = {}) =>
-      (await client.callTool({ name, arguments: callArgs }, undefined, { timeout: 120_000 })) as CallToolResult,
+      (await client.callTool({ name, arguments: callArgs }, undefined, {
+        timeout: 120_000,
+      })) as CallToolResult,
     close: () => client.close(),
   };
 }

@@ -14,7 +14,11 @@ const BENEFICIARY = {
   bankCode: '000013',
   email: 'ada@example.com',
 };
-const ENQUIRY = { accountNumber: KNOWN_ACCOUNT_NUMBER, bankCode: '000013', accountName: 'Adaeze  Kemi Okafor' };
+const ENQUIRY = {
+  accountNumber: KNOWN_ACCOUNT_NUMBER,
+  bankCode: '000013',
+  accountName: 'Adaeze  Kemi Okafor',
+};
 
 /** Payouts in the mock's ledger carrying this reference, or the remark send_payout gives an NGN payout. */
 function ledger(reference: string): number {
@@ -22,7 +26,8 @@ function ledger(reference: string): number {
     .server()
     .mock.account()
     .transactions.filter(
-      ({ row }) => row.external_reference === reference || row.description === `payments-service-mcp:${reference}`,
+      ({ row }) =>
+        row.external_reference === reference || row.description === `payments-service-mcp:${reference}`,
     ).length;
 }
 
@@ -43,7 +48,10 @@ const ngn = (externalReference: string, extra: Record<string, unknown> = {}) => 
 
 beforeAll(async () => {
   payouts = await connect(
-    envFor(mock.server(), { PAYMENTS_MCP_PAYOUT_CAPS: 'NGN=50000,USD=1000', PAYMENTS_MCP_VISIBILITY_WAITS_MS: '0,50' }),
+    envFor(mock.server(), {
+      PAYMENTS_MCP_PAYOUT_CAPS: 'NGN=50000,USD=1000',
+      PAYMENTS_MCP_VISIBILITY_WAITS_MS: '0,50',
+    }),
     ['--allow-payouts'],
   );
 });
@@ -60,7 +68,9 @@ describe('send_payout', () => {
       const names = (await readOnly.client.listTools()).tools.map((t) => t.name);
       expect(names).not.toContain('send_payout');
       const attempt = await readOnly.call('send_payout', ngn('not-enabled-1')).catch((error: Error) => error);
-      expect(everything(attempt instanceof Error ? attempt.message : attempt)).toMatch(/send_payout not found/);
+      expect(everything(attempt instanceof Error ? attempt.message : attempt)).toMatch(
+        /send_payout not found/,
+      );
       expect(ledger('not-enabled-1')).toBe(0);
       expect(readOnly.stderr().includes(CANARY_KEY)).toBe(false);
     } finally {
@@ -73,23 +83,41 @@ describe('send_payout', () => {
     expect(over.isError).toBe(true);
     expect(data(over).error).toMatchObject({
       class: 'PayoutRefusedError',
-      message: expect.stringContaining('over this server\'s per-payout cap of 1000 USD'),
+      message: expect.stringContaining("over this server's per-payout cap of 1000 USD"),
     });
     const uncapped = await send({ ...ngn('cap-2'), currency: 'XAF', amount: '10' });
-    expect(data(uncapped).error).toMatchObject({ class: 'PayoutRefusedError', message: expect.stringContaining('XAF') });
+    expect(data(uncapped).error).toMatchObject({
+      class: 'PayoutRefusedError',
+      message: expect.stringContaining('XAF'),
+    });
     expect(ledger('cap-1') + ledger('cap-2')).toBe(0);
     // The cap itself is allowed.
-    const atCap = data(await send({ ...ngn('cap-3'), currency: 'USD', amount: '1000', nameEnquiry: undefined }));
-    expect(atCap).toMatchObject({ status: 'created', payout: { destination_amount: { minor: 100_000, major: '1000.00', currency: 'USD' } } });
+    const atCap = data(
+      await send({ ...ngn('cap-3'), currency: 'USD', amount: '1000', nameEnquiry: undefined }),
+    );
+    expect(atCap).toMatchObject({
+      status: 'created',
+      payout: { destination_amount: { minor: 100_000, major: '1000.00', currency: 'USD' } },
+    });
     expect(ledger('cap-3')).toBe(1);
   });
 
   it('refuses NGN without a name enquiry, with one for another account, or with a holder name that does not match', async () => {
     const without = await send(ngn('ngn-check-1', { nameEnquiry: undefined }));
-    expect(data(without).error).toMatchObject({ class: 'RequestValidationError', issues: [{ path: ['nameEnquiry'] }] });
-    const other = await send(ngn('ngn-check-2', { nameEnquiry: { ...ENQUIRY, accountNumber: '0123456799' } }));
-    expect(data(other).error).toMatchObject({ class: 'PayoutRefusedError', message: expect.stringContaining('different account') });
-    const wrongName = await send(ngn('ngn-check-3', { beneficiary: { ...BENEFICIARY, accountName: 'EMEKA BELLO' } }));
+    expect(data(without).error).toMatchObject({
+      class: 'RequestValidationError',
+      issues: [{ path: ['nameEnquiry'] }],
+    });
+    const other = await send(
+      ngn('ngn-check-2', { nameEnquiry: { ...ENQUIRY, accountNumber: '0123456799' } }),
+    );
+    expect(data(other).error).toMatchObject({
+      class: 'PayoutRefusedError',
+      message: expect.stringContaining('different account'),
+    });
+    const wrongName = await send(
+      ngn('ngn-check-3', { beneficiary: { ...BENEFICIARY, accountName: 'EMEKA BELLO' } }),
+    );
     expect(data(wrongName).error.message).toContain('does not match');
     // An enquiry made up to agree with the beneficiary: the server asks the bank itself.
     const forged = await send(
@@ -111,7 +139,11 @@ describe('send_payout', () => {
       payout: { destination_amount: { minor: 100_000, major: '1000.00', currency: 'NGN' } },
     });
     const again = await send(ngn('ngn-twice-1'));
-    expect(data(again)).toMatchObject({ status: 'recovered', attempts: 0, transaction: { id: data(first).payout.id } });
+    expect(data(again)).toMatchObject({
+      status: 'recovered',
+      attempts: 0,
+      transaction: { id: data(first).payout.id },
+    });
     expect(again.content[0]).toMatchObject({ text: expect.stringContaining('nothing new was sent') });
     expect(ledger('ngn-twice-1')).toBe(1);
   });
@@ -122,7 +154,11 @@ describe('send_payout', () => {
     expect(cut).toMatchObject({ status: 'recovered', attempts: 1, externalReference: 'ngn-cut-1' });
     expect(ledger('ngn-cut-1')).toBe(1);
     const retry = data(await send(ngn('ngn-cut-1')));
-    expect(retry).toMatchObject({ status: 'recovered', attempts: 0, transaction: { id: cut.transaction.id } });
+    expect(retry).toMatchObject({
+      status: 'recovered',
+      attempts: 0,
+      transaction: { id: cut.transaction.id },
+    });
     expect(ledger('ngn-cut-1')).toBe(1);
   });
 
@@ -131,7 +167,11 @@ describe('send_payout', () => {
     expect(tool.description).toContain(
       'Retrying with the same reference is safe and returns the original payout; never invent a new reference for a retry',
     );
-    expect(tool.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
+    expect(tool.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: true,
+    });
     expect(tool.inputSchema.required).toEqual(
       expect.arrayContaining(['externalReference', 'amount', 'currency', 'beneficiary']),
     );

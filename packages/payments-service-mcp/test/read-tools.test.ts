@@ -57,7 +57,10 @@ describe('read tools against the mock over real HTTP', () => {
   });
 
   it('names the holder of an account, in the shape send_payout takes as nameEnquiry', async () => {
-    const result = await call('lookup_account_name', { bankCode: '000013', accountNumber: KNOWN_ACCOUNT_NUMBER });
+    const result = await call('lookup_account_name', {
+      bankCode: '000013',
+      accountNumber: KNOWN_ACCOUNT_NUMBER,
+    });
     expect(data(result).nameEnquiry).toEqual({
       accountNumber: KNOWN_ACCOUNT_NUMBER,
       bankCode: '000013',
@@ -66,7 +69,10 @@ describe('read tools against the mock over real HTTP', () => {
   });
 
   it('gives an unknown account as the SDK typed error, and bad input before any request', async () => {
-    const unknown = await call('lookup_account_name', { bankCode: '000013', accountNumber: UNKNOWN_ACCOUNT_NUMBER });
+    const unknown = await call('lookup_account_name', {
+      bankCode: '000013',
+      accountNumber: UNKNOWN_ACCOUNT_NUMBER,
+    });
     expect(unknown.isError).toBe(true);
     expect(data(unknown).error).toMatchObject({ class: 'NotFoundError', status: 404 });
     expect(unknown.content[0]).toMatchObject({ text: expect.stringMatching(/^NotFoundError: /) });
@@ -86,12 +92,21 @@ describe('read tools against the mock over real HTTP', () => {
 
   it('lists one page of transactions with every amount in minor and major units, and where the next page is', async () => {
     const first = data(await call('list_transactions', { pageSize: 25 }));
-    expect(first).toMatchObject({ page: 1, pageSize: 25, totalPages: 3, hasMore: true, nextPage: 2, maxPageSize: 100 });
+    expect(first).toMatchObject({
+      page: 1,
+      pageSize: 25,
+      totalPages: 3,
+      hasMore: true,
+      nextPage: 2,
+      maxPageSize: 100,
+    });
     expect(first.transactions).toHaveLength(25);
     for (const row of first.transactions) {
       for (const field of ['source_amount', 'destination_amount']) {
         const amount = row[field];
-        expect(amount.currency).toBe(row[field === 'source_amount' ? 'source_currency' : 'destination_currency']);
+        expect(amount.currency).toBe(
+          row[field === 'source_amount' ? 'source_currency' : 'destination_currency'],
+        );
         if (amount.currency === 'XAF') expect(amount.major).toBe(String(amount.minor));
         else if (amount.major !== null) expect(Number(amount.major) * 100).toBeCloseTo(amount.minor, 6);
       }
@@ -120,8 +135,15 @@ describe('read tools against the mock over real HTTP', () => {
 
   it('finds a payout by reference, and says when both listings hold none', async () => {
     const listed = data(await call('list_transactions', { pageSize: 100 })).transactions;
-    const withdrawal = listed.find((t: Record<string, unknown>) => t.transaction_type === 'withdrawal' && t.external_reference);
-    const found = data(await call('find_payout_by_reference', { externalReference: withdrawal.external_reference, since: '2000-01-01T00:00:00Z' }));
+    const withdrawal = listed.find(
+      (t: Record<string, unknown>) => t.transaction_type === 'withdrawal' && t.external_reference,
+    );
+    const found = data(
+      await call('find_payout_by_reference', {
+        externalReference: withdrawal.external_reference,
+        since: '2000-01-01T00:00:00Z',
+      }),
+    );
     expect(found).toMatchObject({ found: true, transaction: { id: withdrawal.id } });
     const none = data(await call('find_payout_by_reference', { externalReference: 'never-sent-1' }));
     expect(none).toEqual({ found: false });
@@ -129,7 +151,11 @@ describe('read tools against the mock over real HTTP', () => {
 
   it('lists and gets payer names', async () => {
     const list = data(await call('list_payer_names', { pageSize: 10 }));
-    expect(list).toMatchObject({ page: 1, hasMore: false, payerNames: [{ id: payerNameId, name: 'Acme Payouts' }] });
+    expect(list).toMatchObject({
+      page: 1,
+      hasMore: false,
+      payerNames: [{ id: payerNameId, name: 'Acme Payouts' }],
+    });
     const one = data(await call('get_payer_name', { payerNameId }));
     expect(one.payerName).toMatchObject({ id: payerNameId, status: 'pending_review' });
     const missing = await call('get_payer_name', { payerNameId: '00000000-0000-4000-8000-000000000000' });
@@ -139,7 +165,9 @@ describe('read tools against the mock over real HTTP', () => {
 
   it('lists and gets beneficiaries', async () => {
     const list = data(await call('list_beneficiaries'));
-    expect(list.beneficiaries).toEqual([expect.objectContaining({ id: beneficiaryId, account_name: 'ADAEZE KEMI OKAFOR' })]);
+    expect(list.beneficiaries).toEqual([
+      expect.objectContaining({ id: beneficiaryId, account_name: 'ADAEZE KEMI OKAFOR' }),
+    ]);
     const one = data(await call('get_beneficiary', { beneficiaryId }));
     expect(one.beneficiary).toMatchObject({ id: beneficiaryId, bank_code: '000013' });
     const bad = data(await call('get_beneficiary', { beneficiaryId: 'not-a-uuid' }));
@@ -149,7 +177,9 @@ describe('read tools against the mock over real HTTP', () => {
   it('acts as a tenancy account given per call, and refuses a non-uuid account id as the SDK does', async () => {
     const server = mock.server();
     const own = data(await call('list_transactions', { pageSize: 1 })).totalCount;
-    const sub = data(await call('list_transactions', { pageSize: 1, accountId: server.mock.state.businessAccountId }));
+    const sub = data(
+      await call('list_transactions', { pageSize: 1, accountId: server.mock.state.businessAccountId }),
+    );
     // Failed transactions are left out of the default listing.
     const listed = (id: string) =>
       server.mock.account(id).transactions.filter((t) => t.row.status !== 'failed').length;
@@ -157,6 +187,9 @@ describe('read tools against the mock over real HTTP', () => {
     expect(sub.totalCount).toBe(listed(server.mock.state.businessAccountId));
     expect(sub.totalCount).not.toBe(own);
     const bad = data(await call('list_banks', { accountId: 'acct-1' }));
-    expect(bad.error).toMatchObject({ class: 'RequestValidationError', message: expect.stringMatching(/accountId/) });
+    expect(bad.error).toMatchObject({
+      class: 'RequestValidationError',
+      message: expect.stringMatching(/accountId/),
+    });
   });
 });

@@ -56,9 +56,7 @@ const payoutInput = {
   externalReference: z
     .string()
     .min(1)
-    .describe(
-      'Your unique reference for THIS payout, chosen once and kept. ' + RETRY_SENTENCE,
-    ),
+    .describe(`Your unique reference for THIS payout, chosen once and kept. ${RETRY_SENTENCE}`),
   amount: z
     .string()
     .regex(DECIMAL, 'a decimal string in major units, e.g. "5000" or "5000.50"')
@@ -71,7 +69,10 @@ const payoutInput = {
     .describe(
       'Required for NGN: the nameEnquiry returned by lookup_account_name for this same account. Its holder name must match beneficiary.accountName.',
     ),
-  payerNameId: z.string().optional().describe('The payer name the recipient sees (its id); default: the account default.'),
+  payerNameId: z
+    .string()
+    .optional()
+    .describe('The payer name the recipient sees (its id); default: the account default.'),
 };
 
 type Body = Omit<z.infer<z.ZodObject<typeof payoutInput>>, 'nameEnquiry'>;
@@ -98,7 +99,9 @@ export function registerPayoutTool(ctx: ToolContext): void {
       const currency = body.currency.trim().toUpperCase();
       const cap = caps.get(currency);
       if (cap === undefined) {
-        throw new PayoutRefusedError(`payouts in ${currency} are not enabled on this server (caps: ${capsText}); nothing was sent`);
+        throw new PayoutRefusedError(
+          `payouts in ${currency} are not enabled on this server (caps: ${capsText}); nothing was sent`,
+        );
       }
       if (!atMost(body.amount, cap)) {
         throw new PayoutRefusedError(
@@ -172,10 +175,16 @@ type Enquiry = { accountNumber: string; bankCode: string; accountName: string } 
 async function checkNameEnquiry(client: Client, to: Body['beneficiary'], given: Enquiry): Promise<void> {
   if (!given) {
     throw new RequestValidationError([
-      { path: ['nameEnquiry'], message: 'is required for NGN: call lookup_account_name for this account first' },
+      {
+        path: ['nameEnquiry'],
+        message: 'is required for NGN: call lookup_account_name for this account first',
+      },
     ]);
   }
-  if (given.accountNumber.trim() !== to.accountNumber.trim() || given.bankCode.trim() !== to.bankCode.trim()) {
+  if (
+    given.accountNumber.trim() !== to.accountNumber.trim() ||
+    given.bankCode.trim() !== to.bankCode.trim()
+  ) {
     throw new PayoutRefusedError('nameEnquiry is for a different account than beneficiary; nothing was sent');
   }
   if (!sameName(given.accountName, to.accountName)) {
@@ -183,7 +192,10 @@ async function checkNameEnquiry(client: Client, to: Body['beneficiary'], given: 
       `beneficiary.accountName "${to.accountName}" does not match the name enquiry's holder "${given.accountName}"; nothing was sent`,
     );
   }
-  const fresh = await client.banks.lookup({ bankCode: to.bankCode.trim(), accountNumber: to.accountNumber.trim() });
+  const fresh = await client.banks.lookup({
+    bankCode: to.bankCode.trim(),
+    accountNumber: to.accountNumber.trim(),
+  });
   if (!sameName(fresh.accountName, to.accountName)) {
     throw new PayoutRefusedError(
       `the bank names the holder of ${fresh.accountNumber} "${fresh.accountName}", not "${to.accountName}"; nothing was sent`,

@@ -2,10 +2,10 @@ import {
   type BeneficiaryListParams,
   currencyDigits,
   type LookupParams,
+  PAYER_NAME_REVIEW_STATUSES,
   type Page,
   type PayerName,
   type PayerNameListParams,
-  PAYER_NAME_REVIEW_STATUSES,
   TRANSACTION_STATUSES,
   type TransactionListParams,
 } from 'payments-service-sdk';
@@ -89,7 +89,8 @@ export function registerReadTools(ctx: ToolContext): void {
     'list_banks',
     {
       title: 'List Nigerian banks',
-      description: 'Every supported Nigerian bank with its bankCode (NIP institution code), for name enquiry and NGN payouts.',
+      description:
+        'Every supported Nigerian bank with its bankCode (NIP institution code), for name enquiry and NGN payouts.',
       inputSchema: { accountId },
       annotations: READ_ONLY,
     },
@@ -104,14 +105,18 @@ export function registerReadTools(ctx: ToolContext): void {
     {
       title: 'Name enquiry',
       description:
-        "Confirms the holder name of a Nigerian bank account (name enquiry). Pass its result as nameEnquiry to send_payout for NGN payouts.",
+        'Confirms the holder name of a Nigerian bank account (name enquiry). Pass its result as nameEnquiry to send_payout for NGN payouts.',
       inputSchema: { ...lookupInput, accountId },
       annotations: READ_ONLY,
     },
     guarded(ctx, async ({ accountId: id, ...params }) => {
       const found = await ctx.client(id).banks.lookup(params);
       return result(redact, `${found.accountNumber} at ${found.bankName}: ${found.accountName}.`, {
-        nameEnquiry: { accountNumber: found.accountNumber, bankCode: found.bankCode, accountName: found.accountName },
+        nameEnquiry: {
+          accountNumber: found.accountNumber,
+          bankCode: found.bankCode,
+          accountName: found.accountName,
+        },
         account: found,
       });
     }),
@@ -129,7 +134,9 @@ export function registerReadTools(ctx: ToolContext): void {
     guarded(ctx, async (args) => {
       const currencies = await ctx.client(args.accountId).wallet.supportedCurrencies();
       const out = currencies.map((c) => ({ ...c, minorUnitDigits: currencyDigits(c.code) ?? null }));
-      return result(redact, `${out.length} currencies: ${out.map((c) => c.code).join(', ')}.`, { currencies: out });
+      return result(redact, `${out.length} currencies: ${out.map((c) => c.code).join(', ')}.`, {
+        currencies: out,
+      });
     }),
   );
 
@@ -180,7 +187,9 @@ export function registerReadTools(ctx: ToolContext): void {
             found: true,
             transaction: transactionOut(found),
           })
-        : result(redact, `No payout ${externalReference}: both listings read to their end.`, { found: false });
+        : result(redact, `No payout ${externalReference}: both listings read to their end.`, {
+            found: false,
+          });
     }),
   );
 
@@ -195,10 +204,14 @@ export function registerReadTools(ctx: ToolContext): void {
     guarded(ctx, async ({ accountId: id, ...params }) => {
       const current = await ctx.client(id).payerNames.list(params);
       const paging = pageOut(current);
-      return result(redact, `Page ${paging.page} of ${paging.totalPages}: ${current.data.length} payer names.`, {
-        payerNames: current.data,
-        ...paging,
-      });
+      return result(
+        redact,
+        `Page ${paging.page} of ${paging.totalPages}: ${current.data.length} payer names.`,
+        {
+          payerNames: current.data,
+          ...paging,
+        },
+      );
     }),
   );
 
@@ -206,15 +219,17 @@ export function registerReadTools(ctx: ToolContext): void {
     'get_payer_name',
     {
       title: 'Get a payer name',
-      description:
-        `One payer name by id. The API shows no read by id, so the listing is searched (at most ${PAYER_NAME_SCAN_PAGES} pages of ${MAX_PAGE_SIZE}, archived included).`,
+      description: `One payer name by id. The API shows no read by id, so the listing is searched (at most ${PAYER_NAME_SCAN_PAGES} pages of ${MAX_PAGE_SIZE}, archived included).`,
       inputSchema: { payerNameId: uuid('payer name'), accountId },
       annotations: READ_ONLY,
     },
     guarded(ctx, async ({ payerNameId, accountId: id }) => {
       const client = ctx.client(id);
       for (const archived of [false, true]) {
-        let current: Page<PayerName> | undefined = await client.payerNames.list({ archived, pageSize: MAX_PAGE_SIZE });
+        let current: Page<PayerName> | undefined = await client.payerNames.list({
+          archived,
+          pageSize: MAX_PAGE_SIZE,
+        });
         for (let read = 1; current; read++) {
           const hit = current.data.find((p) => p.id === payerNameId);
           if (hit) return result(redact, `Payer name ${hit.name}: ${hit.status}.`, { payerName: hit });
@@ -230,7 +245,12 @@ export function registerReadTools(ctx: ToolContext): void {
           current = await current.getNextPage();
         }
       }
-      return result(redact, `No payer name ${payerNameId} on this account.`, { found: false, complete: true }, true);
+      return result(
+        redact,
+        `No payer name ${payerNameId} on this account.`,
+        { found: false, complete: true },
+        true,
+      );
     }),
   );
 
@@ -245,10 +265,14 @@ export function registerReadTools(ctx: ToolContext): void {
     guarded(ctx, async ({ accountId: id, ...params }) => {
       const current = await ctx.client(id).beneficiaries.list(params);
       const paging = pageOut(current);
-      return result(redact, `Page ${paging.page} of ${paging.totalPages}: ${current.data.length} beneficiaries.`, {
-        beneficiaries: current.data,
-        ...paging,
-      });
+      return result(
+        redact,
+        `Page ${paging.page} of ${paging.totalPages}: ${current.data.length} beneficiaries.`,
+        {
+          beneficiaries: current.data,
+          ...paging,
+        },
+      );
     }),
   );
 

@@ -11,7 +11,9 @@ import { result } from '../format.js';
 const body = (what: string) =>
   z
     .record(z.string(), z.unknown())
-    .describe(`${what}, with the field names of payments-service-sdk (snake_case, as on the wire); checked before sending.`);
+    .describe(
+      `${what}, with the field names of payments-service-sdk (snake_case, as on the wire); checked before sending.`,
+    );
 const id = (what: string) => z.string().describe(`The ${what}'s id (a uuid).`);
 
 export function registerBeneficiaryWrites(ctx: ToolContext): void {
@@ -23,11 +25,23 @@ export function registerBeneficiaryWrites(ctx: ToolContext): void {
       title: 'Create a beneficiary',
       description:
         'Saves a beneficiary. Not idempotent: after an unclear failure, look for it with list_beneficiaries before creating it again.',
-      inputSchema: { beneficiary: body('The beneficiary: currency, account_name, withdrawal_method and the fields its rail needs'), accountId },
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+      inputSchema: {
+        beneficiary: body(
+          'The beneficiary: currency, account_name, withdrawal_method and the fields its rail needs',
+        ),
+        accountId,
+      },
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: true,
+      },
     },
     guarded(ctx, async (args) => {
-      const created = await ctx.client(args.accountId).beneficiaries.create(args.beneficiary as unknown as BeneficiaryInput);
+      const created = await ctx
+        .client(args.accountId)
+        .beneficiaries.create(args.beneficiary as unknown as BeneficiaryInput);
       return result(redact, `Created beneficiary ${created.id}.`, { beneficiary: created });
     }),
   );
@@ -35,8 +49,13 @@ export function registerBeneficiaryWrites(ctx: ToolContext): void {
     'update_beneficiary',
     {
       title: 'Update a beneficiary',
-      description: 'Replaces a saved beneficiary: send the complete required set for its rail, not a partial patch.',
-      inputSchema: { beneficiaryId: id('beneficiary'), beneficiary: body('The whole beneficiary'), accountId },
+      description:
+        'Replaces a saved beneficiary: send the complete required set for its rail, not a partial patch.',
+      inputSchema: {
+        beneficiaryId: id('beneficiary'),
+        beneficiary: body('The whole beneficiary'),
+        accountId,
+      },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     },
     guarded(ctx, async (args) => {
@@ -71,14 +90,25 @@ export function registerPayerNameWrites(ctx: ToolContext): void {
       description:
         'Submits a payer name for review (JSON fields only; documents go through the dashboard or the SDK). Not idempotent: a repeat gets 409 for the same display name.',
       inputSchema: {
-        payerName: body('The payer name: entity_type, display_name, country, address_line, city, state_province, ...'),
+        payerName: body(
+          'The payer name: entity_type, display_name, country, address_line, city, state_province, ...',
+        ),
         accountId,
       },
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: true,
+      },
     },
     guarded(ctx, async (args) => {
-      const created = await ctx.client(args.accountId).payerNames.create(args.payerName as unknown as PayerNameCreateParams);
-      return result(redact, `Submitted payer name ${created.name}: ${created.status}.`, { payerName: created });
+      const created = await ctx
+        .client(args.accountId)
+        .payerNames.create(args.payerName as unknown as PayerNameCreateParams);
+      return result(redact, `Submitted payer name ${created.name}: ${created.status}.`, {
+        payerName: created,
+      });
     }),
   );
   server.registerTool(
@@ -86,11 +116,17 @@ export function registerPayerNameWrites(ctx: ToolContext): void {
     {
       title: 'Set the default payer name',
       description: 'Makes a payer name that cleared review the account default (isDefault false clears it).',
-      inputSchema: { payerNameId: id('payer name'), isDefault: z.boolean().optional().describe('Default true.'), accountId },
+      inputSchema: {
+        payerNameId: id('payer name'),
+        isDefault: z.boolean().optional().describe('Default true.'),
+        accountId,
+      },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     },
     guarded(ctx, async (args) => {
-      const named = await ctx.client(args.accountId).payerNames.setDefault(args.payerNameId, args.isDefault ?? true);
+      const named = await ctx
+        .client(args.accountId)
+        .payerNames.setDefault(args.payerNameId, args.isDefault ?? true);
       return result(redact, `Payer name ${named.name}: isDefault ${named.isDefault}.`, { payerName: named });
     }),
   );
