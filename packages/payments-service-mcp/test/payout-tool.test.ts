@@ -162,6 +162,26 @@ describe('send_payout', () => {
     expect(ledger('ngn-cut-1')).toBe(1);
   });
 
+  it('answers "unknown" with what the operator must check when it cannot prove the payout absent', async () => {
+    const faults = mock.server().mock.faults;
+    faults.next({ status: 400, match: 'GET /transactions', times: 100 });
+    try {
+      const result = await send(ngn('ngn-unknown-1'));
+      expect(result.isError).toBe(true);
+      expect(data(result)).toMatchObject({
+        status: 'unknown',
+        externalReference: 'ngn-unknown-1',
+        error: { class: 'PayoutOutcomeUnknownError' },
+        operatorMustCheck: expect.stringContaining('never invent a new reference for a retry'),
+      });
+      expect(result.content[0]).toMatchObject({ text: expect.stringMatching(/^PayoutOutcomeUnknownError: /) });
+    } finally {
+      faults.clear();
+    }
+    // Nothing was sent: the lookup before the first POST could not prove the payout absent.
+    expect(ledger('ngn-unknown-1')).toBe(0);
+  });
+
   it('describes itself so that a model retries with the same reference', async () => {
     const tool = (await payouts.client.listTools()).tools.find((t) => t.name === 'send_payout')!;
     expect(tool.description).toContain(
