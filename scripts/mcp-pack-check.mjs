@@ -57,7 +57,10 @@ try {
 
   const app = join(work, 'operator');
   mkdirSync(app);
-  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'operator', private: true, type: 'module' }));
+  writeFileSync(
+    join(app, 'package.json'),
+    JSON.stringify({ name: 'operator', private: true, type: 'module' }),
+  );
   await check('both tarballs install into a fresh project', () => {
     run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', sdk.file, mcp.file], app);
     return run('npm', ['ls', '--depth=0'], app).trim().split('\n').slice(1).join('; ');
@@ -71,7 +74,12 @@ try {
     command: 'npx',
     args: ['--no', 'payments-service-mcp'],
     cwd: app,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PAYMENTS_API_KEY: KEY, PAYMENTS_BASE_URL: server.baseUrl },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      PAYMENTS_API_KEY: KEY,
+      PAYMENTS_BASE_URL: server.baseUrl,
+    },
     stderr: 'pipe',
   });
   transport.stderr?.on('data', (chunk) => {
@@ -87,11 +95,15 @@ try {
   await check('it lists the read-only tools by default', async () => {
     const { tools } = await client.listTools();
     const writable = tools.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name);
-    if (tools.length !== 9 || writable.length) throw new Error(`tools: ${tools.map((t) => t.name)}; writable: ${writable}`);
+    if (tools.length !== 9 || writable.length)
+      throw new Error(`tools: ${tools.map((t) => t.name)}; writable: ${writable}`);
     return tools.map((t) => t.name).join(', ');
   });
   await check('a read tool answers from the mock over loopback', async () => {
-    const result = await client.callTool({ name: 'lookup_account_name', arguments: { bankCode: '000013', accountNumber: '0123456788' } });
+    const result = await client.callTool({
+      name: 'lookup_account_name',
+      arguments: { bankCode: '000013', accountNumber: '0123456788' },
+    });
     const name = result.structuredContent?.nameEnquiry?.accountName;
     if (result.isError || name !== 'ADAEZE KEMI OKAFOR') throw new Error(JSON.stringify(result));
     const page = await client.callTool({ name: 'list_transactions', arguments: { pageSize: 5 } });

@@ -162,6 +162,23 @@ describe('send_payout', () => {
     expect(ledger('ngn-cut-1')).toBe(1);
   });
 
+  it('answers "not_sent" when every POST failed and the listings prove nothing moved', async () => {
+    mock.server().mock.faults.next({ status: 503, match: 'POST /payouts', times: 3 });
+    const result = await send(ngn('ngn-503-1'));
+    expect(result.isError).toBe(true);
+    expect(data(result)).toMatchObject({
+      status: 'not_sent',
+      externalReference: 'ngn-503-1',
+      attempts: 3,
+      error: { class: 'InternalServerError', status: 503 },
+      note: expect.stringContaining('Nothing moved'),
+    });
+    expect(ledger('ngn-503-1')).toBe(0);
+    // The same reference later: sent once.
+    expect(data(await send(ngn('ngn-503-1')))).toMatchObject({ status: 'created' });
+    expect(ledger('ngn-503-1')).toBe(1);
+  });
+
   it('answers "unknown" with what the operator must check when it cannot prove the payout absent', async () => {
     const faults = mock.server().mock.faults;
     faults.next({ status: 400, match: 'GET /transactions', times: 100 });
@@ -174,7 +191,9 @@ describe('send_payout', () => {
         error: { class: 'PayoutOutcomeUnknownError' },
         operatorMustCheck: expect.stringContaining('never invent a new reference for a retry'),
       });
-      expect(result.content[0]).toMatchObject({ text: expect.stringMatching(/^PayoutOutcomeUnknownError: /) });
+      expect(result.content[0]).toMatchObject({
+        text: expect.stringMatching(/^PayoutOutcomeUnknownError: /),
+      });
     } finally {
       faults.clear();
     }
