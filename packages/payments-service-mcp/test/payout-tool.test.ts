@@ -90,7 +90,15 @@ describe('send_payout', () => {
       class: 'PayoutRefusedError',
       message: expect.stringContaining('XAF'),
     });
-    expect(ledger('cap-1') + ledger('cap-2')).toBe(0);
+    // A number is read exactly as JavaScript writes it.
+    const numeric = await send({ ...ngn('cap-4'), currency: 'USD', amount: 1000.01, nameEnquiry: undefined });
+    expect(data(numeric).error.class).toBe('PayoutRefusedError');
+    const huge = await send({ ...ngn('cap-5'), currency: 'USD', amount: 1e21, nameEnquiry: undefined });
+    expect(data(huge).error).toMatchObject({
+      class: 'RequestValidationError',
+      issues: [{ path: ['amount'] }],
+    });
+    expect(ledger('cap-1') + ledger('cap-2') + ledger('cap-4') + ledger('cap-5')).toBe(0);
     // The cap itself is allowed.
     const atCap = data(
       await send({ ...ngn('cap-3'), currency: 'USD', amount: '1000', nameEnquiry: undefined }),

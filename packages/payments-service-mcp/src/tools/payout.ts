@@ -58,9 +58,8 @@ const payoutInput = {
     .min(1)
     .describe(`Your unique reference for THIS payout, chosen once and kept. ${RETRY_SENTENCE}`),
   amount: z
-    .string()
-    .regex(DECIMAL, 'a decimal string in major units, e.g. "5000" or "5000.50"')
-    .describe('MAJOR units as a decimal string: "5000" means 5,000.00 of the currency.'),
+    .union([z.string(), z.number().nonnegative()])
+    .describe('MAJOR units, best as a decimal string: "5000" means 5,000.00 of the currency.'),
   currency: z.string().describe('Currency code, e.g. NGN.'),
   beneficiary,
   nameEnquiry: z
@@ -103,9 +102,19 @@ export function registerPayoutTool(ctx: ToolContext): void {
           `payouts in ${currency} are not enabled on this server (caps: ${capsText}); nothing was sent`,
         );
       }
-      if (!atMost(body.amount, cap)) {
+      // A number is read as JavaScript writes it: 0.1 + 0.2 has more decimals than any currency and is refused.
+      const amount = typeof body.amount === 'number' ? String(body.amount) : body.amount.trim();
+      if (!DECIMAL.test(amount)) {
+        throw new RequestValidationError([
+          {
+            path: ['amount'],
+            message: `must be a decimal number in major units, e.g. "5000.50" (got ${amount})`,
+          },
+        ]);
+      }
+      if (!atMost(amount, cap)) {
         throw new PayoutRefusedError(
-          `${body.amount} ${currency} is over this server's per-payout cap of ${cap} ${currency}; nothing was sent`,
+          `${amount} ${currency} is over this server's per-payout cap of ${cap} ${currency}; nothing was sent`,
         );
       }
       const client = ctx.client(id);
@@ -114,7 +123,7 @@ export function registerPayoutTool(ctx: ToolContext): void {
       const ref = body.externalReference;
       try {
         const outcome = await client.payouts.lookupBeforeRetry(
-          { ...body, currency, ...(assigned ? { remark: remarkFor(ref) } : {}) },
+          { ...body, amount, currency, ...(assigned ? { remark: remarkFor(ref) } : {}) },
           {
             lookupFirst: true,
             match: payoutMatch(ref),
