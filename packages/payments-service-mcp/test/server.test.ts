@@ -100,6 +100,24 @@ describe('the tools a host sees', () => {
   });
 });
 
+describe('tenancy', () => {
+  it("acts as PAYMENTS_ACCOUNT_ID by default, and as the key's own account for none", async () => {
+    const { mock: state } = mock.server();
+    const listed = (id: string) =>
+      state.account(id).transactions.filter((t) => t.row.status !== 'failed').length;
+    const session = await connect(
+      envFor(mock.server(), { PAYMENTS_ACCOUNT_ID: state.state.individualAccountId }),
+    );
+    try {
+      const page = data(await session.call('list_transactions', { pageSize: 1 }));
+      expect(page.totalCount).toBe(listed(state.state.individualAccountId));
+      expect(page.totalCount).not.toBe(listed(state.state.mainAccountId));
+    } finally {
+      await session.close();
+    }
+  });
+});
+
 describe('start-up', () => {
   const bin = fileURLToPath(new URL('../src/bin.ts', import.meta.url));
   const root = fileURLToPath(new URL('../../../', import.meta.url));
