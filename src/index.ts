@@ -28,8 +28,6 @@ export {
 export type { ClientOptions, FetchOptions, RequestOptions } from './internal/config.js';
 export type { ClientHooks, RequestEvent, ResponseEvent, RetryEvent } from './internal/hooks.js';
 export type { Logger, LogLevel } from './internal/logger.js';
-export type { SchemaOptions } from './internal/record-seam.js';
-export type { Schema } from './internal/schema.js';
 export type { HttpMethod, QueryValue } from './internal/transport.js';
 export type { AppInfo } from './internal/user-agent.js';
 export {
@@ -43,7 +41,6 @@ export {
   type PayoutOutcome,
   PayoutOutcomeUnknownError,
 } from './lib/payout-recovery.js';
-export { currencyDigits, toMajorUnits, toMinorUnits } from './money.js';
 export {
   type Account,
   type AccountCreateParams,
@@ -108,6 +105,7 @@ export {
   type PayoutCreateParams,
   PayoutSchema,
 } from './resources/payouts.js';
+export type { SchemaOptions } from './resources/record-seam.js';
 export {
   isLegacyTransaction,
   type KnownTransactionStatus,
@@ -126,6 +124,8 @@ export {
   type WalletTransaction,
   type WalletTransactionListParams,
 } from './resources/wallet.js';
+export { currencyDigits, toMajorUnits, toMinorUnits } from './rules/currency.js';
+export type { Schema } from './rules/schema.js';
 export { VERSION } from './version.js';
 export {
   type DepositEventFields,

@@ -1,9 +1,21 @@
-import { isRecord } from '../internal/envelope.js';
-import { safeStringify } from '../internal/json.js';
-import type { PageInfo } from '../internal/list-shapes.js';
 import type { ResponseInfo } from './api-promise.js';
 import { PaymentsError, RequestValidationError } from './error.js';
 import { PaginationError } from './response-errors.js';
+import { isRecord, safeStringify } from './values.js';
+
+/** The numbers of one page, whatever shape it came in. */
+export interface PageInfo {
+  rows: unknown[];
+  page: number;
+  pageSize: number;
+  totalCount: number | undefined;
+  /** As reported or derived; when the service reports neither, a lower bound. */
+  totalPages: number;
+  /** Whether a page follows this one. */
+  hasMore: boolean;
+  /** The service declared this the last page, as opposed to a walk that merely ran out. */
+  isLastPage: boolean;
+}
 
 /** Loads page `n` of the same list, with the same query and request options. */
 export type PageLoader<T> = (page: number) => Promise<Page<T>>;

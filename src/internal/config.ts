@@ -1,9 +1,9 @@
 import { PaymentsError, RequestValidationError } from '../core/error.js';
+import { ownData } from '../core/own.js';
 import { isUuid } from '../rules/ids.js';
 import { readEnv } from './env.js';
 import type { ClientHooks } from './hooks.js';
 import { isLogLevel, LevelLogger, type Logger, type LogLevel } from './logger.js';
-import { ownData } from './own.js';
 import { type Redact, redactor } from './redact.js';
 import { type AppInfo, appInfoIssue, userAgent } from './user-agent.js';
 

@@ -3,6 +3,8 @@ import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../internal/config.js';
 import { uuidSegment } from '../internal/path.js';
+import type { QueryValue } from '../internal/transport.js';
+import { openEnum, parseRequest, type Schema } from '../rules/schema.js';
 import {
   checkSchema,
   PagedPassThroughParams,
@@ -10,10 +12,8 @@ import {
   type SchemaOptions,
   schemaOption,
   splitSchema,
-} from '../internal/record-seam.js';
-import { openEnum, pagedQuery, parseRequest, type Schema } from '../internal/schema.js';
-import type { QueryValue } from '../internal/transport.js';
-import { APIResource } from './resource.js';
+} from './record-seam.js';
+import { APIResource, pagedQuery } from './resource.js';
 
 /**
  * A tenant account. The spec does not show its fields (not even `id`): everything the service sends is kept.

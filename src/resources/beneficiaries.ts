@@ -7,15 +7,16 @@ import {
   NotFoundError,
   RateLimitError,
 } from '../core/error.js';
+import { ownData } from '../core/own.js';
 import type { PagePromise } from '../core/pagination.js';
+import { safeStringify } from '../core/values.js';
 import type { RequestOptions } from '../internal/config.js';
-import { safeStringify } from '../internal/json.js';
-import { ownData } from '../internal/own.js';
 import { uuidSegment } from '../internal/path.js';
 import { backoffDelay, jitter, MAX_RETRY_AFTER_MS, RETRY_STATUSES } from '../internal/retry.js';
-import { openEnum, pagingParams, parseRequest } from '../internal/schema.js';
 import { sleep } from '../internal/sleep.js';
 import { beneficiaryInputSchema, beneficiaryWire, WITHDRAWAL_METHODS } from '../rules/beneficiary.js';
+import { pagingParams } from '../rules/paging.js';
+import { openEnum, parseRequest } from '../rules/schema.js';
 import type { BeneficiaryInput } from './beneficiary-types.js';
 import { APIResource } from './resource.js';
 

@@ -1,12 +1,13 @@
 import * as z from 'zod/mini';
-import { openEnum, pagingParams } from '../internal/schema.js';
-import type { UploadInput } from '../internal/uploads.js';
+import { pagingParams } from '../rules/paging.js';
 import {
   PAYER_NAME_ENTITY_TYPES,
   PAYER_NAME_REVIEW_STATUSES,
   PAYER_NAME_STATUSES,
   type PayerNameReviewStatus,
 } from '../rules/payer-name.js';
+import { openEnum } from '../rules/schema.js';
+import type { UploadInput } from './uploads.js';
 
 /** Response schemas and input types of the payer-name resource; the rules are in `rules/payer-name.ts`. */
 

@@ -2,11 +2,10 @@ import * as z from 'zod/mini';
 import type { APIPromise } from '../core/api-promise.js';
 import { type FieldIssue, RequestValidationError } from '../core/error.js';
 import type { PagePromise } from '../core/pagination.js';
+import { isRecord } from '../core/values.js';
 import type { RequestOptions } from '../internal/config.js';
-import { isRecord } from '../internal/envelope.js';
 import { uuidSegment } from '../internal/path.js';
-import { fieldIssues, pagedQuery, parseRequest } from '../internal/schema.js';
-import { encodeMultipart, preparePart, type UploadInput, type UploadPart } from '../internal/uploads.js';
+import { fieldIssues, parseRequest } from '../rules/schema.js';
 import {
   DOCUMENT_POLICY,
   type PayerName,
@@ -19,7 +18,8 @@ import {
   type PayerNameUpdateParams,
   PayerNameUpdateSchema,
 } from './payer-name-types.js';
-import { APIResource } from './resource.js';
+import { APIResource, pagedQuery } from './resource.js';
+import { encodeMultipart, preparePart, type UploadInput, type UploadPart } from './uploads.js';
 
 export * from './payer-name-types.js';
 

@@ -1,11 +1,10 @@
 import * as z from 'zod/mini';
 import type { APIPromise } from '../core/api-promise.js';
 import { APIUserAbortError, RequestValidationError } from '../core/error.js';
+import { ownData } from '../core/own.js';
 import type { RequestOptions } from '../internal/config.js';
 import { fastPath } from '../internal/fast-check.js';
-import { ownData } from '../internal/own.js';
 import type { Call } from '../internal/pipeline.js';
-import { minorUnits, parseRequest } from '../internal/schema.js';
 import {
   checkReference,
   checkSearchOptions,
@@ -15,7 +14,9 @@ import {
   searchByReference,
 } from '../lib/payout-lookup.js';
 import { type LookupBeforeRetryOptions, type PayoutOutcome, recoverPayout } from '../lib/payout-recovery.js';
+import { minorUnits } from '../rules/currency.js';
 import { payoutBodySchema } from '../rules/payout.js';
+import { parseRequest } from '../rules/schema.js';
 import { APIResource } from './resource.js';
 import type { Transaction } from './transactions.js';
 

@@ -1,5 +1,7 @@
 import type { PaymentsClient } from '../client.js';
 import type { Pipeline } from '../internal/pipeline.js';
+import type { QueryValue } from '../internal/transport.js';
+import { parseRequest, type Schema } from '../rules/schema.js';
 
 /** A namespace of endpoints: sends through the pipeline, and reaches other namespaces through the client. */
 export abstract class APIResource {
@@ -9,4 +11,16 @@ export abstract class APIResource {
     this.client = client;
     this.api = api;
   }
+}
+
+/**
+ * Validates list params of the shape `{ page?, pageSize?, query? }` and flattens them into one query, the
+ * caller's pass-through parameters first so the paging the SDK checked wins.
+ */
+export function pagedQuery(
+  schema: Schema<{ query?: Record<string, QueryValue> | undefined }>,
+  params: unknown,
+): Record<string, QueryValue> {
+  const { query, ...paging } = parseRequest(schema, params);
+  return { ...query, ...(paging as Record<string, QueryValue>) };
 }

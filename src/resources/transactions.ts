@@ -2,8 +2,10 @@ import * as z from 'zod/mini';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../internal/config.js';
 import { fastPath } from '../internal/fast-check.js';
-import { dateFilter, minorUnits, openEnum, pagingParams, parseRequest } from '../internal/schema.js';
-import { TRANSACTIONS_MAX_PAGE_SIZE } from '../rules/paging.js';
+import { minorUnits } from '../rules/currency.js';
+import { dateFilter } from '../rules/dates.js';
+import { pagingParams, TRANSACTIONS_MAX_PAGE_SIZE } from '../rules/paging.js';
+import { openEnum, parseRequest } from '../rules/schema.js';
 import { PAYMENT_RAILS, TRANSACTION_STATUSES } from '../rules/transactions.js';
 import { APIResource } from './resource.js';
 

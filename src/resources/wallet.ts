@@ -1,8 +1,11 @@
 import * as z from 'zod/mini';
 import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
+import { isRecord } from '../core/values.js';
 import type { RequestOptions } from '../internal/config.js';
-import { isRecord, onlyArray, pickList } from '../internal/envelope.js';
+import { onlyArray, pickList } from '../internal/envelope.js';
+import type { QueryValue } from '../internal/transport.js';
+import { openEnum, type Schema } from '../rules/schema.js';
 import {
   checkSchema,
   PagedPassThroughParams,
@@ -10,10 +13,8 @@ import {
   type SchemaOptions,
   schemaOption,
   splitSchema,
-} from '../internal/record-seam.js';
-import { openEnum, pagedQuery, type Schema } from '../internal/schema.js';
-import type { QueryValue } from '../internal/transport.js';
-import { APIResource } from './resource.js';
+} from './record-seam.js';
+import { APIResource, pagedQuery } from './resource.js';
 
 /** A currency from GET /wallet/supported-currencies. */
 export const CurrencySchema = z.looseObject({

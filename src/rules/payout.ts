@@ -1,9 +1,8 @@
 import * as z from 'zod/mini';
 import type { FieldIssue } from '../core/error.js';
-import { extraIssues, fieldIssues } from '../internal/schema.js';
-import { toMinorUnits } from '../money.js';
-import { currencyDigits } from './currency.js';
+import { currencyDigits, toMinorUnits } from './currency.js';
 import { isUuid } from './ids.js';
+import { extraIssues, fieldIssues } from './schema.js';
 
 /**
  * POST /payouts as the spec states it: `amount` (number, major units), `currency` (a code) and `beneficiary`

@@ -1,8 +1,9 @@
 import * as z from 'zod/mini';
 import { RequestValidationError } from '../core/error.js';
-import type { RequestOptions } from './config.js';
-import { ownData } from './own.js';
-import { PassThroughQuery, pagingParams, type Schema } from './schema.js';
+import { ownData } from '../core/own.js';
+import type { RequestOptions } from '../internal/config.js';
+import { pagingParams } from '../rules/paging.js';
+import { PassThroughQuery, type Schema } from '../rules/schema.js';
 
 /**
  * Records the spec does not show (tenant accounts, funding instructions, wallets, wallet transactions): kept as
