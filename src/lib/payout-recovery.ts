@@ -8,8 +8,8 @@ import {
 import { AcceptedButUnreadableError, ResponseValidationError } from '../core/response-errors.js';
 import type { RequestOptions } from '../internal/config.js';
 import { sleep } from '../internal/sleep.js';
-import type { Payout, PayoutWire } from '../resources/payouts.js';
-import type { Transaction } from '../resources/transactions.js';
+import type { Payout, PayoutWire } from '../rules/payout.js';
+import type { Transaction } from '../rules/transactions.js';
 import { DEFAULT_LOOKBACK_MS, type FindByReferenceOptions, type SearchResult } from './payout-lookup.js';
 
 /** One step of `lookupBeforeRetry`, for logging. */

@@ -1,4 +1,3 @@
-import * as z from 'zod/mini';
 import type { APIPromise } from '../core/api-promise.js';
 import { APIUserAbortError, RequestValidationError } from '../core/error.js';
 import { ownData } from '../core/own.js';
@@ -14,62 +13,21 @@ import {
   searchByReference,
 } from '../lib/payout-lookup.js';
 import { type LookupBeforeRetryOptions, type PayoutOutcome, recoverPayout } from '../lib/payout-recovery.js';
-import { minorUnits } from '../rules/currency.js';
-import { payoutBodySchema } from '../rules/payout.js';
+import {
+  type Payout,
+  type PayoutCreateParams,
+  PayoutSchema,
+  type PayoutWire,
+  payoutBodySchema,
+} from '../rules/payout.js';
 import { parseRequest } from '../rules/schema.js';
+import type { Transaction } from '../rules/transactions.js';
 import { APIResource } from './resource.js';
-import type { Transaction } from './transactions.js';
 
-/** The payout as POST /payouts returns it. Every amount here is in MINOR units (kobo, cents). */
-export const PayoutSchema = fastPath(
-  z.looseObject({
-    id: z.string(),
-    /** Null when none was given. */
-    remark: z.optional(z.nullable(z.string())),
-    /** Null when none was given (and for NGN payouts, the reference the service assigned). */
-    external_reference: z.optional(z.nullable(z.string())),
-    /** Minor units; deducted from the balance automatically. */
-    fee_amount: minorUnits,
-    created_at: z.string(),
-    /** Minor units the beneficiary receives. */
-    destination_amount: minorUnits,
-    /** Minor units deducted in total: `destination_amount + fee_amount`. */
-    amount: minorUnits,
-    beneficiary: z.looseObject({
-      bank_code: z.optional(z.string()),
-      bank_name: z.optional(z.string()),
-      account_name: z.optional(z.string()),
-    }),
-  }),
-);
-/** A payout as POST /payouts returns it (amounts in minor units). */
-export type Payout = z.infer<typeof PayoutSchema>;
+export { type Payout, type PayoutCreateParams, PayoutSchema, type PayoutWire } from '../rules/payout.js';
 
-/** The body of POST /payouts. */
-export interface PayoutCreateParams {
-  /** MAJOR units: `5000` means 5,000.00 NGN. A decimal string (`'5000.50'`) avoids float surprises. */
-  amount: number | string;
-  currency: string;
-  /** Validate the account with `banks.lookup` first and take `bankCode` from `banks.list`. */
-  beneficiary: {
-    accountName: string;
-    accountNumber: string;
-    bankName: string;
-    bankCode: string;
-    email: string;
-  };
-  /** Transaction description. */
-  remark?: string;
-  /** Your unique reference. A retry with the same reference returns the original transaction. */
-  externalReference?: string;
-  /** The payer name the recipient sees (its `id`); without one the account's default applies. */
-  payerNameId?: string;
-  /**
-   * Body fields the spec does not name, sent as given at the top level. Fields it names go in their own
-   * properties (an unknown top-level property is refused, so a typo cannot drop your reference).
-   */
-  extra?: Record<string, unknown>;
-}
+/** The payout is checked on the fast path (see `internal/fast-check.ts`). */
+const PAYOUT = fastPath(PayoutSchema);
 
 /** Per-call options of `payouts.create`. */
 export interface PayoutCreateOptions extends RequestOptions {
@@ -90,9 +48,6 @@ export function parsePayout(body: PayoutCreateParams, requireReference = false, 
   return { ...extra, ...parsed, amount: Number(parsed.amount) };
 }
 
-/** A payout body as it goes on the wire. */
-export type PayoutWire = Omit<PayoutCreateParams, 'extra' | 'amount'> & { amount: number };
-
 /** A fresh reference for a payout. Persist it before sending, so a crash cannot lose it. */
 export function createExternalReference(prefix = 'payout'): string {
   return `${prefix}_${globalThis.crypto.randomUUID().replaceAll('-', '')}`;
@@ -112,7 +67,7 @@ export class Payouts extends APIResource {
   }
 
   #post(body: PayoutWire, options?: RequestOptions): Call<Payout> {
-    return { method: 'POST', path: '/payouts', body, schema: PayoutSchema, options };
+    return { method: 'POST', path: '/payouts', body, schema: PAYOUT, options };
   }
 
   /**

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import type { FieldIssue } from '../core/error.js';
-import { currencyDigits, toMinorUnits } from './currency.js';
+import { currencyDigits, minorUnits, toMinorUnits } from './currency.js';
 import { isUuid } from './ids.js';
 import { extraIssues, fieldIssues } from './schema.js';
 
@@ -123,3 +123,55 @@ export function payoutWireIssues(body: Record<string, unknown>, digits?: number)
   if (typeof body.amount === 'string') issues.push({ path: ['amount'], message: 'must be a number' });
   return issues;
 }
+
+/** The payout as POST /payouts returns it. Every amount here is in MINOR units (kobo, cents). */
+export const PayoutSchema = z.looseObject({
+  id: z.string(),
+  /** Null when none was given. */
+  remark: z.optional(z.nullable(z.string())),
+  /** Null when none was given (and for NGN payouts, the reference the service assigned). */
+  external_reference: z.optional(z.nullable(z.string())),
+  /** Minor units; deducted from the balance automatically. */
+  fee_amount: minorUnits,
+  created_at: z.string(),
+  /** Minor units the beneficiary receives. */
+  destination_amount: minorUnits,
+  /** Minor units deducted in total: `destination_amount + fee_amount`. */
+  amount: minorUnits,
+  beneficiary: z.looseObject({
+    bank_code: z.optional(z.string()),
+    bank_name: z.optional(z.string()),
+    account_name: z.optional(z.string()),
+  }),
+});
+/** A payout as POST /payouts returns it (amounts in minor units). */
+export type Payout = z.infer<typeof PayoutSchema>;
+
+/** The body of POST /payouts. */
+export interface PayoutCreateParams {
+  /** MAJOR units: `5000` means 5,000.00 NGN. A decimal string (`'5000.50'`) avoids float surprises. */
+  amount: number | string;
+  currency: string;
+  /** Validate the account with `banks.lookup` first and take `bankCode` from `banks.list`. */
+  beneficiary: {
+    accountName: string;
+    accountNumber: string;
+    bankName: string;
+    bankCode: string;
+    email: string;
+  };
+  /** Transaction description. */
+  remark?: string;
+  /** Your unique reference. A retry with the same reference returns the original transaction. */
+  externalReference?: string;
+  /** The payer name the recipient sees (its `id`); without one the account's default applies. */
+  payerNameId?: string;
+  /**
+   * Body fields the spec does not name, sent as given at the top level. Fields it names go in their own
+   * properties (an unknown top-level property is refused, so a typo cannot drop your reference).
+   */
+  extra?: Record<string, unknown>;
+}
+
+/** A payout body as it goes on the wire. */
+export type PayoutWire = Omit<PayoutCreateParams, 'extra' | 'amount'> & { amount: number };
