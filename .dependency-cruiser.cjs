@@ -62,7 +62,8 @@ module.exports = {
     },
     {
       name: 'nothing-imports-the-entries',
-      comment: 'src/index.ts and src/testing/index.ts are what the package exports; nothing inside imports them',
+      comment:
+        'src/index.ts and src/testing/index.ts are what the package exports; nothing inside imports them',
       severity: 'error',
       from: { path: '^src/' },
       to: { path: '^src/(index|testing/index)\\.ts$' },
