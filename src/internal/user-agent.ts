@@ -26,7 +26,8 @@ export interface AppInfo {
   url?: string;
 }
 
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** An RFC 9110 token: what a header name, a User-Agent product and its version must be. */
+export const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /** Checks `appInfo`; the problem with it, if any, as a field and a message. */
 export function appInfoIssue(info: AppInfo): { path: string[]; message: string } | undefined {

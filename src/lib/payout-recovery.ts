@@ -6,7 +6,7 @@ import {
   RequestValidationError,
 } from '../core/error.js';
 import { AcceptedButUnreadableError, ResponseValidationError } from '../core/response-errors.js';
-import type { RequestOptions } from '../internal/config.js';
+import { MAX_TIMEOUT_MS, type RequestOptions } from '../internal/config.js';
 import { sleep } from '../internal/sleep.js';
 import type { Payout, PayoutWire } from '../rules/payout.js';
 import type { Transaction } from '../rules/transactions.js';
@@ -124,9 +124,6 @@ function wasAccepted(error: unknown): boolean {
  */
 const SERVICE_ASSIGNED_REFERENCE = new Set(['NGN']);
 
-/** The longest timer JavaScript can set; a longer one fires at once. */
-const MAX_WAIT_MS = 2 ** 31 - 1;
-
 export function checkRecoveryOptions(options: LookupBeforeRetryOptions): {
   maxAttempts: number;
   waits: number[];
@@ -138,9 +135,9 @@ export function checkRecoveryOptions(options: LookupBeforeRetryOptions): {
       { path: ['maxAttempts'], message: 'must be a whole number of at least 1' },
     ]);
   }
-  const ok = (w: unknown) => typeof w === 'number' && Number.isFinite(w) && w >= 0 && w <= MAX_WAIT_MS;
+  const ok = (w: unknown) => typeof w === 'number' && Number.isFinite(w) && w >= 0 && w <= MAX_TIMEOUT_MS;
   if (!Array.isArray(waits) || waits.length === 0 || !waits.every(ok)) {
-    const message = `must be a non-empty list of milliseconds (0 to ${MAX_WAIT_MS})`;
+    const message = `must be a non-empty list of milliseconds (0 to ${MAX_TIMEOUT_MS})`;
     throw new RequestValidationError([{ path: ['visibilityWaits'], message }]);
   }
   return { maxAttempts, waits };
