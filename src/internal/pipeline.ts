@@ -1,7 +1,7 @@
-import { APIPromise, responseInfo, type WithResponse } from '../core/api-promise.js';
+import { InternalAPIPromise as APIPromise, responseInfo, type WithResponse } from '../core/api-promise.js';
 import { RequestValidationError } from '../core/error.js';
 import { ownData } from '../core/own.js';
-import { Page, PagePromise } from '../core/pagination.js';
+import { InternalPage as Page, PagePromise } from '../core/pagination.js';
 import type { Schema } from '../rules/schema.js';
 import type { TransportResponse } from './body.js';
 import { callLimits, type RequestOptions, type ResolvedConfig } from './config.js';

@@ -5,18 +5,16 @@ import type { PagePromise } from '../core/pagination.js';
 import { isRecord } from '../core/values.js';
 import type { RequestOptions } from '../internal/config.js';
 import { uuidSegment } from '../internal/path.js';
+import { DOCUMENT_POLICY, PayerNameCreateSchema, PayerNameUpdateSchema } from '../rules/payer-name.js';
 import { fieldIssues, parseRequest } from '../rules/schema.js';
 import {
-  DOCUMENT_POLICY,
   type PayerName,
   type PayerNameCreateParams,
-  PayerNameCreateSchema,
   type PayerNameDocumentInput,
   type PayerNameListParams,
   PayerNameListParamsSchema,
   PayerNameSchema,
   type PayerNameUpdateParams,
-  PayerNameUpdateSchema,
 } from './payer-name-types.js';
 import { APIResource, pagedQuery } from './resource.js';
 import { encodeMultipart, preparePart, type UploadInput, type UploadPart } from './uploads.js';

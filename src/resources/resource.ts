@@ -12,6 +12,7 @@ export interface ClientNamespaces {
 export abstract class APIResource {
   protected readonly client: ClientNamespaces;
   protected readonly api: Pipeline;
+  /** @internal Only the client builds its namespaces. */
   constructor(client: ClientNamespaces, api: Pipeline) {
     this.client = client;
     this.api = api;

@@ -47,7 +47,7 @@ export const PAYER_NAME_DOCUMENT_TYPES: Readonly<Record<string, readonly string[
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document': ['.docx'],
 };
 
-/** @internal The document rules as an upload policy. */
+/** The document rules as an upload policy. */
 export const DOCUMENT_POLICY: UploadPolicy = {
   types: PAYER_NAME_DOCUMENT_TYPES,
   maxBytes: PAYER_NAME_DOCUMENT_MAX_BYTES,
