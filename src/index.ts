@@ -97,30 +97,10 @@ export {
   type PayerNames,
   type PayerNameUpdateParams,
 } from './resources/payer-names.js';
-export {
-  createExternalReference,
-  type Payout,
-  type PayoutCreateOptions,
-  type PayoutCreateParams,
-  PayoutSchema,
-  type Payouts,
-} from './resources/payouts.js';
+export { createExternalReference, type PayoutCreateOptions, type Payouts } from './resources/payouts.js';
 export type { PassThroughListParams, SchemaOptions } from './resources/record-seam.js';
 export type { APIResource } from './resources/resource.js';
-export {
-  isLegacyTransaction,
-  type KnownTransactionStatus,
-  type LegacyTransaction,
-  LegacyTransactionSchema,
-  PAYMENT_RAILS,
-  TRANSACTION_STATUSES,
-  type Transaction,
-  type TransactionListItem,
-  TransactionListItemSchema,
-  type TransactionListParams,
-  TransactionSchema,
-  type Transactions,
-} from './resources/transactions.js';
+export type { Transactions } from './resources/transactions.js';
 export type { UploadFile, UploadInput } from './resources/uploads.js';
 export {
   type Currency,
@@ -143,7 +123,21 @@ export {
   type PayerNameReviewStatus,
   payerNameCreateIssues,
 } from './rules/payer-name.js';
+export { type Payout, type PayoutCreateParams, PayoutSchema } from './rules/payout.js';
 export type { Schema } from './rules/schema.js';
+export {
+  isLegacyTransaction,
+  type KnownTransactionStatus,
+  type LegacyTransaction,
+  LegacyTransactionSchema,
+  PAYMENT_RAILS,
+  TRANSACTION_STATUSES,
+  type Transaction,
+  type TransactionListItem,
+  TransactionListItemSchema,
+  type TransactionListParams,
+  TransactionSchema,
+} from './rules/transactions.js';
 export { VERSION } from './version.js';
 export {
   type DepositEventFields,

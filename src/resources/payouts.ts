@@ -24,8 +24,6 @@ import { parseRequest } from '../rules/schema.js';
 import type { Transaction } from '../rules/transactions.js';
 import { APIResource } from './resource.js';
 
-export { type Payout, type PayoutCreateParams, PayoutSchema, type PayoutWire } from '../rules/payout.js';
-
 /** The payout is checked on the fast path (see `internal/fast-check.ts`). */
 const PAYOUT = fastPath(PayoutSchema);
 

@@ -10,21 +10,6 @@ import {
 } from '../rules/transactions.js';
 import { APIResource } from './resource.js';
 
-export {
-  isLegacyTransaction,
-  type KnownTransactionStatus,
-  type LegacyTransaction,
-  LegacyTransactionSchema,
-  PAYMENT_RAILS,
-  TRANSACTION_STATUSES,
-  type Transaction,
-  type TransactionListItem,
-  TransactionListItemSchema,
-  type TransactionListParams,
-  TransactionListParamsSchema,
-  TransactionSchema,
-} from '../rules/transactions.js';
-
 /** Rows are checked on the fast path (see `internal/fast-check.ts`). */
 const ROWS = fastPath(TransactionListItemSchema);
 
