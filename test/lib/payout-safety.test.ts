@@ -113,6 +113,25 @@ describe('1. a 2xx is a commitment', () => {
       await server.close();
     }
   });
+
+  it('an abort after the 2xx is AcceptedButUnreadableError: the caller learns the service acted on it', async () => {
+    const controller = new AbortController();
+    const client = new PaymentsClient({
+      apiKey: DEFAULT_API_KEY,
+      baseUrl: mock.baseUrl,
+      logLevel: 'off',
+      // The caller gives up once the 2xx status line is back and the (stalled) body is still to come.
+      fetch: async (input, init) => {
+        const response = await mock.fetch(new Request(input, init));
+        controller.abort();
+        return response;
+      },
+    });
+    mock.faults.bodyFault('stall');
+    const error = await rejection(client.payouts.create(usd('abort-1'), { signal: controller.signal }));
+    expect(error).toBeInstanceOf(AcceptedButUnreadableError);
+    expect((error as Error).message).toMatch(/the caller aborted/);
+  });
 });
 
 describe('2. a lookup is complete only at the declared end of every listing', () => {
