@@ -45,7 +45,8 @@ const cjsDeclarations = {
 // `npm run build` empties dist/ first; the two formats build side by side, so neither cleans.
 const shared = {
   entry: { index: 'src/index.ts', testing: 'src/testing/index.ts' },
-  dts: true,
+  // `@internal` members (the SDK's own factories, the mock's bookkeeping) are left out of the published types.
+  dts: { compilerOptions: { stripInternal: true } },
   sourcemap: true,
   target: 'node22',
   platform: 'neutral',

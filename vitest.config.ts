@@ -24,5 +24,12 @@ export default defineConfig({
     // pages, 1,000 trials) set larger ones of their own.
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // `npm run coverage` (and CI's main run): line coverage of src/, failing under the floor the tests keep.
+    coverage: {
+      provider: 'v8',
+      include: ['src/**/*.ts'],
+      reporter: ['text-summary', 'json-summary'],
+      thresholds: { lines: 96 },
+    },
   },
 });

@@ -11,7 +11,6 @@ import type { Unwrapped } from './internal/envelope.js';
 import type { ListShape } from './internal/list-shapes.js';
 import { optionKeys, refuseUnknownKeys } from './internal/option-keys.js';
 import { Pipeline } from './internal/pipeline.js';
-import type { Schema } from './internal/schema.js';
 import type { HttpMethod, QueryValue } from './internal/transport.js';
 import { Accounts } from './resources/accounts.js';
 import { Banks } from './resources/banks.js';
@@ -21,6 +20,7 @@ import { PayerNames } from './resources/payer-names.js';
 import { Payouts } from './resources/payouts.js';
 import { Transactions } from './resources/transactions.js';
 import { Wallet } from './resources/wallet.js';
+import type { Schema } from './rules/schema.js';
 
 /** A request through `client.request`: any endpoint, with the client's auth, retries, envelope and errors. */
 export interface RequestParams<T> {

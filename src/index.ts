@@ -27,9 +27,9 @@ export {
 } from './core/response-errors.js';
 export type { ClientOptions, FetchOptions, RequestOptions } from './internal/config.js';
 export type { ClientHooks, RequestEvent, ResponseEvent, RetryEvent } from './internal/hooks.js';
+export type { ListShape } from './internal/list-shapes.js';
+export { LIST_SHAPES } from './internal/list-shapes.js';
 export type { Logger, LogLevel } from './internal/logger.js';
-export type { SchemaOptions } from './internal/record-seam.js';
-export type { Schema } from './internal/schema.js';
 export type { HttpMethod, QueryValue } from './internal/transport.js';
 export type { AppInfo } from './internal/user-agent.js';
 export {
@@ -43,11 +43,11 @@ export {
   type PayoutOutcome,
   PayoutOutcomeUnknownError,
 } from './lib/payout-recovery.js';
-export { currencyDigits, toMajorUnits, toMinorUnits } from './money.js';
 export {
   type Account,
   type AccountCreateParams,
   type AccountListParams,
+  type Accounts,
   type FundingInstructions,
   type IndividualKycLink,
   IndividualKycLinkSchema,
@@ -57,13 +57,16 @@ export {
   AccountLookupSchema,
   type Bank,
   BankSchema,
+  type Banks,
   type LookupParams,
 } from './resources/banks.js';
 export {
   type AccountCategory,
   type AccountOwnerType,
   type BankAddress,
+  type Beneficiaries,
   type Beneficiary,
+  type BeneficiaryFields,
   type BeneficiaryInput,
   type BeneficiaryListParams,
   BeneficiarySchema,
@@ -80,14 +83,8 @@ export {
   WITHDRAWAL_METHODS,
   type WithdrawalMethod,
 } from './resources/beneficiaries.js';
-export { type ReferralLink, ReferralLinkSchema } from './resources/broker.js';
+export { type Broker, type ReferralLink, ReferralLinkSchema } from './resources/broker.js';
 export {
-  type KnownPayerNameStatus,
-  PAYER_NAME_DOCUMENT_MAX_BYTES,
-  PAYER_NAME_DOCUMENT_TYPES,
-  PAYER_NAME_ENTITY_TYPES,
-  PAYER_NAME_REVIEW_STATUSES,
-  PAYER_NAME_STATUSES,
   type PayerName,
   type PayerNameCreateParams,
   type PayerNameDocument,
@@ -96,36 +93,51 @@ export {
   type PayerNameFields,
   type PayerNameListParams,
   type PayerNameMetadata,
-  type PayerNameReviewStatus,
   PayerNameSchema,
+  type PayerNames,
   type PayerNameUpdateParams,
-  payerNameCreateIssues,
 } from './resources/payer-names.js';
+export { createExternalReference, type PayoutCreateOptions, type Payouts } from './resources/payouts.js';
+export type { PassThroughListParams, SchemaOptions } from './resources/record-seam.js';
+export type { APIResource } from './resources/resource.js';
+export type { Transactions } from './resources/transactions.js';
+export type { UploadFile, UploadInput } from './resources/uploads.js';
 export {
-  createExternalReference,
-  type Payout,
-  type PayoutCreateOptions,
-  type PayoutCreateParams,
-  PayoutSchema,
-} from './resources/payouts.js';
+  type Currency,
+  CurrencySchema,
+  type Wallet,
+  type WalletRecord,
+  type WalletTransaction,
+  type WalletTransactionListParams,
+  type WalletTransactions,
+} from './resources/wallet.js';
+export type { BeneficiaryWrite } from './rules/beneficiary.js';
+export { currencyDigits, toMajorUnits, toMinorUnits } from './rules/currency.js';
+export {
+  type KnownPayerNameStatus,
+  PAYER_NAME_DOCUMENT_MAX_BYTES,
+  PAYER_NAME_DOCUMENT_TYPES,
+  PAYER_NAME_ENTITY_TYPES,
+  PAYER_NAME_REVIEW_STATUSES,
+  PAYER_NAME_STATUSES,
+  type PayerNameReviewStatus,
+  payerNameCreateIssues,
+} from './rules/payer-name.js';
+export { type Payout, type PayoutCreateParams, PayoutSchema } from './rules/payout.js';
+export type { Schema } from './rules/schema.js';
 export {
   isLegacyTransaction,
   type KnownTransactionStatus,
   type LegacyTransaction,
+  LegacyTransactionSchema,
   PAYMENT_RAILS,
   TRANSACTION_STATUSES,
   type Transaction,
   type TransactionListItem,
+  TransactionListItemSchema,
   type TransactionListParams,
   TransactionSchema,
-} from './resources/transactions.js';
-export {
-  type Currency,
-  CurrencySchema,
-  type WalletRecord,
-  type WalletTransaction,
-  type WalletTransactionListParams,
-} from './resources/wallet.js';
+} from './rules/transactions.js';
 export { VERSION } from './version.js';
 export {
   type DepositEventFields,

@@ -1,5 +1,5 @@
 import { nameClass, PaymentsError } from './core/error.js';
-import { isRecord } from './internal/envelope.js';
+import { isRecord } from './core/values.js';
 
 /**
  * Webhook events the spec names. The deposit, payout, fee, account and other payer-name event names are not

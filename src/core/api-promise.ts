@@ -20,11 +20,12 @@ export interface WithResponse<T> {
 export class APIPromise<T> implements PromiseLike<T> {
   readonly #result: Promise<WithResponse<T>>;
 
-  constructor(run: () => Promise<WithResponse<T>>) {
+  /** Only the SDK builds one (a method call returns it): the constructor is private. */
+  private constructor(run: () => Promise<WithResponse<T>>) {
     this.#result = run();
   }
 
-  /** Runs `run` (validation included) and wraps its result: a validation error rejects this promise. */
+  /** @internal Runs `run` (validation included) and wraps its result: a validation error rejects this promise. */
   static from<T>(run: () => Promise<WithResponse<T>>): APIPromise<T> {
     return new APIPromise(run);
   }
@@ -59,6 +60,15 @@ export class APIPromise<T> implements PromiseLike<T> {
     return 'APIPromise';
   }
 }
+
+/**
+ * `APIPromise` as the SDK's pipeline builds it. The class's constructor is private (and `from` is `@internal`,
+ * left out of the published types), so a caller cannot build one; this alias is not exported from the package.
+ */
+export const InternalAPIPromise = APIPromise as unknown as new <T>(
+  run: () => Promise<WithResponse<T>>,
+) => APIPromise<T>;
+export type InternalAPIPromise<T> = APIPromise<T>;
 
 /** The response info of a read response. */
 export function responseInfo(response: { status: number; headers: Headers }): ResponseInfo {

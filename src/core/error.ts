@@ -1,5 +1,4 @@
-import { safeStringify } from '../internal/json.js';
-import { retryAfterMs } from '../internal/retry.js';
+import { safeStringify } from './values.js';
 
 /**
  * Every error the SDK throws is a `PaymentsError`. HTTP failures are `APIError`s, split by status so that
@@ -164,6 +163,20 @@ const STATUS_CLASSES: Record<number, new (status: number, body: unknown, headers
   409: ConflictError,
   429: RateLimitError,
 };
+
+/** An IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), the one HTTP-date form servers must send. */
+const IMF_FIXDATE =
+  /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+
+/** `Retry-After` as milliseconds from `now`; `undefined` when absent, malformed or in the past. */
+export function retryAfterMs(value: string | null, now = Date.now()): number | undefined {
+  if (value === null) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  if (!IMF_FIXDATE.test(trimmed)) return undefined;
+  const at = Date.parse(trimmed);
+  return Number.isNaN(at) || at <= now ? undefined : at - now;
+}
 
 /** `Retry-After` as seconds from now (whole seconds, or a future HTTP date); malformed or past: undefined. */
 export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {

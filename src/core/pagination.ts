@@ -1,9 +1,21 @@
-import { isRecord } from '../internal/envelope.js';
-import { safeStringify } from '../internal/json.js';
-import type { PageInfo } from '../internal/list-shapes.js';
 import type { ResponseInfo } from './api-promise.js';
 import { PaymentsError, RequestValidationError } from './error.js';
 import { PaginationError } from './response-errors.js';
+import { isRecord, safeStringify } from './values.js';
+
+/** The numbers of one page, whatever shape it came in. */
+export interface PageInfo {
+  rows: unknown[];
+  page: number;
+  pageSize: number;
+  totalCount: number | undefined;
+  /** As reported or derived; when the service reports neither, a lower bound. */
+  totalPages: number;
+  /** Whether a page follows this one. */
+  hasMore: boolean;
+  /** The service declared this the last page, as opposed to a walk that merely ran out. */
+  isLastPage: boolean;
+}
 
 /** Loads page `n` of the same list, with the same query and request options. */
 export type PageLoader<T> = (page: number) => Promise<Page<T>>;
@@ -31,8 +43,11 @@ export class Page<T> implements AsyncIterable<T> {
   readonly response: ResponseInfo | undefined;
   readonly #load: PageLoader<T>;
 
-  /** @internal `info` as the list's shape reader decided it: the next-page rule lives there, one per shape. */
-  constructor(info: Omit<PageInfo, 'rows'>, data: T[], load: PageLoader<T>, response?: ResponseInfo) {
+  /**
+   * Only a list builds a page (through `InternalPage`), so the constructor is private. `info` is as the list's
+   * shape reader decided it: the next-page rule lives there, one per shape.
+   */
+  private constructor(info: Omit<PageInfo, 'rows'>, data: T[], load: PageLoader<T>, response?: ResponseInfo) {
     this.data = data;
     this.page = info.page;
     this.pageSize = info.pageSize;
@@ -60,6 +75,18 @@ export class Page<T> implements AsyncIterable<T> {
     for await (const page of walkPages(this)) yield* page.data;
   }
 }
+
+/**
+ * `Page` as the SDK's pipeline builds it. The class's constructor is private, so the published types offer no
+ * way to make a page that no list returned; this alias is not exported from the package.
+ */
+export const InternalPage = Page as unknown as new <T>(
+  info: Omit<PageInfo, 'rows'>,
+  data: T[],
+  load: PageLoader<T>,
+  response?: ResponseInfo,
+) => Page<T>;
+export type InternalPage<T> = Page<T>;
 
 function fingerprint(row: unknown): string {
   if (isRecord(row) && typeof row.id === 'string') return row.id.slice(0, 100);

@@ -1,5 +1,5 @@
+import { parseOwnJson, prototypePolluted } from '../core/own.js';
 import { ResponseTooLargeError } from '../core/response-errors.js';
-import { parseOwnJson, prototypePolluted } from './own.js';
 import type { Redact } from './redact.js';
 
 /**

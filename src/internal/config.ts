@@ -1,13 +1,13 @@
 import { PaymentsError, RequestValidationError } from '../core/error.js';
+import { ownData } from '../core/own.js';
 import { isUuid } from '../rules/ids.js';
 import { readEnv } from './env.js';
 import { type ClientHooks, HOOK_KEYS } from './hooks.js';
 import { isLogLevel, LevelLogger, type Logger, type LogLevel } from './logger.js';
 import { CLIENT_OPTION_KEYS, REQUEST_OPTION_KEYS } from './option-bags.js';
 import { refuseUnknownKeys } from './option-keys.js';
-import { ownData } from './own.js';
 import { type Redact, redactor } from './redact.js';
-import { APP_INFO_KEYS, type AppInfo, appInfoIssue, userAgent } from './user-agent.js';
+import { APP_INFO_KEYS, type AppInfo, appInfoIssue, TOKEN, userAgent } from './user-agent.js';
 
 /** The path every endpoint of the spec is relative to. */
 export const API_PREFIX = '/api/v1/external';
@@ -133,15 +133,12 @@ function normaliseBaseUrl(raw: string, allowInsecureHttp: boolean): string {
   return `${url.origin}${path === '' ? API_PREFIX : path}`;
 }
 
-/** An HTTP header name (RFC 9110 token). */
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-
 /**
  * Rejects values that could split a header (CR/LF) and anything fetch would refuse anyway (a name that is not
  * a token, a character beyond Latin-1), so the caller gets a RequestValidationError rather than a TypeError.
  */
 export function assertHeaderValue(name: string, value: string): void {
-  if (!HEADER_NAME.test(name)) {
+  if (!TOKEN.test(name)) {
     throw new RequestValidationError([{ path: [name], message: 'is not a valid header name' }]);
   }
   if (/[\r\n\0]/.test(value)) {
@@ -198,8 +195,8 @@ export function assertAccountId(accountId: string): void {
   }
 }
 
-/** The longest timer JavaScript can set; beyond it fetch's timeout would fire at once. */
-const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+/** The longest timer JavaScript can set; a longer one (fetch's timeout, a wait) fires at once. */
+export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 function nonNegativeInteger(name: string, value: unknown, max = Number.MAX_SAFE_INTEGER): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > max) {

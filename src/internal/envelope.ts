@@ -1,3 +1,5 @@
+import { isRecord } from '../core/values.js';
+
 /**
  * The spec shows two success envelopes and lets a few endpoints put their payload at the top level:
  *
@@ -18,10 +20,6 @@ export interface Unwrapped {
 }
 
 const ENVELOPE_KEYS = new Set(['status', 'message', 'success']);
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 /** True when `body` carries envelope markers: a numeric or boolean `status`, or a `success` flag. */
 function hasEnvelope(body: Record<string, unknown>): boolean {
@@ -66,5 +64,3 @@ export function onlyArray(record: Record<string, unknown>): unknown[] | undefine
   const arrays = Object.values(record).filter(Array.isArray);
   return arrays.length === 1 ? arrays[0] : undefined;
 }
-
-export { isRecord };

@@ -1,4 +1,4 @@
-import type { Schema } from './schema.js';
+import type { Schema } from '../rules/schema.js';
 
 /**
  * A plain-JavaScript check derived from a response schema, for the common case of a valid response: when it

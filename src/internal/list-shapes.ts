@@ -1,4 +1,6 @@
-import { isRecord, onlyArray, pickList, type Unwrapped } from './envelope.js';
+import type { PageInfo } from '../core/pagination.js';
+import { isRecord } from '../core/values.js';
+import { onlyArray, pickList, type Unwrapped } from './envelope.js';
 
 /**
  * The list shapes the spec's Pagination section states, one reader each, and each with its own next-page rule:
@@ -19,20 +21,6 @@ export type ListShape = (typeof LIST_SHAPES)[number];
 /** Whether `value` names a list shape (a caller's typo must not fall back to detection). */
 export function isListShape(value: unknown): value is ListShape {
   return (LIST_SHAPES as readonly unknown[]).includes(value);
-}
-
-/** The numbers of one page, whatever shape it came in. */
-export interface PageInfo {
-  rows: unknown[];
-  page: number;
-  pageSize: number;
-  totalCount: number | undefined;
-  /** As reported or derived; when the service reports neither, a lower bound. */
-  totalPages: number;
-  /** Whether a page follows this one. */
-  hasMore: boolean;
-  /** The service declared this the last page, as opposed to a walk that merely ran out. */
-  isLastPage: boolean;
 }
 
 /** What a reader gets: the response as read, and the page and size that were asked for. */

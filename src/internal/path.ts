@@ -7,37 +7,37 @@ export function uuidSegment(name: string, value: unknown): string {
   return value;
 }
 
-/** A character that Unicode compatibility normalisation (NFKC) turns into `.`, `/` or `\` (`．`, `／`, `＼`, `․`). */
+/** The problem with a character that compatibility normalisation (NFKC) turns into `.`, `/` or `\` (`．`, `／`, `＼`). */
 function lookalike(path: string): string | undefined {
   for (const char of path) {
-    if (char.charCodeAt(0) > 0x7f && /[./\\]/.test(char.normalize('NFKC'))) return char;
+    if (char.charCodeAt(0) > 0x7f && /[./\\]/.test(char.normalize('NFKC'))) {
+      return `must not contain "${char}", which normalises to ".", "/" or "\\"`;
+    }
   }
   return undefined;
 }
+
+/**
+ * What a caller-built path must not hold, each with the message that names it, checked in order. URL parsing
+ * treats `.`, `%2e`, `..`, `.%2e`, `%2e.` and `%2e%2e` (any case) as dot segments; `%25` hides a second round of
+ * decoding (`%252e%252e`); `%00`-`%1f` and `%7f` are control bytes; some servers and proxies drop `;...`
+ * parameters and then see `..` (`/a;/..;/b`).
+ */
+const UNSAFE_PATH: ReadonlyArray<[(path: string) => boolean, string]> = [
+  [(p) => !p.startsWith('/'), 'must start with "/"'],
+  [(p) => /[?#\\\s]/.test(p), 'must not contain "?", "#", "\\" or white space (pass query separately)'],
+  [(p) => p.split('/').some((s) => /^(?:\.|%2e){1,2}$/i.test(s)), 'must not contain "." or ".." segments'],
+  [(p) => /%2f|%5c/i.test(p), 'must not contain encoded slashes'],
+  [(p) => /%25|%[01][0-9a-f]|%7f/i.test(p), 'must not contain "%25" or encoded control characters'],
+  [(p) => p.includes(';'), 'must not contain ";"'],
+];
 
 /**
  * Checks a caller-built path for `client.request`: it must be relative to the base URL, start with `/`, and
  * hold no dot segments, query, fragment or backslash, so the request cannot leave `/api/v1/external`.
  */
 export function assertSafePath(path: string): string {
-  const problem = !path.startsWith('/')
-    ? 'must start with "/"'
-    : /[?#\\\s]/.test(path)
-      ? 'must not contain "?", "#", "\\" or white space (pass query separately)'
-      : // URL parsing treats `.`, `%2e`, `..`, `.%2e`, `%2e.` and `%2e%2e` (any case) as dot segments.
-        path.split('/').some((s) => /^(?:\.|%2e){1,2}$/i.test(s))
-        ? 'must not contain "." or ".." segments'
-        : /%2f|%5c/i.test(path)
-          ? 'must not contain encoded slashes'
-          : // `%25` hides a second round of decoding (`%252e%252e`); `%00`-`%1f` and `%7f` are control bytes.
-            /%25|%[01][0-9a-f]|%7f/i.test(path)
-            ? 'must not contain "%25" or encoded control characters'
-            : // `/a;/..;/b`: some servers and proxies drop `;...` parameters and then see `..`.
-              path.includes(';')
-              ? 'must not contain ";"'
-              : lookalike(path)
-                ? `must not contain "${lookalike(path)}", which normalises to ".", "/" or "\\"`
-                : undefined;
+  const problem = UNSAFE_PATH.find(([unsafe]) => unsafe(path))?.[1] ?? lookalike(path);
   if (problem) throw new RequestValidationError([{ path: ['path'], message: problem }]);
   return path;
 }

@@ -1,15 +1,15 @@
-import { APIPromise, responseInfo, type WithResponse } from '../core/api-promise.js';
+import { InternalAPIPromise as APIPromise, responseInfo, type WithResponse } from '../core/api-promise.js';
 import { RequestValidationError } from '../core/error.js';
-import { Page, PagePromise } from '../core/pagination.js';
+import { ownData } from '../core/own.js';
+import { InternalPage as Page, PagePromise } from '../core/pagination.js';
+import type { Schema } from '../rules/schema.js';
 import type { TransportResponse } from './body.js';
 import { callLimits, type RequestOptions, type ResolvedConfig } from './config.js';
 import type { Unwrapped } from './envelope.js';
 import { isListShape, LIST_SHAPES, type ListShape, readPage } from './list-shapes.js';
 import type { LevelLogger } from './logger.js';
-import { ownData } from './own.js';
 import { assertSucceeded, jsonPayload, readCommitted, shapeError, validate } from './response.js';
 import { isSafeToRepeat } from './retry.js';
-import type { Schema } from './schema.js';
 import { type HttpMethod, type QueryValue, send, type TransportRequest } from './transport.js';
 
 /**

@@ -1,9 +1,9 @@
 import { APIError, PaymentsError } from '../core/error.js';
 import { AcceptedButUnreadableError, ResponseValidationError } from '../core/response-errors.js';
+import { check, type Schema, toFieldIssues } from '../rules/schema.js';
 import type { TransportResponse } from './body.js';
 import { bodySaysFailure, type Unwrapped, unwrap } from './envelope.js';
 import { fastCheck } from './fast-check.js';
-import { check, type Schema, toFieldIssues } from './schema.js';
 
 /**
  * The response stage: what every response goes through after the transport, in this order:

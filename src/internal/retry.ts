@@ -1,3 +1,5 @@
+import { retryAfterMs } from '../core/error.js';
+
 /**
  * Retry policy, in one place.
  *
@@ -39,20 +41,6 @@ export function jitter(delay: number): number {
 export function isSafeToRepeat(method: string, idempotent: boolean | undefined): boolean {
   if (idempotent !== undefined) return idempotent;
   return method !== 'POST';
-}
-
-/** An IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), the one HTTP-date form servers must send. */
-const IMF_FIXDATE =
-  /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
-
-/** `Retry-After` as milliseconds from `now`; `undefined` when absent, malformed or in the past. */
-export function retryAfterMs(value: string | null, now = Date.now()): number | undefined {
-  if (value === null) return undefined;
-  const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  if (!IMF_FIXDATE.test(trimmed)) return undefined;
-  const at = Date.parse(trimmed);
-  return Number.isNaN(at) || at <= now ? undefined : at - now;
 }
 
 /** Timing headers ky would also honour; the spec names only `Retry-After`. */

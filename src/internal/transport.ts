@@ -1,10 +1,10 @@
 import ky, { HTTPError, type Options as KyOptions } from 'ky';
-import { APIUserAbortError, RequestValidationError } from '../core/error.js';
+import { APIUserAbortError, RequestValidationError, retryAfterMs } from '../core/error.js';
+import { ownData } from '../core/own.js';
 import { readResponse, readWithin, type TransportResponse, withHeaders } from './body.js';
 import { assertHeaders, callLimits, type RequestOptions, type ResolvedConfig } from './config.js';
 import { toPaymentsError } from './failure.js';
 import { attemptObserver } from './hooks.js';
-import { ownData } from './own.js';
 import { assertSafePath } from './path.js';
 import { redactHeaders } from './redact.js';
 import {
@@ -14,7 +14,6 @@ import {
   MAX_DELAY_MS,
   MAX_RETRY_AFTER_MS,
   RETRY_STATUSES,
-  retryAfterMs,
   timingHeaders,
 } from './retry.js';
 

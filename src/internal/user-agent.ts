@@ -29,7 +29,8 @@ export interface AppInfo {
 
 export const APP_INFO_KEYS = optionKeys<AppInfo>()(['name', 'version', 'url']);
 
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** An RFC 9110 token: what a header name, a User-Agent product and its version must be. */
+export const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /** Checks `appInfo`; the problem with it, if any, as a field and a message. */
 export function appInfoIssue(info: AppInfo): { path: string[]; message: string } | undefined {

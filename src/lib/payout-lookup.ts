@@ -2,13 +2,13 @@ import { nameClass, PaymentsError, RequestValidationError } from '../core/error.
 import { type Page, type PagePromise, pageKey } from '../core/pagination.js';
 import type { RequestOptions } from '../internal/config.js';
 import { optionKeys } from '../internal/option-keys.js';
+import { referenceIssue } from '../rules/payout.js';
 import {
   isLegacyTransaction,
   type Transaction,
   type TransactionListItem,
   type TransactionListParams,
-} from '../resources/transactions.js';
-import { referenceIssue } from '../rules/payout.js';
+} from '../rules/transactions.js';
 
 /**
  * Finding a payout in the transaction listing by its `externalReference`, and saying whether its absence is

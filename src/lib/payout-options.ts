@@ -1,7 +1,7 @@
 import { RequestValidationError } from '../core/error.js';
-import type { RequestOptions } from '../internal/config.js';
+import { MAX_TIMEOUT_MS, type RequestOptions } from '../internal/config.js';
 import { optionKeys } from '../internal/option-keys.js';
-import type { Transaction } from '../resources/transactions.js';
+import type { Transaction } from '../rules/transactions.js';
 import type { FindByReferenceOptions } from './payout-lookup.js';
 
 /** One step of `lookupBeforeRetry`, for logging. */
@@ -73,9 +73,6 @@ export const LOOKUP_BEFORE_RETRY_OPTION_KEYS = optionKeys<LookupBeforeRetryOptio
   'totalTimeout',
 ]);
 
-/** The longest timer JavaScript can set; a longer one fires at once. */
-const MAX_WAIT_MS = 2 ** 31 - 1;
-
 export function checkRecoveryOptions(options: LookupBeforeRetryOptions): {
   maxAttempts: number;
   waits: number[];
@@ -83,8 +80,8 @@ export function checkRecoveryOptions(options: LookupBeforeRetryOptions): {
 } {
   const maxAttempts = options.maxAttempts ?? 3;
   const total = options.totalTimeout ?? 0;
-  if (!Number.isInteger(total) || total < 0 || total > MAX_WAIT_MS) {
-    const message = `must be a whole number of milliseconds from 0 to ${MAX_WAIT_MS}`;
+  if (!Number.isInteger(total) || total < 0 || total > MAX_TIMEOUT_MS) {
+    const message = `must be a whole number of milliseconds from 0 to ${MAX_TIMEOUT_MS}`;
     throw new RequestValidationError([{ path: ['totalTimeout'], message }]);
   }
   const waits = options.visibilityWaits ?? [1000, 4000, 10000];
@@ -93,9 +90,9 @@ export function checkRecoveryOptions(options: LookupBeforeRetryOptions): {
       { path: ['maxAttempts'], message: 'must be a whole number of at least 1' },
     ]);
   }
-  const ok = (w: unknown) => typeof w === 'number' && Number.isFinite(w) && w >= 0 && w <= MAX_WAIT_MS;
+  const ok = (w: unknown) => typeof w === 'number' && Number.isFinite(w) && w >= 0 && w <= MAX_TIMEOUT_MS;
   if (!Array.isArray(waits) || waits.length === 0 || !waits.every(ok)) {
-    const message = `must be a non-empty list of milliseconds (0 to ${MAX_WAIT_MS})`;
+    const message = `must be a non-empty list of milliseconds (0 to ${MAX_TIMEOUT_MS})`;
     throw new RequestValidationError([{ path: ['visibilityWaits'], message }]);
   }
   return { maxAttempts, waits, deadline: total === 0 ? Number.POSITIVE_INFINITY : Date.now() + total };

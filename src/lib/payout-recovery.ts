@@ -2,8 +2,8 @@ import { APIUserAbortError, nameClass, PaymentsError, RequestValidationError } f
 import type { RequestOptions } from '../internal/config.js';
 import { MAX_RETRY_AFTER_MS } from '../internal/retry.js';
 import { sleep } from '../internal/sleep.js';
-import type { Payout, PayoutWire } from '../resources/payouts.js';
-import type { Transaction } from '../resources/transactions.js';
+import type { Payout, PayoutWire } from '../rules/payout.js';
+import type { Transaction } from '../rules/transactions.js';
 import { askedWaitMs, describePosts, isRefusal, wasAccepted } from './payout-answers.js';
 import { DEFAULT_LOOKBACK_MS, type SearchResult } from './payout-lookup.js';
 import { checkRecoveryOptions, type LookupBeforeRetryOptions } from './payout-options.js';

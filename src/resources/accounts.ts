@@ -3,16 +3,14 @@ import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../internal/config.js';
 import { uuidSegment } from '../internal/path.js';
+import { looseObject, openEnum, parseRequest } from '../rules/schema.js';
 import {
-  checkSchema,
-  PagedPassThroughParams,
+  type PassThroughListParams,
   PlainRecordSchema,
+  recordList,
   type SchemaOptions,
   schemaOption,
-  splitSchema,
-} from '../internal/record-seam.js';
-import { looseObject, openEnum, pagedQuery, parseRequest, type Schema } from '../internal/schema.js';
-import type { QueryValue } from '../internal/transport.js';
+} from './record-seam.js';
 import { APIResource } from './resource.js';
 
 /**
@@ -20,7 +18,6 @@ import { APIResource } from './resource.js';
  * Pass `{ schema }` to type it.
  */
 export type Account = Record<string, unknown>;
-const AccountSchema = PlainRecordSchema;
 
 /** Funding instructions of an account. The spec does not show their fields; pass `{ schema }` to type them. */
 export type FundingInstructions = Record<string, unknown>;
@@ -45,14 +42,7 @@ export const IndividualKycLinkSchema = looseObject({
 export type IndividualKycLink = z.infer<typeof IndividualKycLinkSchema>;
 
 /** Paging of GET /accounts, plus a pass-through for parameters the spec does not show. */
-export interface AccountListParams {
-  /** 1 or more; default 1. */
-  page?: number;
-  /** At least 1; default 20. The spec states no ceiling for this list. */
-  pageSize?: number;
-  /** Parameters the spec does not show, sent as given. */
-  query?: Record<string, QueryValue>;
-}
+export type AccountListParams = PassThroughListParams;
 
 /**
  * The body of POST /accounts. The spec names the operation but not its fields, so the object is sent as
@@ -64,68 +54,34 @@ export type AccountCreateParams = Record<string, unknown>;
 export class Accounts extends APIResource {
   /**
    * POST /accounts: onboards an account into the tenancy. Not retried: a repeat could create two. With
-   * `{ schema }` the record is typed and checked by it.
+   * `{ schema }` the record is typed and checked by it; without, it is kept as the service sent it.
    */
-  create<T>(body: AccountCreateParams, options: SchemaOptions<T>): APIPromise<T>;
-  /** POST /accounts: the record as the service sent it. */
-  create(body: AccountCreateParams, options?: RequestOptions): APIPromise<Account>;
-  create<T>(
-    body: AccountCreateParams,
-    given?: RequestOptions & { schema?: Schema<T> },
-  ): APIPromise<T | Account> {
-    return this.api.call<T | Account>(async () => {
+  create<T = Account>(body: AccountCreateParams, given?: SchemaOptions<T>): APIPromise<T> {
+    return this.api.call<T>(async () => {
       const { schema, options } = schemaOption(given);
       const checked = parseRequest(PlainRecordSchema, body, ['body']);
-      return {
-        method: 'POST',
-        path: '/accounts',
-        body: checked,
-        schema: schema ?? AccountSchema,
-        options,
-      };
+      return { method: 'POST', path: '/accounts', body: checked, schema, options };
     });
   }
 
   /**
    * GET /accounts: the tenancy's accounts, flat pagination with `hasMore`. With `{ schema }` each row is typed
-   * and checked by it, e.g. `z.looseObject({ id: z.uuid() })` to hand `a.id` to `client.forAccount`.
+   * and checked by it, e.g. `z.looseObject({ id: z.uuid() })` to hand `a.id` to `client.forAccount`; without,
+   * rows are kept as the service sent them.
    */
-  list<T>(params: AccountListParams | undefined, options: SchemaOptions<T>): PagePromise<T>;
-  /** GET /accounts: rows as the service sent them. */
-  list(params?: AccountListParams, options?: RequestOptions): PagePromise<Account>;
-  list<T>(
-    params: AccountListParams = {},
-    given?: RequestOptions & { schema?: Schema<T> },
-  ): PagePromise<T | Account> {
-    const { schema, options } = splitSchema(given);
-    return this.api.list<T | Account>({
-      path: '/accounts',
-      shape: 'flat',
-      query: () => {
-        checkSchema(schema);
-        return pagedQuery(PagedPassThroughParams, params);
-      },
-      schema: schema ?? AccountSchema,
-      options,
-    });
+  list<T = Account>(params: AccountListParams = {}, given?: SchemaOptions<T>): PagePromise<T> {
+    return recordList(this.api, '/accounts', params, given);
   }
 
-  /** GET /accounts/{accountId}/funding-instructions, typed and checked by `{ schema }` when given. */
-  fundingInstructions<T>(accountId: string, options: SchemaOptions<T>): APIPromise<T>;
-  /** GET /accounts/{accountId}/funding-instructions: the record as the service sent it. */
-  fundingInstructions(accountId: string, options?: RequestOptions): APIPromise<FundingInstructions>;
-  fundingInstructions<T>(
-    accountId: string,
-    given?: RequestOptions & { schema?: Schema<T> },
-  ): APIPromise<T | FundingInstructions> {
-    return this.api.call<T | FundingInstructions>(async () => {
+  /**
+   * GET /accounts/{accountId}/funding-instructions, typed and checked by `{ schema }` when given; without, the
+   * record as the service sent it.
+   */
+  fundingInstructions<T = FundingInstructions>(accountId: string, given?: SchemaOptions<T>): APIPromise<T> {
+    return this.api.call<T>(async () => {
       const { schema, options } = schemaOption(given);
-      return {
-        method: 'GET',
-        path: `/accounts/${uuidSegment('accountId', accountId)}/funding-instructions`,
-        schema: schema ?? AccountSchema,
-        options,
-      };
+      const path = `/accounts/${uuidSegment('accountId', accountId)}/funding-instructions`;
+      return { method: 'GET', path, schema, options };
     });
   }
 

@@ -2,8 +2,8 @@ import * as z from 'zod/mini';
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../internal/config.js';
 import { pickList } from '../internal/envelope.js';
-import { looseObject, parseRequest } from '../internal/schema.js';
 import { LookupParamsSchema } from '../rules/lookup.js';
+import { looseObject, parseRequest } from '../rules/schema.js';
 import { APIResource } from './resource.js';
 
 /** A Nigerian bank from GET /banks. `bankCode` is the NIP institution code. */

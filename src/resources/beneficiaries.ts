@@ -7,17 +7,18 @@ import {
   NotFoundError,
   RateLimitError,
 } from '../core/error.js';
+import { ownData } from '../core/own.js';
 import type { PagePromise } from '../core/pagination.js';
+import { safeStringify } from '../core/values.js';
 import type { RequestOptions } from '../internal/config.js';
-import { safeStringify } from '../internal/json.js';
 import { REQUEST_OPTION_KEYS } from '../internal/option-bags.js';
 import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
-import { ownData } from '../internal/own.js';
 import { uuidSegment } from '../internal/path.js';
 import { backoffDelay, jitter, MAX_RETRY_AFTER_MS, RETRY_STATUSES } from '../internal/retry.js';
-import { looseObject, openEnum, pagingParams, parseRequest } from '../internal/schema.js';
 import { sleep } from '../internal/sleep.js';
 import { beneficiaryInputSchema, beneficiaryWire, WITHDRAWAL_METHODS } from '../rules/beneficiary.js';
+import { pagingParams } from '../rules/paging.js';
+import { looseObject, openEnum, parseRequest } from '../rules/schema.js';
 import type { BeneficiaryInput } from './beneficiary-types.js';
 import { APIResource } from './resource.js';
 

@@ -18,7 +18,7 @@ export interface BankAddress {
 }
 
 /** Fields every rail may carry, as the spec's update table spells them. */
-interface BeneficiaryFields {
+export interface BeneficiaryFields {
   /**
    * Fields the spec names without spelling: crypto wallet address and network, destination business id, mobile
    * money operator and wallet number, intermediary bank name and routing number, IBAN, BIC, sort code, contact

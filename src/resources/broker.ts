@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../internal/config.js';
-import { looseObject } from '../internal/schema.js';
+import { looseObject } from '../rules/schema.js';
 import { APIResource } from './resource.js';
 
 /** A referral link from POST /broker/referral-link. */

@@ -1,28 +1,15 @@
 import * as z from 'zod/mini';
-import { looseObject, openEnum, pagingParams } from '../internal/schema.js';
-import type { UploadInput } from '../internal/uploads.js';
+import { pagingParams } from '../rules/paging.js';
 import {
   PAYER_NAME_ENTITY_TYPES,
   PAYER_NAME_REVIEW_STATUSES,
   PAYER_NAME_STATUSES,
   type PayerNameReviewStatus,
 } from '../rules/payer-name.js';
+import { looseObject, openEnum } from '../rules/schema.js';
+import type { UploadInput } from './uploads.js';
 
 /** Response schemas and input types of the payer-name resource; the rules are in `rules/payer-name.ts`. */
-
-export {
-  DOCUMENT_POLICY,
-  type KnownPayerNameStatus,
-  PAYER_NAME_DOCUMENT_MAX_BYTES,
-  PAYER_NAME_DOCUMENT_TYPES,
-  PAYER_NAME_ENTITY_TYPES,
-  PAYER_NAME_REVIEW_STATUSES,
-  PAYER_NAME_STATUSES,
-  PayerNameCreateSchema,
-  type PayerNameReviewStatus,
-  PayerNameUpdateSchema,
-  payerNameCreateIssues,
-} from '../rules/payer-name.js';
 
 const nullableString = z.nullable(z.string());
 const metadataValue = z.union([z.string(), z.number(), z.boolean()]);

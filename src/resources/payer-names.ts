@@ -2,24 +2,22 @@ import * as z from 'zod/mini';
 import type { APIPromise } from '../core/api-promise.js';
 import { type FieldIssue, RequestValidationError } from '../core/error.js';
 import type { PagePromise } from '../core/pagination.js';
+import { isRecord } from '../core/values.js';
 import type { RequestOptions } from '../internal/config.js';
-import { isRecord } from '../internal/envelope.js';
 import { uuidSegment } from '../internal/path.js';
-import { fieldIssues, pagedQuery, parseRequest } from '../internal/schema.js';
-import { encodeMultipart, preparePart, type UploadInput, type UploadPart } from '../internal/uploads.js';
+import { DOCUMENT_POLICY, PayerNameCreateSchema, PayerNameUpdateSchema } from '../rules/payer-name.js';
+import { fieldIssues, parseRequest } from '../rules/schema.js';
 import {
-  DOCUMENT_POLICY,
   type PayerName,
   type PayerNameCreateParams,
-  PayerNameCreateSchema,
   type PayerNameDocumentInput,
   type PayerNameListParams,
   PayerNameListParamsSchema,
   PayerNameSchema,
   type PayerNameUpdateParams,
-  PayerNameUpdateSchema,
 } from './payer-name-types.js';
-import { APIResource } from './resource.js';
+import { APIResource, pagedQuery } from './resource.js';
+import { encodeMultipart, preparePart, type UploadInput, type UploadPart } from './uploads.js';
 
 export * from './payer-name-types.js';
 

@@ -1,13 +1,11 @@
-import * as z from 'zod/mini';
 import type { APIPromise } from '../core/api-promise.js';
 import { APIUserAbortError, RequestValidationError } from '../core/error.js';
+import { ownData } from '../core/own.js';
 import type { RequestOptions } from '../internal/config.js';
 import { fastPath } from '../internal/fast-check.js';
 import { REQUEST_OPTION_KEYS } from '../internal/option-bags.js';
 import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
-import { ownData } from '../internal/own.js';
 import type { Call } from '../internal/pipeline.js';
-import { looseObject, minorUnits, parseRequest } from '../internal/schema.js';
 import {
   checkReference,
   checkSearchOptions,
@@ -19,87 +17,19 @@ import {
 } from '../lib/payout-lookup.js';
 import { LOOKUP_BEFORE_RETRY_OPTION_KEYS, type LookupBeforeRetryOptions } from '../lib/payout-options.js';
 import { type PayoutOutcome, recoverPayout } from '../lib/payout-recovery.js';
-import { payoutBodySchema } from '../rules/payout.js';
+import {
+  type Payout,
+  type PayoutCreateParams,
+  PayoutSchema,
+  type PayoutWire,
+  payoutBodySchema,
+} from '../rules/payout.js';
+import { parseRequest } from '../rules/schema.js';
+import type { Transaction } from '../rules/transactions.js';
 import { APIResource } from './resource.js';
-import type { Transaction } from './transactions.js';
 
-/** The payout as POST /payouts returns it. Every amount here is in MINOR units (kobo, cents). */
-export const PayoutSchema = fastPath(
-  looseObject({
-    /** uuid of the payout; the transaction listing shows it as the transaction's `id`. */
-    id: z.string(),
-    /** The transaction description you sent; null when none was given. */
-    remark: z.optional(z.nullable(z.string())),
-    /**
-     * Your `externalReference`, except for NGN and mobile money payouts, where the service assigns the
-     * reference (store it beside yours); null when none was given.
-     */
-    external_reference: z.optional(z.nullable(z.string())),
-    /** The fee in MINOR units (kobo, cents), deducted from the balance automatically. */
-    fee_amount: minorUnits,
-    /** ISO 8601 date-time. */
-    created_at: z.string(),
-    /** What the beneficiary receives, in MINOR units (kobo, cents). */
-    destination_amount: minorUnits,
-    /**
-     * The total deducted, in MINOR units (kobo, cents): `destination_amount + fee_amount`. The request's
-     * `amount` was in major units; this one is not (NGN 2,500.00 with a 25.00 fee is `252500`).
-     */
-    amount: minorUnits,
-    /** The beneficiary as the service recorded it. */
-    beneficiary: looseObject({
-      /** NIP institution code, from `banks.list()`. */
-      bank_code: z.optional(z.string()),
-      /** The bank's name. */
-      bank_name: z.optional(z.string()),
-      /** The account holder's name. */
-      account_name: z.optional(z.string()),
-    }),
-  }),
-);
-/** A payout as POST /payouts returns it (amounts in minor units). */
-export type Payout = z.infer<typeof PayoutSchema>;
-
-/** The body of POST /payouts. */
-export interface PayoutCreateParams {
-  /**
-   * MAJOR units: `5000` means 5,000.00 NGN (the response amounts are in minor units). A decimal string
-   * (`'5000.50'`) avoids float surprises; an amount the currency cannot hold exactly is refused.
-   */
-  amount: number | string;
-  /** Currency code (`NGN`, `USD`, ...), sent as given. */
-  currency: string;
-  /** Validate the account with `banks.lookup` first and take `bankCode` from `banks.list`. */
-  beneficiary: {
-    /** The account holder's name (`banks.lookup()` returns it as `accountName`). */
-    accountName: string;
-    /** The account number (for NGN, the 10-digit NUBAN). */
-    accountNumber: string;
-    /** The bank's name, from `banks.list()`. */
-    bankName: string;
-    /** NIP institution code, from `banks.list()`. */
-    bankCode: string;
-    /** The beneficiary's email address. */
-    email: string;
-  };
-  /**
-   * Transaction description; the listing shows it as the transaction's `description`. Make it unique to
-   * recognise an NGN payout with `match` (the service assigns NGN references).
-   */
-  remark?: string;
-  /**
-   * Your unique reference. A retry with the same reference returns the original transaction instead of
-   * creating a new one. NGN and mobile money payouts are listed under a reference the service assigns.
-   */
-  externalReference?: string;
-  /** The payer name the recipient sees (its `id`); without one the account's default applies. */
-  payerNameId?: string;
-  /**
-   * Body fields the spec does not name, sent as given at the top level. Fields it names go in their own
-   * properties (an unknown top-level property is refused, so a typo cannot drop your reference).
-   */
-  extra?: Record<string, unknown>;
-}
+/** The payout is checked on the fast path (see `internal/fast-check.ts`). */
+const PAYOUT = fastPath(PayoutSchema);
 
 /** Per-call options of `payouts.create`. */
 export interface PayoutCreateOptions extends RequestOptions {
@@ -122,9 +52,6 @@ export function parsePayout(body: PayoutCreateParams, requireReference = false, 
   return { ...extra, ...parsed, amount: Number(parsed.amount) };
 }
 
-/** A payout body as it goes on the wire. */
-export type PayoutWire = Omit<PayoutCreateParams, 'extra' | 'amount'> & { amount: number };
-
 /** A fresh reference for a payout. Persist it before sending, so a crash cannot lose it. */
 export function createExternalReference(prefix = 'payout'): string {
   return `${prefix}_${globalThis.crypto.randomUUID().replaceAll('-', '')}`;
@@ -145,7 +72,7 @@ export class Payouts extends APIResource {
   }
 
   #post(body: PayoutWire, options?: RequestOptions): Call<Payout> {
-    return { method: 'POST', path: '/payouts', body, schema: PayoutSchema, options };
+    return { method: 'POST', path: '/payouts', body, schema: PAYOUT, options };
   }
 
   /**

@@ -1,12 +1,32 @@
-import type { PaymentsClient } from '../client.js';
 import type { Pipeline } from '../internal/pipeline.js';
+import type { QueryValue } from '../internal/transport.js';
+import type { ListTransactions } from '../lib/payout-lookup.js';
+import { parseRequest, type Schema } from '../rules/schema.js';
+
+/** What a namespace reaches of the client: the transaction listing, which payout lookups read. */
+export interface ClientNamespaces {
+  readonly transactions: { list: ListTransactions };
+}
 
 /** A namespace of endpoints: sends through the pipeline, and reaches other namespaces through the client. */
 export abstract class APIResource {
-  protected readonly client: PaymentsClient;
+  protected readonly client: ClientNamespaces;
   protected readonly api: Pipeline;
-  constructor(client: PaymentsClient, api: Pipeline) {
+  /** @internal Only the client builds its namespaces. */
+  constructor(client: ClientNamespaces, api: Pipeline) {
     this.client = client;
     this.api = api;
   }
+}
+
+/**
+ * Validates list params of the shape `{ page?, pageSize?, query? }` and flattens them into one query, the
+ * caller's pass-through parameters first so the paging the SDK checked wins.
+ */
+export function pagedQuery(
+  schema: Schema<{ query?: Record<string, QueryValue> | undefined }>,
+  params: unknown,
+): Record<string, QueryValue> {
+  const { query, ...paging } = parseRequest(schema, params);
+  return { ...query, ...(paging as Record<string, QueryValue>) };
 }

@@ -1,18 +1,11 @@
 import * as z from 'zod/mini';
 import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
+import { isRecord } from '../core/values.js';
 import type { RequestOptions } from '../internal/config.js';
-import { isRecord, onlyArray, pickList } from '../internal/envelope.js';
-import {
-  checkSchema,
-  PagedPassThroughParams,
-  PlainRecordSchema,
-  type SchemaOptions,
-  schemaOption,
-  splitSchema,
-} from '../internal/record-seam.js';
-import { looseObject, openEnum, pagedQuery, type Schema } from '../internal/schema.js';
-import type { QueryValue } from '../internal/transport.js';
+import { onlyArray, pickList } from '../internal/envelope.js';
+import { looseObject, openEnum } from '../rules/schema.js';
+import { type PassThroughListParams, recordList, type SchemaOptions, schemaOption } from './record-seam.js';
 import { APIResource } from './resource.js';
 
 /** A currency from GET /wallet/supported-currencies. */
@@ -33,7 +26,6 @@ export type Currency = z.infer<typeof CurrencySchema>;
 
 /** A wallet. The spec does not show its fields, so every field the service sends is kept as is. */
 export type WalletRecord = Record<string, unknown>;
-const WalletRecordSchema = PlainRecordSchema;
 
 /**
  * A row of GET /wallet/transactions. The spec says the endpoint reads the same transactions as GET /transactions
@@ -43,43 +35,25 @@ export type WalletTransaction = Record<string, unknown>;
 
 const NOT_ONE_LIST = 'expected an array, or an object holding one array';
 
-/** Paging of GET /wallet/transactions, plus a pass-through for its filters. */
-export interface WalletTransactionListParams {
-  /** 1 or more; default 1. */
-  page?: number;
-  /** At least 1. The spec states no ceiling for this list. */
-  pageSize?: number;
-  /**
-   * Extra query parameters, sent as given. The endpoint filters by currency, type and reference, but the spec
-   * does not show the parameter names: use the ones your account documentation gives.
-   */
-  query?: Record<string, QueryValue>;
-}
+/**
+ * Paging of GET /wallet/transactions (at least 1 a page; the spec states no ceiling), plus a pass-through
+ * `query`: the endpoint filters by currency, type and reference, but the spec does not show the parameter
+ * names, so use the ones your account documentation gives.
+ */
+export type WalletTransactionListParams = PassThroughListParams;
 
 /** GET /wallet/transactions: the same transactions as GET /transactions, with more filters; rows kept as sent. */
 export class WalletTransactions extends APIResource {
   /**
    * Lists wallet transactions with flat pagination, each row typed and checked by `{ schema }` (for instance
-   * `TransactionSchema`, if your rows are transactions in the current form).
+   * `TransactionSchema`, if your rows are transactions in the current form); without, rows as the service
+   * sent them.
    */
-  list<T>(params: WalletTransactionListParams | undefined, options: SchemaOptions<T>): PagePromise<T>;
-  /** Lists wallet transactions with flat pagination; rows as the service sent them. */
-  list(params?: WalletTransactionListParams, options?: RequestOptions): PagePromise<WalletTransaction>;
-  list<T>(
+  list<T = WalletTransaction>(
     params: WalletTransactionListParams = {},
-    given?: RequestOptions & { schema?: Schema<T> },
-  ): PagePromise<T | WalletTransaction> {
-    const { schema, options } = splitSchema(given);
-    return this.api.list<T | WalletTransaction>({
-      path: '/wallet/transactions',
-      shape: 'flat',
-      query: () => {
-        checkSchema(schema);
-        return pagedQuery(PagedPassThroughParams, params);
-      },
-      schema: schema ?? WalletRecordSchema,
-      options,
-    });
+    given?: SchemaOptions<T>,
+  ): PagePromise<T> {
+    return recordList(this.api, '/wallet/transactions', params, given);
   }
 }
 
@@ -99,11 +73,11 @@ export class Wallet extends APIResource {
     });
   }
 
-  /** GET /wallet/wallets: the business's wallets, each typed and checked by `{ schema }`. */
-  list<T>(options: SchemaOptions<T>): APIPromise<T[]>;
-  /** GET /wallet/wallets: the business's wallets. Fields as the service sends them (the spec shows none). */
-  list(options?: RequestOptions): APIPromise<WalletRecord[]>;
-  list<T>(given?: RequestOptions & { schema?: Schema<T> }): APIPromise<Array<T | WalletRecord>> {
+  /**
+   * GET /wallet/wallets: the business's wallets, each typed and checked by `{ schema }`; without, fields as the
+   * service sends them (the spec shows none).
+   */
+  list<T = WalletRecord>(given?: SchemaOptions<T>): APIPromise<T[]> {
     return this.api.call(() => {
       const { schema, options } = schemaOption(given);
       return {
@@ -111,7 +85,7 @@ export class Wallet extends APIResource {
         path: '/wallet/wallets',
         // The spec gives no key: the payload itself when it is an array, or its one array (`data.data`, any key).
         select: (r) => (isRecord(r.payload) ? (onlyArray(r.payload) ?? r.payload) : r.payload),
-        schema: z.array<Schema<T | WalletRecord>>(schema ?? WalletRecordSchema, { error: NOT_ONE_LIST }),
+        schema: z.array(schema, { error: NOT_ONE_LIST }),
         options,
       };
     });

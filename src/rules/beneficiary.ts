@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import type { FieldIssue } from '../core/error.js';
-import { isRecord } from '../internal/envelope.js';
-import { extraIssues, fieldIssues } from '../internal/schema.js';
+import { isRecord } from '../core/values.js';
+import { extraIssues, fieldIssues } from './schema.js';
 
 /** Every rail the spec lists for `withdrawal_method`; none of them (null) is an NGN bank transfer. */
 export const WITHDRAWAL_METHODS = [

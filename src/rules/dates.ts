@@ -1,3 +1,5 @@
+import * as z from 'zod/mini';
+
 /**
  * Dates as the spec states them. GET /transactions takes `startDate`/`endDate` as "YYYY-MM-DD or full ISO 8601
  * timestamp": full means date, hours, minutes and seconds (a fraction allowed) and an offset (`Z` or `±hh:mm`).
@@ -23,3 +25,16 @@ export function isFullTimestamp(value: string): boolean {
 export function isDateFilter(value: string): boolean {
   return isCalendarDate(value) || isFullTimestamp(value);
 }
+
+/** A date filter: `YYYY-MM-DD`, a full ISO 8601 timestamp (seconds and offset), or a `Date` (sent as its ISO string). */
+export const dateFilter = z.pipe(
+  z.union([
+    z
+      .string()
+      .check(
+        z.refine(isDateFilter, 'must be YYYY-MM-DD or a full ISO 8601 timestamp with seconds and offset'),
+      ),
+    z.date().check(z.refine((d) => !Number.isNaN(d.getTime()), 'must be a valid Date')),
+  ]),
+  z.transform((value) => (value instanceof Date ? value.toISOString() : value)),
+);

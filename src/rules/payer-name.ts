@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
 import type { FieldIssue } from '../core/error.js';
-import { fieldIssues } from '../internal/schema.js';
-import { acceptedType, describeTypes, type UploadPolicy } from '../internal/uploads.js';
 import { isCalendarDate } from './dates.js';
+import { fieldIssues } from './schema.js';
+import { acceptedType, describeTypes, type UploadPolicy } from './upload-policy.js';
 
 /**
  * POST /payer-names and its update as the spec states them (field lengths from the Limits table), the statuses
@@ -47,7 +47,7 @@ export const PAYER_NAME_DOCUMENT_TYPES: Readonly<Record<string, readonly string[
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document': ['.docx'],
 };
 
-/** @internal The document rules as an upload policy. */
+/** The document rules as an upload policy. */
 export const DOCUMENT_POLICY: UploadPolicy = {
   types: PAYER_NAME_DOCUMENT_TYPES,
   maxBytes: PAYER_NAME_DOCUMENT_MAX_BYTES,

@@ -3,9 +3,10 @@
  * as a `fetch` to hand the client (`mock.fetch`), MSW handlers (`setupServer(...mock.handlers)`) or a loopback
  * HTTP server (`startMockServer`). Only `mock.handlers` needs msw (2 or 3), as a dev dependency.
  */
-export type { FaultMatch, FaultSpec, Faults } from './faults.js';
+export type { BodyFault, FaultMatch, FaultSpec, Faults, PageFault } from './faults.js';
 export { payoutFee } from './fees.js';
 export { createPaymentsMock, DEFAULT_MOCK_BASE_URL, type HandleContext, PaymentsMock } from './mock.js';
+export type { MockHandlers } from './msw.js';
 export type { ReviewDecision } from './payer-name-store.js';
 export {
   BANKS,

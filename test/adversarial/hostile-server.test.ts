@@ -102,7 +102,7 @@ async function peakRss<T>(run: () => Promise<T>): Promise<{ result: T; growthMb:
   }
 }
 
-describe('1. response size', () => {
+describe('a response body is bounded by maxResponseBytes', () => {
   const GIB = 2 ** 30;
 
   it('a 1 GiB 2xx body stops at maxResponseBytes: one request, ResponseTooLargeError, bounded memory', async () => {
@@ -173,7 +173,7 @@ describe('1. response size', () => {
   });
 });
 
-describe('2. walks that end', () => {
+describe('a list walk always ends', () => {
   const page = (n: number, ids: number[], extra: Record<string, unknown> = {}) =>
     ok({
       transactions: ids.map((i) => transaction(i)),
@@ -206,7 +206,7 @@ describe('2. walks that end', () => {
   });
 });
 
-describe('3. Retry-After', () => {
+describe('Retry-After from a hostile server', () => {
   for (const value of ['NaN', '1e400', '-5', 'Sun, 06 Nov 1994 08:49:37 GMT', 'soon']) {
     it(`"${value}" falls back to the normal backoff`, async () => {
       handle = (_req, res) =>
@@ -231,7 +231,7 @@ describe('3. Retry-After', () => {
   }
 });
 
-describe('4-5. the key and the log lines', () => {
+describe('an echoed key and hostile log text', () => {
   it('an echoed key is redacted from messages, stacks, bodies, headers, causes and log lines', async () => {
     lines.length = 0;
     const errors: unknown[] = [];

@@ -32,6 +32,7 @@ import {
   ResponseValidationError,
 } from '../../src/index.js';
 import { type CanaryGuard, GUARD_CANARY } from '../helpers/canary-guard.js';
+import { rejection } from '../helpers/fixtures.js';
 import { STRICT } from '../helpers/msw-strict.js';
 import { report } from '../helpers/report.js';
 import { BASE, CANARY_KEY, ORIGIN } from '../helpers/server.js';
@@ -411,6 +412,40 @@ describe('the canary key never leaks', { timeout: 60_000 }, () => {
     }
     expect(hits).toEqual([]);
     expect(scanned).toBeGreaterThan(500);
+  });
+});
+
+describe('the key, however the server echoes it', () => {
+  const key = 'sk_live_AbC+dEf/GhI=jKl012345';
+  const echoing = (text: (k: string) => string, status = 401) =>
+    new PaymentsClient({
+      apiKey: key,
+      baseUrl: ORIGIN,
+      logLevel: 'off',
+      maxRetries: 0,
+      maxResponseBytes: 120,
+      fetch: async () => new Response(text(key), { status, headers: { 'content-type': 'application/json' } }),
+    });
+  for (const [label, encode] of [
+    ['as PHP escapes it (\\/)', (k: string) => k.replaceAll('/', '\\/')],
+    ['as .NET escapes it (\\u002B)', (k: string) => k.replaceAll('+', '\\u002B')],
+    ['in upper-case hex (\\u002F)', (k: string) => k.replaceAll('/', '\\u002F')],
+  ] as const) {
+    it(`is redacted from message and body ${label}`, async () => {
+      const error = (await rejection(
+        echoing((k) => `{"status":401,"message":"Invalid key: ${encode(k)}"}`).banks.list(),
+      )) as APIError;
+      expect(`${error.message} ${JSON.stringify(error.body)}`).not.toContain('AbC+dEf');
+      expect(error.message).toContain('[redacted]');
+    });
+  }
+
+  it('is redacted when an error body is cut at maxResponseBytes in the middle of it', async () => {
+    const error = (await rejection(
+      echoing((k) => `${'x'.repeat(101)}X-API-Key: ${k} and more`, 500).banks.list(),
+    )) as APIError;
+    expect(String(error.body)).not.toMatch(/sk_live_AbC/);
+    expect(String(error.body)).toMatch(/\[redacted\]$/);
   });
 });
 

@@ -11,11 +11,11 @@ import {
   CurrencySchema,
   PayerNameSchema,
   PayoutSchema,
+  TransactionListItemSchema,
   TransactionSchema,
 } from '../../src/index.js';
 import { fastCheck, fastPath } from '../../src/internal/fast-check.js';
-import type { Schema } from '../../src/internal/schema.js';
-import { TransactionListItemSchema } from '../../src/resources/transactions.js';
+import type { Schema } from '../../src/rules/schema.js';
 import { payerName } from '../helpers/payer-names.js';
 import { transaction } from '../helpers/server.js';
 

@@ -1,6 +1,7 @@
 /**
- * The six holes an outside review found in payout safety, each against the stateful mock through `mock.fetch`
- * (every POST counted), plus the same cut body over a real socket. Each of these failed before the change.
+ * Payout safety against the stateful mock through `mock.fetch` (every POST counted), plus the same cut body over
+ * a real socket: a 2xx is a commitment, a lookup is complete only at the declared end of every listing, a crash
+ * can be resumed, the reference goes out byte for byte, and every outcome is one of a discriminated union.
  */
 import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
 import {
@@ -56,7 +57,7 @@ const FAST = { visibilityWaits: [0, 0] };
 
 const fillListing = (n: number) => newerWithdrawals(mock, n);
 
-describe('1. a 2xx is a commitment', () => {
+describe('a 2xx is a commitment', () => {
   it('a cut body after 200 is AcceptedButUnreadableError carrying the status, not a connection error', async () => {
     const { client, posts } = counted();
     mock.faults.bodyFault('cut');
@@ -113,9 +114,28 @@ describe('1. a 2xx is a commitment', () => {
       await server.close();
     }
   });
+
+  it('an abort after the 2xx is AcceptedButUnreadableError: the caller learns the service acted on it', async () => {
+    const controller = new AbortController();
+    const client = new PaymentsClient({
+      apiKey: DEFAULT_API_KEY,
+      baseUrl: mock.baseUrl,
+      logLevel: 'off',
+      // The caller gives up once the 2xx status line is back and the (stalled) body is still to come.
+      fetch: async (input, init) => {
+        const response = await mock.fetch(new Request(input, init));
+        controller.abort();
+        return response;
+      },
+    });
+    mock.faults.bodyFault('stall');
+    const error = await rejection(client.payouts.create(usd('abort-1'), { signal: controller.signal }));
+    expect(error).toBeInstanceOf(AcceptedButUnreadableError);
+    expect((error as Error).message).toMatch(/the caller aborted/);
+  });
 });
 
-describe('2. a lookup is complete only at the declared end of every listing', () => {
+describe('a lookup is complete only at the declared end of every listing', () => {
   for (const kind of ['empty', 'repeat'] as const) {
     it(`page 2 ${kind === 'empty' ? 'empty' : 'a copy of page 1'} before totalPages: unknown, no second POST`, async () => {
       fillListing(250);
@@ -159,7 +179,7 @@ describe('2. a lookup is complete only at the declared end of every listing', ()
   });
 });
 
-describe('3. findByReference and lookupFirst: resuming after a crash', () => {
+describe('findByReference and lookupFirst: resuming after a crash', () => {
   it('findByReference: the transaction, null on proof of absence, or PayoutLookupIncompleteError', async () => {
     const { client } = counted();
     await client.payouts.create(usd('ledger-1'));
@@ -220,7 +240,7 @@ describe('3. findByReference and lookupFirst: resuming after a crash', () => {
   });
 });
 
-describe('4. the reference goes out byte for byte', () => {
+describe('the reference goes out byte for byte', () => {
   it('white space at either end, control characters or an empty reference are refused, not trimmed', async () => {
     const { client, seen } = counted();
     for (const ref of [' inv-42 ', 'inv-42 ', '\tinv-42', 'inv\n42', 'inv\u000042', '']) {
@@ -239,7 +259,7 @@ describe('4. the reference goes out byte for byte', () => {
   });
 });
 
-describe('5. nothing sent, nothing ambiguous', () => {
+describe('nothing sent, nothing ambiguous', () => {
   it('headers fetch owns are refused before sending; lookupBeforeRetry throws that at once', async () => {
     const { client, seen } = counted();
     for (const name of ['Expect', 'Upgrade', 'Transfer-Encoding', 'Content-Length', 'Connection', 'Host']) {
@@ -266,7 +286,7 @@ describe('5. nothing sent, nothing ambiguous', () => {
   });
 });
 
-describe('6. PayoutOutcome is a discriminated union', () => {
+describe('PayoutOutcome is a discriminated union', () => {
   it('narrowing on status gives the payout or the transaction, never possibly undefined', async () => {
     const { client } = counted();
     const outcome: PayoutOutcome = await client.payouts.lookupBeforeRetry(usd('union-1'), FAST);

@@ -8,11 +8,13 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { http, passthrough } from 'msw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APIConnectionError, InternalServerError, RequestValidationError } from '../../src/index.js';
 import {
+  APIConnectionError,
+  InternalServerError,
   PAYER_NAME_DOCUMENT_MAX_BYTES,
   type PayerNameDocumentInput,
-} from '../../src/resources/payer-names.js';
+  RequestValidationError,
+} from '../../src/index.js';
 import { payerName, rejection, valid } from '../helpers/payer-names.js';
 import { BASE, fail, makeClient, ok, useServer } from '../helpers/server.js';
 

@@ -3,15 +3,13 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
   BadRequestError,
   ConflictError,
-  PermissionDeniedError,
-  RequestValidationError,
-} from '../../src/index.js';
-import {
   PAYER_NAME_DOCUMENT_MAX_BYTES,
   type PayerName,
   type PayerNameCreateParams,
+  PermissionDeniedError,
   payerNameCreateIssues,
-} from '../../src/resources/payer-names.js';
+  RequestValidationError,
+} from '../../src/index.js';
 import { payerNameDocumentIssues } from '../../src/rules/payer-name.js';
 import { capture as captureOn, ID, payerName, rejection, valid } from '../helpers/payer-names.js';
 import { BASE, CANARY_KEY, fail, makeClient, ok, useServer } from '../helpers/server.js';

@@ -1,5 +1,5 @@
 /**
- * The spec-exactness audit (issue 15), one test per item, each built from the spec's own wording: the SDK
+ * Spec exactness, each case built from the spec's own wording: the SDK
  * refuses only what the spec refuses, checks what it states, and passes through where it is silent.
  */
 import { HttpResponse, http } from 'msw';
@@ -38,7 +38,7 @@ const refusal = (promise: PromiseLike<unknown>) =>
   );
 
 describe('refusals the spec does not make', () => {
-  it('1. payouts: no invented maxima or non-blank rules on the beneficiary, remark or reference', async () => {
+  it('payouts: no invented maxima or non-blank rules on the beneficiary, remark or reference', async () => {
     const seen = record('post', '/payouts', payoutAnswer);
     const remark = 'r'.repeat(300);
     const externalReference = `ref-${'x'.repeat(300)}`;
@@ -53,7 +53,7 @@ describe('refusals the spec does not make', () => {
     expect(seen[0]?.body).toMatchObject({ remark, externalReference, beneficiary });
   });
 
-  it('2. payouts carry `payerNameId` ("Payouts reference a payer name as payerNameId") and unnamed fields via extra', async () => {
+  it('payouts carry `payerNameId` ("Payouts reference a payer name as payerNameId") and unnamed fields via extra', async () => {
     const seen = record('post', '/payouts', payoutAnswer);
     await makeClient().payouts.create({
       amount: 5000,
@@ -76,7 +76,7 @@ describe('refusals the spec does not make', () => {
     expect(typo).toMatchObject({ name: 'RequestValidationError', field: 'externalRefernce' });
   });
 
-  it('2. a banks.lookup() result spread into the beneficiary compiles and is sent with the spec fields only', async () => {
+  it('a banks.lookup() result spread into the beneficiary compiles and is sent with the spec fields only', async () => {
     const seen = record('post', '/payouts', payoutAnswer);
     const lookup = {
       accountNumber: '0123456789',
@@ -100,7 +100,7 @@ describe('refusals the spec does not make', () => {
     });
   });
 
-  it('3. USDC and USDT: no minor unit is assumed; `digits` checks the amount when the caller knows it', async () => {
+  it('USDC and USDT: no minor unit is assumed; `digits` checks the amount when the caller knows it', async () => {
     expect(currencyDigits('USDC')).toBeUndefined();
     expect(currencyDigits('USDT')).toBeUndefined();
     expect(currencyDigits('XAF')).toBe(0); // ISO 4217, a published fact
@@ -123,7 +123,7 @@ describe('refusals the spec does not make', () => {
     expect(() => toMinorUnits('USDC', '1.5')).toThrow(/digits/);
   });
 
-  it('4. a lower-case currency code is sent as given', async () => {
+  it('a lower-case currency code is sent as given', async () => {
     const seen = record('post', '/payouts', payoutAnswer);
     await makeClient().payouts.create({
       amount: '5000.50',
@@ -138,7 +138,7 @@ describe('refusals the spec does not make', () => {
     expect(finer).toBeInstanceOf(RequestValidationError);
   });
 
-  it('6. the payer-name status filter sends a review status the spec does not list', async () => {
+  it('the payer-name status filter sends a review status the spec does not list', async () => {
     const seen = record('get', '/payer-names', () =>
       ok({ payerNames: [], pagination: { page: 1, pageSize: 20, total: 0, totalPages: 0 } }),
     );
@@ -146,7 +146,7 @@ describe('refusals the spec does not make', () => {
     expect(seen[0]?.url.searchParams.get('status')).toBe('escalated');
   });
 
-  it('7. pageSize over 100 is sent where the spec states no ceiling; GET /transactions keeps its 100', async () => {
+  it('pageSize over 100 is sent where the spec states no ceiling; GET /transactions keeps its 100', async () => {
     const names = record('get', '/payer-names', () =>
       ok({ payerNames: [], pagination: { page: 1, pageSize: 250, total: 0, totalPages: 0 } }),
     );
@@ -161,7 +161,7 @@ describe('refusals the spec does not make', () => {
     await expect(client.transactions.list({ pageSize: 101 })).rejects.toMatchObject({ field: 'pageSize' });
   });
 
-  it('8. an update that omits withdrawal_method ("omit keeps the current rail") is not checked as an NGN transfer', async () => {
+  it('an update that omits withdrawal_method ("omit keeps the current rail") is not checked as an NGN transfer', async () => {
     const seen = record('patch', `/beneficiaries/${BENEFICIARY_ID}`, () =>
       ok({ id: BENEFICIARY_ID, withdrawal_method: 'mobile_money' }),
     );
@@ -173,7 +173,7 @@ describe('refusals the spec does not make', () => {
     expect(seen[0]?.body).toEqual({ currency: 'XAF', label: 'Mum' });
   });
 
-  it('9. bank_address rules belong to ach, domestic_wire and international_wire ("optional on other rails")', async () => {
+  it('bank_address rules belong to ach, domestic_wire and international_wire ("optional on other rails")', async () => {
     const seen = record('post', '/beneficiaries', () =>
       ok({ id: BENEFICIARY_ID, withdrawal_method: 'local_transfer' }),
     );
@@ -201,7 +201,7 @@ describe('refusals the spec does not make', () => {
     expect(wire).toMatchObject({ field: 'bank_address.country' });
   });
 
-  it('10. a payout response with null remark and external_reference is read, not thrown after the money moved', async () => {
+  it('a payout response with null remark and external_reference is read, not thrown after the money moved', async () => {
     server.use(
       http.post(`${BASE}/payouts`, () =>
         HttpResponse.json(
@@ -237,7 +237,7 @@ describe('checks the spec makes', () => {
     expect(seen).toHaveLength(0);
   });
 
-  it('11. full timestamps with seconds and an offset, and bare dates, are sent', async () => {
+  it('full timestamps with seconds and an offset, and bare dates, are sent', async () => {
     const seen = record('get', '/transactions', () =>
       ok({ transactions: [], totalCount: 0, page: 1, pageSize: 20, totalPages: 0 }),
     );
@@ -249,7 +249,7 @@ describe('checks the spec makes', () => {
     ]);
   });
 
-  it('12. account_owner_type is "required for bank-account beneficiaries except NGN", with no rail too', async () => {
+  it('account_owner_type is "required for bank-account beneficiaries except NGN", with no rail too', async () => {
     const seen = record('post', '/beneficiaries', () => ok({ id: BENEFICIARY_ID, withdrawal_method: null }));
     const ghs = { currency: 'GHS', account_name: 'Kofi', account_number: '1234567890', bank_name: 'GCB' };
     const error = await refusal(makeClient().beneficiaries.create(ghs as BeneficiaryInput));

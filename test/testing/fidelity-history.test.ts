@@ -1,5 +1,5 @@
 /**
- * The seeded history ends at the mock's clock, not on a fixed date (issue 15, item 18): a merchant's "last
+ * The seeded history ends at the mock's clock, not on a fixed date: a merchant's "last
  * month" report against a new mock has rows, and the same seed under the same clock gives the same data.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -13,7 +13,7 @@ afterEach(() => {
 
 const rows = (mock: ReturnType<typeof createPaymentsMock>) => mock.account().transactions.map((t) => t.row);
 
-describe('default history (item 18)', () => {
+describe('the default seeded history', () => {
   it('"last month" is not empty for a new mock: GET /transactions over the previous calendar month has rows', async () => {
     useFakeClock(new Date('2026-11-20T10:00:00.000Z'));
     const mock = createPaymentsMock();

@@ -1,5 +1,5 @@
 /**
- * Behaviour the spec does not state (issue 15, item 17). Where the spec speaks the mock follows it; where it is
+ * Behaviour the spec does not state. Where the spec speaks the mock follows it; where it is
  * silent, the mock's default assumes nothing and any invention is an explicit option under `invented`, or is
  * named in the "What the mock invents" table of docs/testing.md.
  */

@@ -1,5 +1,5 @@
 /**
- * NGN payouts in the mock follow the spec by default (issue 15, item 13): "Money-moving requests follow
+ * NGN payouts in the mock follow the spec by default: "Money-moving requests follow
  * lookup-before-retry with the caller's own `externalReference`, except NGN and mobile money payouts, where the
  * service assigns the reference."
  */

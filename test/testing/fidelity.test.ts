@@ -1,5 +1,5 @@
 /**
- * The mock against the spec's own words (issue 15, items 14 to 16): each test quotes the sentence it checks.
+ * The mock against the spec's own words: each test quotes the sentence it checks.
  */
 import { describe, expect, it } from 'vitest';
 import { isLegacyTransaction, PaymentsClient } from '../../src/index.js';
@@ -16,7 +16,7 @@ const payerName = (display_name: string) => ({
   state_province: 'Lagos',
 });
 
-describe('POST /payer-names 409 (item 14)', () => {
+describe('POST /payer-names 409', () => {
   // "unique, case-insensitive, among the caller's names in review or approved"; "A rejected or archived name
   // does not block reuse": a name with changes requested is neither, so it still holds the display name.
   it('a name in changes_requested still blocks the same display name (only rejected or archived free it)', async () => {
@@ -45,7 +45,7 @@ describe('POST /payer-names 409 (item 14)', () => {
   });
 });
 
-describe('POST /accounts/{accountId}/kyc-link for an account that already passed (item 15)', () => {
+describe('POST /accounts/{accountId}/kyc-link for an account that already passed', () => {
   // "An account that already passed is left untouched." The endpoint's only success answer is 201 `KYC link
   // generated successfully` with an Individual KYC link, whose `status` may be `completed`.
   it('is not a 400: 201 with the completed link, and no link is added or invalidated', async () => {
@@ -61,7 +61,7 @@ describe('POST /accounts/{accountId}/kyc-link for an account that already passed
   });
 });
 
-describe("envelope: 'legacy' lists transactions in the older row form (item 16)", () => {
+describe("envelope: 'legacy' lists transactions in the older row form", () => {
   // "The older variant of the listing shows per-row `type`, `amount`, `currency`, `description`, `created_at`
   // instead of the fields above."
   it('GET /transactions rows carry type, amount, currency, description and created_at, nothing else', async () => {

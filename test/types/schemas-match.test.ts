@@ -16,10 +16,10 @@ import type {
 } from '../../src/index.js';
 import type { LookupParamsSchema } from '../../src/resources/banks.js';
 import type { PayerNameListParamsSchema } from '../../src/resources/payer-name-types.js';
-import type { TransactionListParamsSchema } from '../../src/resources/transactions.js';
 import type { beneficiaryInputSchema } from '../../src/rules/beneficiary.js';
 import type { PayerNameCreateSchema, PayerNameUpdateSchema } from '../../src/rules/payer-name.js';
 import type { payoutBodySchema } from '../../src/rules/payout.js';
+import type { TransactionListParamsSchema } from '../../src/rules/transactions.js';
 
 /** The same field names, and every value of one is a value of the other. */
 type Mutual<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

@@ -1,5 +1,5 @@
 import type { FieldIssue } from '../../core/error.js';
-import { toMinorUnits } from '../../money.js';
+import { toMinorUnits } from '../../rules/currency.js';
 import { PAYOUT_BENEFICIARY_FIELDS as BENEFICIARY_FIELDS, payoutWireIssues } from '../../rules/payout.js';
 import { payoutFee } from '../fees.js';
 import { MockHttpError, type Route, type RouteContext, readJsonObject, validationFailed } from '../http.js';

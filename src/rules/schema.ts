@@ -1,8 +1,6 @@
 import * as z from 'zod/mini';
 import { type FieldIssue, RequestValidationError } from '../core/error.js';
-import { isDateFilter } from '../rules/dates.js';
-import { ownData } from './own.js';
-import type { QueryValue } from './transport.js';
+import { ownData } from '../core/own.js';
 
 /** Any zod (classic or mini) schema: both implement the same core contract. */
 export type Schema<T> = z.core.$ZodType<T>;
@@ -25,54 +23,10 @@ export function openEnum<const T extends readonly string[]>(_values: T) {
   return z.string() as unknown as z.ZodMiniType<T[number] | (string & {}), T[number] | (string & {})>;
 }
 
-/**
- * An amount in minor units (kobo, cents), as the spec states every response amount: a whole number JSON can
- * carry exactly. `0.5`, `-500.25` or `9007199254740993` (which would arrive as ...992) fail validation.
- */
-export const minorUnits = z
-  .int()
-  .check(z.refine(Number.isSafeInteger, 'must be a whole number of minor units within 2^53'));
-
-/** A date filter: `YYYY-MM-DD`, a full ISO 8601 timestamp (seconds and offset), or a `Date` (sent as its ISO string). */
-export const dateFilter = z.pipe(
-  z.union([
-    z
-      .string()
-      .check(
-        z.refine(isDateFilter, 'must be YYYY-MM-DD or a full ISO 8601 timestamp with seconds and offset'),
-      ),
-    z.date().check(z.refine((d) => !Number.isNaN(d.getTime()), 'must be a valid Date')),
-  ]),
-  z.transform((value) => (value instanceof Date ? value.toISOString() : value)),
-);
-
-/** `page` and `pageSize` as the spec's Pagination section states them; a ceiling only where the spec gives one. */
-export function pagingParams(maxPageSize?: number) {
-  const size = z.int().check(z.gte(1, 'must be at least 1'));
-  return {
-    page: z.optional(z.int().check(z.gte(1, 'must be at least 1'))),
-    pageSize: z.optional(
-      maxPageSize === undefined ? size : size.check(z.lte(maxPageSize, `must be at most ${maxPageSize}`)),
-    ),
-  };
-}
-
 /** A caller-supplied query, sent as given: for filters whose names the spec does not show. */
 export const PassThroughQuery = z.optional(
   z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null(), z.undefined()])),
 );
-
-/**
- * Validates list params of the shape `{ page?, pageSize?, query? }` and flattens them into one query, the
- * caller's pass-through parameters first so the paging the SDK checked wins.
- */
-export function pagedQuery(
-  schema: Schema<{ query?: Record<string, QueryValue> | undefined }>,
-  params: unknown,
-): Record<string, QueryValue> {
-  const { query, ...paging } = parseRequest(schema, params);
-  return { ...query, ...(paging as Record<string, QueryValue>) };
-}
 
 function sizeMessage(bound: 'at least' | 'at most', limit: number | bigint, origin: string): string {
   if (origin === 'string') return `must be ${bound} ${limit} characters`;

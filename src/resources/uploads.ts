@@ -1,5 +1,6 @@
 import { type FieldIssue, PaymentsError } from '../core/error.js';
-import type { TransportRequest } from './transport.js';
+import type { TransportRequest } from '../internal/transport.js';
+import { acceptedType, describeTypes, type UploadPolicy } from '../rules/upload-policy.js';
 
 /**
  * Multipart uploads that never hold a whole file in memory: each file becomes a lazy part whose bytes are
@@ -26,12 +27,6 @@ export interface UploadInput {
   contentType?: string;
   /** Bytes. Required for a stream (the request declares its length up front); checked for other kinds. */
   size?: number;
-}
-
-/** What an upload may be: the accepted MIME types, each with its extensions, and the size ceiling in bytes. */
-export interface UploadPolicy {
-  types: Readonly<Record<string, readonly string[]>>;
-  maxBytes: number;
 }
 
 /** A streamed request body for `client.request({ stream })`. */
@@ -115,32 +110,6 @@ function isStream(value: unknown): value is AsyncIterable<unknown> | ReadableStr
 
 function baseName(path: string): string {
   return path.split(/[\\/]/).pop() ?? path;
-}
-
-function extensionOf(name: string): string {
-  const dot = name.lastIndexOf('.');
-  return dot > 0 ? name.slice(dot).toLowerCase() : '';
-}
-
-/** The policy's MIME type for a name or declared type; `undefined` when not accepted. */
-export function acceptedType(
-  policy: UploadPolicy,
-  declared: string | undefined,
-  name: string,
-): string | undefined {
-  if (declared) {
-    const type = declared.split(';')[0]!.trim().toLowerCase();
-    return type in policy.types ? type : undefined;
-  }
-  const ext = extensionOf(name);
-  return Object.keys(policy.types).find((type) => policy.types[type]!.includes(ext));
-}
-
-/** The policy's types for a message: `.pdf (application/pdf), ...`. */
-export function describeTypes(policy: UploadPolicy): string {
-  return Object.entries(policy.types)
-    .map(([type, exts]) => `${exts.join('/')} (${type})`)
-    .join(', ');
 }
 
 type Resolved = { part: UploadPart; issues?: undefined } | { part?: undefined; issues: FieldIssue[] };

@@ -1,3 +1,5 @@
+import { isRecord } from './values.js';
+
 /**
  * Caller input read from its own properties only. Another library in the app may set `Object.prototype.accountId`
  * (or `allowInsecureHttp`, or `amount`): read through the prototype chain, that would scope every request to
@@ -7,7 +9,7 @@
 const MAX_DEPTH = 64;
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object') return false;
+  if (!isRecord(value)) return false;
   const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 }
@@ -38,8 +40,7 @@ export function prototypePolluted(): boolean {
 /** `JSON.parse` whose objects inherit nothing: a polluted `Object.prototype` cannot add fields to a response. */
 export function parseOwnJson(text: string): unknown {
   return JSON.parse(text, (_key, value: unknown) => {
-    if (value !== null && typeof value === 'object' && !Array.isArray(value))
-      Object.setPrototypeOf(value, null);
+    if (isRecord(value)) Object.setPrototypeOf(value, null);
     return value;
   });
 }

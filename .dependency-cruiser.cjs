@@ -1,0 +1,82 @@
+/**
+ * The import graph of src/, one direction only (ARCHITECTURE.md states it):
+ *
+ *   index.ts -> client.ts -> resources/ -> lib/ -> internal/ -> rules/ -> core/
+ *   testing/ -> rules/, core/        webhooks.ts -> core/        version.ts: a leaf anyone may read
+ *
+ * A folder may import itself and anything below it. Type-only imports count: a type is a dependency too.
+ * Run by `npm run lint:imports` and by CI.
+ */
+const below = {
+  client: '^src/(resources|lib|internal|rules|core)/|^src/version\\.ts$',
+  resources: '^src/(resources|lib|internal|rules|core)/|^src/version\\.ts$',
+  lib: '^src/(lib|internal|rules|core)/|^src/version\\.ts$',
+  internal: '^src/(internal|rules|core)/|^src/version\\.ts$',
+  rules: '^src/(rules|core)/',
+  core: '^src/core/',
+  testing: '^src/(testing|rules|core)/',
+  webhooks: '^src/core/',
+};
+
+/** `from` may import only what `allowed` matches among src/ files. */
+const layer = (name, from, allowed) => ({
+  name: `${name}-imports-only-below`,
+  comment: `${from} may import only ${allowed} (see ARCHITECTURE.md)`,
+  severity: 'error',
+  from: { path: from },
+  to: { path: '^src/', pathNot: allowed },
+});
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment:
+        'a cycle of runtime imports means two modules are one; split what both need into the lower one. A cycle ' +
+        'through a type-only import is allowed: option-bags.ts checks its key lists against config.ts types',
+      severity: 'error',
+      from: {},
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+    {
+      name: 'resolvable',
+      comment: 'an import the cruiser cannot resolve would escape every rule above',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+    layer('client', '^src/client\\.ts$', below.client),
+    layer('resources', '^src/resources/', below.resources),
+    layer('lib', '^src/lib/', below.lib),
+    layer('internal', '^src/internal/', below.internal),
+    layer('rules', '^src/rules/', below.rules),
+    layer('core', '^src/core/', below.core),
+    layer('webhooks', '^src/webhooks\\.ts$', below.webhooks),
+    {
+      name: 'testing-never-a-resource',
+      comment:
+        'the mock reads the spec from rules/ and throws core/ errors; it never reaches a resource, the machinery ' +
+        'or the client, so it cannot agree with the SDK by sharing its code paths',
+      severity: 'error',
+      from: { path: '^src/testing/' },
+      to: { path: '^src/', pathNot: below.testing },
+    },
+    {
+      name: 'nothing-imports-the-entries',
+      comment:
+        'src/index.ts and src/testing/index.ts are what the package exports; nothing inside imports them',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^src/(index|testing/index)\\.ts$' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(node_modules|dist)/' },
+    // ES modules only: CommonJS detection would read a local function named `require` as an import.
+    moduleSystems: ['es6'],
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+  },
+};

@@ -1,0 +1,92 @@
+import * as z from 'zod/mini';
+import { RequestValidationError } from '../core/error.js';
+import { ownData } from '../core/own.js';
+import type { PagePromise } from '../core/pagination.js';
+import type { RequestOptions } from '../internal/config.js';
+import type { Pipeline } from '../internal/pipeline.js';
+import type { QueryValue } from '../internal/transport.js';
+import { pagingParams } from '../rules/paging.js';
+import { PassThroughQuery, type Schema } from '../rules/schema.js';
+import { pagedQuery } from './resource.js';
+
+/**
+ * Records the spec does not show (tenant accounts, funding instructions, wallets, wallet transactions): kept as
+ * the service sent them, or typed by a schema the caller passes. Shared by the accounts and wallet resources.
+ */
+
+/** Any record: every field kept. */
+export const PlainRecordSchema = z.record(z.string(), z.unknown());
+
+/** Paging plus a pass-through `query`, for lists whose filters the spec does not show. */
+const PagedPassThroughParams = z.strictObject({ ...pagingParams(), query: PassThroughQuery });
+
+/** Paging of a list whose filters the spec does not show, plus a pass-through for them. */
+export interface PassThroughListParams {
+  /** 1 or more; default 1. */
+  page?: number;
+  /** At least 1; default 20. The spec states no ceiling for these lists. */
+  pageSize?: number;
+  /** Extra query parameters, sent as given. */
+  query?: Record<string, QueryValue>;
+}
+
+/**
+ * Per-call options of a method whose records the spec does not show (accounts, funding instructions, wallets,
+ * wallet transactions), with the schema that types them: `accounts.list(params, { schema })`.
+ */
+export interface SchemaOptions<T> extends RequestOptions {
+  /**
+   * Any zod schema, classic or mini, for one record: each record is validated with it and its output type is
+   * the result type. A record that does not match is a `ResponseValidationError` (`AcceptedButUnreadableError`
+   * on `accounts.create`, whose account exists all the same). Without it, records are kept as sent.
+   */
+  schema?: Schema<T>;
+}
+
+/** The caller's `schema` (a plain record when none) apart from the options left for the request. */
+function splitSchema<T>(given: SchemaOptions<T> | undefined): {
+  schema: Schema<T> | undefined;
+  options: RequestOptions | undefined;
+} {
+  const { schema, ...options } = ownData(given ?? {});
+  return { schema, options };
+}
+
+/** Refuses, before anything is sent, a `schema` that is not a zod schema (a JavaScript caller's mistake). */
+function checkSchema<T>(schema: Schema<T> | undefined): Schema<T> {
+  if (schema === undefined) return PlainRecordSchema as Schema<unknown> as Schema<T>;
+  if (schema === null || typeof schema !== 'object' || !('_zod' in schema)) {
+    throw new RequestValidationError([{ path: ['schema'], message: 'must be a zod schema' }]);
+  }
+  return schema;
+}
+
+/** Both, for a single request built inside its promise (a bad schema rejects it). */
+export function schemaOption<T>(given: SchemaOptions<T> | undefined): {
+  schema: Schema<T>;
+  options: RequestOptions | undefined;
+} {
+  const { schema, options } = splitSchema(given);
+  return { schema: checkSchema(schema), options };
+}
+
+/** A flat list of records the spec does not show: paging plus pass-through `query`, rows typed by `schema`. */
+export function recordList<T>(
+  api: Pipeline,
+  path: string,
+  params: PassThroughListParams,
+  given: SchemaOptions<T> | undefined,
+): PagePromise<T> {
+  const { schema, options } = splitSchema(given);
+  return api.list<T>({
+    path,
+    shape: 'flat',
+    // Checked when the list is first used, so a bad schema rejects it like bad params do.
+    query: () => {
+      checkSchema(schema);
+      return pagedQuery(PagedPassThroughParams, params);
+    },
+    schema: schema ?? (PlainRecordSchema as Schema<unknown> as Schema<T>),
+    options,
+  });
+}

@@ -1,0 +1,110 @@
+/**
+ * `payouts.lookupBeforeRetry` and `findByReference` against a listing that moves or contradicts itself: a row
+ * failing between two page reads, counters that disagree (`totalPages` against the rows, `hasMore` against
+ * `totalPages`), a withdrawal listed without its reference, and a deposit that carries the same reference. A
+ * lookup that cannot prove absence never sends the payout again.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { PayoutOutcomeUnknownError } from '../../src/index.js';
+import { createPaymentsMock } from '../../src/testing/index.js';
+import { rejection } from '../helpers/fixtures.js';
+import { newerWithdrawals } from '../helpers/listings.js';
+import { type Rewrite, usdPayout as usd, wiredClient } from '../helpers/wire.js';
+
+const mock = createPaymentsMock({ dedupeByReference: false });
+afterEach(() => mock.reset());
+
+const setup = (rewrite?: Rewrite) => wiredClient(mock, rewrite);
+const WAITS = { visibilityWaits: [0] };
+const newer = (n: number) => newerWithdrawals(mock, n);
+
+describe('a lookup is no proof when the listing moves or contradicts itself', () => {
+  it('a newer row failing between page 1 and page 2 shifts the payout onto page 1: read again, found', async () => {
+    newer(150);
+    let flipped = false;
+    const { client, posts } = setup((request) => {
+      const url = new URL(request.url);
+      if (!flipped && !url.searchParams.has('status') && !url.searchParams.has('page')) {
+        flipped = true;
+        mock.account().transactions.find((t) => t.row.external_reference === 'other-149')!.row.status =
+          'failed';
+      }
+    });
+    mock.faults.dropAfterCommit('POST /payouts');
+    const outcome = await client.payouts.lookupBeforeRetry(usd('shift-1'), WAITS);
+    expect(outcome).toMatchObject({ status: 'recovered', attempts: 1 });
+    expect(posts()).toBe(1);
+  });
+
+  it('counters that contradict each other (totalPages 1 over 151 rows, hasMore true on the last page)', async () => {
+    newer(150);
+    // totalPages 1 beside 151 rows: the listing cannot prove absence, so nothing is sent again.
+    const lying = setup((request, body) => {
+      if (!new URL(request.url).searchParams.has('status'))
+        Object.assign(body.data as object, { totalPages: 1 });
+    });
+    mock.faults.dropAfterCommit('POST /payouts');
+    const error = await rejection(lying.client.payouts.lookupBeforeRetry(usd('lie-1'), WAITS));
+    expect(error).toBeInstanceOf(PayoutOutcomeUnknownError);
+    expect(lying.posts()).toBe(1);
+    mock.reset();
+    newer(150);
+    // hasMore true beside it: the walk follows whichever signal says more, reaches page 2 and finds the payout.
+    const torn = setup((request, body) => {
+      if (!new URL(request.url).searchParams.has('status')) {
+        Object.assign(body.data as object, { totalPages: 1, hasMore: true });
+      }
+    });
+    mock.faults.dropAfterCommit('POST /payouts');
+    expect(await torn.client.payouts.lookupBeforeRetry(usd('lie-2'), WAITS)).toMatchObject({
+      status: 'recovered',
+    });
+    expect(torn.posts()).toBe(1);
+  });
+
+  it('hasMore false beside totalPages 2 is not an end: the payout on page 2 is found, never sent twice', async () => {
+    newer(150);
+    const { client, posts } = setup((request, body) => {
+      if (!new URL(request.url).searchParams.has('status')) {
+        const data = body.data as Record<string, unknown>;
+        data.hasMore = false;
+        delete data.totalCount;
+      }
+    });
+    mock.faults.dropAfterCommit('POST /payouts');
+    expect(await client.payouts.lookupBeforeRetry(usd('lie-3'), WAITS)).toMatchObject({
+      status: 'recovered',
+    });
+    expect(posts()).toBe(1);
+  });
+
+  it('a withdrawal listed without a reference could be this payout', async () => {
+    const { client, posts } = setup((_request, body) => {
+      for (const row of (body.data as { transactions: Array<Record<string, unknown>> }).transactions) {
+        delete row.external_reference;
+      }
+    });
+    mock.faults.dropAfterCommit('POST /payouts');
+    expect(await rejection(client.payouts.lookupBeforeRetry(usd('noref-1'), WAITS))).toBeInstanceOf(
+      PayoutOutcomeUnknownError,
+    );
+    expect(posts()).toBe(1);
+  });
+
+  it('a deposit carrying the same reference is not the payout', async () => {
+    const { client } = setup();
+    const deposit = { ...mock.account().transactions[0]!.row, transaction_type: 'deposit' };
+    mock.account().transactions.push({
+      visibleAt: 0,
+      row: {
+        ...deposit,
+        id: '00000000-0000-4000-b000-000000000001',
+        external_reference: 'INV-1001',
+        created_at: new Date().toISOString(),
+      },
+    });
+    expect(await client.payouts.findByReference('INV-1001')).toBeNull();
+    const outcome = await client.payouts.lookupBeforeRetry(usd('INV-1001'), { ...WAITS, lookupFirst: true });
+    expect(outcome.status).toBe('created');
+  });
+});
