@@ -74,14 +74,30 @@ describe('1,000 concurrent requests through one client', { timeout: 120_000 }, (
     // CONCURRENT x (maxRetries + 1): Retry-After: 0 makes ky resend after setTimeout(0), without jitter, on a
     // keep-alive socket the server is already reading, while other callers' first requests still wait for a
     // connection. There are no waves: measured under load with a pool of 2,500, the last caller was first seen
-    // after 3,145 requests, and up to 349 callers drew 7 429s each and failed with RateLimitError. Here caller
-    // i's first i % 7 attempts are limited: 0 to 6, the whole budget of maxRetries: 6, so none can run out in
-    // any order of arrival; 2,997 429s in all, with all 1,000 callers and their retries in flight together.
+    // after 3,145 requests, and up to 349 callers drew 7 429s each and failed with RateLimitError. Here the
+    // server limits caller i's first 2 or 3 attempts (2,500 429s in all, all 1,000 callers and their retries in
+    // flight together), whatever the order they arrive in. maxRetries: 6 leaves 3 retries spare: under load a
+    // keep-alive socket can fail before the server reads the request (the transport retries it, as any
+    // connection error); such failures are counted and logged, and the server's counts below are exact anyway.
     const MAX_RETRIES = 6;
-    const limitedAttempts = (caller: number) => caller % (MAX_RETRIES + 1);
+    const limitedAttempts = (caller: number) => (caller % 2 ? 3 : 2);
     const callers = Array.from({ length: CONCURRENT }, (_, i) => i);
     const STORM = callers.reduce((sum, i) => sum + limitedAttempts(i), 0);
-    expect(STORM).toBe(2_997);
+    expect(STORM).toBe(2_500);
+    let connectionFailures = 0;
+    const stormClient = new PaymentsClient({
+      apiKey: DEFAULT_API_KEY,
+      baseUrl: server.baseUrl,
+      logLevel: 'off',
+      fetch: async (input, init) => {
+        try {
+          return await fetch(input, init);
+        } catch (error) {
+          connectionFailures++;
+          throw error;
+        }
+      },
+    });
     server.mock.faults.next({
       status: 429,
       retryAfter: 0,
@@ -99,16 +115,18 @@ describe('1,000 concurrent requests through one client', { timeout: 120_000 }, (
     const started = Date.now();
     const results = await Promise.all(
       callers.map((i) =>
-        client.banks.list({ maxRetries: MAX_RETRIES, headers: { 'x-load-caller': String(i) } }),
+        stormClient.banks.list({ maxRetries: MAX_RETRIES, headers: { 'x-load-caller': String(i) } }),
       ),
     );
     expect(results.every((banks) => banks.length === 13)).toBe(true);
     const limited = served.filter((s) => s.status === 429).length;
     expect(limited).toBe(STORM);
     expect(served.filter((s) => s.status === 200)).toHaveLength(CONCURRENT);
-    // One retry per 429 and none after the 200: caller i sent exactly i % 7 + 1 requests.
+    // The server saw each caller's limited attempts, then one that succeeded, and nothing after it.
     expect(callers.map((i) => attempts.get(i))).toEqual(callers.map((i) => limitedAttempts(i) + 1));
-    console.log(`load: ${CONCURRENT} requests through ${STORM} 429s in ${Date.now() - started} ms`);
+    console.log(
+      `load: ${CONCURRENT} requests through ${STORM} 429s in ${Date.now() - started} ms, ${connectionFailures} connection failures retried`,
+    );
   });
 });
 
