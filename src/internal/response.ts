@@ -2,7 +2,6 @@ import { APIError, PaymentsError } from '../core/error.js';
 import { AcceptedButUnreadableError, ResponseValidationError } from '../core/response-errors.js';
 import type { TransportResponse } from './body.js';
 import { bodySaysFailure, type Unwrapped, unwrap } from './envelope.js';
-import { fastCheck } from './fast-check.js';
 import { check, type Schema, toFieldIssues } from './schema.js';
 
 /**
@@ -42,8 +41,6 @@ export function validate<T>(
   response: TransportResponse,
   prefix: readonly string[] = [],
 ): T {
-  // A valid value passes the schema's plain-JavaScript check and is used as it is; anything else goes to zod.
-  if (fastCheck(schema as Schema<unknown>)?.(value)) return value as T;
   const result = check(schema, value);
   if (result.ok) return result.data;
   throw new ResponseValidationError(response.status, response.body, toFieldIssues(result.error, prefix));

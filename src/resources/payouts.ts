@@ -2,7 +2,6 @@ import * as z from 'zod/mini';
 import type { APIPromise } from '../core/api-promise.js';
 import { APIUserAbortError, RequestValidationError } from '../core/error.js';
 import type { RequestOptions } from '../internal/config.js';
-import { fastPath } from '../internal/fast-check.js';
 import { ownData } from '../internal/own.js';
 import type { Call } from '../internal/pipeline.js';
 import { minorUnits, parseRequest } from '../internal/schema.js';
@@ -20,27 +19,25 @@ import { APIResource } from './resource.js';
 import type { Transaction } from './transactions.js';
 
 /** The payout as POST /payouts returns it. Every amount here is in MINOR units (kobo, cents). */
-export const PayoutSchema = fastPath(
-  z.looseObject({
-    id: z.string(),
-    /** Null when none was given. */
-    remark: z.optional(z.nullable(z.string())),
-    /** Null when none was given (and for NGN payouts, the reference the service assigned). */
-    external_reference: z.optional(z.nullable(z.string())),
-    /** Minor units; deducted from the balance automatically. */
-    fee_amount: minorUnits,
-    created_at: z.string(),
-    /** Minor units the beneficiary receives. */
-    destination_amount: minorUnits,
-    /** Minor units deducted in total: `destination_amount + fee_amount`. */
-    amount: minorUnits,
-    beneficiary: z.looseObject({
-      bank_code: z.optional(z.string()),
-      bank_name: z.optional(z.string()),
-      account_name: z.optional(z.string()),
-    }),
+export const PayoutSchema = z.looseObject({
+  id: z.string(),
+  /** Null when none was given. */
+  remark: z.optional(z.nullable(z.string())),
+  /** Null when none was given (and for NGN payouts, the reference the service assigned). */
+  external_reference: z.optional(z.nullable(z.string())),
+  /** Minor units; deducted from the balance automatically. */
+  fee_amount: minorUnits,
+  created_at: z.string(),
+  /** Minor units the beneficiary receives. */
+  destination_amount: minorUnits,
+  /** Minor units deducted in total: `destination_amount + fee_amount`. */
+  amount: minorUnits,
+  beneficiary: z.looseObject({
+    bank_code: z.optional(z.string()),
+    bank_name: z.optional(z.string()),
+    account_name: z.optional(z.string()),
   }),
-);
+});
 /** A payout as POST /payouts returns it (amounts in minor units). */
 export type Payout = z.infer<typeof PayoutSchema>;
 

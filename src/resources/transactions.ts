@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../internal/config.js';
-import { fastPath } from '../internal/fast-check.js';
 import { dateFilter, minorUnits, openEnum, pagingParams, parseRequest } from '../internal/schema.js';
 import { TRANSACTIONS_MAX_PAGE_SIZE } from '../rules/paging.js';
 import { PAYMENT_RAILS, TRANSACTION_STATUSES } from '../rules/transactions.js';
@@ -82,8 +81,8 @@ export function isLegacyTransaction(row: TransactionListItem): row is LegacyTran
   return !('transaction_type' in row) && typeof (row as LegacyTransaction).type === 'string';
 }
 
-/** A row of GET /transactions, either form; checked on the fast path (see `internal/fast-check.ts`). */
-export const TransactionListItemSchema = fastPath(z.union([TransactionSchema, LegacyTransactionSchema]));
+/** A row of GET /transactions, either form. */
+export const TransactionListItemSchema = z.union([TransactionSchema, LegacyTransactionSchema]);
 
 export const TransactionListParamsSchema = z.strictObject({
   ...pagingParams(TRANSACTIONS_MAX_PAGE_SIZE),
