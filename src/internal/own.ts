@@ -6,10 +6,18 @@
 
 const MAX_DEPTH = 64;
 
+/**
+ * An object literal, one with no prototype, or one made by `Object.create(literal)`: data, whose inherited
+ * fields (`Object.create({ amount: '999.00' })`) must not be read. An instance of a class (a Date, a Blob, a
+ * stream, an AbortSignal) has a prototype with its own `constructor`, and is kept as it is.
+ */
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== 'object') return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
+  for (let proto = Object.getPrototypeOf(value); proto !== null; proto = Object.getPrototypeOf(proto)) {
+    if (proto === Object.prototype) return true;
+    if (Object.hasOwn(proto, 'constructor')) return false;
+  }
+  return true;
 }
 
 /**
