@@ -232,19 +232,26 @@ function positiveBytes(value: unknown): number {
   return value;
 }
 
-/** Per-call `timeout`, `totalTimeout` and `maxRetries`, checked as strictly as the client's: a bad one would send and then fail. */
-export function callLimits(options: RequestOptions | undefined, config: ResolvedConfig) {
+/**
+ * The limits of one call: the per-call `timeout`, `totalTimeout`, `maxResponseBytes` and `maxRetries` the call
+ * sets, checked as strictly as the client's (a bad one would send and then fail); the client's, checked once in
+ * `resolveConfig`, for the rest.
+ */
+export function callLimits(options: RequestOptions | undefined, config: ResolvedConfig): CallLimits {
+  if (!options) return config;
+  const pick = (key: keyof CallLimits, check: (value: unknown) => number) => {
+    const given = options[key] ?? undefined;
+    return given === undefined ? config[key] : check(given);
+  };
   return {
-    timeout: nonNegativeInteger('timeout', options?.timeout ?? config.timeout, MAX_TIMEOUT_MS),
-    totalTimeout: nonNegativeInteger(
-      'totalTimeout',
-      options?.totalTimeout ?? config.totalTimeout,
-      MAX_TIMEOUT_MS,
-    ),
-    maxResponseBytes: positiveBytes(options?.maxResponseBytes ?? config.maxResponseBytes),
-    maxRetries: nonNegativeInteger('maxRetries', options?.maxRetries ?? config.maxRetries),
+    timeout: pick('timeout', (v) => nonNegativeInteger('timeout', v, MAX_TIMEOUT_MS)),
+    totalTimeout: pick('totalTimeout', (v) => nonNegativeInteger('totalTimeout', v, MAX_TIMEOUT_MS)),
+    maxResponseBytes: pick('maxResponseBytes', positiveBytes),
+    maxRetries: pick('maxRetries', (v) => nonNegativeInteger('maxRetries', v)),
   };
 }
+
+type CallLimits = Pick<ResolvedConfig, 'timeout' | 'totalTimeout' | 'maxResponseBytes' | 'maxRetries'>;
 
 /** A browser's global scope (or jsdom's): both `window` and `document` exist. Workers and edge runtimes have neither. */
 function looksLikeBrowser(): boolean {

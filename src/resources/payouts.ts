@@ -102,8 +102,9 @@ export class Payouts extends APIResource {
    */
   create(body: PayoutCreateParams, options?: PayoutCreateOptions): APIPromise<Payout> {
     return this.api.call(() => {
-      const { digits, ...rest } = ownData(options) ?? {};
-      return this.#post(parsePayout(body, false, digits), rest);
+      // The pipeline copies the options; `digits`, read here from an own property only, is ignored there.
+      const digits = options && Object.hasOwn(options, 'digits') ? options.digits : undefined;
+      return this.#post(parsePayout(body, false, digits), options);
     });
   }
 
