@@ -101,9 +101,13 @@ export async function* walkPages<T>(
     }
     if (next.data.length === 0) {
       // No rows where the service's own counters promised more: it contradicts itself, and rows went unread.
-      const promised = page.totalCount !== undefined && page.page * page.pageSize < page.totalCount;
-      if (promised) {
-        throw new PaginationError(next.page, `page ${next.page} came back empty before the declared end`);
+      const promised = page.totalCount === undefined ? 0 : page.totalCount - page.page * page.pageSize;
+      if (promised > 0) {
+        const counted = `page ${next.page} held 0 rows where the listing's counters promise ${Math.min(promised, page.pageSize)}`;
+        throw new PaginationError(
+          next.page,
+          `page ${next.page} came back empty before the declared end (${counted})`,
+        );
       }
       return;
     }
@@ -112,7 +116,7 @@ export async function* walkPages<T>(
     if (next.page <= page.page || seen.has(pageKey(next))) {
       throw new PaginationError(
         page.page + 1,
-        `page ${page.page + 1} repeats a page already read in this walk (the server ignores \`page\` or cycles ` +
+        `page ${page.page + 1} repeated an earlier page of this walk (the server ignores \`page\` or cycles ` +
           'through cached pages); the walk stopped',
       );
     }
