@@ -132,11 +132,11 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
     lastMayHaveActed = true;
     const req = input as Request;
     const response = await (streaming ? sendStream(config, req, request) : fetchOf(config)(input, init));
-    lastMayHaveActed = mayHaveActed(response.status);
     if (commits && response.status >= 200 && response.status < 300) {
       accepted = { status: response.status, headers: response.headers };
     }
     const read = await readWithin(response, req.signal, limits.maxResponseBytes);
+    lastMayHaveActed = mayHaveActed(response.status);
     // ky may read retry timing from the headers: it gets only a usable `Retry-After`, and so does the caller.
     const headers =
       (RETRY_STATUSES.includes(response.status) && timingHeaders(response.headers)) || undefined;
