@@ -1,11 +1,13 @@
 import { PaymentsError, RequestValidationError } from '../core/error.js';
 import { isUuid } from '../rules/ids.js';
 import { readEnv } from './env.js';
-import type { ClientHooks } from './hooks.js';
+import { type ClientHooks, HOOK_KEYS } from './hooks.js';
 import { isLogLevel, LevelLogger, type Logger, type LogLevel } from './logger.js';
+import { CLIENT_OPTION_KEYS, REQUEST_OPTION_KEYS } from './option-bags.js';
+import { refuseUnknownKeys } from './option-keys.js';
 import { ownData } from './own.js';
 import { type Redact, redactor } from './redact.js';
-import { type AppInfo, appInfoIssue, userAgent } from './user-agent.js';
+import { APP_INFO_KEYS, type AppInfo, appInfoIssue, userAgent } from './user-agent.js';
 
 /** The path every endpoint of the spec is relative to. */
 export const API_PREFIX = '/api/v1/external';
@@ -164,17 +166,9 @@ const RESERVED_HEADERS = new Map([
  * Framing headers that fetch sets itself and refuses from the caller (with a TypeError thrown before anything
  * is sent, which would otherwise look like a network failure and make a payout's outcome seem unknown).
  */
-const FETCH_OWNED_HEADERS = new Set([
-  'connection',
-  'content-length',
-  'expect',
-  'host',
-  'keep-alive',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-]);
+const FETCH_OWNED_HEADERS = new Set(
+  'connection content-length expect host keep-alive te trailer transfer-encoding upgrade'.split(' '),
+);
 
 /** Checks every header of a `headers` option (client or per call). */
 export function assertHeaders(headers: Record<string, string>): void {
@@ -242,6 +236,7 @@ const LIMITS = {
  */
 export function callLimits(options: RequestOptions | undefined, config: ResolvedConfig) {
   if (!options) return config;
+  refuseUnknownKeys(options, REQUEST_OPTION_KEYS);
   const pick = (key: keyof typeof LIMITS) =>
     (options[key] ?? undefined) === undefined ? config[key] : LIMITS[key](options[key]);
   const [timeout, totalTimeout, maxRetries] = [pick('timeout'), pick('totalTimeout'), pick('maxRetries')];
@@ -256,6 +251,9 @@ function looksLikeBrowser(): boolean {
 
 export function resolveConfig(given: ClientOptions): ResolvedConfig {
   const options = ownData(given);
+  refuseUnknownKeys(options, CLIENT_OPTION_KEYS);
+  refuseUnknownKeys(options.hooks, HOOK_KEYS, ['hooks']);
+  refuseUnknownKeys(options.appInfo, APP_INFO_KEYS, ['appInfo']);
   if (looksLikeBrowser() && options.dangerouslyAllowBrowser !== true) {
     throw new PaymentsError(
       'PaymentsClient refuses to run in a browser: its API key moves money, and any visitor of the page could ' +

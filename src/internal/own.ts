@@ -34,6 +34,11 @@ export function ownData<T>(value: T, depth = 0): T {
   return copy as T;
 }
 
+/** `bag[key]` when it is the bag's own property: an inherited one (a polluted prototype) is absent. */
+export function ownField<T extends object, K extends keyof T>(bag: T | undefined, key: K): T[K] | undefined {
+  return bag !== undefined && Object.hasOwn(bag, key) ? bag[key] : undefined;
+}
+
 /**
  * Whether something has set an enumerable property on `Object.prototype` (a deep-merge bug elsewhere in the
  * app). Checked per response, at the cost of one empty loop, so that the common case parses as usual.

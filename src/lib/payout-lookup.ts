@@ -2,6 +2,7 @@ import { nameClass, PaymentsError, RequestValidationError } from '../core/error.
 import { type Page, type PagePromise, walkPages } from '../core/pagination.js';
 import { PaginationError } from '../core/response-errors.js';
 import type { RequestOptions } from '../internal/config.js';
+import { optionKeys } from '../internal/option-keys.js';
 import {
   isLegacyTransaction,
   type Transaction,
@@ -29,6 +30,15 @@ export interface FindByReferenceOptions extends Pick<RequestOptions, 'signal' | 
   /** Pages of each listing read at most (100 rows a page). Default 5. */
   maxLookupPages?: number;
 }
+
+export const FIND_BY_REFERENCE_OPTION_KEYS = optionKeys<FindByReferenceOptions>()([
+  'signal',
+  'timeout',
+  'headers',
+  'since',
+  'match',
+  'maxLookupPages',
+]);
 
 /** The transaction listing, as `client.transactions.list` offers it. */
 export type ListTransactions = (

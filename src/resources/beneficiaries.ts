@@ -4,6 +4,9 @@ import { BadRequestError, NotFoundError } from '../core/error.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../internal/config.js';
 import { safeStringify } from '../internal/json.js';
+import { REQUEST_OPTION_KEYS } from '../internal/option-bags.js';
+import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
+import { ownField } from '../internal/own.js';
 import { uuidSegment } from '../internal/path.js';
 import { openEnum, pagingParams, parseRequest } from '../internal/schema.js';
 import { beneficiaryInputSchema, beneficiaryWire, WITHDRAWAL_METHODS } from '../rules/beneficiary.js';
@@ -57,6 +60,11 @@ export interface BeneficiaryWriteOptions extends RequestOptions {
   allowUnclassified?: boolean;
 }
 
+const WRITE_OPTION_KEYS = optionKeys<BeneficiaryWriteOptions>()([
+  ...REQUEST_OPTION_KEYS,
+  'allowUnclassified',
+]);
+
 /** True for the service's answer to an unknown (or another business's) beneficiary id: 400 `Beneficiary not found`. */
 export function isBeneficiaryNotFound(error: unknown): boolean {
   // The spec answers 400; a 404 with the same message is accepted too in case the service moves to it.
@@ -93,7 +101,9 @@ export class Beneficiaries extends APIResource {
   /** POST /beneficiaries (path inferred). Validates the body for its rail first; never retried (not idempotent). */
   create(body: BeneficiaryInput, options?: BeneficiaryWriteOptions): APIPromise<Beneficiary> {
     return this.api.call(async () => {
-      const { allowUnclassified, ...rest } = options ?? {};
+      refuseUnknownKeys(options, WRITE_OPTION_KEYS);
+      const { allowUnclassified: _, ...rest } = options ?? {};
+      const allowUnclassified = ownField(options, 'allowUnclassified');
       const json = beneficiaryWire(parseRequest(beneficiaryInputSchema({ allowUnclassified }), body));
       return {
         method: 'POST',
@@ -132,7 +142,9 @@ export class Beneficiaries extends APIResource {
   update(id: string, body: BeneficiaryInput, options?: BeneficiaryWriteOptions): APIPromise<Beneficiary> {
     return this.api.call(async () => {
       const path = `/beneficiaries/${uuidSegment('beneficiaryId', id)}`;
-      const { allowUnclassified, ...rest } = options ?? {};
+      refuseUnknownKeys(options, WRITE_OPTION_KEYS);
+      const { allowUnclassified: _, ...rest } = options ?? {};
+      const allowUnclassified = ownField(options, 'allowUnclassified');
       const json = beneficiaryWire(
         parseRequest(beneficiaryInputSchema({ mode: 'update', allowUnclassified }), body),
       );
