@@ -126,6 +126,12 @@ export async function* walkPages<T>(
   }
 }
 
+/** A typo in `maxPages` (0, NaN, 2.5) would otherwise end a walk after the first page without a word. */
+function assertMaxPages(maxPages: number): number {
+  if (maxPages === Number.POSITIVE_INFINITY || (Number.isInteger(maxPages) && maxPages >= 1)) return maxPages;
+  throw new RequestValidationError([{ path: ['maxPages'], message: 'must be a whole number of at least 1' }]);
+}
+
 /**
  * What list methods return. `await` it for the first page; `for await` it for every item of every page;
  * `.pages()` for page after page; `.toArray({ limit })` to collect. The first page is fetched once, on first use.
@@ -142,7 +148,7 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
   }
 
   #firstPage(): Promise<Page<T>> {
-    this.#first ??= this.#loadFirst();
+    this.#first ??= Promise.resolve(this.#maxPages).then(assertMaxPages).then(this.#loadFirst);
     return this.#first;
   }
 
@@ -167,13 +173,7 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
 
   /** Page after page, fetched one at a time, up to `maxPages` (default: the list's own). */
   async *pages(options: { maxPages?: number } = {}): AsyncGenerator<Page<T>, void, undefined> {
-    const maxPages = options.maxPages ?? this.#maxPages;
-    // A typo (0, NaN, 2.5) would otherwise end the walk after the first page without a word.
-    if (!(maxPages === Number.POSITIVE_INFINITY || (Number.isInteger(maxPages) && maxPages >= 1))) {
-      throw new RequestValidationError([
-        { path: ['maxPages'], message: 'must be a whole number of at least 1' },
-      ]);
-    }
+    const maxPages = options.maxPages === undefined ? this.#maxPages : assertMaxPages(options.maxPages);
     yield* walkPages(await this.#firstPage(), maxPages);
   }
 
@@ -187,7 +187,7 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
     const limit = options.limit ?? Number.POSITIVE_INFINITY;
     const items: T[] = [];
     if (limit <= 0) return items;
-    for await (const page of this.pages({ maxPages: options.maxPages ?? this.#maxPages })) {
+    for await (const page of this.pages({ maxPages: options.maxPages })) {
       for (const item of page.data) {
         items.push(item);
         if (items.length >= limit) return items;
