@@ -30,6 +30,10 @@ export class PaymentsError extends Error {
   static {
     nameClass(PaymentsError, 'PaymentsError');
   }
+  constructor(message?: string, options?: { cause?: unknown }) {
+    // `Error` keeps an own `cause` even when it is `undefined`; an error carries no undefined own fields.
+    super(message, options?.cause === undefined ? undefined : options);
+  }
 }
 
 function text(value: unknown): string | undefined {
@@ -70,8 +74,8 @@ export class APIError extends PaymentsError {
   declare readonly code?: ErrorCode;
   /** Field issues of a 400 validation failure. */
   declare readonly errors?: FieldIssue[];
-  /** The response body: parsed JSON, or text when the body was not JSON (an HTML page from a proxy). */
-  readonly body: unknown;
+  /** The response body: parsed JSON, or text when the body was not JSON (an HTML page from a proxy); absent when empty. */
+  declare readonly body?: unknown;
   /** Response headers. */
   readonly headers: Headers;
   /** The `x-request-id` response header, when the service sent one; quote it to support. */
@@ -91,7 +95,7 @@ export class APIError extends PaymentsError {
     const fallback = typeof body === 'string' && body.trim() ? body.trim().slice(0, 200) : `HTTP ${status}`;
     super(describe(status, text(record.message) ?? fallback, errors));
     this.status = status;
-    this.body = body;
+    if (body !== undefined) this.body = body;
     this.headers = headers;
     const code = text(record.code);
     if (code) this.code = code;

@@ -8,10 +8,18 @@ import { isRecord } from './values.js';
 
 const MAX_DEPTH = 64;
 
+/**
+ * An object literal, one with no prototype, or one made by `Object.create(literal)`: data, whose inherited
+ * fields (`Object.create({ amount: '999.00' })`) must not be read. An instance of a class (a Date, a Blob, a
+ * stream, an AbortSignal) has a prototype with its own `constructor`, and is kept as it is.
+ */
 function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (!isRecord(value)) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
+  if (value === null || typeof value !== 'object') return false;
+  for (let proto = Object.getPrototypeOf(value); proto !== null; proto = Object.getPrototypeOf(proto)) {
+    if (proto === Object.prototype) return true;
+    if (Object.hasOwn(proto, 'constructor')) return false;
+  }
+  return true;
 }
 
 /**
@@ -26,6 +34,11 @@ export function ownData<T>(value: T, depth = 0): T {
   const copy = Object.create(null) as Record<string, unknown>;
   for (const key of Object.keys(value)) copy[key] = ownData(value[key], depth + 1);
   return copy as T;
+}
+
+/** `bag[key]` when it is the bag's own property: an inherited one (a polluted prototype) is absent. */
+export function ownField<T extends object, K extends keyof T>(bag: T | undefined, key: K): T[K] | undefined {
+  return bag !== undefined && Object.hasOwn(bag, key) ? bag[key] : undefined;
 }
 
 /**

@@ -128,9 +128,13 @@ export async function* walkPages<T>(
     }
     if (next.data.length === 0) {
       // No rows where the service's own counters promised more: it contradicts itself, and rows went unread.
-      const promised = page.totalCount !== undefined && page.page * page.pageSize < page.totalCount;
-      if (promised) {
-        throw new PaginationError(next.page, `page ${next.page} came back empty before the declared end`);
+      const promised = page.totalCount === undefined ? 0 : page.totalCount - page.page * page.pageSize;
+      if (promised > 0) {
+        const counted = `page ${next.page} held 0 rows where the listing's counters promise ${Math.min(promised, page.pageSize)}`;
+        throw new PaginationError(
+          next.page,
+          `page ${next.page} came back empty before the declared end (${counted})`,
+        );
       }
       return;
     }
@@ -139,7 +143,7 @@ export async function* walkPages<T>(
     if (next.page <= page.page || seen.has(pageKey(next))) {
       throw new PaginationError(
         page.page + 1,
-        `page ${page.page + 1} repeats a page already read in this walk (the server ignores \`page\` or cycles ` +
+        `page ${page.page + 1} repeated an earlier page of this walk (the server ignores \`page\` or cycles ` +
           'through cached pages); the walk stopped',
       );
     }
@@ -147,6 +151,12 @@ export async function* walkPages<T>(
     walked++;
     yield page;
   }
+}
+
+/** A typo in `maxPages` (0, NaN, 2.5) would otherwise end a walk after the first page without a word. */
+function assertMaxPages(maxPages: number): number {
+  if (maxPages === Number.POSITIVE_INFINITY || (Number.isInteger(maxPages) && maxPages >= 1)) return maxPages;
+  throw new RequestValidationError([{ path: ['maxPages'], message: 'must be a whole number of at least 1' }]);
 }
 
 /**
@@ -165,7 +175,7 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
   }
 
   #firstPage(): Promise<Page<T>> {
-    this.#first ??= this.#loadFirst();
+    this.#first ??= Promise.resolve(this.#maxPages).then(assertMaxPages).then(this.#loadFirst);
     return this.#first;
   }
 
@@ -190,13 +200,7 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
 
   /** Page after page, fetched one at a time, up to `maxPages` (default: the list's own). */
   async *pages(options: { maxPages?: number } = {}): AsyncGenerator<Page<T>, void, undefined> {
-    const maxPages = options.maxPages ?? this.#maxPages;
-    // A typo (0, NaN, 2.5) would otherwise end the walk after the first page without a word.
-    if (!(maxPages === Number.POSITIVE_INFINITY || (Number.isInteger(maxPages) && maxPages >= 1))) {
-      throw new RequestValidationError([
-        { path: ['maxPages'], message: 'must be a whole number of at least 1' },
-      ]);
-    }
+    const maxPages = options.maxPages === undefined ? this.#maxPages : assertMaxPages(options.maxPages);
     yield* walkPages(await this.#firstPage(), maxPages);
   }
 
@@ -210,7 +214,7 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
     const limit = options.limit ?? Number.POSITIVE_INFINITY;
     const items: T[] = [];
     if (limit <= 0) return items;
-    for await (const page of this.pages({ maxPages: options.maxPages ?? this.#maxPages })) {
+    for await (const page of this.pages({ maxPages: options.maxPages })) {
       for (const item of page.data) {
         items.push(item);
         if (items.length >= limit) return items;

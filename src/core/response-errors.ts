@@ -7,7 +7,8 @@ export class ResponseValidationError extends PaymentsError {
   static {
     nameClass(ResponseValidationError, 'ResponseValidationError');
   }
-  readonly body: unknown;
+  /** The body that arrived (parsed JSON, or text); absent when there was none to read. */
+  declare readonly body?: unknown;
   readonly issues: FieldIssue[];
   readonly status: number;
   /** What was wrong with the body, without the status: `body is not JSON`, or the fields and their problems. */
@@ -17,7 +18,7 @@ export class ResponseValidationError extends PaymentsError {
     const reason = detail ?? list;
     super(`Unexpected response shape (HTTP ${status})${reason ? `: ${reason}` : ''}`);
     this.status = status;
-    this.body = body;
+    if (body !== undefined) this.body = body;
     this.issues = issues;
     this.reason = reason;
   }

@@ -163,17 +163,9 @@ const RESERVED_HEADERS = new Map([
  * Framing headers that fetch sets itself and refuses from the caller (with a TypeError thrown before anything
  * is sent, which would otherwise look like a network failure and make a payout's outcome seem unknown).
  */
-const FETCH_OWNED_HEADERS = new Set([
-  'connection',
-  'content-length',
-  'expect',
-  'host',
-  'keep-alive',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-]);
+const FETCH_OWNED_HEADERS = new Set(
+  'connection content-length expect host keep-alive te trailer transfer-encoding upgrade'.split(' '),
+);
 
 /** Checks every header of a `headers` option (client or per call). */
 export function assertHeaders(headers: Record<string, string>): void {
@@ -198,11 +190,12 @@ export function assertAccountId(accountId: string): void {
 /** The longest timer JavaScript can set; a longer one (fetch's timeout, a wait) fires at once. */
 export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
-function nonNegativeInteger(name: string, value: unknown, max = Number.MAX_SAFE_INTEGER): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > max) {
+/** A check of a whole number from 0 to `max`, named `name` in its error. */
+function wholeNumber(name: string, max = Number.MAX_SAFE_INTEGER) {
+  return (value: unknown): number => {
+    if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= max) return value;
     throw new RequestValidationError([{ path: [name], message: `must be a whole number from 0 to ${max}` }]);
-  }
-  return value;
+  };
 }
 
 function checkedUserAgent(app: AppInfo | undefined): string {
@@ -222,28 +215,29 @@ function checkedFetchOptions(options: FetchOptions | undefined): FetchOptions {
 
 export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 
-function positiveBytes(value: unknown): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-    throw new RequestValidationError([
-      { path: ['maxResponseBytes'], message: 'must be a whole number of bytes, at least 1' },
-    ]);
-  }
-  return value;
-}
+/** The checks of the limits a call may set, the same for the client's options and a call's. */
+const LIMITS = {
+  timeout: wholeNumber('timeout', MAX_TIMEOUT_MS),
+  totalTimeout: wholeNumber('totalTimeout', MAX_TIMEOUT_MS),
+  maxRetries: wholeNumber('maxRetries'),
+  maxResponseBytes: (value: unknown): number => {
+    if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 1) return value;
+    const message = 'must be a whole number of bytes, at least 1';
+    throw new RequestValidationError([{ path: ['maxResponseBytes'], message }]);
+  },
+};
 
-/** Per-call `timeout`, `totalTimeout` and `maxRetries`, checked as strictly as the client's: a bad one would send and then fail. */
+/**
+ * The limits of one call: those the call sets, checked as strictly as the client's (a bad one would send and
+ * then fail), and the client's, checked once by `resolveConfig`, for the rest.
+ */
 export function callLimits(options: RequestOptions | undefined, config: ResolvedConfig) {
+  if (!options) return config;
   refuseUnknownKeys(options, REQUEST_OPTION_KEYS);
-  return {
-    timeout: nonNegativeInteger('timeout', options?.timeout ?? config.timeout, MAX_TIMEOUT_MS),
-    totalTimeout: nonNegativeInteger(
-      'totalTimeout',
-      options?.totalTimeout ?? config.totalTimeout,
-      MAX_TIMEOUT_MS,
-    ),
-    maxResponseBytes: positiveBytes(options?.maxResponseBytes ?? config.maxResponseBytes),
-    maxRetries: nonNegativeInteger('maxRetries', options?.maxRetries ?? config.maxRetries),
-  };
+  const pick = (key: keyof typeof LIMITS) =>
+    (options[key] ?? undefined) === undefined ? config[key] : LIMITS[key](options[key]);
+  const [timeout, totalTimeout, maxRetries] = [pick('timeout'), pick('totalTimeout'), pick('maxRetries')];
+  return { timeout, totalTimeout, maxRetries, maxResponseBytes: pick('maxResponseBytes') };
 }
 
 /** A browser's global scope (or jsdom's): both `window` and `document` exist. Workers and edge runtimes have neither. */
@@ -284,11 +278,11 @@ export function resolveConfig(given: ClientOptions): ResolvedConfig {
     apiKey,
     baseUrl: normaliseBaseUrl(rawBaseUrl, options.allowInsecureHttp ?? false),
     accountId: options.accountId,
-    timeout: nonNegativeInteger('timeout', options.timeout ?? 60_000, MAX_TIMEOUT_MS),
-    totalTimeout: nonNegativeInteger('totalTimeout', options.totalTimeout ?? 0, MAX_TIMEOUT_MS),
-    maxResponseBytes: positiveBytes(options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES),
+    timeout: LIMITS.timeout(options.timeout ?? 60_000),
+    totalTimeout: LIMITS.totalTimeout(options.totalTimeout ?? 0),
+    maxResponseBytes: LIMITS.maxResponseBytes(options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES),
     redact,
-    maxRetries: nonNegativeInteger('maxRetries', options.maxRetries ?? 2),
+    maxRetries: LIMITS.maxRetries(options.maxRetries ?? 2),
     fetch: options.fetch,
     headers,
     logger: new LevelLogger(options.logger ?? console, level, redact),

@@ -1,8 +1,8 @@
 import { NetworkError, TimeoutError } from 'ky';
 import { APIConnectionError, APITimeoutError, APIUserAbortError, PaymentsError } from '../core/error.js';
-import { AcceptedButUnreadableError, ResponseTooLargeError } from '../core/response-errors.js';
+import { ResponseTooLargeError } from '../core/response-errors.js';
 import type { LevelLogger } from './logger.js';
-import { type Redact, redactHeaders, safeCause } from './redact.js';
+import { type Redact, safeCause } from './redact.js';
 
 /** What a failed call needs to be described: its target, signal, the key's redactor and the logger. */
 export interface FailureContext {
@@ -10,42 +10,35 @@ export interface FailureContext {
   signal: AbortSignal | undefined;
   redact: Redact;
   log: LevelLogger;
-  /** Set when a request that is not safe to repeat got a 2xx status line: the service acted on it. */
-  accepted: { status: number; headers: Headers } | undefined;
 }
 
-function describeBodyFailure(error: unknown, redact: Redact, signal: AbortSignal | undefined): string {
-  if (signal?.aborted) return 'the caller aborted while the body was read';
+/** After a 2xx status line, whether `error` is about the body (cut, stalled, too large) rather than the SDK's own. */
+export function aboutTheBody(error: unknown): boolean {
+  return !(error instanceof PaymentsError) || error instanceof ResponseTooLargeError;
+}
+
+/** Why the body of an accepted request could not be read, and the cause, reduced to what is safe to keep. */
+export function bodyFailure(
+  error: unknown,
+  redact: Redact,
+  signal: AbortSignal | undefined,
+): { reason: string; cause: unknown } {
+  const cause = safeCause(error instanceof NetworkError ? error.cause : error, redact);
+  if (signal?.aborted) return { reason: 'the caller aborted while the body was read', cause };
   if (error instanceof ResponseTooLargeError)
-    return `the body exceeded maxResponseBytes (${error.limit} bytes)`;
-  if (error instanceof TimeoutError) return 'the body did not arrive within the timeout';
-  const cause = error instanceof NetworkError ? error.cause : error;
-  return redact(`the body was cut (${cause instanceof Error ? cause.message : String(cause)})`);
+    return { reason: `the body exceeded maxResponseBytes (${error.limit} bytes)`, cause };
+  if (error instanceof TimeoutError) return { reason: 'the body did not arrive within the timeout', cause };
+  const raw = error instanceof NetworkError ? error.cause : error;
+  const detail = raw instanceof Error ? raw.message : String(raw);
+  return { reason: redact(`the body was cut (${detail})`), cause };
 }
 
 /**
- * Turns whatever ky, fetch or the body read threw into the `PaymentsError` the caller gets. A status error is
- * not one of these: the transport returns its response, and the response stage makes the APIError.
+ * Turns whatever ky, fetch or the body read threw into the `PaymentsError` the caller gets. A status is not one
+ * of these (the transport returns its response), nor is a lost body after a 2xx to a request that commits.
  */
 export function toPaymentsError(error: unknown, ctx: FailureContext): PaymentsError {
-  const { target, signal, redact, log, accepted } = ctx;
-  // After a 2xx to a payout, whatever failed is about its body: the request itself is done.
-  const aboutTheBody = !(error instanceof PaymentsError) || error instanceof ResponseTooLargeError;
-  // A caller's abort after the 2xx too: the caller must learn that the service acted on the request.
-  if (accepted && (aboutTheBody || signal?.aborted)) {
-    log.log('debug', `✕ ${target} accepted (${accepted.status}), body unreadable`);
-    const cause = safeCause(error instanceof NetworkError ? error.cause : error, redact);
-    const headers = redactHeaders(accepted.headers, redact);
-    return new AcceptedButUnreadableError(
-      target,
-      accepted.status,
-      headers,
-      describeBodyFailure(error, redact, signal),
-      {
-        cause,
-      },
-    );
-  }
+  const { target, signal, redact, log } = ctx;
   if (error instanceof PaymentsError) return error;
   if (signal?.aborted) return new APIUserAbortError();
   if (error instanceof TimeoutError) {

@@ -1,21 +1,27 @@
 import { InternalAPIPromise as APIPromise, responseInfo, type WithResponse } from '../core/api-promise.js';
+import type { APIError } from '../core/error.js';
 import { RequestValidationError } from '../core/error.js';
 import { ownData } from '../core/own.js';
 import { InternalPage as Page, PagePromise } from '../core/pagination.js';
 import type { Schema } from '../rules/schema.js';
-import type { TransportResponse } from './body.js';
-import { callLimits, type RequestOptions, type ResolvedConfig } from './config.js';
+import type { RequestOptions, ResolvedConfig } from './config.js';
 import type { Unwrapped } from './envelope.js';
 import { isListShape, LIST_SHAPES, type ListShape, readPage } from './list-shapes.js';
 import type { LevelLogger } from './logger.js';
-import { assertSucceeded, jsonPayload, readCommitted, shapeError, validate } from './response.js';
-import { isSafeToRepeat } from './retry.js';
-import { type HttpMethod, type QueryValue, send, type TransportRequest } from './transport.js';
+import { jsonPayload, readCommitted, responseOf, shapeError, validate } from './response.js';
+import {
+  type HttpMethod,
+  type QueryValue,
+  send,
+  type TransportRequest,
+  type TransportResult,
+} from './transport.js';
 
 /**
- * The request pipeline every method goes through: the transport sends (auth, retries, timeouts, limits), then
- * the response stage (`response.ts`) checks for failure, unwraps, and validates. Resources describe their
- * calls as `Call`s and `ListCall`s; the client's `request` and `paginate` are the same two entry points.
+ * The request pipeline every method goes through: the transport sends (auth, retries, timeouts, limits) and
+ * returns one `TransportResult`, then the response stage (`response.ts`) turns it into data or an error. Resources
+ * describe their calls as `Call`s and `ListCall`s; the client's `request` and `paginate` are the same two entry
+ * points. The caller's options are copied here, once per call (`ownData`), and read from the copy below.
  */
 
 /** One request and what to make of its response. */
@@ -35,6 +41,11 @@ export interface Call<T> {
   responseType?: 'json' | 'text' | undefined;
   /** Marks a POST as safe to repeat (POST /lookup). */
   idempotent?: boolean | undefined;
+  /**
+   * Takes an APIError as success when an earlier attempt may have gone through: a DELETE answered "not found"
+   * after a 503 was carried out by the first attempt.
+   */
+  doneOnRepeat?: ((error: APIError) => boolean) | undefined;
   options?: RequestOptions | undefined;
 }
 
@@ -60,11 +71,6 @@ export class Pipeline {
     this.#config = config;
   }
 
-  /** Retries allowed for a call with `options` (the call's own, else the client's). */
-  maxRetries(options: RequestOptions | undefined): number {
-    return callLimits(ownData(options), this.#config).maxRetries;
-  }
-
   /** The client's logger, for resources that warn once (deprecations). */
   get logger(): LevelLogger {
     return this.#config.logger;
@@ -79,11 +85,11 @@ export class Pipeline {
   }
 
   async #call<T>(call: Call<T>): Promise<WithResponse<T>> {
-    const response = await this.#send(call);
+    const result = await this.#send(call, ownData(call.options));
+    const response = responseOf(result, call.doneOnRepeat);
     const info = responseInfo(response);
     if (call.responseType === 'text') return { data: response.text as T, response: info };
-    const commits = !isSafeToRepeat(call.method, call.idempotent);
-    const data = readCommitted(response, `${call.method} ${call.path}`, commits, () => {
+    const data = readCommitted(result, response, () => {
       const unwrapped = jsonPayload(response);
       const selected = call.select ? call.select(unwrapped) : unwrapped.payload;
       return call.schema ? validate(call.schema, selected, response) : (selected as T);
@@ -95,14 +101,11 @@ export class Pipeline {
   list<T>(list: ListCall<T>): PagePromise<T> {
     // Resolved on first use, so invalid input rejects the PagePromise like any other failure.
     let query: Record<string, QueryValue> | undefined;
+    const options = ownData(list.options);
     const load = async (page: number): Promise<Page<T>> => {
       const pageQuery = page === 1 && !(query && Object.hasOwn(query, 'page')) ? query : { ...query, page };
-      const response = await this.#send({
-        method: 'GET',
-        path: list.path,
-        query: pageQuery,
-        options: list.options,
-      });
+      const result = await this.#send({ method: 'GET', path: list.path, query: pageQuery }, options);
+      const response = responseOf(result);
       const requested = { page, pageSize: typeof query?.pageSize === 'number' ? query.pageSize : undefined };
       const csv = list.shape === 'csv';
       const info = readPage(list.shape, {
@@ -119,34 +122,29 @@ export class Pipeline {
         : (info.rows as T[]);
       return new Page<T>(info, rows, load, responseInfo(response));
     };
-    const maxPages = ownData(list.options)?.maxPages;
     return new PagePromise(async () => {
       if (list.shape !== undefined && !isListShape(list.shape)) {
         throw new RequestValidationError([
           { path: ['shape'], message: `must be one of: ${LIST_SHAPES.join(', ')}` },
         ]);
       }
-      if (maxPages !== undefined && !(Number.isInteger(maxPages) && maxPages >= 1)) {
-        throw new RequestValidationError([
-          { path: ['maxPages'], message: 'must be a whole number of at least 1' },
-        ]);
-      }
       query = typeof list.query === 'function' ? list.query() : list.query;
       return load(query && Object.hasOwn(query, 'page') && typeof query.page === 'number' ? query.page : 1);
-    }, maxPages);
+    }, options?.maxPages);
   }
 
-  async #send(call: Omit<Call<unknown>, 'schema' | 'select'>): Promise<TransportResponse> {
-    const response = await send(this.#config, {
+  #send(
+    call: Omit<Call<unknown>, 'schema' | 'select' | 'options'>,
+    options: RequestOptions | undefined,
+  ): Promise<TransportResult> {
+    return send(this.#config, {
       method: call.method,
       path: call.path,
       query: call.query,
       json: call.body,
       body: call.stream,
       idempotent: call.idempotent,
-      options: call.options,
+      options,
     });
-    assertSucceeded(response);
-    return response;
   }
 }

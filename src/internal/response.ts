@@ -1,27 +1,45 @@
 import { APIError, PaymentsError } from '../core/error.js';
 import { AcceptedButUnreadableError, ResponseValidationError } from '../core/response-errors.js';
 import { check, type Schema, toFieldIssues } from '../rules/schema.js';
-import type { TransportResponse } from './body.js';
 import { bodySaysFailure, type Unwrapped, unwrap } from './envelope.js';
-import { fastCheck } from './fast-check.js';
+import type { TransportResponse, TransportResult } from './transport.js';
 
 /**
- * The response stage: what every response goes through after the transport, in this order:
+ * The response stage: what every transport result goes through, in this order:
  *
- *   1. failure   a non-2xx status, or a 2xx whose legacy envelope says `status: false` → APIError
- *   2. JSON      a body that is not JSON where JSON was expected → ResponseValidationError
- *   3. unwrap    either envelope (or none) → the payload
- *   4. schema    the payload (or each row) validated → ResponseValidationError naming the field
+ *   1. outcome   no answer → its PaymentsError; an accepted request whose body was lost →
+ *                AcceptedButUnreadableError
+ *   2. failure   a non-2xx status, or a 2xx whose legacy envelope says `status: false` → APIError
+ *   3. JSON      a body that is not JSON where JSON was expected → ResponseValidationError
+ *   4. unwrap    either envelope (or none) → the payload
+ *   5. schema    the payload (or each row) validated → ResponseValidationError naming the field
  *
- * This file is the only place either error is made from a response; `committed` turns the second kind into
- * AcceptedButUnreadableError when the request was one the service acts on.
+ * This file is the only place an APIError, a ResponseValidationError or an AcceptedButUnreadableError is made
+ * (`test/internal/one-place.test.ts` keeps it so); `readCommitted` turns the second kind into the third when the
+ * request was one the service acts on.
  */
 
-/** Throws the APIError a failed response stands for: a status outside 2xx, or a body that reports failure. */
-export function assertSucceeded(response: TransportResponse): void {
-  const { status, body, headers } = response;
+/**
+ * The response `result` stands for, or the error: its failure, AcceptedButUnreadableError, or the APIError of a
+ * failed status. `doneOnRepeat` may take an APIError as success when an earlier attempt may have gone through
+ * (a DELETE answered "not found" after a 503: the first attempt removed it).
+ */
+export function responseOf(
+  result: TransportResult,
+  doneOnRepeat?: ((error: APIError) => boolean) | undefined,
+): TransportResponse {
+  if (result.kind === 'failed') throw result.error;
+  if (result.kind === 'accepted-unreadable') {
+    const { target, status, headers, reason, cause } = result;
+    throw new AcceptedButUnreadableError(target, status, headers, reason, { cause });
+  }
+  const { status, body, headers } = result.response;
   // The legacy envelope reports failures as `status: false`, sometimes with HTTP 200.
-  if (status < 200 || status >= 300 || bodySaysFailure(body)) throw APIError.from(status, body, headers);
+  if (status < 200 || status >= 300 || bodySaysFailure(body)) {
+    const error = APIError.from(status, body, headers);
+    if (!(result.earlierAttemptMayHaveActed && doneOnRepeat?.(error))) throw error;
+  }
+  return result.response;
 }
 
 /** The payload of a JSON response, whichever envelope it came in. */
@@ -42,32 +60,25 @@ export function validate<T>(
   response: TransportResponse,
   prefix: readonly string[] = [],
 ): T {
-  // A valid value passes the schema's plain-JavaScript check and is used as it is; anything else goes to zod.
-  if (fastCheck(schema as Schema<unknown>)?.(value)) return value as T;
   const result = check(schema, value);
   if (result.ok) return result.data;
   throw new ResponseValidationError(response.status, response.body, toFieldIssues(result.error, prefix));
 }
 
 /**
- * Runs `read` over a 2xx response. When the request was one the service acts on (not safe to repeat), a body
- * that cannot be read as promised is AcceptedButUnreadableError: the caller must look the request up, never
- * send it again. That includes a caller's `select` throwing on a body it did not expect.
+ * Runs `read` over the response of `result`. When the request was one the service acts on (not safe to repeat),
+ * a body that cannot be read as promised is AcceptedButUnreadableError: the caller must look the request up,
+ * never send it again. That includes a caller's `select` throwing on a body it did not expect.
  */
-export function readCommitted<T>(
-  response: TransportResponse,
-  target: string,
-  commits: boolean,
-  read: () => T,
-): T {
+export function readCommitted<T>(result: TransportResult, response: TransportResponse, read: () => T): T {
   try {
     return read();
   } catch (error) {
-    if (!commits || (error instanceof PaymentsError && !(error instanceof ResponseValidationError)))
+    if (!result.commits || (error instanceof PaymentsError && !(error instanceof ResponseValidationError)))
       throw error;
     const shape = error instanceof ResponseValidationError ? error : undefined;
     const reason = shape ? shape.reason : `reading it threw ${(error as Error)?.name ?? 'an error'}`;
-    throw new AcceptedButUnreadableError(target, response.status, response.headers, reason, {
+    throw new AcceptedButUnreadableError(result.target, response.status, response.headers, reason, {
       body: shape ? shape.body : response.body,
       issues: shape?.issues ?? [],
       ...(shape ? {} : { cause: error }),

@@ -15,8 +15,8 @@ import { retryAfterMs } from '../core/error.js';
  * server telling us when it can take the request again, so it replaces the backoff. One over 60 s ends the
  * retries instead: waiting that long would look like a hang, and the error carries `retryAfter` so the caller
  * can decide. A malformed one (`NaN`, `1e400`, a date in the past or in another format) is ignored: the normal
- * backoff applies (an outside review saw such values make ky 1 wait 60 s per retry). Other rate-limit headers
- * (`RateLimit-Reset`, `X-RateLimit-*`) are not the spec's and are ignored.
+ * backoff applies. Other rate-limit headers (`RateLimit-Reset`, `X-RateLimit-*`), which ky would honour, are
+ * not the spec's and are ignored.
  */
 export const RETRY_STATUSES = [408, 429, 500, 502, 503, 504];
 export const INITIAL_DELAY_MS = 500;

@@ -1,12 +1,11 @@
 import ky, { HTTPError, type Options as KyOptions } from 'ky';
-import { APIUserAbortError, RequestValidationError, retryAfterMs } from '../core/error.js';
-import { ownData } from '../core/own.js';
-import { readResponse, readWithin, type TransportResponse, withHeaders } from './body.js';
-import { assertHeaders, callLimits, type RequestOptions, type ResolvedConfig } from './config.js';
-import { toPaymentsError } from './failure.js';
+import { APIUserAbortError, type PaymentsError, retryAfterMs } from '../core/error.js';
+import { type ReadBody, readWithin, type TransportResponse, toTransportResponse } from './body.js';
+import { callLimits, type RequestOptions, type ResolvedConfig } from './config.js';
+import { aboutTheBody, bodyFailure, toPaymentsError } from './failure.js';
 import { attemptObserver } from './hooks.js';
-import { assertSafePath } from './path.js';
 import { redactHeaders } from './redact.js';
+import { unsetOptions, wireRequest } from './request.js';
 import {
   backoffDelay,
   isSafeToRepeat,
@@ -30,50 +29,18 @@ const RETRY = {
 } satisfies KyOptions['retry'];
 
 /**
- * Every option ky or the Request constructor reads that the SDK does not set, as an own `undefined`: ky copies
- * the options and reads the rest through the prototype chain, so a polluted `Object.prototype.prefix` would
- * send the key and the payout to another host, and `.json` would replace the validated body.
+ * ky retries a status only by throwing its `HTTPError` (ky 2.1 `Ky.js`: a status is retried from the error that
+ * `throwHttpErrors` raises; with `false` nothing is retried). So only the statuses the policy retries throw, and
+ * only when retries are allowed; any other status comes back from ky as a response.
  */
-const UNSET = Object.freeze({
-  prefix: undefined,
-  baseUrl: undefined,
-  json: undefined,
-  // ky's option merge drops an `undefined` searchParams (and would then read the prototype's); `''` is kept.
-  searchParams: '',
-  parseJson: undefined,
-  stringifyJson: undefined,
-  onDownloadProgress: undefined,
-  onUploadProgress: undefined,
-  context: undefined,
-  hooks: undefined,
-  cache: undefined,
-  credentials: undefined,
-  integrity: undefined,
-  keepalive: undefined,
-  mode: undefined,
-  priority: undefined,
-  referrer: undefined,
-  referrerPolicy: undefined,
-  window: undefined,
-  dispatcher: undefined,
-  duplex: undefined,
-});
-const UNSET_KEYS = Object.keys(UNSET);
-
-/**
- * Whether ky would find one of the options the SDK leaves unset on `Object.prototype`: enumerable or not (a
- * `defineProperty` pollution is invisible to `for...in`), read through `in`, as ky's own reads go.
- */
-function shadowNeeded(): boolean {
-  return UNSET_KEYS.some((key) => key in Object.prototype);
-}
+const throwRetryable = (status: number) => RETRY_STATUSES.includes(status);
 
 /** The HTTP methods the API uses. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** A query parameter value; `undefined` and `null` are left out of the URL. */
 export type QueryValue = string | number | boolean | null | undefined;
 
-/** One request, as resources describe it. */
+/** One request, as the pipeline describes it. Its `options` are the caller's, already copied (`ownData`). */
 export interface TransportRequest {
   method: HttpMethod;
   /** Relative to the base URL, e.g. `/transactions`. */
@@ -90,127 +57,105 @@ export interface TransportRequest {
 
 export type { TransportResponse } from './body.js';
 
-function buildUrl(baseUrl: string, path: string, query: TransportRequest['query']): string {
-  const url = `${baseUrl}${assertSafePath(path)}`;
-  if (!query) return url;
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) {
-    if (value !== undefined && value !== null) params.append(key, String(value));
-  }
-  const search = params.toString();
-  return search ? `${url}?${search}` : url;
-}
-
-function buildHeaders(config: ResolvedConfig, request: TransportRequest): Headers {
-  const headers = new Headers();
-  if (request.options?.headers) assertHeaders(request.options.headers);
-  for (const source of [config.headers, request.options?.headers ?? {}]) {
-    for (const [name, value] of Object.entries(source)) headers.set(name, value);
-  }
-  // Set last, so a stray default header cannot replace the key or the tenant scope.
-  headers.set('X-API-Key', config.apiKey);
-  headers.set('Accept', 'application/json');
-  if (!headers.has('User-Agent')) headers.set('User-Agent', config.userAgent);
-  if (config.accountId) headers.set('X-Account-Id', config.accountId);
-  if (request.json !== undefined) headers.set('Content-Type', 'application/json');
-  if (request.body) {
-    headers.set('Content-Type', request.body.contentType);
-    // A declared length lets the upload go out with Content-Length rather than chunked encoding.
-    if (request.body.length !== undefined) headers.set('Content-Length', String(request.body.length));
-  }
-  return headers;
-}
-
 /**
- * The JSON body as it will be sent, serialised here rather than by ky: a value JSON cannot hold (a BigInt, a
- * cycle) then fails as a RequestValidationError before anything leaves, not as an error that looks like the
- * network's.
+ * What one call came to, built here and nowhere else; the response stage (`response.ts`) turns it into data or
+ * the error it stands for.
  */
-function serialise(json: unknown): string | undefined {
-  if (json === undefined) return undefined;
-  try {
-    return JSON.stringify(json);
-  } catch (error) {
-    const message = `cannot be sent as JSON: ${(error as Error).message}`;
-    throw new RequestValidationError([{ path: ['body'], message }]);
-  }
-}
+export type TransportResult = {
+  /** `METHOD /path`, for messages. */
+  target: string;
+  /** The request is not safe to repeat (the service acts on it: a payout). Decided once, here. */
+  commits: boolean;
+  /**
+   * An earlier attempt of this call met a failure after which the service may have carried it out (a 5xx, a 408,
+   * a lost connection, a timeout; not a 429, which is a refusal).
+   */
+  earlierAttemptMayHaveActed: boolean;
+} & (
+  | {
+      /** A response, any status, its body read within its attempt. */
+      kind: 'response';
+      response: TransportResponse;
+    }
+  | {
+      /** A request the service acts on got a 2xx status line, and then its body could not be read. */
+      kind: 'accepted-unreadable';
+      status: number;
+      headers: Headers;
+      reason: string;
+      cause: unknown;
+    }
+  | {
+      /** No response: connection, timeout, the caller's abort, a 2xx body over `maxResponseBytes`. */
+      kind: 'failed';
+      error: PaymentsError;
+    }
+);
+
+/** An answer after which the service may have acted on the request: it failed in a way the policy retries. */
+const mayHaveActed = (status: number) => status !== 429 && RETRY_STATUSES.includes(status);
 
 /**
  * Sends one logical request: builds URL and headers, runs the attempts through ky with the retry policy of
- * `retry.ts`, and returns the last response (whatever its status) or throws a `PaymentsError` for a call that
- * got none (connection, timeout, abort, an accepted request whose body was lost). Each attempt gets its own
- * timeout.
+ * `retry.ts`, reads each body within its attempt, and returns what the call came to. Each attempt gets its own
+ * timeout. Input that cannot be sent (a bad header, an unsafe path) throws `RequestValidationError` before
+ * anything leaves.
  */
-export async function send(config: ResolvedConfig, given: TransportRequest): Promise<TransportResponse> {
-  const request = { ...given, options: ownData(given.options) };
-  const url = buildUrl(config.baseUrl, request.path, request.query);
-  const headers = buildHeaders(config, request);
-  const json = serialise(request.json);
+export async function send(config: ResolvedConfig, request: TransportRequest): Promise<TransportResult> {
+  const wire = wireRequest(config, request);
   const signal = request.options?.signal;
   if (signal?.aborted) throw new APIUserAbortError();
   const streaming = request.body !== undefined;
   const commits = !isSafeToRepeat(request.method, request.idempotent);
-  const safe = !streaming && !commits;
-  // Set once a request that is not safe to repeat got a 2xx status line: from then on the service has acted
-  // on it, and whatever goes wrong with the body is AcceptedButUnreadableError, never a connection error.
-  let accepted: { status: number; headers: Headers } | undefined;
   const limits = callLimits(request.options, config);
-  const maxRetries = safe ? limits.maxRetries : 0;
-  const limit = limits.maxResponseBytes;
+  const maxRetries = streaming || commits ? 0 : limits.maxRetries;
   const log = config.logger;
   const target = `${request.method} ${request.path}`;
   const started = Date.now();
   const debug = log.enabled('debug');
+  // The last attempt that got an answer, its body read: what ky returns (or throws as HTTPError) is this answer.
+  let answer: { status: number; headers: Headers; read: ReadBody } | undefined;
+  // Set once a request that is not safe to repeat got a 2xx status line: from then on the service has acted
+  // on it, and whatever goes wrong with the body is an accepted-but-unreadable outcome, never a connection error.
+  let accepted: { status: number; headers: Headers } | undefined;
   let attempt = 0;
+  let lastMayHaveActed = false;
+  let earlierAttemptMayHaveActed = false;
 
-  // One attempt: fetch, then the body read inside it. Called by ky once per attempt, under its signal.
+  // One attempt: fetch, then the body read inside it, under ky's per-attempt signal.
   const attemptOnce = async (input: Request | URL | string, init?: RequestInit): Promise<Response> => {
     if (debug) log.log('debug', `→ ${target}${attempt ? ` (retry ${attempt})` : ''}`);
     attempt++;
-    const fetchImpl = config.fetch ?? globalThis.fetch;
+    earlierAttemptMayHaveActed ||= lastMayHaveActed;
+    // Until an answer says otherwise, an attempt that went out may have been carried out.
+    lastMayHaveActed = true;
     const req = input as Request;
-    const noteAccepted = (response: Response) => {
-      if (commits && response.status >= 200 && response.status < 300) {
-        accepted = { status: response.status, headers: response.headers };
-      }
-      return response;
-    };
-    if (!streaming) {
-      const response = await readWithin(noteAccepted(await fetchImpl(input, init)), req.signal, limit);
-      return withUsableTiming(response);
+    const response = await (streaming ? sendStream(config, req, request) : fetchOf(config)(input, init));
+    if (commits && response.status >= 200 && response.status < 300) {
+      accepted = { status: response.status, headers: response.headers };
     }
-    // ky clones a request's body for retries, which would hold a whole upload in memory; a streamed body
-    // is sent once, so it is attached here, after ky's bookkeeping, straight to fetch. `redirect: 'error'`,
-    // not 'manual': under any other mode undici keeps the whole body to replay it (measured: +50 MB for a
-    // 50 MB upload). A 3xx to an upload is therefore an APIConnectionError; nothing follows it either way.
-    const response = await fetchImpl(req.url, {
-      ...config.fetchOptions,
-      method: req.method,
-      headers: req.headers,
-      signal: req.signal,
-      body: request.body!.stream(),
-      redirect: UPLOAD_REDIRECT,
-      duplex: 'half',
-    } as RequestInit);
-    return withUsableTiming(await readWithin(noteAccepted(response), req.signal, limit));
+    const read = await readWithin(response, req.signal, limits.maxResponseBytes);
+    lastMayHaveActed = mayHaveActed(response.status);
+    // ky may read retry timing from the headers: it gets only a usable `Retry-After`, and so does the caller.
+    const headers =
+      (RETRY_STATUSES.includes(response.status) && timingHeaders(response.headers)) || undefined;
+    answer = { status: response.status, headers: headers ?? response.headers, read };
+    return headers ? new Response(null, { status: response.status, headers }) : response;
   };
   const observer = attemptObserver(config.hooks, log, request.method, request.path);
 
   const kyOptions: KyOptions = {
-    // ky reads these at construction, from the merged options; without pollution there is nothing to shadow,
-    // and each extra key costs ky's option merge (paired A/B in bench/ab.mjs: 10-17 µs per request).
-    ...(shadowNeeded() ? UNSET : undefined),
+    ...unsetOptions(),
     ...config.fetchOptions,
     method: request.method,
-    headers,
-    body: json,
+    headers: wire.headers,
+    body: wire.body,
     signal,
     // ky 2: `timeout` bounds each attempt (headers and, since the body is read inside the attempt, the body),
     // `totalTimeout` the whole call, retries and their waits included.
     timeout: limits.timeout === 0 ? false : limits.timeout,
     totalTimeout: limits.totalTimeout === 0 ? false : limits.totalTimeout,
-    throwHttpErrors: true,
+    throwHttpErrors: maxRetries > 0 ? throwRetryable : false,
     retry: {
       ...RETRY,
       limit: maxRetries,
@@ -220,9 +165,8 @@ export async function send(config: ResolvedConfig, given: TransportRequest): Pro
     },
     // Never followed: fetch would carry X-API-Key to whatever origin a Location names. A 3xx is an APIError.
     redirect: 'manual',
-    // Called once per attempt, under ky's per-attempt signal. The body is read here, not through ky's `.text()`:
-    // ky 2 bounds that read by the timeout too, but after the attempt is over, so a GET whose body was cut or
-    // stalled would no longer be retried.
+    // The body is read here, not through ky's `.text()`: ky 2 bounds that read by the timeout too, but after the
+    // attempt is over, so a GET whose body was cut or stalled would no longer be retried.
     fetch: async (input, init) => {
       observer?.start();
       try {
@@ -247,48 +191,48 @@ export async function send(config: ResolvedConfig, given: TransportRequest): Pro
     };
   }
 
+  const outcome = { target, commits };
   try {
-    const response = await ky(url, kyOptions);
-    const result = await readResponse(response, config.redact, (h) => redactHeaders(h, config.redact));
-    if (debug) log.log('debug', `← ${result.status} ${target} (${Date.now() - started} ms)`);
-    return result;
+    await ky(wire.url, kyOptions);
   } catch (error) {
-    // A status ky would not retry (or retried to the end): its response goes to the response stage like any
-    // other, so an APIError is made in one place. Aborted or accepted calls are described by failure.ts.
-    if (error instanceof HTTPError && !signal?.aborted && !accepted) {
-      const result = await readFailed(error.response, config);
-      if (debug) log.log('debug', `← ${result.status} ${target}`);
-      return result;
+    // A retried status ky gave up on is an answer like any other; anything else is no answer, or a lost body.
+    if (!(error instanceof HTTPError) || signal?.aborted || accepted) {
+      const failed = { ...outcome, earlierAttemptMayHaveActed };
+      // After a 2xx to a payout, whatever failed is about its body (or the caller's abort): the request is done.
+      if (accepted && (signal?.aborted || aboutTheBody(error))) {
+        log.log('debug', `✕ ${target} accepted (${accepted.status}), body unreadable`);
+        const headers = redactHeaders(accepted.headers, config.redact);
+        const { reason, cause } = bodyFailure(error, config.redact, signal);
+        return { ...failed, kind: 'accepted-unreadable', status: accepted.status, headers, reason, cause };
+      }
+      const error_ = toPaymentsError(error, { target, signal, redact: config.redact, log });
+      return { ...failed, kind: 'failed', error: error_ };
     }
-    throw toPaymentsError(error, { target, signal, redact: config.redact, log, accepted });
   }
+  const { status, headers, read } = answer!;
+  if (debug) log.log('debug', `← ${status} ${target} (${Date.now() - started} ms)`);
+  const response = toTransportResponse(status, redactHeaders(headers, config.redact), read, config.redact);
+  return { ...outcome, earlierAttemptMayHaveActed, kind: 'response', response };
 }
 
-/** A failed response as read; a body that cannot be read leaves the status and headers to go on. */
-async function readFailed(response: Response, config: ResolvedConfig): Promise<TransportResponse> {
-  const redact = (h: Headers) => redactHeaders(h, config.redact);
-  try {
-    return await readResponse(response, config.redact, redact);
-  } catch {
-    return {
-      status: response.status,
-      headers: redact(response.headers),
-      body: undefined,
-      json: false,
-      text: '',
-    };
-  }
-}
+const fetchOf = (config: ResolvedConfig) => config.fetch ?? globalThis.fetch;
 
 /**
- * A response whose retry timing ky must not read as sent: a malformed or past `Retry-After` (the normal
- * backoff applies instead) or another service's rate-limit headers. Only such answers are copied.
+ * ky clones a request's body for retries, which would hold a whole upload in memory; a streamed body is sent
+ * once, so it is attached here, after ky's bookkeeping, straight to fetch. `redirect: 'error'`, not 'manual':
+ * under any other mode undici keeps the whole body to replay it (measured: +50 MB for a 50 MB upload). A 3xx to
+ * an upload is therefore an APIConnectionError; nothing follows it either way.
  */
-function withUsableTiming(response: Response): Response {
-  if (!RETRY_STATUSES.includes(response.status)) return response;
-  const headers = timingHeaders(response.headers);
-  if (!headers) return response;
-  return withHeaders(response, headers);
+function sendStream(config: ResolvedConfig, req: Request, request: TransportRequest): Promise<Response> {
+  return fetchOf(config)(req.url, {
+    ...config.fetchOptions,
+    method: req.method,
+    headers: req.headers,
+    signal: req.signal,
+    body: request.body!.stream(),
+    redirect: UPLOAD_REDIRECT,
+    duplex: 'half',
+  } as RequestInit);
 }
 
 /**

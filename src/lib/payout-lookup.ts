@@ -1,5 +1,6 @@
 import { nameClass, PaymentsError, RequestValidationError } from '../core/error.js';
-import { type Page, type PagePromise, pageKey } from '../core/pagination.js';
+import { type Page, type PagePromise, walkPages } from '../core/pagination.js';
+import { PaginationError } from '../core/response-errors.js';
 import type { RequestOptions } from '../internal/config.js';
 import { optionKeys } from '../internal/option-keys.js';
 import { referenceIssue } from '../rules/payout.js';
@@ -115,7 +116,8 @@ type ListingResult = SearchResult | { found?: undefined; complete: false; reason
  * Reads one listing up to its declared end, or says why it could not. The listing pages by offset, newest
  * first: if it changes between two pages (a newer row fails and leaves, another arrives), rows move across
  * the page boundary and one could be skipped, so every page must report the counters the first one did, and
- * the rows read must add up to them.
+ * the rows read must add up to them. The pages come from `walkPages`, whose guards (a repeated or skipped page,
+ * an empty one) end the search as incomplete.
  */
 async function searchListing(
   first: () => PagePromise<TransactionListItem>,
@@ -124,59 +126,60 @@ async function searchListing(
   ownReference: boolean,
   maxPages: number,
 ): Promise<ListingResult> {
-  let page = await first();
-  const counters = `${page.totalCount}/${page.totalPages}`;
-  const seen = new Set<string>();
+  const firstPage = await first();
+  const counters = `${firstPage.totalCount}/${firstPage.totalPages}`;
   let rows = 0;
-  for (let read = 1; ; read++) {
-    for (const row of page.data) {
-      // A row in the older form carries no reference: it might be this payout. So might a withdrawal listed
-      // without one, when the reference is what recognises it.
-      if (isLegacyTransaction(row)) {
-        return { complete: false, reason: 'the listing holds rows in the older form, without references' };
+  let read = 0;
+  let last = firstPage;
+  try {
+    for await (const page of walkPages(firstPage, maxPages)) {
+      read++;
+      last = page;
+      for (const row of page.data) {
+        // A row in the older form carries no reference: it might be this payout. So might a withdrawal listed
+        // without one, when the reference is what recognises it.
+        if (isLegacyTransaction(row)) {
+          return { complete: false, reason: 'the listing holds rows in the older form, without references' };
+        }
+        if (match(row, externalReference)) return { found: row, complete: true };
+        if (
+          ownReference &&
+          row.transaction_type === 'withdrawal' &&
+          !Object.hasOwn(row, 'external_reference')
+        ) {
+          return { complete: false, reason: 'the listing holds a withdrawal without a reference' };
+        }
       }
-      if (match(row, externalReference)) return { found: row, complete: true };
-      if (
-        ownReference &&
-        row.transaction_type === 'withdrawal' &&
-        !Object.hasOwn(row, 'external_reference')
-      ) {
-        return { complete: false, reason: 'the listing holds a withdrawal without a reference' };
+      rows += page.data.length;
+      if (`${page.totalCount}/${page.totalPages}` !== counters) {
+        return { complete: false, reason: 'the listing changed while it was read', shifted: true };
+      }
+      const short = shortfall(page);
+      if (short) return { complete: false, reason: short };
+      if (page.isLastPage) {
+        // The end is proof only when nothing contradicts it: no `hasMore: true`, and every row counted.
+        if (page.hasNextPage())
+          return { complete: false, reason: `page ${page.page} is last and says more follow` };
+        if (page.totalCount !== undefined && rows !== page.totalCount) {
+          return {
+            complete: false,
+            reason: `${rows} rows read where the listing counts ${page.totalCount}`,
+            shifted: true,
+          };
+        }
+        return { complete: true };
+      }
+      if (!page.hasNextPage()) {
+        return { complete: false, reason: `page ${page.page} ended the listing before its declared end` };
       }
     }
-    rows += page.data.length;
-    if (`${page.totalCount}/${page.totalPages}` !== counters) {
-      return { complete: false, reason: 'the listing changed while it was read', shifted: true };
-    }
-    const short = shortfall(page);
-    if (short) return { complete: false, reason: short };
-    if (page.isLastPage) {
-      // The end is proof only when nothing contradicts it: no `hasMore: true`, and every row counted.
-      if (page.hasNextPage())
-        return { complete: false, reason: `page ${page.page} is last and says more follow` };
-      if (page.totalCount !== undefined && rows !== page.totalCount) {
-        return {
-          complete: false,
-          reason: `${rows} rows read where the listing counts ${page.totalCount}`,
-          shifted: true,
-        };
-      }
-      return { complete: true };
-    }
-    if (!page.hasNextPage()) {
-      return { complete: false, reason: `page ${page.page} ended the listing before its declared end` };
-    }
-    if (read >= maxPages) return { complete: false, reason: `maxLookupPages (${maxPages}) reached` };
-    const next = await page.getNextPage();
-    seen.add(pageKey(page));
-    if (next.page !== page.page + 1 || seen.has(pageKey(next))) {
-      return { complete: false, reason: `page ${page.page + 1} repeated an earlier page` };
-    }
-    if (next.data.length === 0 && !next.isLastPage) {
-      return { complete: false, reason: `page ${next.page} came back empty before the declared end` };
-    }
-    page = next;
+  } catch (error) {
+    if (error instanceof PaginationError) return { complete: false, reason: error.message };
+    throw error;
   }
+  // The walk stopped at the cap, or on an empty page before the listing's declared end.
+  if (read >= maxPages) return { complete: false, reason: `maxLookupPages (${maxPages}) reached` };
+  return { complete: false, reason: `page ${last.page + 1} came back empty before the declared end` };
 }
 
 /** The default rule: a withdrawal listed under this exact reference (a deposit may carry the same text). */

@@ -1,21 +1,13 @@
 import * as z from 'zod/mini';
-import { APIPromise, responseInfo } from '../core/api-promise.js';
-import {
-  APIConnectionError,
-  APIError,
-  BadRequestError,
-  NotFoundError,
-  RateLimitError,
-} from '../core/error.js';
-import { ownData } from '../core/own.js';
+import type { APIPromise } from '../core/api-promise.js';
+import { BadRequestError, NotFoundError } from '../core/error.js';
+import { ownField } from '../core/own.js';
 import type { PagePromise } from '../core/pagination.js';
 import { safeStringify } from '../core/values.js';
 import type { RequestOptions } from '../internal/config.js';
 import { REQUEST_OPTION_KEYS } from '../internal/option-bags.js';
 import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
 import { uuidSegment } from '../internal/path.js';
-import { backoffDelay, jitter, MAX_RETRY_AFTER_MS, RETRY_STATUSES } from '../internal/retry.js';
-import { sleep } from '../internal/sleep.js';
 import { beneficiaryInputSchema, beneficiaryWire, WITHDRAWAL_METHODS } from '../rules/beneficiary.js';
 import { pagingParams } from '../rules/paging.js';
 import { looseObject, openEnum, parseRequest } from '../rules/schema.js';
@@ -126,7 +118,8 @@ export class Beneficiaries extends APIResource {
   create(body: BeneficiaryInput, options?: BeneficiaryWriteOptions): APIPromise<Beneficiary> {
     return this.api.call(async () => {
       refuseUnknownKeys(options, WRITE_OPTION_KEYS);
-      const { allowUnclassified, ...rest } = options ?? {};
+      const { allowUnclassified: _, ...rest } = options ?? {};
+      const allowUnclassified = ownField(options, 'allowUnclassified');
       const json = beneficiaryWire(parseRequest(beneficiaryInputSchema({ allowUnclassified }), body));
       return {
         method: 'POST',
@@ -166,7 +159,8 @@ export class Beneficiaries extends APIResource {
     return this.api.call(async () => {
       const path = `/beneficiaries/${uuidSegment('beneficiaryId', id)}`;
       refuseUnknownKeys(options, WRITE_OPTION_KEYS);
-      const { allowUnclassified, ...rest } = options ?? {};
+      const { allowUnclassified: _, ...rest } = options ?? {};
+      const allowUnclassified = ownField(options, 'allowUnclassified');
       const json = beneficiaryWire(
         parseRequest(beneficiaryInputSchema({ mode: 'update', allowUnclassified }), body),
       );
@@ -175,54 +169,19 @@ export class Beneficiaries extends APIResource {
   }
 
   /**
-   * DELETE /beneficiaries/{id}: permanent; resolves with nothing (the service sends an empty object). The first
-   * DELETE is sent once. If it met a failure the retry policy retries (408, 429, 5xx, a lost connection, a
-   * timeout), it may have gone through, so it is sent again after the backoff (or `Retry-After`), and that repeat
-   * is retried like any GET (`maxRetries`). A 400 `Beneficiary not found` answering the repeat means the first
-   * went through: the delete resolves. On the first attempt it throws (the id was never there).
+   * DELETE /beneficiaries/{id}: permanent; resolves with nothing (the service sends an empty object). Retried
+   * like any GET (`maxRetries`) after a failure the retry policy retries (408, 429, 5xx, a lost connection, a
+   * timeout). An attempt that met such a failure (a 429 aside, which is a refusal) may have gone through, so a
+   * 400 `Beneficiary not found` naming this id after it means the delete is done: it resolves. Without such an
+   * attempt the "not found" throws (the id was never there).
    */
   delete(id: string, options?: RequestOptions): APIPromise<void> {
-    return APIPromise.from(async () => {
-      const path = `/beneficiaries/${uuidSegment('beneficiaryId', id)}`;
-      const attempts = 1 + this.api.maxRetries(options);
-      const signal = ownData(options)?.signal;
-      // Each DELETE is sent once by the transport; the loop here knows what each attempt met. One that met a
-      // 5xx, a 408, a lost connection or a timeout may have been carried out; a 429 was refused before it was.
-      let ambiguous = false;
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return await this.api
-            .call<void>({
-              method: 'DELETE',
-              path,
-              select: () => undefined,
-              options: { ...ownData(options), maxRetries: 0 },
-            })
-            .withResponse();
-        } catch (error) {
-          // "Not found" after an attempt that may have gone through: that attempt removed it.
-          if (ambiguous && isBeneficiaryNotFound(error) && (error as Error).message.includes(id)) {
-            return { data: undefined, response: responseInfo(error as APIError) };
-          }
-          const wait = waitBeforeRepeat(error);
-          if (wait === undefined || attempt >= attempts) throw error;
-          ambiguous ||= !(error instanceof RateLimitError);
-          this.api.logger.log('info', `retrying DELETE ${path} after ${(error as Error).message}`);
-          await sleep(wait, signal);
-        }
-      }
-    });
+    return this.api.call(() => ({
+      method: 'DELETE',
+      path: `/beneficiaries/${uuidSegment('beneficiaryId', id)}`,
+      select: () => undefined,
+      doneOnRepeat: (error) => isBeneficiaryNotFound(error) && error.message.includes(id),
+      options,
+    }));
   }
-}
-
-/**
- * How long to wait before sending a DELETE again: `undefined` unless it met a failure the retry policy retries,
- * after which it may or may not have been carried out (a timeout is a connection error too; the caller's abort
- * and an accepted 2xx whose body was lost are not), or when the server's `Retry-After` is over the cap.
- */
-function waitBeforeRepeat(error: unknown): number | undefined {
-  if (error instanceof APIConnectionError) return jitter(backoffDelay(1));
-  if (!(error instanceof APIError && RETRY_STATUSES.includes(error.status))) return undefined;
-  const ms = error.retryAfter === undefined ? jitter(backoffDelay(1)) : error.retryAfter * 1000;
-  return ms > MAX_RETRY_AFTER_MS ? undefined : ms;
 }

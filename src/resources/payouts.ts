@@ -1,8 +1,7 @@
 import type { APIPromise } from '../core/api-promise.js';
 import { APIUserAbortError, RequestValidationError } from '../core/error.js';
-import { ownData } from '../core/own.js';
+import { ownData, ownField } from '../core/own.js';
 import type { RequestOptions } from '../internal/config.js';
-import { fastPath } from '../internal/fast-check.js';
 import { REQUEST_OPTION_KEYS } from '../internal/option-bags.js';
 import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
 import type { Call } from '../internal/pipeline.js';
@@ -27,9 +26,6 @@ import {
 import { parseRequest } from '../rules/schema.js';
 import type { Transaction } from '../rules/transactions.js';
 import { APIResource } from './resource.js';
-
-/** The payout is checked on the fast path (see `internal/fast-check.ts`). */
-const PAYOUT = fastPath(PayoutSchema);
 
 /** Per-call options of `payouts.create`. */
 export interface PayoutCreateOptions extends RequestOptions {
@@ -66,13 +62,14 @@ export class Payouts extends APIResource {
   create(body: PayoutCreateParams, options?: PayoutCreateOptions): APIPromise<Payout> {
     return this.api.call(() => {
       refuseUnknownKeys(options, CREATE_OPTION_KEYS);
-      const { digits, ...rest } = ownData(options) ?? {};
-      return this.#post(parsePayout(body, false, digits), rest);
+      // The pipeline copies the request options; `digits` is read here, from an own property only.
+      const { digits: _, ...rest } = options ?? {};
+      return this.#post(parsePayout(body, false, ownField(options, 'digits')), rest);
     });
   }
 
   #post(body: PayoutWire, options?: RequestOptions): Call<Payout> {
-    return { method: 'POST', path: '/payouts', body, schema: PAYOUT, options };
+    return { method: 'POST', path: '/payouts', body, schema: PayoutSchema, options };
   }
 
   /**

@@ -1,6 +1,5 @@
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../internal/config.js';
-import { fastPath } from '../internal/fast-check.js';
 import { parseRequest } from '../rules/schema.js';
 import {
   type TransactionListItem,
@@ -9,9 +8,6 @@ import {
   TransactionListParamsSchema,
 } from '../rules/transactions.js';
 import { APIResource } from './resource.js';
-
-/** Rows are checked on the fast path (see `internal/fast-check.ts`). */
-const ROWS = fastPath(TransactionListItemSchema);
 
 /** GET /transactions: the caller's transactions, newest first. */
 export class Transactions extends APIResource {
@@ -25,7 +21,7 @@ export class Transactions extends APIResource {
       query: () => parseRequest(TransactionListParamsSchema, params),
       shape: 'flat',
       rowsKey: 'transactions',
-      schema: ROWS,
+      schema: TransactionListItemSchema,
       options,
     });
   }

@@ -29,7 +29,7 @@ export interface UploadInput {
   size?: number;
 }
 
-/** A streamed request body for `client.request({ stream })`. */
+/** A streamed request body: the multipart `payerNames.create` with documents, sent once and never retried. */
 export type StreamBody = NonNullable<TransportRequest['body']>;
 
 // form-data-encoder re-slices any chunk over 64 KiB from `chunk.buffer` and ignores `byteOffset`, which

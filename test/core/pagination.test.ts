@@ -308,6 +308,15 @@ describe('walking', () => {
     }
   });
 
+  it("a list's bad maxPages rejects the first page too, before anything is sent", async () => {
+    const requested = serveList('/transactions', 2, 2, (r, page) =>
+      ok({ transactions: r, page, pageSize: 2 }),
+    );
+    const bad = makeClient().paginate({ path: '/transactions', options: { maxPages: 2.5 } });
+    await expect(bad).rejects.toBeInstanceOf(RequestValidationError);
+    expect(requested).toHaveLength(0);
+  });
+
   it('pages() yields pages; toArray({ limit }) stops fetching once it has enough', async () => {
     const requested = serveList('/transactions', 10, 3, (r, page) =>
       ok({ transactions: r, totalCount: 30, page, pageSize: 3, totalPages: 10 }),

@@ -186,6 +186,33 @@ describe('retries', () => {
     expect((error as InternalServerError).retryAfter).toBe(3600);
   });
 
+  it.each([
+    ['RateLimit-Reset', '30'],
+    ['X-RateLimit-Retry-After', '30'],
+    ['X-RateLimit-Reset', '30'],
+    ['X-Rate-Limit-Reset', '30'],
+  ])("ignores %s (not the spec's): the backoff applies, not the wait it names", async (name, value) => {
+    useFakeClock();
+    vi.spyOn(Math, 'random').mockReturnValue(1);
+    const calls = sequence('get', '/transactions', [() => fail(503, 'busy', {}, { [name]: value })]);
+    const error = await settleError(makeClient({ maxRetries: 1 }).transactions.list());
+    // ky alone would wait the 30 s the header names.
+    expect(calls[1]!.at - calls[0]!.at).toBe(500);
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect((error as InternalServerError).headers.has(name)).toBe(false);
+  });
+
+  it('a malformed Retry-After is ignored: the backoff applies', async () => {
+    useFakeClock();
+    vi.spyOn(Math, 'random').mockReturnValue(1);
+    const calls = sequence('get', '/transactions', [
+      () => fail(503, 'busy', {}, { 'Retry-After': '1e400' }),
+      () => ok(emptyPage),
+    ]);
+    expect((await settle(makeClient().transactions.list())).ok).toBe(true);
+    expect(calls[1]!.at - calls[0]!.at).toBe(500);
+  });
+
   it('exposes retryAfter on a RateLimitError when retries are used up', async () => {
     sequence('get', '/transactions', [() => fail(429, 'Too Many Requests', {}, { 'Retry-After': '30' })]);
     const error = await makeClient({ maxRetries: 0 })

@@ -89,6 +89,25 @@ describe('beneficiaries.delete after a retryable failure', () => {
     ]);
   });
 
+  it('a 200 whose body was cut, then 400 not found: resolves (the first DELETE was carried out)', async () => {
+    useFakeClock();
+    let attempts = 0;
+    const fetch: typeof globalThis.fetch = async () => {
+      attempts++;
+      if (attempts > 1) return notFound();
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode('{"status":200,'));
+          controller.error(new TypeError('terminated'));
+        },
+      });
+      return new Response(body, { status: 200, headers: { 'Content-Type': 'application/json' } });
+    };
+    const outcome = await settle(makeClient({ fetch }).beneficiaries.delete(ID));
+    expect(outcome).toEqual({ ok: true, value: undefined });
+    expect(attempts).toBe(2);
+  });
+
   it('a timed-out first attempt is sent again', async () => {
     useFakeClock();
     let attempts = 0;

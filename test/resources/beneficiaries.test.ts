@@ -562,6 +562,16 @@ describe('beneficiaries: deprecation grace period', () => {
     expect(result.deprecation_warning).toEqual(warning);
   });
 
+  it('an inherited allowUnclassified (a polluted prototype) is not read: the body is refused, nothing sent', async () => {
+    const calls = route((call) => ok(saved(call, { deprecation_warning: warning })));
+    const options = Object.create({ allowUnclassified: true }) as { allowUnclassified?: boolean };
+    const error = await makeClient()
+      .beneficiaries.create(asInput(unclassified), options)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect(calls).toHaveLength(0);
+  });
+
   it('logs deprecation_warning once per client at warn level', async () => {
     route((call) => ok(saved(call, { deprecation_warning: warning })));
     const logger = { error: vi.fn(), warn: vi.fn(), info: vi.fn(), debug: vi.fn() };

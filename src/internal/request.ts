@@ -1,0 +1,112 @@
+import { RequestValidationError } from '../core/error.js';
+import { assertHeaders, type ResolvedConfig } from './config.js';
+import { assertSafePath } from './path.js';
+import type { TransportRequest } from './transport.js';
+
+/** What goes on the wire for one request: its URL, its headers and its JSON body, and ky's unset options. */
+
+/**
+ * Every option ky or the Request constructor reads that the SDK does not set, as an own `undefined`: ky copies
+ * the options and reads the rest through the prototype chain, so a polluted `Object.prototype.prefix` would
+ * send the key and the payout to another host, and `.json` would replace the validated body.
+ */
+const UNSET = Object.freeze({
+  prefix: undefined,
+  baseUrl: undefined,
+  json: undefined,
+  // ky's option merge drops an `undefined` searchParams (and would then read the prototype's); `''` is kept.
+  searchParams: '',
+  parseJson: undefined,
+  stringifyJson: undefined,
+  onDownloadProgress: undefined,
+  onUploadProgress: undefined,
+  context: undefined,
+  hooks: undefined,
+  cache: undefined,
+  credentials: undefined,
+  integrity: undefined,
+  keepalive: undefined,
+  mode: undefined,
+  priority: undefined,
+  referrer: undefined,
+  referrerPolicy: undefined,
+  window: undefined,
+  dispatcher: undefined,
+  duplex: undefined,
+});
+const UNSET_KEYS = Object.keys(UNSET);
+
+/**
+ * Whether ky would find one of the options the SDK leaves unset on `Object.prototype`: enumerable or not (a
+ * `defineProperty` pollution is invisible to `for...in`), read through `in`, as ky's own reads go.
+ */
+function shadowNeeded(): boolean {
+  return UNSET_KEYS.some((key) => key in Object.prototype);
+}
+
+function buildUrl(baseUrl: string, path: string, query: TransportRequest['query']): string {
+  const url = `${baseUrl}${assertSafePath(path)}`;
+  if (!query) return url;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null) params.append(key, String(value));
+  }
+  const search = params.toString();
+  return search ? `${url}?${search}` : url;
+}
+
+function buildHeaders(config: ResolvedConfig, request: TransportRequest): Headers {
+  const headers = new Headers();
+  if (request.options?.headers) assertHeaders(request.options.headers);
+  for (const source of [config.headers, request.options?.headers ?? {}]) {
+    for (const [name, value] of Object.entries(source)) headers.set(name, value);
+  }
+  // Set last, so a stray default header cannot replace the key or the tenant scope.
+  headers.set('X-API-Key', config.apiKey);
+  headers.set('Accept', 'application/json');
+  if (!headers.has('User-Agent')) headers.set('User-Agent', config.userAgent);
+  if (config.accountId) headers.set('X-Account-Id', config.accountId);
+  if (request.json !== undefined) headers.set('Content-Type', 'application/json');
+  if (request.body) {
+    headers.set('Content-Type', request.body.contentType);
+    // A declared length lets the upload go out with Content-Length rather than chunked encoding.
+    if (request.body.length !== undefined) headers.set('Content-Length', String(request.body.length));
+  }
+  return headers;
+}
+
+/**
+ * The JSON body as it will be sent, serialised here rather than by ky: a value JSON cannot hold (a BigInt, a
+ * cycle) then fails as a RequestValidationError before anything leaves, not as an error that looks like the
+ * network's.
+ */
+function serialise(json: unknown): string | undefined {
+  if (json === undefined) return undefined;
+  try {
+    return JSON.stringify(json);
+  } catch (error) {
+    const message = `cannot be sent as JSON: ${(error as Error).message}`;
+    throw new RequestValidationError([{ path: ['body'], message }]);
+  }
+}
+
+/**
+ * The URL, headers and JSON body of `request`, checked: a bad header, an unsafe path or a body JSON cannot hold
+ * throws `RequestValidationError` before anything is sent.
+ */
+export function wireRequest(config: ResolvedConfig, request: TransportRequest) {
+  return {
+    url: buildUrl(config.baseUrl, request.path, request.query),
+    headers: buildHeaders(config, request),
+    body: serialise(request.json),
+  };
+}
+
+/**
+ * ky's options the SDK leaves unset, as own `undefined`s, when `Object.prototype` holds one of them. ky reads
+ * these at construction from the merged options; without pollution there is nothing to shadow, and each extra
+ * key costs ky's option merge (paired A/B in bench/ab.mjs: 10-17 µs per request).
+ */
+export function unsetOptions(): typeof UNSET | undefined {
+  return shadowNeeded() ? UNSET : undefined;
+}
