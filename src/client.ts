@@ -141,7 +141,7 @@ export class PaymentsClient {
    */
   request<T = unknown>(params: RequestParams<T>): APIPromise<T> {
     const { stream: _, ...call } = params as RequestParams<T> & { stream?: unknown };
-    return this.#api.call(call as RequestParams<T> & { select?: (r: Unwrapped) => unknown });
+    return this.#api.call(call as RequestParams<T> & { select?: (r: Unwrapped) => unknown }, 'request');
   }
 
   /** Walks any list endpoint; see `PagePromise`. Name the list's `shape` when you know it. */

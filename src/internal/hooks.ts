@@ -1,3 +1,4 @@
+import { errorType, type RequestContext, requestChannel, templateOf, trace } from './channels.js';
 import type { LevelLogger } from './logger.js';
 
 /**
@@ -10,6 +11,8 @@ export interface RequestEvent {
   method: string;
   /** Relative to the base URL, e.g. `/transactions`; without the query. */
   path: string;
+  /** The path with its ids as names, e.g. `/payer-names/{payerNameId}`: a label that keeps metrics' cardinality low. */
+  urlTemplate: string;
   attempt: number;
 }
 
@@ -56,45 +59,66 @@ export function callHook<E>(
   }
 }
 
-/** What the transport reports for each attempt; `undefined` when no hook is set (nothing is measured). */
+/**
+ * Wraps each attempt of one request; `undefined` when no hook is set and no tracer listens (nothing is
+ * measured). The one source of attempt events: the hooks and the request channel get the same numbers.
+ */
 export interface AttemptObserver {
-  start(): void;
-  answered(response: Response): void;
-  failed(error: unknown): void;
+  run(attempt: () => Promise<Response>): Promise<Response>;
 }
 
 export function attemptObserver(
   hooks: ClientHooks,
   log: LevelLogger,
-  method: string,
-  path: string,
+  request: { method: string; path: string; template?: string | undefined },
+  baseUrl: string,
 ): AttemptObserver | undefined {
-  if (!hooks.onRequest && !hooks.onResponse && !hooks.onRetry) return undefined;
+  const channel = requestChannel();
+  if (!channel && !hooks.onRequest && !hooks.onResponse && !hooks.onRetry) return undefined;
+  const { method, path } = request;
+  const urlTemplate = request.template ?? templateOf(path);
   let attempt = 0;
-  let started = 0;
   let ended: number | undefined;
   let reason = '';
-  return {
-    start() {
-      attempt++;
-      const now = Date.now();
-      if (attempt > 1) {
-        const delayMs = ended === undefined ? 0 : now - ended;
-        callHook('onRetry', hooks.onRetry, { method, path, attempt, reason, delayMs }, log);
-      }
-      callHook('onRequest', hooks.onRequest, { method, path, attempt }, log);
-      started = now;
-    },
-    answered(response) {
+  const run = async (send: () => Promise<Response>, context: RequestContext) => {
+    const started = Date.now();
+    const base = { method, path, urlTemplate, attempt: context.attempt };
+    if (context.attempt > 1) {
+      const delayMs = ended === undefined ? 0 : started - ended;
+      context.retryReason = reason;
+      context.retryDelayMs = delayMs;
+      callHook('onRetry', hooks.onRetry, { ...base, reason, delayMs }, log);
+    }
+    callHook('onRequest', hooks.onRequest, base, log);
+    try {
+      const response = await send();
       ended = Date.now();
       reason = `HTTP ${response.status}`;
-      const requestId = response.headers.get('x-request-id');
-      const event = { method, path, attempt, status: response.status, durationMs: ended - started };
+      const requestId = response.headers.get('x-request-id') ?? undefined;
+      context.status = response.status;
+      context.durationMs = ended - started;
+      if (requestId) context.requestId = requestId;
+      const event = { ...base, status: response.status, durationMs: context.durationMs };
       callHook('onResponse', hooks.onResponse, requestId ? { ...event, requestId } : event, log);
-    },
-    failed(error) {
+      return response;
+    } catch (error) {
       ended = Date.now();
-      reason = error instanceof Error ? error.name : 'Error';
+      reason = errorType(error);
+      throw error;
+    }
+  };
+  let server: { serverAddress: string; serverPort: number } | undefined;
+  return {
+    run(send) {
+      server ??= serverOf(baseUrl);
+      const context: RequestContext = { method, urlTemplate, ...server, attempt: ++attempt };
+      return channel ? trace(channel, context, () => run(send, context)) : run(send, context);
     },
   };
+}
+
+function serverOf(baseUrl: string): { serverAddress: string; serverPort: number } {
+  const url = new URL(baseUrl);
+  const port = url.port ? Number(url.port) : url.protocol === 'http:' ? 80 : 443;
+  return { serverAddress: url.hostname, serverPort: port };
 }

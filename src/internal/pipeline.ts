@@ -2,6 +2,7 @@ import { APIPromise, responseInfo, type WithResponse } from '../core/api-promise
 import { RequestValidationError } from '../core/error.js';
 import { Page, PagePromise } from '../core/pagination.js';
 import type { TransportResponse } from './body.js';
+import { type CallContext, noteRequest, noteResponse, traceCall } from './channels.js';
 import { callLimits, type RequestOptions, type ResolvedConfig } from './config.js';
 import type { Unwrapped } from './envelope.js';
 import { isListShape, LIST_SHAPES, type ListShape, readPage } from './list-shapes.js';
@@ -22,6 +23,8 @@ import { type HttpMethod, type QueryValue, send, type TransportRequest } from '.
 export interface Call<T> {
   method: HttpMethod;
   path: string;
+  /** `path` with its ids as names (`/payer-names/{payerNameId}`); see `route` in `path.ts`. */
+  template?: string | undefined;
   query?: Record<string, QueryValue> | undefined;
   /** Sent as JSON. */
   body?: unknown;
@@ -74,12 +77,14 @@ export class Pipeline {
    * One request; `await` it for the data, `.withResponse()` for the response too. Given a function, the call is
    * built inside the promise, so input that fails validation there rejects it before anything is sent.
    */
-  call<T>(call: Call<T> | (() => Call<T> | Promise<Call<T>>)): APIPromise<T> {
-    return new APIPromise(async () => this.#call(typeof call === 'function' ? await call() : call));
+  call<T>(call: Call<T> | (() => Call<T> | Promise<Call<T>>), operation?: string): APIPromise<T> {
+    const run = async (context?: CallContext) =>
+      this.#call(typeof call === 'function' ? await call() : call, context);
+    return new APIPromise(operation ? () => traceCall(operation, run) : run);
   }
 
-  async #call<T>(call: Call<T>): Promise<WithResponse<T>> {
-    const response = await this.#send(call);
+  async #call<T>(call: Call<T>, context?: CallContext): Promise<WithResponse<T>> {
+    const response = await this.#send(call, context);
     const info = responseInfo(response);
     if (call.responseType === 'text') return { data: response.text as T, response: info };
     const commits = !isSafeToRepeat(call.method, call.idempotent);
@@ -92,17 +97,21 @@ export class Pipeline {
   }
 
   /** A list walked page by page; see `PagePromise`. */
-  list<T>(list: ListCall<T>): PagePromise<T> {
+  list<T>(list: ListCall<T>, operation = 'paginate'): PagePromise<T> {
     // Resolved on first use, so invalid input rejects the PagePromise like any other failure.
     let query: Record<string, QueryValue> | undefined;
-    const load = async (page: number): Promise<Page<T>> => {
+    const load = (page: number): Promise<Page<T>> => traceCall(operation, (c) => read(page, c), { page });
+    const read = async (page: number, context: CallContext | undefined): Promise<Page<T>> => {
       const pageQuery = page === 1 && !(query && Object.hasOwn(query, 'page')) ? query : { ...query, page };
-      const response = await this.#send({
-        method: 'GET',
-        path: list.path,
-        query: pageQuery,
-        options: list.options,
-      });
+      const response = await this.#send(
+        {
+          method: 'GET',
+          path: list.path,
+          query: pageQuery,
+          options: list.options,
+        },
+        context,
+      );
       const requested = { page, pageSize: typeof query?.pageSize === 'number' ? query.pageSize : undefined };
       const csv = list.shape === 'csv';
       const info = readPage(list.shape, {
@@ -136,16 +145,22 @@ export class Pipeline {
     }, maxPages);
   }
 
-  async #send(call: Omit<Call<unknown>, 'schema' | 'select'>): Promise<TransportResponse> {
+  async #send(
+    call: Omit<Call<unknown>, 'schema' | 'select'>,
+    context?: CallContext,
+  ): Promise<TransportResponse> {
+    noteRequest(context, call);
     const response = await send(this.#config, {
       method: call.method,
       path: call.path,
+      template: call.template,
       query: call.query,
       json: call.body,
       body: call.stream,
       idempotent: call.idempotent,
       options: call.options,
     });
+    noteResponse(context, response);
     assertSucceeded(response);
     return response;
   }

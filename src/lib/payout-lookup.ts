@@ -113,8 +113,10 @@ async function searchListing(
   match: PayoutMatch,
   ownReference: boolean,
   maxPages: number,
+  onPage: (() => void) | undefined,
 ): Promise<ListingResult> {
   let page = await first();
+  onPage?.();
   const counters = `${page.totalCount}/${page.totalPages}`;
   const seen = new Set<string>();
   let rows = 0;
@@ -158,6 +160,7 @@ async function searchListing(
     }
     if (read >= maxPages) return { complete: false, reason: `maxLookupPages (${maxPages}) reached` };
     const next = await page.getNextPage();
+    onPage?.();
     seen.add(pageKey(page));
     if (next.page !== page.page + 1 || seen.has(pageKey(next))) {
       return { complete: false, reason: `page ${page.page + 1} repeated an earlier page` };
@@ -185,6 +188,8 @@ export async function searchByReference(
   externalReference: string,
   since: Date,
   options: FindByReferenceOptions,
+  /** Called for each listing page read (tracing counts them). */
+  onPage?: () => void,
 ): Promise<SearchResult> {
   const match = options.match ?? sameReference;
   const maxPages = options.maxLookupPages ?? DEFAULT_MAX_PAGES;
@@ -194,7 +199,7 @@ export async function searchByReference(
   let incomplete: SearchResult | undefined;
   for (const status of [undefined, 'failed'] as const) {
     const listing = () => list({ pageSize: 100, startDate, endDate, status }, requestOptions);
-    const read = () => searchListing(listing, externalReference, match, !options.match, maxPages);
+    const read = () => searchListing(listing, externalReference, match, !options.match, maxPages, onPage);
     let result = await read();
     // A listing that moved under the walk is read once more from the start; moving again, it is incomplete.
     if ('shifted' in result) result = await read();

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../internal/config.js';
-import { uuidSegment } from '../internal/path.js';
+import { route } from '../internal/path.js';
 import {
   checkSchema,
   PagedPassThroughParams,
@@ -73,7 +73,7 @@ export class Accounts extends APIResource {
         schema: schema ?? AccountSchema,
         options,
       };
-    });
+    }, 'accounts.create');
   }
 
   /**
@@ -88,16 +88,19 @@ export class Accounts extends APIResource {
     given?: RequestOptions & { schema?: Schema<T> },
   ): PagePromise<T | Account> {
     const { schema, options } = splitSchema(given);
-    return this.api.list<T | Account>({
-      path: '/accounts',
-      shape: 'flat',
-      query: () => {
-        checkSchema(schema);
-        return pagedQuery(PagedPassThroughParams, params);
+    return this.api.list<T | Account>(
+      {
+        path: '/accounts',
+        shape: 'flat',
+        query: () => {
+          checkSchema(schema);
+          return pagedQuery(PagedPassThroughParams, params);
+        },
+        schema: schema ?? AccountSchema,
+        options,
       },
-      schema: schema ?? AccountSchema,
-      options,
-    });
+      'accounts.list',
+    );
   }
 
   /** GET /accounts/{accountId}/funding-instructions, typed and checked by `{ schema }` when given. */
@@ -112,11 +115,11 @@ export class Accounts extends APIResource {
       const { schema, options } = schemaOption(given);
       return {
         method: 'GET',
-        path: `/accounts/${uuidSegment('accountId', accountId)}/funding-instructions`,
+        ...route('/accounts/{accountId}/funding-instructions', { accountId }),
         schema: schema ?? AccountSchema,
         options,
       };
-    });
+    }, 'accounts.fundingInstructions');
   }
 
   /**
@@ -127,10 +130,10 @@ export class Accounts extends APIResource {
     return this.api.call(async () => {
       return {
         method: 'POST',
-        path: `/accounts/${uuidSegment('accountId', accountId)}/kyc-link`,
+        ...route('/accounts/{accountId}/kyc-link', { accountId }),
         schema: IndividualKycLinkSchema,
         options,
       };
-    });
+    }, 'accounts.createKycLink');
   }
 }

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { APIPromise, responseInfo } from '../core/api-promise.js';
+import { APIPromise, responseInfo, type WithResponse } from '../core/api-promise.js';
 import {
   APIConnectionError,
   APIError,
@@ -8,10 +8,11 @@ import {
   RateLimitError,
 } from '../core/error.js';
 import type { PagePromise } from '../core/pagination.js';
+import { traceCall } from '../internal/channels.js';
 import type { RequestOptions } from '../internal/config.js';
 import { safeStringify } from '../internal/json.js';
 import { ownData } from '../internal/own.js';
-import { uuidSegment } from '../internal/path.js';
+import { route } from '../internal/path.js';
 import { backoffDelay, jitter, MAX_RETRY_AFTER_MS, RETRY_STATUSES } from '../internal/retry.js';
 import { openEnum, pagingParams, parseRequest } from '../internal/schema.js';
 import { sleep } from '../internal/sleep.js';
@@ -77,6 +78,7 @@ export function isBeneficiaryNotFound(error: unknown): boolean {
 
 // One warning per client is enough to prompt a backfill; every response still carries the field itself.
 const warned = new WeakSet<object>();
+const TEMPLATE = '/beneficiaries/{beneficiaryId}';
 
 /**
  * Saved beneficiaries. PATCH and DELETE are in the spec; the create, retrieve and list paths are inferred from
@@ -111,26 +113,28 @@ export class Beneficiaries extends APIResource {
         schema: this.#schema,
         options: rest,
       };
-    });
+    }, 'beneficiaries.create');
   }
 
   /** GET /beneficiaries/{id} (path inferred). An unknown id rejects with a 400: see `isBeneficiaryNotFound`. */
   retrieve(id: string, options?: RequestOptions): APIPromise<Beneficiary> {
     return this.api.call(async () => {
-      const path = `/beneficiaries/${uuidSegment('beneficiaryId', id)}`;
-      return { method: 'GET', path, schema: this.#schema, options };
-    });
+      return { method: 'GET', ...route(TEMPLATE, { beneficiaryId: id }), schema: this.#schema, options };
+    }, 'beneficiaries.retrieve');
   }
 
   /** GET /beneficiaries (path inferred), page by page; the rows' key is not in the spec, so it is found. */
   list(params: BeneficiaryListParams = {}, options?: RequestOptions): PagePromise<Beneficiary> {
-    return this.api.list({
-      path: '/beneficiaries',
-      shape: 'flat',
-      query: () => parseRequest(ListParamsSchema, params),
-      schema: this.#schema,
-      options,
-    });
+    return this.api.list(
+      {
+        path: '/beneficiaries',
+        shape: 'flat',
+        query: () => parseRequest(ListParamsSchema, params),
+        schema: this.#schema,
+        options,
+      },
+      'beneficiaries.list',
+    );
   }
 
   /**
@@ -140,13 +144,13 @@ export class Beneficiaries extends APIResource {
    */
   update(id: string, body: BeneficiaryInput, options?: BeneficiaryWriteOptions): APIPromise<Beneficiary> {
     return this.api.call(async () => {
-      const path = `/beneficiaries/${uuidSegment('beneficiaryId', id)}`;
+      const { path, template } = route(TEMPLATE, { beneficiaryId: id });
       const { allowUnclassified, ...rest } = options ?? {};
       const json = beneficiaryWire(
         parseRequest(beneficiaryInputSchema({ mode: 'update', allowUnclassified }), body),
       );
-      return { method: 'PATCH', path, body: json, schema: this.#schema, options: rest };
-    });
+      return { method: 'PATCH', path, template, body: json, schema: this.#schema, options: rest };
+    }, 'beneficiaries.update');
   }
 
   /**
@@ -157,36 +161,39 @@ export class Beneficiaries extends APIResource {
    * went through: the delete resolves. On the first attempt it throws (the id was never there).
    */
   delete(id: string, options?: RequestOptions): APIPromise<void> {
-    return APIPromise.from(async () => {
-      const path = `/beneficiaries/${uuidSegment('beneficiaryId', id)}`;
-      const attempts = 1 + this.api.maxRetries(options);
-      const signal = ownData(options)?.signal;
-      // Each DELETE is sent once by the transport; the loop here knows what each attempt met. One that met a
-      // 5xx, a 408, a lost connection or a timeout may have been carried out; a 429 was refused before it was.
-      let ambiguous = false;
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return await this.api
-            .call<void>({
-              method: 'DELETE',
-              path,
-              select: () => undefined,
-              options: { ...ownData(options), maxRetries: 0 },
-            })
-            .withResponse();
-        } catch (error) {
-          // "Not found" after an attempt that may have gone through: that attempt removed it.
-          if (ambiguous && isBeneficiaryNotFound(error) && (error as Error).message.includes(id)) {
-            return { data: undefined, response: responseInfo(error as APIError) };
-          }
-          const wait = waitBeforeRepeat(error);
-          if (wait === undefined || attempt >= attempts) throw error;
-          ambiguous ||= !(error instanceof RateLimitError);
-          this.api.logger.log('info', `retrying DELETE ${path} after ${(error as Error).message}`);
-          await sleep(wait, signal);
+    return APIPromise.from(() => traceCall('beneficiaries.delete', () => this.#delete(id, options)));
+  }
+
+  async #delete(id: string, options: RequestOptions | undefined): Promise<WithResponse<void>> {
+    const { path, template } = route(TEMPLATE, { beneficiaryId: id });
+    const attempts = 1 + this.api.maxRetries(options);
+    const signal = ownData(options)?.signal;
+    // Each DELETE is sent once by the transport; the loop here knows what each attempt met. One that met a
+    // 5xx, a 408, a lost connection or a timeout may have been carried out; a 429 was refused before it was.
+    let ambiguous = false;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.api
+          .call<void>({
+            method: 'DELETE',
+            path,
+            template,
+            select: () => undefined,
+            options: { ...ownData(options), maxRetries: 0 },
+          })
+          .withResponse();
+      } catch (error) {
+        // "Not found" after an attempt that may have gone through: that attempt removed it.
+        if (ambiguous && isBeneficiaryNotFound(error) && (error as Error).message.includes(id)) {
+          return { data: undefined, response: responseInfo(error as APIError) };
         }
+        const wait = waitBeforeRepeat(error);
+        if (wait === undefined || attempt >= attempts) throw error;
+        ambiguous ||= !(error instanceof RateLimitError);
+        this.api.logger.log('info', `retrying DELETE ${path} after ${(error as Error).message}`);
+        await sleep(wait, signal);
       }
-    });
+    }
   }
 }
 

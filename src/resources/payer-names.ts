@@ -4,7 +4,7 @@ import { type FieldIssue, RequestValidationError } from '../core/error.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../internal/config.js';
 import { isRecord } from '../internal/envelope.js';
-import { uuidSegment } from '../internal/path.js';
+import { route } from '../internal/path.js';
 import { fieldIssues, pagedQuery, parseRequest } from '../internal/schema.js';
 import { encodeMultipart, preparePart, type UploadInput, type UploadPart } from '../internal/uploads.js';
 import {
@@ -122,7 +122,7 @@ export class PayerNames extends APIResource {
         schema: PayerNameSchema,
         options,
       };
-    });
+    }, 'payerNames.create');
   }
 
   /**
@@ -130,13 +130,16 @@ export class PayerNames extends APIResource {
    * `active` and `action_required`. `query` passes parameters the spec does not show.
    */
   list(params: PayerNameListParams = {}, options?: RequestOptions): PagePromise<PayerName> {
-    return this.api.list({
-      path: PATH,
-      shape: 'nested',
-      query: () => pagedQuery(PayerNameListParamsSchema, params),
-      schema: PayerNameSchema,
-      options,
-    });
+    return this.api.list(
+      {
+        path: PATH,
+        shape: 'nested',
+        query: () => pagedQuery(PayerNameListParamsSchema, params),
+        schema: PayerNameSchema,
+        options,
+      },
+      'payerNames.list',
+    );
   }
 
   /**
@@ -146,16 +149,16 @@ export class PayerNames extends APIResource {
    */
   update(payerNameId: string, body: PayerNameUpdateParams, options?: RequestOptions): APIPromise<PayerName> {
     return this.api.call(async () => {
-      const id = uuidSegment('payerNameId', payerNameId);
+      const target = route(`${PATH}/{payerNameId}`, { payerNameId });
       const data = parseRequest(PayerNameUpdateSchema, body);
       return {
         method: 'PATCH',
-        path: `${PATH}/${id}`,
+        ...target,
         body: data,
         schema: PayerNameSchema,
         options,
       };
-    });
+    }, 'payerNames.update');
   }
 
   /**
@@ -164,16 +167,16 @@ export class PayerNames extends APIResource {
    */
   setDefault(payerNameId: string, isDefault = true, options?: RequestOptions): APIPromise<PayerName> {
     return this.api.call(async () => {
-      const id = uuidSegment('payerNameId', payerNameId);
+      const target = route(`${PATH}/{payerNameId}/default`, { payerNameId });
       const value = parseRequest(z.boolean('must be a boolean'), isDefault, ['isDefault']);
       return {
         method: 'PATCH',
-        path: `${PATH}/${id}/default`,
+        ...target,
         body: { isDefault: value },
         schema: PayerNameSchema,
         options,
       };
-    });
+    }, 'payerNames.setDefault');
   }
 
   /**
@@ -182,8 +185,8 @@ export class PayerNames extends APIResource {
    */
   archive(payerNameId: string, options?: RequestOptions): APIPromise<PayerName> {
     return this.api.call(async () => {
-      const id = uuidSegment('payerNameId', payerNameId);
-      return { method: 'DELETE', path: `${PATH}/${id}`, schema: PayerNameSchema, options };
-    });
+      const target = route(`${PATH}/{payerNameId}`, { payerNameId });
+      return { method: 'DELETE', ...target, schema: PayerNameSchema, options };
+    }, 'payerNames.archive');
   }
 }

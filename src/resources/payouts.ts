@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import type { APIPromise } from '../core/api-promise.js';
 import { APIUserAbortError, RequestValidationError } from '../core/error.js';
+import { type CallContext, traceCall } from '../internal/channels.js';
 import type { RequestOptions } from '../internal/config.js';
 import { fastPath } from '../internal/fast-check.js';
 import { ownData } from '../internal/own.js';
@@ -11,10 +12,12 @@ import {
   checkSearchOptions,
   DEFAULT_LOOKBACK_MS,
   type FindByReferenceOptions,
+  type ListTransactions,
   PayoutLookupIncompleteError,
   searchByReference,
 } from '../lib/payout-lookup.js';
 import { type LookupBeforeRetryOptions, type PayoutOutcome, recoverPayout } from '../lib/payout-recovery.js';
+import { recordOutcome, traceRecovery } from '../lib/payout-tracing.js';
 import { payoutBodySchema } from '../rules/payout.js';
 import { APIResource } from './resource.js';
 import type { Transaction } from './transactions.js';
@@ -107,7 +110,7 @@ export class Payouts extends APIResource {
     return this.api.call(() => {
       const { digits, ...rest } = ownData(options) ?? {};
       return this.#post(parsePayout(body, false, digits), rest);
-    });
+    }, 'payouts.create');
   }
 
   #post(body: PayoutWire, options?: RequestOptions): Call<Payout> {
@@ -123,18 +126,18 @@ export class Payouts extends APIResource {
     body: PayoutCreateParams & { externalReference: string },
     given: LookupBeforeRetryOptions = {},
   ): Promise<PayoutOutcome> {
-    const options = ownData(given);
-    const checked = parsePayout(body, true, options.digits);
-    checkSearchOptions(options);
-    return recoverPayout(
-      {
-        post: (b, o) => this.api.call(this.#post(b, o)),
-        search: (ref, since) =>
-          searchByReference((params, o) => this.client.transactions.list(params, o), ref, since, options),
-      },
-      { ...checked, externalReference: checked.externalReference! },
-      options,
-    );
+    return traceCall('payouts.lookupBeforeRetry', async (context) => {
+      const options = ownData(given);
+      const checked = parsePayout(body, true, options.digits);
+      checkSearchOptions(options);
+      const list: ListTransactions = (p, o) => this.client.transactions.list(p, o);
+      const traced = traceRecovery(context, options, (ref, since, onPage) =>
+        searchByReference(list, ref, since, options, onPage),
+      );
+      const post = (b: PayoutWire, o: RequestOptions) => this.api.call(this.#post(b, o));
+      const payout = { ...checked, externalReference: checked.externalReference! };
+      return recordOutcome(context, recoverPayout({ post, search: traced.search }, payout, traced.options));
+    });
   }
 
   /**
@@ -148,12 +151,23 @@ export class Payouts extends APIResource {
     externalReference: string,
     given: FindByReferenceOptions = {},
   ): Promise<Transaction | null> {
+    return traceCall('payouts.findByReference', (context) => this.#find(externalReference, given, context));
+  }
+
+  async #find(externalReference: string, given: FindByReferenceOptions, context: CallContext | undefined) {
     const options = ownData(given);
     const ref = checkReference(externalReference);
     const { since = new Date(Date.now() - DEFAULT_LOOKBACK_MS) } = checkSearchOptions(options);
+    const onPage =
+      context &&
+      (() => {
+        context.pages = (context.pages ?? 0) + 1;
+      });
     let result: Awaited<ReturnType<typeof searchByReference>>;
     try {
-      result = await searchByReference((p, o) => this.client.transactions.list(p, o), ref, since, options);
+      const list: ListTransactions = (p, o) => this.client.transactions.list(p, o);
+      result = await searchByReference(list, ref, since, options, onPage);
+      if (context) context.found = Boolean(result.found);
     } catch (error) {
       if (error instanceof RequestValidationError || error instanceof APIUserAbortError) throw error;
       const reason = `the listing could not be read (${(error as Error).message})`;

@@ -64,16 +64,19 @@ export class WalletTransactions extends APIResource {
     given?: RequestOptions & { schema?: Schema<T> },
   ): PagePromise<T | WalletTransaction> {
     const { schema, options } = splitSchema(given);
-    return this.api.list<T | WalletTransaction>({
-      path: '/wallet/transactions',
-      shape: 'flat',
-      query: () => {
-        checkSchema(schema);
-        return pagedQuery(PagedPassThroughParams, params);
+    return this.api.list<T | WalletTransaction>(
+      {
+        path: '/wallet/transactions',
+        shape: 'flat',
+        query: () => {
+          checkSchema(schema);
+          return pagedQuery(PagedPassThroughParams, params);
+        },
+        schema: schema ?? WalletRecordSchema,
+        options,
       },
-      schema: schema ?? WalletRecordSchema,
-      options,
-    });
+      'wallet.transactions.list',
+    );
   }
 }
 
@@ -84,13 +87,16 @@ export class Wallet extends APIResource {
 
   /** GET /wallet/supported-currencies: active currencies, ordered by code. */
   supportedCurrencies(options?: RequestOptions): APIPromise<Currency[]> {
-    return this.api.call({
-      method: 'GET',
-      path: '/wallet/supported-currencies',
-      select: (r) => pickList(r.payload, 'currencies'),
-      schema: z.array(CurrencySchema),
-      options,
-    });
+    return this.api.call(
+      {
+        method: 'GET',
+        path: '/wallet/supported-currencies',
+        select: (r) => pickList(r.payload, 'currencies'),
+        schema: z.array(CurrencySchema),
+        options,
+      },
+      'wallet.supportedCurrencies',
+    );
   }
 
   /** GET /wallet/wallets: the business's wallets, each typed and checked by `{ schema }`. */
@@ -108,6 +114,6 @@ export class Wallet extends APIResource {
         schema: z.array<Schema<T | WalletRecord>>(schema ?? WalletRecordSchema, { error: NOT_ONE_LIST }),
         options,
       };
-    });
+    }, 'wallet.list');
   }
 }
