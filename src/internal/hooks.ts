@@ -80,14 +80,12 @@ export function attemptObserver(
   let attempt = 0;
   let ended: number | undefined;
   let reason = '';
-  const run = async (send: () => Promise<Response>, context: RequestContext) => {
-    const started = Date.now();
+  let server: { serverAddress: string; serverPort: number } | undefined;
+  const run = async (send: () => Promise<Response>, context: RequestContext, started: number) => {
     const base = { method, path, urlTemplate, attempt: context.attempt };
-    if (context.attempt > 1) {
-      const delayMs = ended === undefined ? 0 : started - ended;
-      context.retryReason = reason;
-      context.retryDelayMs = delayMs;
-      callHook('onRetry', hooks.onRetry, { ...base, reason, delayMs }, log);
+    if (context.retryReason !== undefined) {
+      const retry = { ...base, reason: context.retryReason, delayMs: context.retryDelayMs ?? 0 };
+      callHook('onRetry', hooks.onRetry, retry, log);
     }
     callHook('onRequest', hooks.onRequest, base, log);
     try {
@@ -107,12 +105,18 @@ export function attemptObserver(
       throw error;
     }
   };
-  let server: { serverAddress: string; serverPort: number } | undefined;
   return {
     run(send) {
       server ??= serverOf(baseUrl);
+      const started = Date.now();
       const context: RequestContext = { method, urlTemplate, ...server, attempt: ++attempt };
-      return channel ? trace(channel, context, () => run(send, context)) : run(send, context);
+      if (attempt > 1) {
+        context.retryReason = reason;
+        context.retryDelayMs = ended === undefined ? 0 : started - ended;
+      }
+      return channel
+        ? trace(channel, context, () => run(send, context, started))
+        : run(send, context, started);
     },
   };
 }

@@ -134,7 +134,7 @@ export class Payouts extends APIResource {
       const traced = traceRecovery(context, options, (ref, since, onPage) =>
         searchByReference(list, ref, since, options, onPage),
       );
-      const post = (b: PayoutWire, o: RequestOptions) => this.api.call(this.#post(b, o));
+      const post = (b: PayoutWire, o: RequestOptions) => this.api.call(this.#post(b, o), 'payouts.create');
       const payout = { ...checked, externalReference: checked.externalReference! };
       return recordOutcome(context, recoverPayout({ post, search: traced.search }, payout, traced.options));
     });
