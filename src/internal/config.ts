@@ -1,11 +1,12 @@
 import { PaymentsError, RequestValidationError } from '../core/error.js';
 import { isUuid } from '../rules/ids.js';
 import { readEnv } from './env.js';
-import type { ClientHooks } from './hooks.js';
+import { type ClientHooks, HOOK_KEYS } from './hooks.js';
 import { isLogLevel, LevelLogger, type Logger, type LogLevel } from './logger.js';
+import { optionKeys, refuseUnknownKeys } from './option-keys.js';
 import { ownData } from './own.js';
 import { type Redact, redactor } from './redact.js';
-import { type AppInfo, appInfoIssue, userAgent } from './user-agent.js';
+import { APP_INFO_KEYS, type AppInfo, appInfoIssue, userAgent } from './user-agent.js';
 
 /** The path every endpoint of the spec is relative to. */
 export const API_PREFIX = '/api/v1/external';
@@ -53,6 +54,25 @@ export interface ClientOptions {
   hooks?: ClientHooks;
 }
 
+const CLIENT_OPTION_KEYS = optionKeys<ClientOptions>()([
+  'apiKey',
+  'baseUrl',
+  'accountId',
+  'timeout',
+  'totalTimeout',
+  'maxResponseBytes',
+  'maxRetries',
+  'fetch',
+  'headers',
+  'logger',
+  'logLevel',
+  'allowInsecureHttp',
+  'dangerouslyAllowBrowser',
+  'appInfo',
+  'fetchOptions',
+  'hooks',
+]);
+
 /**
  * Options for every fetch the client makes (`keepalive`, `priority`, an undici `dispatcher`, ...). Method,
  * headers, body, signal and redirect are the SDK's: a redirect followed would carry the key elsewhere.
@@ -82,6 +102,17 @@ export interface RequestOptions {
   maxRetries?: number;
   headers?: Record<string, string>;
 }
+
+/** The keys of `RequestOptions`, for the bags that extend it. */
+export const REQUEST_OPTION_KEYS = optionKeys<RequestOptions>()([
+  'signal',
+  'timeout',
+  'totalTimeout',
+  'maxResponseBytes',
+  'maxPages',
+  'maxRetries',
+  'headers',
+]);
 
 /** Client options after defaults and checks. The key lives here and only here. */
 export interface ResolvedConfig {
@@ -234,6 +265,7 @@ function positiveBytes(value: unknown): number {
 
 /** Per-call `timeout`, `totalTimeout` and `maxRetries`, checked as strictly as the client's: a bad one would send and then fail. */
 export function callLimits(options: RequestOptions | undefined, config: ResolvedConfig) {
+  refuseUnknownKeys(options, REQUEST_OPTION_KEYS);
   return {
     timeout: nonNegativeInteger('timeout', options?.timeout ?? config.timeout, MAX_TIMEOUT_MS),
     totalTimeout: nonNegativeInteger(
@@ -254,6 +286,9 @@ function looksLikeBrowser(): boolean {
 
 export function resolveConfig(given: ClientOptions): ResolvedConfig {
   const options = ownData(given);
+  refuseUnknownKeys(options, CLIENT_OPTION_KEYS);
+  refuseUnknownKeys(options.hooks, HOOK_KEYS, ['hooks']);
+  refuseUnknownKeys(options.appInfo, APP_INFO_KEYS, ['appInfo']);
   if (looksLikeBrowser() && options.dangerouslyAllowBrowser !== true) {
     throw new PaymentsError(
       'PaymentsClient refuses to run in a browser: its API key moves money, and any visitor of the page could ' +

@@ -1,5 +1,6 @@
 import { errorType, type RequestContext, requestChannel, templateOf, trace } from './channels.js';
 import type { LevelLogger } from './logger.js';
+import { optionKeys } from './option-keys.js';
 
 /**
  * Structured events for metrics, called once per attempt. They carry the method, the path relative to the base
@@ -41,6 +42,8 @@ export interface ClientHooks {
   /** Before an attempt is sent again, with what failed the previous one and how long was waited. */
   onRetry?: (event: RetryEvent) => void;
 }
+
+export const HOOK_KEYS = optionKeys<ClientHooks>()(['onRequest', 'onResponse', 'onRetry']);
 
 export function callHook<E>(
   name: keyof ClientHooks,

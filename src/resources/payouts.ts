@@ -2,8 +2,9 @@ import * as z from 'zod/mini';
 import type { APIPromise } from '../core/api-promise.js';
 import { APIUserAbortError, RequestValidationError } from '../core/error.js';
 import { type CallContext, traceCall } from '../internal/channels.js';
-import type { RequestOptions } from '../internal/config.js';
+import { REQUEST_OPTION_KEYS, type RequestOptions } from '../internal/config.js';
 import { fastPath } from '../internal/fast-check.js';
+import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
 import { ownData } from '../internal/own.js';
 import type { Call } from '../internal/pipeline.js';
 import { minorUnits, parseRequest } from '../internal/schema.js';
@@ -11,12 +12,18 @@ import {
   checkReference,
   checkSearchOptions,
   DEFAULT_LOOKBACK_MS,
+  FIND_BY_REFERENCE_OPTION_KEYS,
   type FindByReferenceOptions,
   type ListTransactions,
   PayoutLookupIncompleteError,
   searchByReference,
 } from '../lib/payout-lookup.js';
-import { type LookupBeforeRetryOptions, type PayoutOutcome, recoverPayout } from '../lib/payout-recovery.js';
+import {
+  LOOKUP_BEFORE_RETRY_OPTION_KEYS,
+  type LookupBeforeRetryOptions,
+  type PayoutOutcome,
+  recoverPayout,
+} from '../lib/payout-recovery.js';
 import { recordOutcome, traceRecovery } from '../lib/payout-tracing.js';
 import { payoutBodySchema } from '../rules/payout.js';
 import { APIResource } from './resource.js';
@@ -82,6 +89,8 @@ export interface PayoutCreateOptions extends RequestOptions {
   digits?: number;
 }
 
+const CREATE_OPTION_KEYS = optionKeys<PayoutCreateOptions>()([...REQUEST_OPTION_KEYS, 'digits']);
+
 /** Validates a payout body and returns it as sent: `amount` a JSON number in major units, `extra` merged in. */
 export function parsePayout(body: PayoutCreateParams, requireReference = false, digits?: number): PayoutWire {
   const { extra, ...parsed } = parseRequest(payoutBodySchema(digits), body);
@@ -108,6 +117,7 @@ export class Payouts extends APIResource {
    */
   create(body: PayoutCreateParams, options?: PayoutCreateOptions): APIPromise<Payout> {
     return this.api.call(() => {
+      refuseUnknownKeys(options, CREATE_OPTION_KEYS);
       const { digits, ...rest } = ownData(options) ?? {};
       return this.#post(parsePayout(body, false, digits), rest);
     }, 'payouts.create');
@@ -128,6 +138,8 @@ export class Payouts extends APIResource {
   ): Promise<PayoutOutcome> {
     return traceCall('payouts.lookupBeforeRetry', async (context) => {
       const options = ownData(given);
+      // First of all: a typo such as `lookupfirst` would send the payout without looking (a second payout).
+      refuseUnknownKeys(options, LOOKUP_BEFORE_RETRY_OPTION_KEYS);
       const checked = parsePayout(body, true, options.digits);
       checkSearchOptions(options);
       const list: ListTransactions = (p, o) => this.client.transactions.list(p, o);
@@ -156,6 +168,7 @@ export class Payouts extends APIResource {
 
   async #find(externalReference: string, given: FindByReferenceOptions, context: CallContext | undefined) {
     const options = ownData(given);
+    refuseUnknownKeys(options, FIND_BY_REFERENCE_OPTION_KEYS);
     const ref = checkReference(externalReference);
     const { since = new Date(Date.now() - DEFAULT_LOOKBACK_MS) } = checkSearchOptions(options);
     const onPage =

@@ -113,6 +113,45 @@ describe('instrumentPayments', () => {
     expectNoKey(spans(), CANARY_KEY);
   });
 
+  it('a lookupBeforeRetry that ends not_sent: each POST and each lookup under the payout span', async () => {
+    useFakeClock();
+    mock.faults.next({ status: 503, match: 'POST /payouts', times: 2 });
+    const outcome = await settle(
+      client().payouts.lookupBeforeRetry(payout('absent-1'), {
+        maxAttempts: 2,
+        visibilityWaits: [0],
+        // NGN references may be the service's own: a match on ours is what lets absence be proven.
+        match: (tx, ref) => tx.external_reference === ref,
+      }),
+    );
+    expect(outcome).toMatchObject({ status: 'not_sent', attempts: 2 });
+
+    const lines = tree(
+      spans(),
+      (s) => `${s.name}${s.status.code === 2 ? ` ERROR(${s.status.message})` : ''}`,
+    );
+    const lookup = ['  payouts.lookup', '    transactions.list', '      GET /transactions'];
+    const post = ['  payouts.create ERROR(InternalServerError)', '    POST /payouts ERROR(503)'];
+    expect(lines.split('\n')).toEqual([
+      'payouts.lookupBeforeRetry',
+      ...post,
+      ...lookup,
+      ...lookup.slice(1),
+      ...post,
+      ...lookup,
+      ...lookup.slice(1),
+    ]);
+    const span = spans().find((s) => s.name === 'payouts.lookupBeforeRetry')!;
+    expect(span.attributes).toMatchObject({
+      'payments.payout.attempts': 2,
+      'payments.payout.lookups': 2,
+      'payments.payout.pages': 4,
+      'payments.payout.outcome': 'not_sent',
+    });
+    expect(span.status.code).toBe(0);
+    expectNoKey(spans(), CANARY_KEY);
+  });
+
   it("nests under the caller's active span", async () => {
     const tracer = provider.getTracer('merchant');
     await tracer.startActiveSpan('checkout', async (checkout) => {
