@@ -102,35 +102,32 @@ export function errorType(error: unknown): string {
 }
 
 /**
- * Runs `fn` as one traced operation: `start` (with the context's stores entered, so a subscriber's span is
- * the active one inside), `end` when `fn` returned its promise, then `error` if it failed, `asyncStart` and
- * `asyncEnd` when it settled. Unlike `tracePromise` the context never receives the result or the error object,
- * which may hold a body; only `errorType`.
+ * Runs `fn` (async: it never throws synchronously) as one traced operation: `start` (with the context's
+ * stores entered, so a subscriber's span is the active one inside), `end` when `fn` returned its promise, then
+ * `error` if it failed, `asyncStart` and `asyncEnd` when it settled. Unlike `tracePromise` the context never
+ * receives the result or the error object, which may hold a body; only `errorType`.
  */
 export function trace<C extends { errorType?: string }, T>(
   channel: TracingChannel,
   context: C,
-  fn: () => PromiseLike<T>,
+  fn: () => Promise<T>,
 ): Promise<T> {
+  const settled = () => {
+    channel.asyncStart.publish(context);
+    channel.asyncEnd.publish(context);
+  };
   return channel.start.runStores(context, () => {
-    let promise: Promise<T>;
-    try {
-      promise = Promise.resolve(fn());
-    } catch (error) {
-      promise = Promise.reject(error);
-    }
+    const promise = fn();
     channel.end.publish(context);
     return promise.then(
       (value) => {
-        channel.asyncStart.publish(context);
-        channel.asyncEnd.publish(context);
+        settled();
         return value;
       },
       (error: unknown) => {
         context.errorType = errorType(error);
         channel.error.publish(context);
-        channel.asyncStart.publish(context);
-        channel.asyncEnd.publish(context);
+        settled();
         throw error;
       },
     );
@@ -144,11 +141,11 @@ export function trace<C extends { errorType?: string }, T>(
  */
 export function traceCall<T>(
   operation: string,
-  fn: (context: CallContext | undefined) => PromiseLike<T>,
+  fn: (context: CallContext | undefined) => Promise<T>,
   fields?: Omit<CallContext, 'operation'>,
 ): Promise<T> {
   const channel = load().call;
-  if (!channel?.hasSubscribers) return Promise.resolve(fn(undefined));
+  if (!channel?.hasSubscribers) return fn(undefined);
   const context: CallContext = { operation, ...fields };
   return trace(channel, context, () => fn(context));
 }
@@ -164,23 +161,22 @@ export function templateOf(path: string): string {
     .join('/');
 }
 
-/** Names a call's request on its context, before it is sent. */
-export function noteRequest(
+/** Names a call's request on its context before it is sent; with `response`, records its final answer. */
+export function noteCall(
   context: CallContext | undefined,
   request: { method: string; path: string; template?: string | undefined },
+  response?: { status: number; headers: Headers },
 ): void {
   if (!context) return;
   context.method = request.method;
   context.urlTemplate = request.template ?? templateOf(request.path);
-}
-
-/** Records the final response of a call on its context. */
-export function noteResponse(
-  context: CallContext | undefined,
-  response: { status: number; headers: Headers },
-) {
-  if (!context) return;
+  if (!response) return;
   context.status = response.status;
   const requestId = response.headers.get('x-request-id');
   if (requestId) context.requestId = requestId;
+}
+
+/** Adds one to a count on a call's context, if it is traced. */
+export function count(context: CallContext | undefined, field: 'lookups' | 'pages'): void {
+  if (context) context[field] = (context[field] ?? 0) + 1;
 }

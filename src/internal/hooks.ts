@@ -80,27 +80,26 @@ export function attemptObserver(
   if (!channel && !hooks.onRequest && !hooks.onResponse && !hooks.onRetry) return undefined;
   const { method, path } = request;
   const urlTemplate = request.template ?? templateOf(path);
+  const url = new URL(baseUrl);
+  const serverPort = Number(url.port) || (url.protocol === 'http:' ? 80 : 443);
   let attempt = 0;
-  let ended: number | undefined;
+  let ended = 0;
   let reason = '';
-  let server: { serverAddress: string; serverPort: number } | undefined;
   const run = async (send: () => Promise<Response>, context: RequestContext, started: number) => {
-    const base = { method, path, urlTemplate, attempt: context.attempt };
+    const event = { method, path, urlTemplate, attempt: context.attempt };
     if (context.retryReason !== undefined) {
-      const retry = { ...base, reason: context.retryReason, delayMs: context.retryDelayMs ?? 0 };
-      callHook('onRetry', hooks.onRetry, retry, log);
+      callHook('onRetry', hooks.onRetry, { ...event, reason, delayMs: started - ended }, log);
     }
-    callHook('onRequest', hooks.onRequest, base, log);
+    callHook('onRequest', hooks.onRequest, event, log);
     try {
       const response = await send();
       ended = Date.now();
       reason = `HTTP ${response.status}`;
-      const requestId = response.headers.get('x-request-id') ?? undefined;
-      context.status = response.status;
-      context.durationMs = ended - started;
-      if (requestId) context.requestId = requestId;
-      const event = { ...base, status: response.status, durationMs: context.durationMs };
-      callHook('onResponse', hooks.onResponse, requestId ? { ...event, requestId } : event, log);
+      const requestId = response.headers.get('x-request-id');
+      const status = { status: response.status, durationMs: ended - started };
+      Object.assign(context, status, requestId && { requestId });
+      const answered = { ...event, ...status };
+      callHook('onResponse', hooks.onResponse, requestId ? { ...answered, requestId } : answered, log);
       return response;
     } catch (error) {
       ended = Date.now();
@@ -110,22 +109,19 @@ export function attemptObserver(
   };
   return {
     run(send) {
-      server ??= serverOf(baseUrl);
       const started = Date.now();
-      const context: RequestContext = { method, urlTemplate, ...server, attempt: ++attempt };
-      if (attempt > 1) {
-        context.retryReason = reason;
-        context.retryDelayMs = ended === undefined ? 0 : started - ended;
-      }
+      const context: RequestContext = {
+        method,
+        urlTemplate,
+        serverAddress: url.hostname,
+        serverPort,
+        attempt: ++attempt,
+      };
+      // Set before the start event, so a span opened there carries them.
+      if (attempt > 1) Object.assign(context, { retryReason: reason, retryDelayMs: started - ended });
       return channel
         ? trace(channel, context, () => run(send, context, started))
         : run(send, context, started);
     },
   };
-}
-
-function serverOf(baseUrl: string): { serverAddress: string; serverPort: number } {
-  const url = new URL(baseUrl);
-  const port = url.port ? Number(url.port) : url.protocol === 'http:' ? 80 : 443;
-  return { serverAddress: url.hostname, serverPort: port };
 }

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import type { APIPromise } from '../core/api-promise.js';
 import { APIUserAbortError, RequestValidationError } from '../core/error.js';
-import { type CallContext, traceCall } from '../internal/channels.js';
+import { type CallContext, count, traceCall } from '../internal/channels.js';
 import { REQUEST_OPTION_KEYS, type RequestOptions } from '../internal/config.js';
 import { fastPath } from '../internal/fast-check.js';
 import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
@@ -22,9 +22,9 @@ import {
   LOOKUP_BEFORE_RETRY_OPTION_KEYS,
   type LookupBeforeRetryOptions,
   type PayoutOutcome,
+  PayoutOutcomeUnknownError,
   recoverPayout,
 } from '../lib/payout-recovery.js';
-import { recordOutcome, traceRecovery } from '../lib/payout-tracing.js';
 import { payoutBodySchema } from '../rules/payout.js';
 import { APIResource } from './resource.js';
 import type { Transaction } from './transactions.js';
@@ -143,12 +143,26 @@ export class Payouts extends APIResource {
       const checked = parsePayout(body, true, options.digits);
       checkSearchOptions(options);
       const list: ListTransactions = (p, o) => this.client.transactions.list(p, o);
-      const traced = traceRecovery(context, options, (ref, since, onPage) =>
-        searchByReference(list, ref, since, options, onPage),
-      );
+      // Each listing search is a `payouts.lookup` call; its pages count on the payout's context.
+      const search = (ref: string, since: Date) =>
+        traceCall('payouts.lookup', async (lookup) => {
+          count(context, 'lookups');
+          const result = await searchByReference(list, ref, since, options, () => count(context, 'pages'));
+          if (lookup) lookup.found = Boolean(result.found);
+          return result;
+        });
       const post = (b: PayoutWire, o: RequestOptions) => this.api.call(this.#post(b, o), 'payouts.create');
       const payout = { ...checked, externalReference: checked.externalReference! };
-      return recordOutcome(context, recoverPayout({ post, search: traced.search }, payout, traced.options));
+      try {
+        const outcome = await recoverPayout({ post, search }, payout, options);
+        if (context) Object.assign(context, { outcome: outcome.status, attempts: outcome.attempts });
+        return outcome;
+      } catch (error) {
+        if (context && error instanceof PayoutOutcomeUnknownError) {
+          Object.assign(context, { outcome: 'unknown', attempts: error.attempts });
+        }
+        throw error;
+      }
     });
   }
 
@@ -171,15 +185,10 @@ export class Payouts extends APIResource {
     refuseUnknownKeys(options, FIND_BY_REFERENCE_OPTION_KEYS);
     const ref = checkReference(externalReference);
     const { since = new Date(Date.now() - DEFAULT_LOOKBACK_MS) } = checkSearchOptions(options);
-    const onPage =
-      context &&
-      (() => {
-        context.pages = (context.pages ?? 0) + 1;
-      });
     let result: Awaited<ReturnType<typeof searchByReference>>;
     try {
       const list: ListTransactions = (p, o) => this.client.transactions.list(p, o);
-      result = await searchByReference(list, ref, since, options, onPage);
+      result = await searchByReference(list, ref, since, options, () => count(context, 'pages'));
       if (context) context.found = Boolean(result.found);
     } catch (error) {
       if (error instanceof RequestValidationError || error instanceof APIUserAbortError) throw error;

@@ -84,7 +84,6 @@ describe('instrumentPayments', () => {
     });
     expect(spans().find((s) => s.name === 'payouts.lookup')!.attributes).toMatchObject({
       'payments.payout.found': true,
-      'payments.payout.pages': 1,
     });
     const post = spans().find((s) => s.name === 'POST /payouts')!;
     expect(post.attributes).toMatchObject({ 'http.request.method': 'POST', 'url.template': '/payouts' });
