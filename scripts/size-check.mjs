@@ -35,7 +35,7 @@ export const ENTRIES = {
     ].join('\n'),
   },
   otel: {
-    label: 'otel entry (export * from dist/otel.js; @opentelemetry/api is the app\'s own)',
+    label: "otel entry (export * from dist/otel.js; @opentelemetry/api is the app's own)",
     code: `export * from ${JSON.stringify(fileURLToPath(new URL('../dist/otel.js', import.meta.url)))};`,
     external: ['@opentelemetry/api'],
   },

@@ -36,12 +36,10 @@ export interface RequestContext {
 export interface CallContext {
   /** The SDK method: `payouts.create`, `transactions.list`, `payouts.lookupBeforeRetry`, `request`, ... */
   operation: string;
-  /** The HTTP method and URL template of its request, once built (none for calls made of other calls). */
-  method?: string;
-  urlTemplate?: string;
   /** Lists: the page this call read. */
   page?: number;
-  /** The final response's status and request id (any status: a 4xx sets `errorType` too). */
+  /** The final response's status and request id (any status: a 4xx sets `errorType` too); its HTTP method
+   * and URL template are on its attempts' contexts. */
   status?: number;
   requestId?: string;
   /** The class name of what the call threw (`RateLimitError`, `PayoutOutcomeUnknownError`, ...). */
@@ -161,16 +159,12 @@ export function templateOf(path: string): string {
     .join('/');
 }
 
-/** Names a call's request on its context before it is sent; with `response`, records its final answer. */
-export function noteCall(
+/** Records a call's final response (any status) on its context. */
+export function noteResponse(
   context: CallContext | undefined,
-  request: { method: string; path: string; template?: string | undefined },
-  response?: { status: number; headers: Headers },
-): void {
+  response: { status: number; headers: Headers },
+) {
   if (!context) return;
-  context.method = request.method;
-  context.urlTemplate = request.template ?? templateOf(request.path);
-  if (!response) return;
   context.status = response.status;
   const requestId = response.headers.get('x-request-id');
   if (requestId) context.requestId = requestId;

@@ -2,7 +2,7 @@ import { APIPromise, responseInfo, type WithResponse } from '../core/api-promise
 import { RequestValidationError } from '../core/error.js';
 import { Page, PagePromise } from '../core/pagination.js';
 import type { TransportResponse } from './body.js';
-import { type CallContext, noteCall, traceCall } from './channels.js';
+import { type CallContext, noteResponse, traceCall } from './channels.js';
 import { callLimits, type RequestOptions, type ResolvedConfig } from './config.js';
 import type { Unwrapped } from './envelope.js';
 import { isListShape, LIST_SHAPES, type ListShape, readPage } from './list-shapes.js';
@@ -149,7 +149,6 @@ export class Pipeline {
     call: Omit<Call<unknown>, 'schema' | 'select'>,
     context?: CallContext,
   ): Promise<TransportResponse> {
-    noteCall(context, call);
     const response = await send(this.#config, {
       method: call.method,
       path: call.path,
@@ -160,7 +159,7 @@ export class Pipeline {
       idempotent: call.idempotent,
       options: call.options,
     });
-    noteCall(context, call, response);
+    noteResponse(context, response);
     assertSucceeded(response);
     return response;
   }

@@ -80,8 +80,6 @@ function startCall(tracer: Tracer, data: CallContext, parent: Context): Span {
 function endCall(span: Span, data: CallContext): void {
   span.setAttributes(
     defined({
-      'http.request.method': data.method,
-      'url.template': data.urlTemplate,
       'http.response.status_code': data.status,
       'payments.request_id': data.requestId,
       'payments.payout.attempts': data.attempts,

@@ -125,8 +125,6 @@ describe('diagnostics channels', () => {
     expect(calls[0]![1]).toEqual({ operation: 'banks.list' });
     expect(calls[3]![1]).toEqual({
       operation: 'banks.list',
-      method: 'GET',
-      urlTemplate: '/banks',
       status: 200,
       requestId: 'req-2',
     });
@@ -160,8 +158,6 @@ describe('diagnostics channels', () => {
     expect(calls.map(([event]) => event)).toEqual(['start', 'end', 'error', 'asyncStart', 'asyncEnd']);
     expect(calls[4]![1]).toEqual({
       operation: 'payerNames.update',
-      method: 'PATCH',
-      urlTemplate: '/payer-names/{payerNameId}',
       errorType: 'APIConnectionError',
     });
     expect(JSON.stringify([requests, calls])).not.toContain(id);
