@@ -13,7 +13,7 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'examples/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
     environment: 'node',
     // Fails any test that writes the canary API key (test/helpers/server.ts) to stdout, stderr or the console.
     setupFiles: ['test/helpers/canary-guard.ts'],

@@ -9,8 +9,9 @@ import {
 } from '../core/error.js';
 import type { PagePromise } from '../core/pagination.js';
 import { traceCall } from '../internal/channels.js';
-import { REQUEST_OPTION_KEYS, type RequestOptions } from '../internal/config.js';
+import type { RequestOptions } from '../internal/config.js';
 import { safeStringify } from '../internal/json.js';
+import { REQUEST_OPTION_KEYS } from '../internal/option-bags.js';
 import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
 import { ownData } from '../internal/own.js';
 import { route } from '../internal/path.js';

@@ -2,8 +2,9 @@ import * as z from 'zod/mini';
 import type { APIPromise } from '../core/api-promise.js';
 import { APIUserAbortError, RequestValidationError } from '../core/error.js';
 import { type CallContext, count, traceCall } from '../internal/channels.js';
-import { REQUEST_OPTION_KEYS, type RequestOptions } from '../internal/config.js';
+import type { RequestOptions } from '../internal/config.js';
 import { fastPath } from '../internal/fast-check.js';
+import { REQUEST_OPTION_KEYS } from '../internal/option-bags.js';
 import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
 import { ownData } from '../internal/own.js';
 import type { Call } from '../internal/pipeline.js';
@@ -18,13 +19,8 @@ import {
   PayoutLookupIncompleteError,
   searchByReference,
 } from '../lib/payout-lookup.js';
-import {
-  LOOKUP_BEFORE_RETRY_OPTION_KEYS,
-  type LookupBeforeRetryOptions,
-  type PayoutOutcome,
-  PayoutOutcomeUnknownError,
-  recoverPayout,
-} from '../lib/payout-recovery.js';
+import { LOOKUP_BEFORE_RETRY_OPTION_KEYS, type LookupBeforeRetryOptions } from '../lib/payout-options.js';
+import { type PayoutOutcome, PayoutOutcomeUnknownError, recoverPayout } from '../lib/payout-recovery.js';
 import { payoutBodySchema } from '../rules/payout.js';
 import { APIResource } from './resource.js';
 import type { Transaction } from './transactions.js';
