@@ -44,7 +44,7 @@ const cjsDeclarations = {
 // tsdown succeeds tsup (whose README now says it is unmaintained): the same two formats, the same file names.
 // `npm run build` empties dist/ first; the two formats build side by side, so neither cleans.
 const shared = {
-  entry: { index: 'src/index.ts', testing: 'src/testing/index.ts' },
+  entry: { index: 'src/index.ts', testing: 'src/testing/index.ts', otel: 'src/otel/index.ts' },
   // `@internal` members (the SDK's own factories, the mock's bookkeeping) are left out of the published types.
   dts: { compilerOptions: { stripInternal: true } },
   sourcemap: true,
@@ -58,8 +58,9 @@ const shared = {
   inputOptions: { checks: { pluginTimings: false } },
 } satisfies UserConfig;
 
-// The mock's users bring their own msw (2 or 3) when they want its handlers; nothing else imports it.
-const neverBundle = [/^msw(\/.*)?$/, /^node:/];
+// The mock's users bring their own msw (2 or 3) when they want its handlers; nothing else imports it. The otel
+// entry's users bring their own OpenTelemetry API (an optional peer dependency).
+const neverBundle = [/^msw(\/.*)?$/, /^node:/, /^@opentelemetry\//];
 
 /**
  * The testing entry loads msw with a top-level `await import()`, which CJS cannot hold: its build takes

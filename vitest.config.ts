@@ -8,6 +8,7 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^payments-service-sdk\/testing$/, replacement: src('testing/index.ts') },
+      { find: /^payments-service-sdk\/otel$/, replacement: src('otel/index.ts') },
       { find: /^payments-service-sdk$/, replacement: src('index.ts') },
     ],
   },

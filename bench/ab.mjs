@@ -5,7 +5,7 @@
 // it inside the worktree so it resolves ky and zod from node_modules (node_modules/.cache/ab/ does; not
 // .bench-tmp/, which bench/upload.mjs deletes). The first build is the baseline; each other's difference from it
 // is printed with the median of the per-block differences. --fetch, --ky and --openai add the bench's sides of
-// those names for scale. --inprocess gives each client a fetch that answers from memory (the same bytes as the server), so only
+// those names for scale. --otel adds the last build with payments-service-sdk/otel subscribed. --inprocess gives each client a fetch that answers from memory (the same bytes as the server), so only
 // the SDK's own CPU, ky's and validation's are compared, without the loopback's noise.
 import { fork } from 'node:child_process';
 import { resolve } from 'node:path';
@@ -65,6 +65,33 @@ for (const [i, dir] of builds.entries()) {
     check(page.data.length === 20, `${name} page`);
   };
 }
+// --otel: the last build again, with payments-service-sdk/otel subscribed (its dist/otel.js, the real
+// OpenTelemetry SDK, an in-memory exporter emptied after each block) only while its own blocks run.
+const around = {};
+if (flags.has('--otel')) {
+  const dir = builds.at(-1);
+  const { instrumentPayments } = await import(pathToFileURL(resolve(dir, 'otel.js')).href);
+  const { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } = await import(
+    '@opentelemetry/sdk-trace-base'
+  );
+  const exporter = new InMemorySpanExporter();
+  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  const last = Object.keys(sides).at(-1);
+  const name = `${last} + otel`;
+  sides[name] = sides[last];
+  let instrumentation;
+  around[name] = {
+    before: () => {
+      instrumentation = instrumentPayments({ tracerProvider });
+    },
+    after: () => {
+      instrumentation.disable();
+      check(exporter.getFinishedSpans().length === 2 * CPU.perBlock || warming, `${name} spans`);
+      exporter.reset();
+    },
+  };
+}
+let warming = true;
 const plainFetch = flags.has('--inprocess') ? fromMemory : fetch;
 if (flags.has('--fetch'))
   sides.fetch = async () => {
@@ -77,16 +104,23 @@ if (flags.has('--openai')) sides.openai = shared.openai;
 
 const names = Object.keys(sides);
 const order = (b) => blockOrder(names, b);
-for (let i = 0; i < CPU.warmup; i++) for (const side of names) await sides[side]();
+for (const side of names) {
+  around[side]?.before();
+  for (let i = 0; i < CPU.warmup; i++) await sides[side]();
+  around[side]?.after();
+}
+warming = false;
 const perBlock = Object.fromEntries(names.map((side) => [side, []]));
 for (let b = 0; b < CPU.blocks; b++) {
   for (const side of order(b)) {
     // AB_GC=1 collects before each block, as bench/index.mjs did: the collector's background threads then
     // bill their work to whichever side runs next.
     if (process.env.AB_GC === '1') globalThis.gc?.();
+    around[side]?.before();
     const cpu0 = process.cpuUsage();
     for (let i = 0; i < CPU.perBlock; i++) await sides[side]();
     const cpu = process.cpuUsage(cpu0);
+    around[side]?.after();
     perBlock[side].push((cpu.user + cpu.system) / CPU.perBlock);
   }
 }

@@ -9,6 +9,8 @@
 // 4. time from process start to the first completed request, in fresh processes, and where the SDK's extra
 //    time goes (ky, zod/mini, the SDK's own modules and the schemas they build, the first call)
 // 5. minified + gzipped bundle size (scripts/size-check.mjs)
+// 6. CPU per request with payments-service-sdk/otel subscribed vs nobody subscribed (bench/tracing.mjs); the
+//    channels' cost against a build from before them is bench/ab.mjs's paired A/B
 // The API is bench/server.mjs in a child process on 127.0.0.1, so only the client's CPU is counted here. This
 // prints figures; it is not a test and exits 0 whether or not a target is met.
 import { fork } from 'node:child_process';
@@ -31,6 +33,7 @@ import {
 } from './common.mjs';
 import { startup, upload } from './processes.mjs';
 import { TOTAL } from './server.mjs';
+import { tracingCost } from './tracing.mjs';
 
 const STRIPE_VERSION = Stripe.PACKAGE_VERSION;
 
@@ -325,10 +328,12 @@ async function main() {
   }
   console.log('\n5. bundle size');
   results.size = await sizes();
+  console.log('\n6. tracing: nobody subscribed vs payments-service-sdk/otel');
+  results.tracing = await tracingCost();
   summary(results);
 }
 
-function summary({ cpu, walk, upload, startup, size }) {
+function summary({ cpu, walk, upload, startup, size, tracing }) {
   const x = asRatio;
   const vsFetch = (side) => `${fmt(cpu.us[side], 0)} µs = ${x(cpu.us[side] / cpu.us.fetch)} fetch`;
   const rows = [
@@ -365,6 +370,10 @@ function summary({ cpu, walk, upload, startup, size }) {
       size.wholeKb <= TARGETS.sizeKb,
     ],
     ['gzip, app (PaymentsClient)', `${fmt(size.appKb)} kB`],
+    [
+      'CPU/request with otel spans',
+      `${fmt(tracing.onUs, 0)} vs ${fmt(tracing.offUs, 0)} µs (+${fmt(tracing.extraUs, 0)} µs)`,
+    ],
     [
       'upload 5 x 10 MB, peak RSS',
       `+${fmt(upload.peakMb)} MB (tiny request +${fmt(upload.tinyMb)} MB)`,

@@ -2,7 +2,7 @@
 /**
  * Proves that the published types compile in a user's project, whatever their compiler and settings: packs the
  * SDK (after `npm run build`), installs the tarball into throwaway projects and runs `tsc --noEmit` over a file
- * written the way a merchant uses the SDK, for TypeScript 5.9, 6.0 and 7.0 (the native compiler) x module
+ * written the way a merchant uses the SDK (and one setting up `payments-service-sdk/otel` with `@opentelemetry/api`), for TypeScript 5.9, 6.0 and 7.0 (the native compiler) x module
  * settings (nodenext from an ESM `.ts` and from a `.cts`, esnext + bundler, preserve) x with and without
  * @types/node (and msw), plus TypeScript 5.9 with node10 resolution. Every cell has `skipLibCheck: false`, so
  * every `.d.ts` the SDK ships is checked, and leaves `types` unset unless @types/node is installed (TypeScript 6
@@ -96,8 +96,8 @@ async function installTypescript(version) {
 
 /** The two consumer projects: the tarball alone, and with @types/node and msw as a Node user's tests have. */
 const VARIANTS = [
-  { id: '-node', dir: 'bare', deps: [] },
-  { id: '+node', dir: 'with-node', deps: ['@types/node@22', 'msw@3'], node: true },
+  { id: '-node', dir: 'bare', deps: ['@opentelemetry/api@1'] },
+  { id: '+node', dir: 'with-node', deps: ['@types/node@22', 'msw@3', '@opentelemetry/api@1'], node: true },
 ];
 
 /** Module settings; `file` is the source's name, `type` the cell's package.json `type`. */
@@ -195,6 +195,17 @@ ${node ? "    { file: Readable.from([Buffer.from('%PDF')]), fileName: 'b.pdf', s
 `;
 }
 
+/** The otel entry as a merchant sets it up, with their own `@opentelemetry/api` (its optional peer). */
+const OTEL_SOURCE = `import { trace } from '@opentelemetry/api';
+import { type CallContext, instrumentPayments, type PaymentsInstrumentation } from 'payments-service-sdk/otel';
+
+export const instrumentation: PaymentsInstrumentation = instrumentPayments({ tracerProvider: trace.getTracerProvider() });
+export const operation = (context: CallContext): string => \`\${context.operation} \${context.outcome ?? ''}\`;
+export function stop(): void {
+  instrumentation.disable();
+}
+`;
+
 /** One cell's project: a folder in its variant's project, so node_modules (and @types) resolve from there. */
 function writeCell(variantDir, ts, mod, variant) {
   const dir = join(variantDir, `ts${ts}-${mod.id}`);
@@ -213,8 +224,10 @@ function writeCell(variantDir, ts, mod, variant) {
     noEmit: true,
     ...(variant.node ? { types: ['node'] } : {}),
   };
-  writeFileSync(join(dir, 'tsconfig.json'), json({ compilerOptions, files: [mod.file] }));
+  const otelFile = mod.file.replace('index', 'otel');
+  writeFileSync(join(dir, 'tsconfig.json'), json({ compilerOptions, files: [mod.file, otelFile] }));
   writeFileSync(join(dir, mod.file), source({ node: variant.node, msw: variant.node }));
+  writeFileSync(join(dir, otelFile), OTEL_SOURCE);
   return dir;
 }
 

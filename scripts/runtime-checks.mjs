@@ -105,6 +105,30 @@ export async function runChecks(sdk, baseUrl, options = {}) {
     assert(banks.length > 0, 'no banks');
     return `${banks.length} banks; window ${window ? 'defined' : 'absent'}, document ${document ? 'defined' : 'absent'}`;
   });
+  await check(
+    'tracing channels: published where node:diagnostics_channel exists, absent elsewhere',
+    async () => {
+      // Reached as the SDK reaches it: no import a bundler or an edge runtime would have to resolve.
+      const dc = globalThis.process?.getBuiltinModule?.('node:diagnostics_channel');
+      const seen = [];
+      const onStart = (context) => seen.push(`${context.method} ${context.urlTemplate}`);
+      dc?.subscribe('tracing:payments-service-sdk:request:start', onStart);
+      try {
+        const traced = new PaymentsClient({ apiKey: API_KEY, baseUrl, logLevel: 'off', timeout: 15_000 });
+        assert((await traced.banks.list()).length > 0, 'no banks');
+      } finally {
+        dc?.unsubscribe('tracing:payments-service-sdk:request:start', onStart);
+      }
+      if (!dc) return 'diagnostics_channel absent: nothing published, the call works';
+      // Bun's tracingChannel has no boolean `hasSubscribers` (Node 22's API): the SDK then publishes nothing.
+      if (typeof dc.tracingChannel?.('payments-service-sdk:request').hasSubscribers !== 'boolean') {
+        assert(seen.length === 0, `published ${JSON.stringify(seen)}`);
+        return 'diagnostics_channel without tracingChannel.hasSubscribers: nothing published, the call works';
+      }
+      assert(seen.join() === 'GET /banks', `published ${JSON.stringify(seen)}`);
+      return 'diagnostics_channel present: GET /banks published';
+    },
+  );
   let client;
   try {
     client = new PaymentsClient({

@@ -4,7 +4,8 @@
 // Two esbuild bundles of dist/index.js with its dependencies (format esm, minified, platform neutral with
 // the browser conditions, as a front-end bundler resolves them), each gzipped (zlib, level 9):
 //   whole  `export * from dist/index.js`: everything the SDK exports;
-//   app    an app that imports only PaymentsClient and calls one method.
+//   app    an app that imports only PaymentsClient and calls one method;
+//   otel   `export * from dist/otel.js`, the `payments-service-sdk/otel` entry (OpenTelemetry's API left out).
 // Node's built-in modules stay external: the SDK reaches node:fs only through a lazy import when a file path
 // is uploaded, which a browser never does. Lazy imports are bundled in, so the figures are the whole SDK.
 // Closing line, read by .ci/run: "size: N passed, M failed".
@@ -33,6 +34,11 @@ export const ENTRIES = {
       'client.transactions.list({ pageSize: 20 }).then((page) => console.log(page.data.length));',
     ].join('\n'),
   },
+  otel: {
+    label: "otel entry (export * from dist/otel.js; @opentelemetry/api is the app's own)",
+    code: `export * from ${JSON.stringify(fileURLToPath(new URL('../dist/otel.js', import.meta.url)))};`,
+    external: ['@opentelemetry/api'],
+  },
 };
 
 /** Bundles `code` (an entry module); `external` adds packages left out of the bundle. */
@@ -54,11 +60,12 @@ export async function bundle(code, external = []) {
   return { minified: bytes.length, gzipped: gzipSync(bytes, { level: 9 }).length, metafile: result.metafile };
 }
 
-/** Both bundles: `{ whole: { minified, gzipped, metafile }, app: { ... } }`. */
+/** Every bundle: `{ whole: { minified, gzipped, metafile }, app: { ... }, otel: { ... } }`. */
 export async function measureSizes() {
   if (!existsSync(DIST)) throw new Error(`${DIST} is missing: run \`npm run build\` first`);
-  const [whole, app] = await Promise.all([bundle(ENTRIES.whole.code), bundle(ENTRIES.app.code)]);
-  return { whole, app };
+  const entries = Object.entries(ENTRIES);
+  const built = await Promise.all(entries.map(([, entry]) => bundle(entry.code, entry.external)));
+  return Object.fromEntries(entries.map(([key], i) => [key, built[i]]));
 }
 
 const PACKAGES = ['zod', 'ky', 'form-data-encoder', 'formdata-node'];

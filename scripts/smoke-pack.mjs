@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Installs the packed tarball into fresh projects, the way a merchant gets it, and checks what they rely on:
- * ESM import and CJS require of both entries; a merchant's vitest test with the mock's MSW handlers, on msw 3
+ * ESM import and CJS require of the entries (./otel with OpenTelemetry's own packages, spans from a call); a merchant's vitest test with the mock's MSW handlers, on msw 3
  * and on msw 2; a production install (`npm ci --omit=dev`) that holds only the SDK and its four runtime
  * dependencies although the app has msw as a dev dependency; and the testing entry with no msw at all.
  * TypeScript consumers are checked by scripts/consumer-types.mjs. Run after `npm run build`.
@@ -132,6 +132,36 @@ if (testing.createPaymentsMock().handlers.length !== 1) process.exit(2);`,
     }
     return `${names.length} packages, ${(bytes / 1e6).toFixed(1)} MB (the dev install: ${installed(merchant).names.length} packages, ${(installed(merchant).bytes / 1e6).toFixed(0)} MB)`;
   });
+
+  // The otel entry, with the merchant's own OpenTelemetry (an optional peer dependency): spans from a call.
+  const traced = app('otel', tarball, ['@opentelemetry/api@1', '@opentelemetry/sdk-trace-base@2']);
+  const otelApp = (imports) => `${imports}
+const exporter = new InMemorySpanExporter();
+const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+const instrumentation = instrumentPayments({ tracerProvider: provider });
+const mock = createPaymentsMock();
+const c = new PaymentsClient({ apiKey: DEFAULT_API_KEY, baseUrl: mock.baseUrl, fetch: mock.fetch, logLevel: 'off' });
+c.banks.list().then(() => {
+  instrumentation.disable();
+  const names = exporter.getFinishedSpans().map((s) => s.name).join(',');
+  if (names !== 'GET /banks,banks.list') { console.error(names); process.exit(1); }
+});`;
+  writeFileSync(
+    join(traced, 'esm.mjs'),
+    otelApp(`import { PaymentsClient } from 'payments-service-sdk';
+import { instrumentPayments } from 'payments-service-sdk/otel';
+import { createPaymentsMock, DEFAULT_API_KEY } from 'payments-service-sdk/testing';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';`),
+  );
+  writeFileSync(
+    join(traced, 'cjs.cjs'),
+    otelApp(`const { PaymentsClient } = require('payments-service-sdk');
+const { instrumentPayments } = require('payments-service-sdk/otel');
+const { createPaymentsMock, DEFAULT_API_KEY } = require('payments-service-sdk/testing');
+const { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } = require('@opentelemetry/sdk-trace-base');`),
+  );
+  check('ESM import of ./otel: spans from a call', () => void run('node', ['esm.mjs'], traced));
+  check('CJS require of ./otel: spans from a call', () => void run('node', ['cjs.cjs'], traced));
 
   // No msw anywhere: the mock still serves through mock.fetch and startMockServer.
   const bare = app('no-msw', tarball);

@@ -165,7 +165,7 @@ export class PaymentsClient {
       // Refused, not dropped: a key it does not know (a raw `stream` included) is a caller's mistake.
       refuseUnknownKeys(params, REQUEST_PARAM_KEYS);
       return params as RequestParams<T> & { select?: (r: Unwrapped) => unknown };
-    });
+    }, 'request');
   }
 
   /** Walks any list endpoint; see `PagePromise`. Name the list's `shape` when you know it. */

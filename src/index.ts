@@ -25,6 +25,7 @@ export {
   ResponseTooLargeError,
   ResponseValidationError,
 } from './core/response-errors.js';
+export type { CallContext, RequestContext } from './internal/channels.js';
 export type { ClientOptions, FetchOptions, RequestOptions } from './internal/config.js';
 export type { ClientHooks, RequestEvent, ResponseEvent, RetryEvent } from './internal/hooks.js';
 export type { ListShape } from './internal/list-shapes.js';

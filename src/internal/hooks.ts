@@ -1,3 +1,4 @@
+import { errorType, type RequestContext, requestChannel, templateOf, trace } from './channels.js';
 import type { LevelLogger } from './logger.js';
 import { optionKeys } from './option-keys.js';
 
@@ -11,6 +12,8 @@ export interface RequestEvent {
   method: string;
   /** Relative to the base URL, e.g. `/transactions`; without the query. */
   path: string;
+  /** The path with its ids as names, e.g. `/payer-names/{payerNameId}`: a label that keeps metrics' cardinality low. */
+  urlTemplate: string;
   attempt: number;
 }
 
@@ -59,45 +62,66 @@ export function callHook<E>(
   }
 }
 
-/** What the transport reports for each attempt; `undefined` when no hook is set (nothing is measured). */
+/**
+ * Wraps each attempt of one request; `undefined` when no hook is set and no tracer listens (nothing is
+ * measured). The one source of attempt events: the hooks and the request channel get the same numbers.
+ */
 export interface AttemptObserver {
-  start(): void;
-  answered(response: Response): void;
-  failed(error: unknown): void;
+  run(attempt: () => Promise<Response>): Promise<Response>;
 }
 
 export function attemptObserver(
   hooks: ClientHooks,
   log: LevelLogger,
-  method: string,
-  path: string,
+  request: { method: string; path: string; template?: string | undefined },
+  baseUrl: string,
 ): AttemptObserver | undefined {
-  if (!hooks.onRequest && !hooks.onResponse && !hooks.onRetry) return undefined;
+  const channel = requestChannel();
+  if (!channel && !hooks.onRequest && !hooks.onResponse && !hooks.onRetry) return undefined;
+  const { method, path } = request;
+  const urlTemplate = request.template ?? templateOf(path);
+  const url = new URL(baseUrl);
+  const serverPort = Number(url.port) || (url.protocol === 'http:' ? 80 : 443);
   let attempt = 0;
-  let started = 0;
-  let ended: number | undefined;
+  let ended = 0;
   let reason = '';
-  return {
-    start() {
-      attempt++;
-      const now = Date.now();
-      if (attempt > 1) {
-        const delayMs = ended === undefined ? 0 : now - ended;
-        callHook('onRetry', hooks.onRetry, { method, path, attempt, reason, delayMs }, log);
-      }
-      callHook('onRequest', hooks.onRequest, { method, path, attempt }, log);
-      started = now;
-    },
-    answered(response) {
+  const run = async (send: () => Promise<Response>, context: RequestContext, started: number) => {
+    const event = { method, path, urlTemplate, attempt: context.attempt };
+    if (context.retryReason !== undefined) {
+      callHook('onRetry', hooks.onRetry, { ...event, reason, delayMs: started - ended }, log);
+    }
+    callHook('onRequest', hooks.onRequest, event, log);
+    try {
+      const response = await send();
       ended = Date.now();
       reason = `HTTP ${response.status}`;
       const requestId = response.headers.get('x-request-id');
-      const event = { method, path, attempt, status: response.status, durationMs: ended - started };
-      callHook('onResponse', hooks.onResponse, requestId ? { ...event, requestId } : event, log);
-    },
-    failed(error) {
+      const status = { status: response.status, durationMs: ended - started };
+      Object.assign(context, status, requestId && { requestId });
+      const answered = { ...event, ...status };
+      callHook('onResponse', hooks.onResponse, requestId ? { ...answered, requestId } : answered, log);
+      return response;
+    } catch (error) {
       ended = Date.now();
-      reason = error instanceof Error ? error.name : 'Error';
+      reason = errorType(error);
+      throw error;
+    }
+  };
+  return {
+    run(send) {
+      const started = Date.now();
+      const context: RequestContext = {
+        method,
+        urlTemplate,
+        serverAddress: url.hostname,
+        serverPort,
+        attempt: ++attempt,
+      };
+      // Set before the start event, so a span opened there carries them.
+      if (attempt > 1) Object.assign(context, { retryReason: reason, retryDelayMs: started - ended });
+      return channel
+        ? trace(channel, context, () => run(send, context, started))
+        : run(send, context, started);
     },
   };
 }

@@ -4,6 +4,7 @@ import { RequestValidationError } from '../core/error.js';
 import { ownData } from '../core/own.js';
 import { InternalPage as Page, PagePromise } from '../core/pagination.js';
 import type { Schema } from '../rules/schema.js';
+import { type CallContext, noteResponse, traceCall } from './channels.js';
 import type { RequestOptions, ResolvedConfig } from './config.js';
 import type { Unwrapped } from './envelope.js';
 import { isListShape, LIST_SHAPES, type ListShape, readPage } from './list-shapes.js';
@@ -28,6 +29,8 @@ import {
 export interface Call<T> {
   method: HttpMethod;
   path: string;
+  /** `path` with its ids as names (`/payer-names/{payerNameId}`); see `route` in `path.ts`. */
+  template?: string | undefined;
   query?: Record<string, QueryValue> | undefined;
   /** Sent as JSON. */
   body?: unknown;
@@ -80,12 +83,14 @@ export class Pipeline {
    * One request; `await` it for the data, `.withResponse()` for the response too. Given a function, the call is
    * built inside the promise, so input that fails validation there rejects it before anything is sent.
    */
-  call<T>(call: Call<T> | (() => Call<T> | Promise<Call<T>>)): APIPromise<T> {
-    return new APIPromise(async () => this.#call(typeof call === 'function' ? await call() : call));
+  call<T>(call: Call<T> | (() => Call<T> | Promise<Call<T>>), operation?: string): APIPromise<T> {
+    const run = async (context?: CallContext) =>
+      this.#call(typeof call === 'function' ? await call() : call, context);
+    return new APIPromise(operation ? () => traceCall(operation, run) : run);
   }
 
-  async #call<T>(call: Call<T>): Promise<WithResponse<T>> {
-    const result = await this.#send(call, ownData(call.options));
+  async #call<T>(call: Call<T>, context?: CallContext): Promise<WithResponse<T>> {
+    const result = await this.#send(call, ownData(call.options), context);
     const response = responseOf(result, call.doneOnRepeat);
     const info = responseInfo(response);
     if (call.responseType === 'text') return { data: response.text as T, response: info };
@@ -98,13 +103,14 @@ export class Pipeline {
   }
 
   /** A list walked page by page; see `PagePromise`. */
-  list<T>(list: ListCall<T>): PagePromise<T> {
+  list<T>(list: ListCall<T>, operation = 'paginate'): PagePromise<T> {
     // Resolved on first use, so invalid input rejects the PagePromise like any other failure.
     let query: Record<string, QueryValue> | undefined;
     const options = ownData(list.options);
-    const load = async (page: number): Promise<Page<T>> => {
+    const load = (page: number): Promise<Page<T>> => traceCall(operation, (c) => read(page, c), { page });
+    const read = async (page: number, context: CallContext | undefined): Promise<Page<T>> => {
       const pageQuery = page === 1 && !(query && Object.hasOwn(query, 'page')) ? query : { ...query, page };
-      const result = await this.#send({ method: 'GET', path: list.path, query: pageQuery }, options);
+      const result = await this.#send({ method: 'GET', path: list.path, query: pageQuery }, options, context);
       const response = responseOf(result);
       const requested = { page, pageSize: typeof query?.pageSize === 'number' ? query.pageSize : undefined };
       const csv = list.shape === 'csv';
@@ -133,18 +139,23 @@ export class Pipeline {
     }, options?.maxPages);
   }
 
-  #send(
+  async #send(
     call: Omit<Call<unknown>, 'schema' | 'select' | 'options'>,
     options: RequestOptions | undefined,
+    context?: CallContext,
   ): Promise<TransportResult> {
-    return send(this.#config, {
+    const result = await send(this.#config, {
       method: call.method,
       path: call.path,
+      template: call.template,
       query: call.query,
       json: call.body,
       body: call.stream,
       idempotent: call.idempotent,
       options,
     });
+    // The call's span records its final answer, whatever its status, before the response stage reads it.
+    if (result.kind === 'response') noteResponse(context, result.response);
+    return result;
   }
 }

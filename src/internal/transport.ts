@@ -45,6 +45,8 @@ export interface TransportRequest {
   method: HttpMethod;
   /** Relative to the base URL, e.g. `/transactions`. */
   path: string;
+  /** `path` with its ids as names (`/payer-names/{payerNameId}`), for tracing; default: `templateOf(path)`. */
+  template?: string | undefined;
   query?: Record<string, QueryValue> | undefined;
   /** Sent as JSON. */
   json?: unknown;
@@ -142,7 +144,7 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
     answer = { status: response.status, headers: headers ?? response.headers, read };
     return headers ? new Response(null, { status: response.status, headers }) : response;
   };
-  const observer = attemptObserver(config.hooks, log, request.method, request.path);
+  const observer = attemptObserver(config.hooks, log, request, config.baseUrl);
 
   const kyOptions: KyOptions = {
     ...unsetOptions(),
@@ -165,19 +167,11 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
     },
     // Never followed: fetch would carry X-API-Key to whatever origin a Location names. A 3xx is an APIError.
     redirect: 'manual',
-    // The body is read here, not through ky's `.text()`: ky 2 bounds that read by the timeout too, but after the
-    // attempt is over, so a GET whose body was cut or stalled would no longer be retried.
-    fetch: async (input, init) => {
-      observer?.start();
-      try {
-        const response = await attemptOnce(input, init);
-        observer?.answered(response);
-        return response;
-      } catch (error) {
-        observer?.failed(error);
-        throw error;
-      }
-    },
+    // Called once per attempt, under ky's per-attempt signal. The body is read here, not through ky's `.text()`:
+    // ky 2 bounds that read by the timeout too, but after the attempt is over, so a GET whose body was cut or
+    // stalled would no longer be retried.
+    fetch: (input, init) =>
+      observer ? observer.run(() => attemptOnce(input, init)) : attemptOnce(input, init),
   };
   // A hook costs ky a merge per request, so it is only attached when it will log.
   if (log.enabled('info')) {

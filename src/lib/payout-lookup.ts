@@ -125,6 +125,7 @@ async function searchListing(
   match: PayoutMatch,
   ownReference: boolean,
   maxPages: number,
+  onPage: (() => void) | undefined,
 ): Promise<ListingResult> {
   const firstPage = await first();
   const counters = `${firstPage.totalCount}/${firstPage.totalPages}`;
@@ -134,6 +135,7 @@ async function searchListing(
   try {
     for await (const page of walkPages(firstPage, maxPages)) {
       read++;
+      onPage?.();
       last = page;
       for (const row of page.data) {
         // A row in the older form carries no reference: it might be this payout. So might a withdrawal listed
@@ -198,6 +200,8 @@ export async function searchByReference(
   externalReference: string,
   since: Date,
   options: FindByReferenceOptions,
+  /** Called for each listing page read (tracing counts them). */
+  onPage?: () => void,
 ): Promise<SearchResult> {
   const match = options.match ?? sameReference;
   const maxPages = options.maxLookupPages ?? DEFAULT_MAX_PAGES;
@@ -207,7 +211,7 @@ export async function searchByReference(
   let incomplete: SearchResult | undefined;
   for (const status of [undefined, 'failed'] as const) {
     const listing = () => list({ pageSize: 100, startDate, endDate, status }, requestOptions);
-    const read = () => searchListing(listing, externalReference, match, !options.match, maxPages);
+    const read = () => searchListing(listing, externalReference, match, !options.match, maxPages, onPage);
     let result = await read();
     // A listing that moved under the walk is read once more from the start; moving again, it is incomplete.
     if ('shifted' in result) result = await read();

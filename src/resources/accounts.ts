@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../internal/config.js';
-import { uuidSegment } from '../internal/path.js';
+import { route } from '../internal/path.js';
 import { looseObject, openEnum, parseRequest } from '../rules/schema.js';
 import {
   type PassThroughListParams,
@@ -61,7 +61,7 @@ export class Accounts extends APIResource {
       const { schema, options } = schemaOption(given);
       const checked = parseRequest(PlainRecordSchema, body, ['body']);
       return { method: 'POST', path: '/accounts', body: checked, schema, options };
-    });
+    }, 'accounts.create');
   }
 
   /**
@@ -70,7 +70,7 @@ export class Accounts extends APIResource {
    * rows are kept as the service sent them.
    */
   list<T = Account>(params: AccountListParams = {}, given?: SchemaOptions<T>): PagePromise<T> {
-    return recordList(this.api, '/accounts', params, given);
+    return recordList(this.api, '/accounts', params, given, 'accounts.list');
   }
 
   /**
@@ -80,9 +80,9 @@ export class Accounts extends APIResource {
   fundingInstructions<T = FundingInstructions>(accountId: string, given?: SchemaOptions<T>): APIPromise<T> {
     return this.api.call<T>(async () => {
       const { schema, options } = schemaOption(given);
-      const path = `/accounts/${uuidSegment('accountId', accountId)}/funding-instructions`;
-      return { method: 'GET', path, schema, options };
-    });
+      const target = route('/accounts/{accountId}/funding-instructions', { accountId });
+      return { method: 'GET', ...target, schema, options };
+    }, 'accounts.fundingInstructions');
   }
 
   /**
@@ -93,10 +93,10 @@ export class Accounts extends APIResource {
     return this.api.call(async () => {
       return {
         method: 'POST',
-        path: `/accounts/${uuidSegment('accountId', accountId)}/kyc-link`,
+        ...route('/accounts/{accountId}/kyc-link', { accountId }),
         schema: IndividualKycLinkSchema,
         options,
       };
-    });
+    }, 'accounts.createKycLink');
   }
 }

@@ -53,13 +53,16 @@ export interface LookupParams {
 export class Banks extends APIResource {
   /** GET /banks: every supported Nigerian bank (the service caches and refreshes the list). */
   list(options?: RequestOptions): APIPromise<Bank[]> {
-    return this.api.call({
-      method: 'GET',
-      path: '/banks',
-      select: (r) => pickList(r.payload, 'banks'),
-      schema: z.array(BankSchema),
-      options,
-    });
+    return this.api.call(
+      {
+        method: 'GET',
+        path: '/banks',
+        select: (r) => pickList(r.payload, 'banks'),
+        schema: z.array(BankSchema),
+        options,
+      },
+      'banks.list',
+    );
   }
 
   /**
@@ -77,6 +80,6 @@ export class Banks extends APIResource {
         schema: AccountLookupSchema,
         options,
       };
-    });
+    }, 'banks.lookup');
   }
 }

@@ -7,7 +7,7 @@ import { safeStringify } from '../core/values.js';
 import type { RequestOptions } from '../internal/config.js';
 import { REQUEST_OPTION_KEYS } from '../internal/option-bags.js';
 import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
-import { uuidSegment } from '../internal/path.js';
+import { route } from '../internal/path.js';
 import { beneficiaryInputSchema, beneficiaryWire, WITHDRAWAL_METHODS } from '../rules/beneficiary.js';
 import { pagingParams } from '../rules/paging.js';
 import { looseObject, openEnum, parseRequest } from '../rules/schema.js';
@@ -92,6 +92,7 @@ export function isBeneficiaryNotFound(error: unknown): boolean {
 
 // One warning per client is enough to prompt a backfill; every response still carries the field itself.
 const warned = new WeakSet<object>();
+const TEMPLATE = '/beneficiaries/{beneficiaryId}';
 
 /**
  * Saved beneficiaries. PATCH and DELETE are in the spec; the create, retrieve and list paths are inferred from
@@ -128,26 +129,28 @@ export class Beneficiaries extends APIResource {
         schema: this.#schema,
         options: rest,
       };
-    });
+    }, 'beneficiaries.create');
   }
 
   /** GET /beneficiaries/{id} (path inferred). An unknown id rejects with a 400: see `isBeneficiaryNotFound`. */
   retrieve(id: string, options?: RequestOptions): APIPromise<Beneficiary> {
     return this.api.call(async () => {
-      const path = `/beneficiaries/${uuidSegment('beneficiaryId', id)}`;
-      return { method: 'GET', path, schema: this.#schema, options };
-    });
+      return { method: 'GET', ...route(TEMPLATE, { beneficiaryId: id }), schema: this.#schema, options };
+    }, 'beneficiaries.retrieve');
   }
 
   /** GET /beneficiaries (path inferred), page by page; the rows' key is not in the spec, so it is found. */
   list(params: BeneficiaryListParams = {}, options?: RequestOptions): PagePromise<Beneficiary> {
-    return this.api.list({
-      path: '/beneficiaries',
-      shape: 'flat',
-      query: () => parseRequest(ListParamsSchema, params),
-      schema: this.#schema,
-      options,
-    });
+    return this.api.list(
+      {
+        path: '/beneficiaries',
+        shape: 'flat',
+        query: () => parseRequest(ListParamsSchema, params),
+        schema: this.#schema,
+        options,
+      },
+      'beneficiaries.list',
+    );
   }
 
   /**
@@ -157,15 +160,15 @@ export class Beneficiaries extends APIResource {
    */
   update(id: string, body: BeneficiaryInput, options?: BeneficiaryWriteOptions): APIPromise<Beneficiary> {
     return this.api.call(async () => {
-      const path = `/beneficiaries/${uuidSegment('beneficiaryId', id)}`;
+      const { path, template } = route(TEMPLATE, { beneficiaryId: id });
       refuseUnknownKeys(options, WRITE_OPTION_KEYS);
       const { allowUnclassified: _, ...rest } = options ?? {};
       const allowUnclassified = ownField(options, 'allowUnclassified');
       const json = beneficiaryWire(
         parseRequest(beneficiaryInputSchema({ mode: 'update', allowUnclassified }), body),
       );
-      return { method: 'PATCH', path, body: json, schema: this.#schema, options: rest };
-    });
+      return { method: 'PATCH', path, template, body: json, schema: this.#schema, options: rest };
+    }, 'beneficiaries.update');
   }
 
   /**
@@ -176,12 +179,15 @@ export class Beneficiaries extends APIResource {
    * attempt the "not found" throws (the id was never there).
    */
   delete(id: string, options?: RequestOptions): APIPromise<void> {
-    return this.api.call(() => ({
-      method: 'DELETE',
-      path: `/beneficiaries/${uuidSegment('beneficiaryId', id)}`,
-      select: () => undefined,
-      doneOnRepeat: (error) => isBeneficiaryNotFound(error) && error.message.includes(id),
-      options,
-    }));
+    return this.api.call(
+      () => ({
+        method: 'DELETE',
+        ...route(TEMPLATE, { beneficiaryId: id }),
+        select: () => undefined,
+        doneOnRepeat: (error) => isBeneficiaryNotFound(error) && error.message.includes(id),
+        options,
+      }),
+      'beneficiaries.delete',
+    );
   }
 }

@@ -18,11 +18,14 @@ export type ReferralLink = z.infer<typeof ReferralLinkSchema>;
 export class Broker extends APIResource {
   /** POST /broker/referral-link: a referral link for the authenticated business. */
   createReferralLink(options?: RequestOptions): APIPromise<ReferralLink> {
-    return this.api.call({
-      method: 'POST',
-      path: '/broker/referral-link',
-      schema: ReferralLinkSchema,
-      options,
-    });
+    return this.api.call(
+      {
+        method: 'POST',
+        path: '/broker/referral-link',
+        schema: ReferralLinkSchema,
+        options,
+      },
+      'broker.createReferralLink',
+    );
   }
 }

@@ -4,7 +4,7 @@ import { type FieldIssue, RequestValidationError } from '../core/error.js';
 import type { PagePromise } from '../core/pagination.js';
 import { isRecord } from '../core/values.js';
 import type { RequestOptions } from '../internal/config.js';
-import { uuidSegment } from '../internal/path.js';
+import { route } from '../internal/path.js';
 import { DOCUMENT_POLICY, PayerNameCreateSchema, PayerNameUpdateSchema } from '../rules/payer-name.js';
 import { fieldIssues, parseRequest } from '../rules/schema.js';
 import {
@@ -120,7 +120,7 @@ export class PayerNames extends APIResource {
         schema: PayerNameSchema,
         options,
       };
-    });
+    }, 'payerNames.create');
   }
 
   /**
@@ -128,13 +128,16 @@ export class PayerNames extends APIResource {
    * `active` and `action_required`. `query` passes parameters the spec does not show.
    */
   list(params: PayerNameListParams = {}, options?: RequestOptions): PagePromise<PayerName> {
-    return this.api.list({
-      path: PATH,
-      shape: 'nested',
-      query: () => pagedQuery(PayerNameListParamsSchema, params),
-      schema: PayerNameSchema,
-      options,
-    });
+    return this.api.list(
+      {
+        path: PATH,
+        shape: 'nested',
+        query: () => pagedQuery(PayerNameListParamsSchema, params),
+        schema: PayerNameSchema,
+        options,
+      },
+      'payerNames.list',
+    );
   }
 
   /**
@@ -144,16 +147,16 @@ export class PayerNames extends APIResource {
    */
   update(payerNameId: string, body: PayerNameUpdateParams, options?: RequestOptions): APIPromise<PayerName> {
     return this.api.call(async () => {
-      const id = uuidSegment('payerNameId', payerNameId);
+      const target = route(`${PATH}/{payerNameId}`, { payerNameId });
       const data = parseRequest(PayerNameUpdateSchema, body);
       return {
         method: 'PATCH',
-        path: `${PATH}/${id}`,
+        ...target,
         body: data,
         schema: PayerNameSchema,
         options,
       };
-    });
+    }, 'payerNames.update');
   }
 
   /**
@@ -162,16 +165,16 @@ export class PayerNames extends APIResource {
    */
   setDefault(payerNameId: string, isDefault = true, options?: RequestOptions): APIPromise<PayerName> {
     return this.api.call(async () => {
-      const id = uuidSegment('payerNameId', payerNameId);
+      const target = route(`${PATH}/{payerNameId}/default`, { payerNameId });
       const value = parseRequest(z.boolean('must be a boolean'), isDefault, ['isDefault']);
       return {
         method: 'PATCH',
-        path: `${PATH}/${id}/default`,
+        ...target,
         body: { isDefault: value },
         schema: PayerNameSchema,
         options,
       };
-    });
+    }, 'payerNames.setDefault');
   }
 
   /**
@@ -180,8 +183,8 @@ export class PayerNames extends APIResource {
    */
   archive(payerNameId: string, options?: RequestOptions): APIPromise<PayerName> {
     return this.api.call(async () => {
-      const id = uuidSegment('payerNameId', payerNameId);
-      return { method: 'DELETE', path: `${PATH}/${id}`, schema: PayerNameSchema, options };
-    });
+      const target = route(`${PATH}/{payerNameId}`, { payerNameId });
+      return { method: 'DELETE', ...target, schema: PayerNameSchema, options };
+    }, 'payerNames.archive');
   }
 }

@@ -1,6 +1,7 @@
 import type { APIPromise } from '../core/api-promise.js';
 import { APIUserAbortError, RequestValidationError } from '../core/error.js';
 import { ownData, ownField } from '../core/own.js';
+import { type CallContext, count, traceCall } from '../internal/channels.js';
 import type { RequestOptions } from '../internal/config.js';
 import { REQUEST_OPTION_KEYS } from '../internal/option-bags.js';
 import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
@@ -11,11 +12,12 @@ import {
   DEFAULT_LOOKBACK_MS,
   FIND_BY_REFERENCE_OPTION_KEYS,
   type FindByReferenceOptions,
+  type ListTransactions,
   PayoutLookupIncompleteError,
   searchByReference,
 } from '../lib/payout-lookup.js';
 import { LOOKUP_BEFORE_RETRY_OPTION_KEYS, type LookupBeforeRetryOptions } from '../lib/payout-options.js';
-import { type PayoutOutcome, recoverPayout } from '../lib/payout-recovery.js';
+import { type PayoutOutcome, PayoutOutcomeUnknownError, recoverPayout } from '../lib/payout-recovery.js';
 import {
   type Payout,
   type PayoutCreateParams,
@@ -65,7 +67,7 @@ export class Payouts extends APIResource {
       // The pipeline copies the request options; `digits` is read here, from an own property only.
       const { digits: _, ...rest } = options ?? {};
       return this.#post(parsePayout(body, false, ownField(options, 'digits')), rest);
-    });
+    }, 'payouts.create');
   }
 
   #post(body: PayoutWire, options?: RequestOptions): Call<Payout> {
@@ -81,20 +83,34 @@ export class Payouts extends APIResource {
     body: PayoutCreateParams & { externalReference: string },
     given: LookupBeforeRetryOptions = {},
   ): Promise<PayoutOutcome> {
-    const options = ownData(given);
-    // First of all: a typo such as `lookupfirst` would send the payout without looking (a second payout).
-    refuseUnknownKeys(options, LOOKUP_BEFORE_RETRY_OPTION_KEYS);
-    const checked = parsePayout(body, true, options.digits);
-    checkSearchOptions(options);
-    return recoverPayout(
-      {
-        post: (b, o) => this.api.call(this.#post(b, o)),
-        search: (ref, since) =>
-          searchByReference((params, o) => this.client.transactions.list(params, o), ref, since, options),
-      },
-      { ...checked, externalReference: checked.externalReference! },
-      options,
-    );
+    return traceCall('payouts.lookupBeforeRetry', async (context) => {
+      const options = ownData(given);
+      // First of all: a typo such as `lookupfirst` would send the payout without looking (a second payout).
+      refuseUnknownKeys(options, LOOKUP_BEFORE_RETRY_OPTION_KEYS);
+      const checked = parsePayout(body, true, options.digits);
+      checkSearchOptions(options);
+      const list: ListTransactions = (p, o) => this.client.transactions.list(p, o);
+      // Each listing search is a `payouts.lookup` call; its pages count on the payout's context.
+      const search = (ref: string, since: Date) =>
+        traceCall('payouts.lookup', async (lookup) => {
+          count(context, 'lookups');
+          const result = await searchByReference(list, ref, since, options, () => count(context, 'pages'));
+          if (lookup) lookup.found = Boolean(result.found);
+          return result;
+        });
+      const post = (b: PayoutWire, o: RequestOptions) => this.api.call(this.#post(b, o), 'payouts.create');
+      const payout = { ...checked, externalReference: checked.externalReference! };
+      try {
+        const outcome = await recoverPayout({ post, search }, payout, options);
+        if (context) Object.assign(context, { outcome: outcome.status, attempts: outcome.attempts });
+        return outcome;
+      } catch (error) {
+        if (context && error instanceof PayoutOutcomeUnknownError) {
+          Object.assign(context, { outcome: 'unknown', attempts: error.attempts });
+        }
+        throw error;
+      }
+    });
   }
 
   /**
@@ -108,13 +124,19 @@ export class Payouts extends APIResource {
     externalReference: string,
     given: FindByReferenceOptions = {},
   ): Promise<Transaction | null> {
+    return traceCall('payouts.findByReference', (context) => this.#find(externalReference, given, context));
+  }
+
+  async #find(externalReference: string, given: FindByReferenceOptions, context: CallContext | undefined) {
     const options = ownData(given);
     refuseUnknownKeys(options, FIND_BY_REFERENCE_OPTION_KEYS);
     const ref = checkReference(externalReference);
     const { since = new Date(Date.now() - DEFAULT_LOOKBACK_MS) } = checkSearchOptions(options);
     let result: Awaited<ReturnType<typeof searchByReference>>;
     try {
-      result = await searchByReference((p, o) => this.client.transactions.list(p, o), ref, since, options);
+      const list: ListTransactions = (p, o) => this.client.transactions.list(p, o);
+      result = await searchByReference(list, ref, since, options, () => count(context, 'pages'));
+      if (context) context.found = Boolean(result.found);
     } catch (error) {
       if (error instanceof RequestValidationError || error instanceof APIUserAbortError) throw error;
       const reason = `the listing could not be read (${(error as Error).message})`;

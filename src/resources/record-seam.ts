@@ -76,17 +76,22 @@ export function recordList<T>(
   path: string,
   params: PassThroughListParams,
   given: SchemaOptions<T> | undefined,
+  /** The SDK method, as tracing names it (`accounts.list`). */
+  operation: string,
 ): PagePromise<T> {
   const { schema, options } = splitSchema(given);
-  return api.list<T>({
-    path,
-    shape: 'flat',
-    // Checked when the list is first used, so a bad schema rejects it like bad params do.
-    query: () => {
-      checkSchema(schema);
-      return pagedQuery(PagedPassThroughParams, params);
+  return api.list<T>(
+    {
+      path,
+      shape: 'flat',
+      // Checked when the list is first used, so a bad schema rejects it like bad params do.
+      query: () => {
+        checkSchema(schema);
+        return pagedQuery(PagedPassThroughParams, params);
+      },
+      schema: schema ?? (PlainRecordSchema as Schema<unknown> as Schema<T>),
+      options,
     },
-    schema: schema ?? (PlainRecordSchema as Schema<unknown> as Schema<T>),
-    options,
-  });
+    operation,
+  );
 }

@@ -16,13 +16,16 @@ export class Transactions extends APIResource {
    * or reference filters use `wallet.transactions.list`.
    */
   list(params: TransactionListParams = {}, options?: RequestOptions): PagePromise<TransactionListItem> {
-    return this.api.list({
-      path: '/transactions',
-      query: () => parseRequest(TransactionListParamsSchema, params),
-      shape: 'flat',
-      rowsKey: 'transactions',
-      schema: TransactionListItemSchema,
-      options,
-    });
+    return this.api.list(
+      {
+        path: '/transactions',
+        query: () => parseRequest(TransactionListParamsSchema, params),
+        shape: 'flat',
+        rowsKey: 'transactions',
+        schema: TransactionListItemSchema,
+        options,
+      },
+      'transactions.list',
+    );
   }
 }

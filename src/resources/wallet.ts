@@ -53,7 +53,7 @@ export class WalletTransactions extends APIResource {
     params: WalletTransactionListParams = {},
     given?: SchemaOptions<T>,
   ): PagePromise<T> {
-    return recordList(this.api, '/wallet/transactions', params, given);
+    return recordList(this.api, '/wallet/transactions', params, given, 'wallet.transactions.list');
   }
 }
 
@@ -64,13 +64,16 @@ export class Wallet extends APIResource {
 
   /** GET /wallet/supported-currencies: active currencies, ordered by code. */
   supportedCurrencies(options?: RequestOptions): APIPromise<Currency[]> {
-    return this.api.call({
-      method: 'GET',
-      path: '/wallet/supported-currencies',
-      select: (r) => pickList(r.payload, 'currencies'),
-      schema: z.array(CurrencySchema),
-      options,
-    });
+    return this.api.call(
+      {
+        method: 'GET',
+        path: '/wallet/supported-currencies',
+        select: (r) => pickList(r.payload, 'currencies'),
+        schema: z.array(CurrencySchema),
+        options,
+      },
+      'wallet.supportedCurrencies',
+    );
   }
 
   /**
@@ -88,6 +91,6 @@ export class Wallet extends APIResource {
         schema: z.array(schema, { error: NOT_ONE_LIST }),
         options,
       };
-    });
+    }, 'wallet.list');
   }
 }

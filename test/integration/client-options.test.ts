@@ -87,7 +87,7 @@ describe('hooks', () => {
       'request 2',
       'response 2 200',
     ]);
-    expect(events[0]![1]).toEqual({ method: 'GET', path: '/banks', attempt: 1 });
+    expect(events[0]![1]).toEqual({ method: 'GET', path: '/banks', urlTemplate: '/banks', attempt: 1 });
     expect(events[2]![1]).toMatchObject({ reason: 'HTTP 503', delayMs: expect.any(Number) });
     expect(events[4]![1]).toMatchObject({
       durationMs: expect.any(Number),
