@@ -99,12 +99,16 @@ export async function quickstart({ client, mock, allowWrites, log, visibilityWai
         },
       },
     );
-    const [deducted, listedAs] =
-      outcome.status === 'created'
-        ? [outcome.payout.amount, outcome.payout.external_reference]
-        : [outcome.transaction.source_amount ?? 0, outcome.transaction.external_reference];
-    log(`   ${outcome.status}: ${externalReference}, ${money('NGN', deducted)}, one payout`);
-    log(`   recognised by its remark; the service listed it as ${listedAs ?? '(no reference)'}`);
+    if (outcome.status === 'not_sent') {
+      log(`   not sent: ${outcome.reason}; nothing moved, send ${externalReference} again later`);
+    } else {
+      const [deducted, listedAs] =
+        outcome.status === 'created'
+          ? [outcome.payout.amount, outcome.payout.external_reference]
+          : [outcome.transaction.source_amount ?? 0, outcome.transaction.external_reference];
+      log(`   ${outcome.status}: ${externalReference}, ${money('NGN', deducted)}, one payout`);
+      log(`   recognised by its remark; the service listed it as ${listedAs ?? '(no reference)'}`);
+    }
   } else {
     log('2-3. Beneficiary and payout skipped: pass --live to write to a real server');
   }

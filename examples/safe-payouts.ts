@@ -59,6 +59,11 @@ export async function main(
     });
     // `created` carries the POST's answer, `recovered` the listed transaction; either names the reference the
     // service assigned, worth storing beside ours for reconciliation.
+    if (outcome.status === 'not_sent') {
+      // Proven absent: nothing moved. Keep the body and send the same reference again later.
+      log(`payout not sent: ${outcome.reason}; retry ${externalReference} later`);
+      return outcome;
+    }
     const [minor, listedAs] =
       outcome.status === 'created'
         ? [outcome.payout.amount, outcome.payout.external_reference]

@@ -56,7 +56,10 @@ export interface LookupBeforeRetryOptions
   onAttempt?: (event: PayoutAttemptEvent) => void;
 }
 
-/** What `lookupBeforeRetry` ended with: the payout it created, or the transaction it found already there. */
+/**
+ * What `lookupBeforeRetry` ended with: the payout it created, the transaction it found already there, or proof
+ * that nothing was sent (every POST failed, and the listings show no payout under the reference).
+ */
 export type PayoutOutcome =
   | {
       /** A POST succeeded. */
@@ -75,6 +78,22 @@ export type PayoutOutcome =
       externalReference: string;
       /** POST attempts made by this call (0 when `lookupFirst` found it). */
       attempts: number;
+    }
+  | {
+      /**
+       * Proven: no payout exists under this reference (both listings read to their declared end, after the
+       * full visibility wait schedule). Nothing moved; the same reference may be sent again later.
+       */
+      status: 'not_sent';
+      externalReference: string;
+      /** POST attempts made by this call. */
+      attempts: number;
+      /** The last error (e.g. the `RateLimitError` of the last POST). */
+      error: unknown;
+      /** What happened, in words (e.g. "3 POSTs answered 429 Too Many Requests; both listings read to their end without the payout"). */
+      reason: string;
+      /** Milliseconds the service asked to wait (`Retry-After` of the last answer), when it said. */
+      retryAfterMs?: number;
     };
 
 /** The SDK could not tell whether the payout went through. Do not send it under a new reference. */

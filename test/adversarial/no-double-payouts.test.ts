@@ -73,8 +73,15 @@ const byRemark = (ref: string) => (tx: Transaction) => tx.description === `inv $
 const stored = (ref: string) =>
   mock.account().transactions.filter((t) => byRemark(ref)(t.row as Transaction)).length;
 
-type Outcome = 'created' | 'recovered' | 'unknown' | 'refused';
-const OUTCOMES: Outcome[] = ['created', 'recovered', 'unknown', 'refused'];
+type Outcome = 'created' | 'recovered' | 'not_sent' | 'unknown' | 'refused';
+const OUTCOMES: Outcome[] = ['created', 'recovered', 'not_sent', 'unknown', 'refused'];
+const none = (): Record<Outcome, number> => ({
+  created: 0,
+  recovered: 0,
+  not_sent: 0,
+  unknown: 0,
+  refused: 0,
+});
 
 interface TrialResult {
   outcome: Outcome | 'violation';
@@ -109,6 +116,12 @@ async function runTrial(s: Scenario, ref: string): Promise<TrialResult> {
   if (payouts > 1) return { outcome: 'violation', payouts, detail: `duplicate: ${payouts} payouts` };
   if (result.ok) {
     const value = result.value;
+    // Proven absent: the mock's ledger must hold no payout, now or later (see the lag check below).
+    if (value.status === 'not_sent') {
+      return payouts === 0 && value.externalReference === ref
+        ? { outcome: 'not_sent', payouts }
+        : { outcome: 'violation', payouts, detail: `lost: not_sent but ${payouts} payout(s)` };
+    }
     const row = value.status === 'created' ? value.payout : value.transaction;
     const mine =
       row.description === undefined ? row.remark === `inv ${ref}` : byRemark(ref)(row as Transaction);
@@ -131,7 +144,7 @@ async function runTrial(s: Scenario, ref: string): Promise<TrialResult> {
 }
 
 const table = new Map<Kind, Record<Outcome, number>>();
-const totals: Record<Outcome, number> = { created: 0, recovered: 0, unknown: 0, refused: 0 };
+const totals: Record<Outcome, number> = none();
 const payoutsOnUnknown = { zero: 0, one: 0 };
 const broken = { duplicate: 0, lost: 0, hidden: 0, other: 0 };
 
@@ -141,10 +154,10 @@ afterAll(() => {
     trials: OUTCOMES.reduce((n, o) => n + counts[o], 0),
     ...counts,
   }));
-  const definite = totals.created + totals.recovered + totals.refused;
+  const definite = totals.created + totals.recovered + totals.not_sent + totals.refused;
   console.log(
     `no-double-payouts: ${TRIALS} trials (seed ${SEED}): created ${totals.created}, recovered ${totals.recovered}, ` +
-      `unknown ${totals.unknown}, definite failure ${totals.refused}; definite outcome in ` +
+      `not sent ${totals.not_sent}, unknown ${totals.unknown}, definite failure ${totals.refused}; definite outcome in ` +
       `${((100 * definite) / TRIALS).toFixed(1)} %; ${broken.duplicate} duplicates, ${broken.lost} lost, ` +
       `${broken.hidden} hidden, ${broken.other} other violations. Unknown outcomes left ` +
       `${payoutsOnUnknown.zero} with 0 payouts and ${payoutsOnUnknown.one} with 1. A trial counts in every row ` +
@@ -154,7 +167,7 @@ afterAll(() => {
 });
 
 describe('lookupBeforeRetry under random faults', () => {
-  it(`${TRIALS} seeded trials: exactly one payout and a result saying so, a refusal with none, or PayoutOutcomeUnknownError; never two`, async () => {
+  it(`${TRIALS} seeded trials: exactly one payout and a result saying so, a refusal or not_sent with none, or PayoutOutcomeUnknownError; never two`, async () => {
     const scenarios = fc.sample(scenarioArb, { seed: SEED, numRuns: TRIALS });
     const violations: string[] = [];
     for (const [i, s] of scenarios.entries()) {
@@ -169,7 +182,7 @@ describe('lookupBeforeRetry under random faults', () => {
       totals[r.outcome]++;
       if (r.outcome === 'unknown') payoutsOnUnknown[r.payouts === 0 ? 'zero' : 'one']++;
       for (const kind of kindsOf(s)) {
-        const row = table.get(kind) ?? { created: 0, recovered: 0, unknown: 0, refused: 0 };
+        const row = table.get(kind) ?? none();
         row[r.outcome]++;
         table.set(kind, row);
       }

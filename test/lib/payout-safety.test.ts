@@ -273,8 +273,12 @@ describe('6. PayoutOutcome is a discriminated union', () => {
     if (outcome.status === 'created') {
       expectTypeOf(outcome.payout).toEqualTypeOf<Payout>();
       expect(outcome.payout.external_reference).toBe('union-1');
-    } else {
+    } else if (outcome.status === 'recovered') {
       expectTypeOf(outcome.transaction).toEqualTypeOf<Transaction>();
+      throw new Error('expected created');
+    } else {
+      expectTypeOf(outcome.error).toEqualTypeOf<unknown>();
+      expectTypeOf(outcome.reason).toEqualTypeOf<string>();
       throw new Error('expected created');
     }
     expectTypeOf<Extract<PayoutOutcome, { status: 'created' }>>().not.toHaveProperty('transaction');
