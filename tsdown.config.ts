@@ -22,7 +22,7 @@ const optionalMswTypes = {
 // tsdown succeeds tsup (whose README now says it is unmaintained): the same two formats, the same file names.
 // `npm run build` empties dist/ first; the two formats build side by side, so neither cleans.
 const shared = {
-  entry: { index: 'src/index.ts', testing: 'src/testing/index.ts' },
+  entry: { index: 'src/index.ts', testing: 'src/testing/index.ts', outbox: 'src/outbox/index.ts' },
   dts: true,
   sourcemap: true,
   target: 'node22',

@@ -8,6 +8,7 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^payments-service-sdk\/testing$/, replacement: src('testing/index.ts') },
+      { find: /^payments-service-sdk\/outbox$/, replacement: src('outbox/index.ts') },
       { find: /^payments-service-sdk$/, replacement: src('index.ts') },
     ],
   },

@@ -77,8 +77,12 @@ export function memoryOutboxStore(options: MemoryOutboxStoreOptions = {}): Payou
       const all = [...rows.values()]
         .filter((row) => state === undefined || row.state === state)
         .sort((a, b) => a.created_at - b.created_at || (a.reference < b.reference ? -1 : 1));
-      const start = after === undefined ? 0 : all.findIndex((row) => row.reference === after) + 1;
-      return all.slice(start, start + limit).map(copy);
+      const cursor = after === undefined ? undefined : rows.get(after);
+      const later = (row: OutboxRow) =>
+        !cursor ||
+        row.created_at > cursor.created_at ||
+        (row.created_at === cursor.created_at && row.reference > cursor.reference);
+      return all.filter(later).slice(0, limit).map(copy);
     },
   };
 }

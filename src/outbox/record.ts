@@ -1,0 +1,103 @@
+import { APIError, RequestValidationError } from '../core/error.js';
+import type { Payout, PayoutCreateParams } from '../resources/payouts.js';
+import type { Transaction } from '../resources/transactions.js';
+import type { OutboxAttempt, OutboxRow, PayoutRecord } from './types.js';
+
+/** What the `body` column holds: the payout as enqueued, and the digits to check its amount by. */
+export interface StoredBody {
+  body: PayoutCreateParams & { externalReference: string };
+  digits?: number;
+}
+
+/** What the `result` column holds. */
+export interface StoredResult {
+  payout?: Payout;
+  transaction?: Transaction;
+}
+
+/** The audit trail keeps the first attempts and the latest, so a record stays small whatever happens. */
+const KEEP_FIRST = 10;
+const KEEP_LAST = 40;
+
+export function appendAttempts(trail: OutboxAttempt[], added: OutboxAttempt[]): OutboxAttempt[] {
+  const all = [...trail, ...added];
+  if (all.length <= KEEP_FIRST + KEEP_LAST) return all;
+  const dropped = all.length - KEEP_FIRST - KEEP_LAST;
+  const note: OutboxAttempt = {
+    at: all[KEEP_FIRST]!.at,
+    kind: 'lookup',
+    detail: `${dropped} attempt(s) left out`,
+  };
+  return [...all.slice(0, KEEP_FIRST), note, ...all.slice(-KEEP_LAST + 1)];
+}
+
+/** An attempt as the audit trail records it: when, the HTTP status or error class, the request id. */
+export function attemptOf(kind: OutboxAttempt['kind'], error?: unknown, detail?: string): OutboxAttempt {
+  const attempt: OutboxAttempt = { at: new Date().toISOString(), kind };
+  if (error !== undefined) {
+    attempt.error = error instanceof Error ? error.name : typeof error;
+    if (error instanceof APIError) {
+      attempt.status = error.status;
+      if (error.requestId) attempt.requestId = error.requestId;
+    } else if (error && typeof error === 'object' && typeof (error as { status?: unknown }).status === 'number') {
+      attempt.status = (error as { status: number }).status;
+    }
+    attempt.detail = error instanceof Error ? error.message.slice(0, 500) : String(error).slice(0, 500);
+  }
+  if (detail !== undefined) attempt.detail = detail;
+  return attempt;
+}
+
+export function toRecord(row: OutboxRow): PayoutRecord {
+  const stored = JSON.parse(row.body) as StoredBody;
+  const result = row.result ? (JSON.parse(row.result) as StoredResult) : {};
+  const record: PayoutRecord = {
+    reference: row.reference,
+    state: row.state,
+    body: stored.body,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+    nextAttemptAt: new Date(row.next_attempt_at),
+    sends: row.sends,
+    accepted: row.accepted,
+    attempts: JSON.parse(row.attempts) as OutboxAttempt[],
+  };
+  if (row.match_remark !== null) record.matchRemark = row.match_remark;
+  if (row.reason !== null) record.reason = row.reason;
+  if (result.payout) record.payout = result.payout;
+  if (result.transaction) record.transaction = result.transaction;
+  return record;
+}
+
+/**
+ * Refuses option keys the outbox does not know: from JavaScript, `{ concurency: 8 }` would otherwise be
+ * dropped in silence.
+ */
+export function checkKeys(given: object | undefined, known: readonly string[], where: string): void {
+  if (given === undefined) return;
+  if (given === null || typeof given !== 'object') {
+    throw new RequestValidationError([{ path: [where], message: 'must be an object' }]);
+  }
+  const issues = Object.keys(given)
+    .filter((key) => !known.includes(key))
+    .map((key) => {
+      const near = known.find((k) => k.toLowerCase() === key.toLowerCase() || editDistance(k, key) <= 2);
+      const hint = near ? ` (did you mean \`${near}\`?)` : '';
+      return { path: [key], message: `is not an option of ${where}${hint}` };
+    });
+  if (issues.length) throw new RequestValidationError(issues);
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let previous = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const kept = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+      previous = kept;
+    }
+  }
+  return row[b.length]!;
+}
