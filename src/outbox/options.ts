@@ -3,7 +3,9 @@ import { RequestValidationError } from '../core/error.js';
 import type { PayoutOutboxStore, PayoutState } from './types.js';
 
 /** What the outbox needs of a `PaymentsClient`. */
-export type PayoutOutboxClient = { payouts: Pick<PaymentsClient['payouts'], 'lookupBeforeRetry' | 'findByReference'> };
+export type PayoutOutboxClient = {
+  payouts: Pick<PaymentsClient['payouts'], 'lookupBeforeRetry' | 'findByReference'>;
+};
 
 /**
  * Called at each step of a settle, and awaited: for tracing, and for tests that crash or pause a worker at an
@@ -78,7 +80,9 @@ const MAX_MS = 2 ** 31 - 1;
 
 export function wholeNumber(name: string, value: unknown, min: number, max = MAX_MS): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new RequestValidationError([{ path: [name], message: `must be a whole number from ${min} to ${max}` }]);
+    throw new RequestValidationError([
+      { path: [name], message: `must be a whole number from ${min} to ${max}` },
+    ]);
   }
   return value;
 }
@@ -88,9 +92,11 @@ export function resolveOptions<Tx>(options: PayoutOutboxOptions<Tx>) {
   const timeout = wholeNumber('timeout', options.timeout ?? 30_000, 1);
   const waits = options.visibilityWaits ?? [1000, 4000, 10000];
   if (!Array.isArray(waits) || waits.length === 0) {
-    throw new RequestValidationError([{ path: ['visibilityWaits'], message: 'must be a non-empty list of ms' }]);
+    throw new RequestValidationError([
+      { path: ['visibilityWaits'], message: 'must be a non-empty list of ms' },
+    ]);
   }
-  waits.forEach((w, i) => wholeNumber(`visibilityWaits.${i}`, w, 0));
+  for (const [i, w] of waits.entries()) wholeNumber(`visibilityWaits.${i}`, w, 0);
   const guardMs = 2 * (timeout + waits.reduce((a, b) => a + b, 0));
   const leaseMs = wholeNumber('leaseMs', options.leaseMs ?? guardMs + 30_000, guardMs + 1000);
   const baseMs = wholeNumber('backoff.baseMs', options.backoff?.baseMs ?? 2000, 0);
@@ -101,7 +107,9 @@ export function resolveOptions<Tx>(options: PayoutOutboxOptions<Tx>) {
     throw new RequestValidationError([{ path: ['serviceAssignedCurrencies'], message }]);
   }
   if (!options.client?.payouts || !options.store) {
-    throw new RequestValidationError([{ path: [options.client ? 'store' : 'client'], message: 'is required' }]);
+    throw new RequestValidationError([
+      { path: [options.client ? 'store' : 'client'], message: 'is required' },
+    ]);
   }
   return {
     timeout,

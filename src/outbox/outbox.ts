@@ -65,47 +65,52 @@ export function createPayoutOutbox<Tx = unknown>(options: PayoutOutboxOptions<Tx
 
   return {
     enqueue(body, given) {
-      checkKeys(given, ['tx', 'digits'], 'enqueue');
-      const parsed = parsePayout(body, false, given?.digits);
-      const reference = parsed.externalReference ?? createExternalReference('payout');
-      const currency = parsed.currency.trim().toUpperCase();
-      // NGN: the listing shows the service's reference, so the payout is recognised by a remark of its own.
-      const assigned = resolved.serviceAssigned.has(currency);
-      const remark = assigned ? (body.remark ?? reference) : body.remark;
-      const stored: StoredBody = {
-        body: { ...body, externalReference: reference, ...(remark === undefined ? {} : { remark }) },
-        ...(given?.digits === undefined ? {} : { digits: given.digits }),
-      };
-      const row: OutboxRow = {
-        reference,
-        state: 'pending',
-        currency,
-        body: JSON.stringify(stored),
-        match_remark: assigned ? remark! : null,
-        created_at: 0,
-        updated_at: 0,
-        next_attempt_at: 0,
-        lease_until: null,
-        owner: null,
-        token: 0,
-        sends: 0,
-        lookups: 0,
-        accepted: false,
-        reason: null,
-        result: null,
-        attempts: '[]',
-      };
-      // Called before any await: with SQLite, the insert runs inside the caller's open transaction.
-      return store.insert(row, given?.tx).then((result) => {
-        if (result.inserted) return reference;
-        if (result.existing && result.existing.body === row.body) return reference;
-        if (result.existing) {
-          const message = 'is already in the outbox with another payout: use a new reference';
-          throw new RequestValidationError([{ path: ['externalReference'], message }]);
-        }
-        const message = `is the remark of another payout in the outbox: the listing could not tell the two apart (the service assigns ${currency} references)`;
-        throw new RequestValidationError([{ path: ['remark'], message }]);
-      });
+      // Synchronous up to the store's insert, so that with SQLite it runs inside the caller's open transaction.
+      try {
+        checkKeys(given, ['tx', 'digits'], 'enqueue');
+        const parsed = parsePayout(body, false, given?.digits);
+        const reference = parsed.externalReference ?? createExternalReference('payout');
+        const currency = parsed.currency.trim().toUpperCase();
+        // NGN: the listing shows the service's reference, so the payout is recognised by a remark of its own.
+        const assigned = resolved.serviceAssigned.has(currency);
+        const remark = assigned ? (body.remark ?? reference) : body.remark;
+        const stored: StoredBody = {
+          body: { ...body, externalReference: reference, ...(remark === undefined ? {} : { remark }) },
+          ...(given?.digits === undefined ? {} : { digits: given.digits }),
+        };
+        const row: OutboxRow = {
+          reference,
+          state: 'pending',
+          currency,
+          body: JSON.stringify(stored),
+          match_remark: assigned ? remark! : null,
+          created_at: 0,
+          updated_at: 0,
+          next_attempt_at: 0,
+          lease_until: null,
+          owner: null,
+          token: 0,
+          sends: 0,
+          lookups: 0,
+          accepted: false,
+          reason: null,
+          result: null,
+          attempts: '[]',
+        };
+        // Called before any await: with SQLite, the insert runs inside the caller's open transaction.
+        return store.insert(row, given?.tx).then((result) => {
+          if (result.inserted) return reference;
+          if (result.existing && result.existing.body === row.body) return reference;
+          if (result.existing) {
+            const message = 'is already in the outbox with another payout: use a new reference';
+            throw new RequestValidationError([{ path: ['externalReference'], message }]);
+          }
+          const message = `is the remark of another payout in the outbox: the listing could not tell the two apart (the service assigns ${currency} references)`;
+          throw new RequestValidationError([{ path: ['remark'], message }]);
+        });
+      } catch (error) {
+        return Promise.reject(error);
+      }
     },
 
     async settle(reference) {
@@ -180,7 +185,9 @@ export function createPayoutOutbox<Tx = unknown>(options: PayoutOutboxOptions<Tx
     async list(given = {}) {
       checkKeys(given, ['state', 'limit', 'after'], 'list');
       if (given.state !== undefined && !STATES.includes(given.state)) {
-        throw new RequestValidationError([{ path: ['state'], message: `must be one of: ${STATES.join(', ')}` }]);
+        throw new RequestValidationError([
+          { path: ['state'], message: `must be one of: ${STATES.join(', ')}` },
+        ]);
       }
       const limit = wholeNumber('limit', given.limit ?? 100, 1, 10_000);
       return (await store.list({ state: given.state, limit, after: given.after })).map(toRecord);

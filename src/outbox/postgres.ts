@@ -28,7 +28,9 @@ const FREE = `(lease_until IS NULL OR lease_until < ${NOW})`;
  * wait, and then re-read the row, whose lease is no longer free. `FOR UPDATE SKIP LOCKED` lets many workers
  * take different rows at once without queueing behind each other.
  */
-export function postgresOutboxStore(options: PostgresOutboxStoreOptions): PayoutOutboxStore<PostgresQueryable> {
+export function postgresOutboxStore(
+  options: PostgresOutboxStoreOptions,
+): PayoutOutboxStore<PostgresQueryable> {
   const { client } = options;
   const table = checkTable(options.table ?? DEFAULT_OUTBOX_TABLE);
   const rows = async (text: string, values: unknown[], on: PostgresQueryable = client) =>
@@ -43,9 +45,7 @@ export function postgresOutboxStore(options: PostgresOutboxStoreOptions): Payout
       const on = tx ?? client;
       // Times from the database's clock, so a fresh row is due at once by the workers' reckoning.
       const values: unknown[] = [];
-      const exprs = COLUMNS.map((c) =>
-        TIMES.has(c) ? NOW : `$${values.push(c === 'token' ? 0 : row[c])}`,
-      );
+      const exprs = COLUMNS.map((c) => (TIMES.has(c) ? NOW : `$${values.push(c === 'token' ? 0 : row[c])}`));
       const inserted = await on.query(
         `INSERT INTO ${table} (${COLUMNS.join(', ')}) VALUES (${exprs.join(', ')})
          ON CONFLICT DO NOTHING RETURNING reference`,

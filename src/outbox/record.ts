@@ -39,7 +39,11 @@ export function attemptOf(kind: OutboxAttempt['kind'], error?: unknown, detail?:
     if (error instanceof APIError) {
       attempt.status = error.status;
       if (error.requestId) attempt.requestId = error.requestId;
-    } else if (error && typeof error === 'object' && typeof (error as { status?: unknown }).status === 'number') {
+    } else if (
+      error &&
+      typeof error === 'object' &&
+      typeof (error as { status?: unknown }).status === 'number'
+    ) {
       attempt.status = (error as { status: number }).status;
     }
     attempt.detail = error instanceof Error ? error.message.slice(0, 500) : String(error).slice(0, 500);

@@ -152,7 +152,8 @@ export async function step(settings: StepSettings, row: OutboxRow): Promise<Payo
   }
   if (outcome.status === 'recovered') return recovered(outcome.transaction);
   const sends = row.sends + 1;
-  if (sends >= settings.maxSends) return finish('not_sent', `${outcome.reason}; gave up after ${sends} POSTs`);
+  if (sends >= settings.maxSends)
+    return finish('not_sent', `${outcome.reason}; gave up after ${sends} POSTs`);
   const delay = Math.max(outcome.retryAfterMs ?? 0, settings.backoff(sends));
   return finish('retry', outcome.reason, undefined, delay);
 }

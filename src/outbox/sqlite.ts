@@ -37,7 +37,10 @@ export function sqliteOutboxStore(options: SqliteOutboxStoreOptions): PayoutOutb
   const cache = new Map<string, ReturnType<SqliteDatabase['prepare']>>();
   const statement = (sql: string) => {
     let prepared = cache.get(sql);
-    if (!prepared) cache.set(sql, (prepared = db.prepare(sql)));
+    if (!prepared) {
+      prepared = db.prepare(sql);
+      cache.set(sql, prepared);
+    }
     return prepared;
   };
   const rows = (sql: string, ...params: SqliteValue[]) =>

@@ -68,7 +68,10 @@ export async function startPostgres(): Promise<TestPostgres> {
   // As root, each command runs as nobody; otherwise as this user.
   const run = (command: string, args: string[]) => {
     const [file, argv] = asRoot
-      ? ['setpriv', [`--reuid=${nobody}`, `--regid=${nogroup}`, '--clear-groups', join(bin, command), ...args]]
+      ? [
+          'setpriv',
+          [`--reuid=${nobody}`, `--regid=${nogroup}`, '--clear-groups', join(bin, command), ...args],
+        ]
       : [join(bin, command), args];
     const result = spawnSync(file, argv, { encoding: 'utf8', cwd: dir });
     if (result.status !== 0) {
