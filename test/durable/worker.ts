@@ -1,5 +1,5 @@
 /**
- * One worker process of the kill trials (test/helpers/durable.ts runs several with `node --import tsx`): an
+ * One worker process of the kill trials (test/helpers/durable.ts bundles it with esbuild and runs several): an
  * outbox over PostgreSQL (`OUTBOX_PG`, one connection) or SQLite (`OUTBOX_SQLITE`, a file), settling payouts
  * against the loopback mock at `OUTBOX_BASE_URL` until SIGTERM.
  *
@@ -8,7 +8,8 @@
  *   moment after the POST started), `after-post` (the answer in, nothing written) or `during-lookup`.
  * - `OUTBOX_PAUSE`: SIGSTOP itself after a claim (`after-claim:n`); the parent sends SIGCONT later.
  * - `OUTBOX_TERMINATE`: at `before-post:n`, ask the parent to end this process's database connection
- *   (`pg_terminate_backend`) and go on once it has.
+ *   (`pg_terminate_backend`) and go on once it has: the claim is the row's lease, not the connection, so the
+ *   POST goes, and the outcome is written on a new connection.
  * Every step is reported on stdout as a JSON line.
  */
 
@@ -47,17 +48,13 @@ const die = (at: string, reference: string) => {
 };
 
 let store: PayoutOutboxStore<unknown>;
-let connection: pg.Client | undefined;
-let dbGone = false;
+let pool: pg.Pool | undefined;
 if (env.OUTBOX_PG) {
-  connection = new pg.Client({ connectionString: env.OUTBOX_PG });
-  // A terminated backend: the worker can no longer claim or write; it reports and exits (the parent restarts it).
-  connection.on('error', (error) => {
-    dbGone = true;
-    report({ event: 'db-error', message: error.message });
-  });
-  await connection.connect();
-  store = postgresOutboxStore({ client: connection });
+  // One connection, so that the one the parent terminates is the one this worker uses.
+  pool = new pg.Pool({ connectionString: env.OUTBOX_PG, max: 1 });
+  // A terminated connection: the pool drops it and opens another for the next statement.
+  pool.on('error', (error) => report({ event: 'db-error', message: error.message }));
+  store = postgresOutboxStore({ client: pool });
 } else {
   store = sqliteOutboxStore({ database: new DatabaseSync(env.OUTBOX_SQLITE!) });
 }
@@ -104,7 +101,7 @@ const outbox = createPayoutOutbox({
       if (
         reached('before-post#terminate', { at: terminate.at && `${terminate.at}#terminate`, n: terminate.n })
       ) {
-        const { rows } = await connection!.query('SELECT pg_backend_pid() AS pid');
+        const { rows } = await pool!.query('SELECT pg_backend_pid() AS pid');
         report({ event: 'terminate-me', backend: rows[0]!.pid, reference });
         await awaitParent();
       }
@@ -112,7 +109,9 @@ const outbox = createPayoutOutbox({
     afterPost: (reference) => {
       if (reached('after-post', kill)) die('after-post', reference);
     },
-    afterWrite: (reference, state) => report({ event: 'write', reference, state }),
+    afterWrite: (reference, state) => {
+      report({ event: 'write', reference, state });
+    },
   },
 });
 
@@ -123,10 +122,7 @@ await outbox.work({
   concurrency: 4,
   pollMs: 100,
   signal: stop.signal,
-  onError: (error) => {
-    report({ event: 'error', message: (error as Error).message });
-    if (dbGone) process.exit(3);
-  },
+  onError: (error) => report({ event: 'error', message: (error as Error).message }),
 });
-await connection?.end();
+await pool?.end();
 report({ event: 'stopped' });

@@ -6,8 +6,10 @@
  * with the ledger. The waiting is on the workers' reports, never on a clock.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
 import { PaymentsClient } from '../../src/index.js';
 import {
   createPayoutOutbox,
@@ -20,6 +22,27 @@ import { BENEFICIARY } from './fixtures.js';
 
 const WORKER = fileURLToPath(new URL('../durable/worker.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * The worker script bundled once with esbuild, so that a restart costs node's start-up, not a TypeScript
+ * compile (seconds on a loaded machine). Written under node_modules/.cache so it resolves `pg` from the repo.
+ */
+async function bundleWorker(): Promise<string> {
+  const dir = fileURLToPath(new URL('../../node_modules/.cache/outbox-durable/', import.meta.url));
+  mkdirSync(dir, { recursive: true });
+  const outfile = `${dir}worker-${process.pid}-${Date.now()}.mjs`;
+  await esbuild.build({
+    entryPoints: [WORKER],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    external: ['pg'],
+    logLevel: 'silent',
+  });
+  return outfile;
+}
 
 export interface TrialOptions {
   label: string;
@@ -111,6 +134,9 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
     references.push(await outbox.enqueue(body, currency === 'USDC' ? { digits: 2 } : {}));
   }
 
+  const enqueuedAt = performance.now();
+  const finals: number[] = [];
+  const script = await bundleWorker();
   const workers = new Set<ChildProcess>();
   const killed: Record<string, number> = {};
   let killsLeft = options.kills;
@@ -157,17 +183,18 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
       ...options.workerEnv,
       OUTBOX_BASE_URL: server.baseUrl,
     } as Record<string, string>;
-    if (killsLeft > 0) {
-      killsLeft -= 1;
-      env.OUTBOX_KILL = `${KILL_POINTS[Math.floor(random() * KILL_POINTS.length)]}:${1 + Math.floor(random() * 6)}`;
-    } else if (pausePlanned) {
+    // The first worker is paused, the second (PostgreSQL) cut off; every other start is killed, until none is left.
+    if (pausePlanned) {
       pausePlanned = false;
       env.OUTBOX_PAUSE = `after-claim:${2 + Math.floor(random() * 4)}`;
     } else if (terminatePlanned) {
       terminatePlanned = false;
       env.OUTBOX_TERMINATE = `before-post:${1 + Math.floor(random() * 3)}`;
+    } else if (killsLeft > 0) {
+      killsLeft -= 1;
+      env.OUTBOX_KILL = `${KILL_POINTS[Math.floor(random() * KILL_POINTS.length)]}:${1 + Math.floor(random() * 8)}`;
     }
-    const child = spawn(process.execPath, ['--import', 'tsx', WORKER], {
+    const child = spawn(process.execPath, [script], {
       cwd: ROOT,
       env,
       stdio: ['pipe', 'pipe', 'inherit'],
@@ -206,7 +233,11 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
           child.stdin!.write('go\n');
         }, rejectDone);
       }
-      if (event.event === 'write') void checkDone().catch(rejectDone);
+      if (event.event === 'write') {
+        if (event.state !== 'lost' && !OPEN_STATES.includes(event.state as never))
+          finals.push(performance.now());
+        void checkDone().catch(rejectDone);
+      }
     });
     child.on('exit', () => {
       workers.delete(child);
@@ -222,6 +253,7 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
     await done;
   } finally {
     finished = true;
+    rmSync(script, { force: true });
     clearTimeout(deadline);
     const exits = [...workers].map((child) => new Promise((resolve) => child.once('exit', resolve)));
     for (const child of workers) {
@@ -232,6 +264,7 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
     await server.close();
   }
 
+  const settledAt = performance.now();
   // The tally, against the mock's ledger.
   const ledger = mock.account().transactions.filter((t) => t.row.transaction_type === 'withdrawal');
   const states: Record<string, number> = {};
@@ -264,7 +297,7 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
     `recovered ${count('recovered')}, refused ${count('refused')}, not sent ${count('not_sent')}, ` +
     `unknown ${count('unknown')}, duplicates ${duplicates}, lost ${lost}; ` +
     `${options.processes} processes, ${posts} POSTs, killed ${JSON.stringify(killed)}, ` +
-    `paused worker stopped: ${pausedLost}, connection terminated: ${terminated}`;
+    `paused worker stopped: ${pausedLost}, connection terminated: ${terminated}, settled in ${Math.round((settledAt - enqueuedAt) / 1000)} s (half by ${Math.round(((finals[Math.floor(finals.length / 2)] ?? 0) - enqueuedAt) / 1000)} s, 90 % by ${Math.round(((finals[Math.floor(finals.length * 0.9)] ?? 0) - enqueuedAt) / 1000)} s)`;
   return {
     payouts: references.length,
     states,
