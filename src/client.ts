@@ -9,6 +9,7 @@ import {
 } from './internal/config.js';
 import type { Unwrapped } from './internal/envelope.js';
 import type { ListShape } from './internal/list-shapes.js';
+import { optionKeys, refuseUnknownKeys } from './internal/option-keys.js';
 import { Pipeline } from './internal/pipeline.js';
 import type { Schema } from './internal/schema.js';
 import type { HttpMethod, QueryValue } from './internal/transport.js';
@@ -66,6 +67,26 @@ export interface PaginateParams<T> {
   rowsKey?: string;
   options?: RequestOptions;
 }
+
+const REQUEST_PARAM_KEYS = optionKeys<RequestParams<unknown>>()([
+  'method',
+  'path',
+  'query',
+  'body',
+  'schema',
+  'select',
+  'responseType',
+  'idempotent',
+  'options',
+]);
+const PAGINATE_PARAM_KEYS = optionKeys<PaginateParams<unknown>>()([
+  'path',
+  'query',
+  'schema',
+  'shape',
+  'rowsKey',
+  'options',
+]);
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 
@@ -140,13 +161,24 @@ export class PaymentsClient {
    * status, headers and request id too.
    */
   request<T = unknown>(params: RequestParams<T>): APIPromise<T> {
-    const { stream: _, ...call } = params as RequestParams<T> & { stream?: unknown };
-    return this.#api.call(call as RequestParams<T> & { select?: (r: Unwrapped) => unknown });
+    return this.#api.call(() => {
+      // Refused, not dropped: a key it does not know (a raw `stream` included) is a caller's mistake.
+      refuseUnknownKeys(params, REQUEST_PARAM_KEYS);
+      return params as RequestParams<T> & { select?: (r: Unwrapped) => unknown };
+    });
   }
 
   /** Walks any list endpoint; see `PagePromise`. Name the list's `shape` when you know it. */
   paginate<T = unknown>(params: PaginateParams<T>): PagePromise<T> {
-    return this.#api.list(params);
+    const { query } = params;
+    // Checked where the query is resolved, on first use, so a mistake rejects the PagePromise.
+    return this.#api.list({
+      ...params,
+      query: () => {
+        refuseUnknownKeys(params, PAGINATE_PARAM_KEYS);
+        return (typeof query === 'function' ? query() : query) ?? {};
+      },
+    });
   }
 
   /** What `JSON.stringify(client)` shows: the base URL and account, never the key. */

@@ -1,11 +1,13 @@
 import { PaymentsError, RequestValidationError } from '../core/error.js';
 import { isUuid } from '../rules/ids.js';
 import { readEnv } from './env.js';
-import type { ClientHooks } from './hooks.js';
+import { type ClientHooks, HOOK_KEYS } from './hooks.js';
 import { isLogLevel, LevelLogger, type Logger, type LogLevel } from './logger.js';
+import { CLIENT_OPTION_KEYS, REQUEST_OPTION_KEYS } from './option-bags.js';
+import { refuseUnknownKeys } from './option-keys.js';
 import { ownData } from './own.js';
 import { type Redact, redactor } from './redact.js';
-import { type AppInfo, appInfoIssue, userAgent } from './user-agent.js';
+import { APP_INFO_KEYS, type AppInfo, appInfoIssue, userAgent } from './user-agent.js';
 
 /** The path every endpoint of the spec is relative to. */
 export const API_PREFIX = '/api/v1/external';
@@ -234,6 +236,7 @@ function positiveBytes(value: unknown): number {
 
 /** Per-call `timeout`, `totalTimeout` and `maxRetries`, checked as strictly as the client's: a bad one would send and then fail. */
 export function callLimits(options: RequestOptions | undefined, config: ResolvedConfig) {
+  refuseUnknownKeys(options, REQUEST_OPTION_KEYS);
   return {
     timeout: nonNegativeInteger('timeout', options?.timeout ?? config.timeout, MAX_TIMEOUT_MS),
     totalTimeout: nonNegativeInteger(
@@ -254,6 +257,9 @@ function looksLikeBrowser(): boolean {
 
 export function resolveConfig(given: ClientOptions): ResolvedConfig {
   const options = ownData(given);
+  refuseUnknownKeys(options, CLIENT_OPTION_KEYS);
+  refuseUnknownKeys(options.hooks, HOOK_KEYS, ['hooks']);
+  refuseUnknownKeys(options.appInfo, APP_INFO_KEYS, ['appInfo']);
   if (looksLikeBrowser() && options.dangerouslyAllowBrowser !== true) {
     throw new PaymentsError(
       'PaymentsClient refuses to run in a browser: its API key moves money, and any visitor of the page could ' +

@@ -1,4 +1,5 @@
 import type { LevelLogger } from './logger.js';
+import { optionKeys } from './option-keys.js';
 
 /**
  * Structured events for metrics, called once per attempt. They carry the method, the path relative to the base
@@ -38,6 +39,8 @@ export interface ClientHooks {
   /** Before an attempt is sent again, with what failed the previous one and how long was waited. */
   onRetry?: (event: RetryEvent) => void;
 }
+
+export const HOOK_KEYS = optionKeys<ClientHooks>()(['onRequest', 'onResponse', 'onRetry']);
 
 export function callHook<E>(
   name: keyof ClientHooks,

@@ -1,4 +1,5 @@
 import { VERSION } from '../version.js';
+import { optionKeys } from './option-keys.js';
 
 interface RuntimeGlobals {
   Bun?: { version: string };
@@ -25,6 +26,8 @@ export interface AppInfo {
   version?: string;
   url?: string;
 }
+
+export const APP_INFO_KEYS = optionKeys<AppInfo>()(['name', 'version', 'url']);
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 

@@ -1,6 +1,7 @@
 import { nameClass, PaymentsError, RequestValidationError } from '../core/error.js';
 import { type Page, type PagePromise, pageKey } from '../core/pagination.js';
 import type { RequestOptions } from '../internal/config.js';
+import { optionKeys } from '../internal/option-keys.js';
 import {
   isLegacyTransaction,
   type Transaction,
@@ -28,6 +29,15 @@ export interface FindByReferenceOptions extends Pick<RequestOptions, 'signal' | 
   /** Pages of each listing read at most (100 rows a page). Default 5. */
   maxLookupPages?: number;
 }
+
+export const FIND_BY_REFERENCE_OPTION_KEYS = optionKeys<FindByReferenceOptions>()([
+  'signal',
+  'timeout',
+  'headers',
+  'since',
+  'match',
+  'maxLookupPages',
+]);
 
 /** The transaction listing, as `client.transactions.list` offers it. */
 export type ListTransactions = (

@@ -1,60 +1,14 @@
-import {
-  APIError,
-  APIUserAbortError,
-  nameClass,
-  PaymentsError,
-  RequestValidationError,
-} from '../core/error.js';
-import { AcceptedButUnreadableError, ResponseValidationError } from '../core/response-errors.js';
+import { APIUserAbortError, nameClass, PaymentsError, RequestValidationError } from '../core/error.js';
 import type { RequestOptions } from '../internal/config.js';
+import { MAX_RETRY_AFTER_MS } from '../internal/retry.js';
 import { sleep } from '../internal/sleep.js';
 import type { Payout, PayoutWire } from '../resources/payouts.js';
 import type { Transaction } from '../resources/transactions.js';
-import { DEFAULT_LOOKBACK_MS, type FindByReferenceOptions, type SearchResult } from './payout-lookup.js';
+import { askedWaitMs, describePosts, isRefusal, wasAccepted } from './payout-answers.js';
+import { DEFAULT_LOOKBACK_MS, type SearchResult } from './payout-lookup.js';
+import { checkRecoveryOptions, type LookupBeforeRetryOptions } from './payout-options.js';
 
-/** One step of `lookupBeforeRetry`, for logging. */
-export type PayoutAttemptEvent =
-  | { type: 'post'; attempt: number; externalReference: string }
-  | { type: 'ambiguous'; attempt: number; externalReference: string; error: unknown }
-  | {
-      type: 'lookup';
-      attempt: number;
-      externalReference: string;
-      waitedMs: number;
-      found: boolean;
-      error?: unknown;
-    }
-  | { type: 'created' | 'recovered'; attempt: number; externalReference: string };
-
-/** Options of `payouts.lookupBeforeRetry`. */
-export interface LookupBeforeRetryOptions
-  extends Omit<RequestOptions, 'maxRetries' | 'totalTimeout'>,
-    Pick<FindByReferenceOptions, 'match' | 'maxLookupPages'> {
-  /** POST attempts in all, the first included. Default 3. */
-  maxAttempts?: number;
-  /** Minor-unit digits for checking the amount, where the spec does not state them (USDC, USDT). */
-  digits?: number;
-  /**
-   * Milliseconds to wait before each lookup after an ambiguous failure: a payout the service committed may
-   * take a moment to appear in the listing. Default `[1000, 4000, 10000]`, 15 s in all.
-   */
-  visibilityWaits?: number[];
-  /**
-   * The restart path: look the payout up before the first POST, and send it only on proof that it is absent
-   * (after the visibility waits, since the crashed process may have sent it moments ago). Default false.
-   */
-  lookupFirst?: boolean;
-  /** With `lookupFirst`: the earliest creation time searched. Default: 7 days back. */
-  since?: Date;
-  /** Replaces the listing search entirely (e.g. a lookup in your own ledger or a webhook store). */
-  find?: (context: {
-    externalReference: string;
-    since: Date;
-    signal?: AbortSignal;
-  }) => Promise<Transaction | undefined>;
-  /** Called at each step. */
-  onAttempt?: (event: PayoutAttemptEvent) => void;
-}
+export type { LookupBeforeRetryOptions, PayoutAttemptEvent } from './payout-options.js';
 
 /**
  * What `lookupBeforeRetry` ended with: the payout it created, the transaction it found already there, or proof
@@ -120,50 +74,10 @@ export class PayoutOutcomeUnknownError extends PaymentsError {
 }
 
 /**
- * A refusal that proves this POST made no payout: the service answered 4xx (but 408 and 429, which say "not
- * now" and some gateways send after the request reached the service), or a legacy `status: false` body.
- */
-function isRefusal(error: unknown): boolean {
-  if (!(error instanceof APIError)) return false;
-  if (error.status < 300) return true;
-  return error.status >= 400 && error.status < 500 && error.status !== 408 && error.status !== 429;
-}
-
-/** The service acted on the POST (a 2xx came back) though its answer could not be read. */
-function wasAccepted(error: unknown): boolean {
-  return (
-    error instanceof AcceptedButUnreadableError ||
-    (error instanceof ResponseValidationError && error.status >= 200 && error.status < 300)
-  );
-}
-
-/**
  * The spec: lookup-before-retry works on the caller's `externalReference` "except NGN and mobile money payouts,
  * where the service assigns the reference". For those, a listing without the caller's reference proves nothing.
  */
 const SERVICE_ASSIGNED_REFERENCE = new Set(['NGN']);
-
-/** The longest timer JavaScript can set; a longer one fires at once. */
-const MAX_WAIT_MS = 2 ** 31 - 1;
-
-export function checkRecoveryOptions(options: LookupBeforeRetryOptions): {
-  maxAttempts: number;
-  waits: number[];
-} {
-  const maxAttempts = options.maxAttempts ?? 3;
-  const waits = options.visibilityWaits ?? [1000, 4000, 10000];
-  if (!Number.isInteger(maxAttempts) || maxAttempts < 1) {
-    throw new RequestValidationError([
-      { path: ['maxAttempts'], message: 'must be a whole number of at least 1' },
-    ]);
-  }
-  const ok = (w: unknown) => typeof w === 'number' && Number.isFinite(w) && w >= 0 && w <= MAX_WAIT_MS;
-  if (!Array.isArray(waits) || waits.length === 0 || !waits.every(ok)) {
-    const message = `must be a non-empty list of milliseconds (0 to ${MAX_WAIT_MS})`;
-    throw new RequestValidationError([{ path: ['visibilityWaits'], message }]);
-  }
-  return { maxAttempts, waits };
-}
 
 /** What the algorithm needs from the client: one POST, and one search of the listing. */
 export interface RecoveryDeps {
@@ -171,24 +85,39 @@ export interface RecoveryDeps {
   search: (externalReference: string, since: Date) => Promise<SearchResult>;
 }
 
-/** The algorithm behind `payouts.lookupBeforeRetry`; see the README's "Safe payouts". */
+/**
+ * The algorithm behind `payouts.lookupBeforeRetry`; see docs/payout-outcomes.md.
+ *
+ * Each POST that fails without a refusal is followed by a lookup over the whole visibility wait schedule. The
+ * call ends `created` or `recovered` when it has the payout, `not_sent` when the last lookup read both listings
+ * to their declared end without it (the reference being one the listing shows), and throws
+ * `PayoutOutcomeUnknownError` when neither could be shown.
+ *
+ * Why `not_sent` cannot cause a second payout: it rests on the same proof the SDK already trusts to POST again,
+ * a complete negative lookup run only after the full visibility wait schedule on the last attempt (a cut
+ * connection or a timeout is no answer, so the listing may lag behind it; a 429 or 503 is an answer, but the
+ * schedule runs all the same). The one gap is a listing that lags longer than the waits: a payout could then
+ * appear after the verdict. That gap is the retry's too, and a caller sending the reference again later closes
+ * it by sending with `lookupFirst`, which looks again, by then long after any lag, before it POSTs.
+ */
 export async function recoverPayout(
   deps: RecoveryDeps,
   body: PayoutWire & { externalReference: string },
   options: LookupBeforeRetryOptions,
 ): Promise<PayoutOutcome> {
   const ref = body.externalReference;
-  const { maxAttempts, waits } = checkRecoveryOptions(options);
+  const { maxAttempts, waits, deadline } = checkRecoveryOptions(options);
   const notify = options.onAttempt ?? (() => {});
   const errors: unknown[] = [];
+  const postErrors: unknown[] = [];
   const search = options.find
     ? async (externalReference: string, since: Date): Promise<SearchResult> => {
         const found = await options.find!({ externalReference, since, signal: options.signal });
         return found ? { found, complete: true } : { complete: true };
       }
     : deps.search;
-  const referenceIsOurs =
-    !SERVICE_ASSIGNED_REFERENCE.has(body.currency.toUpperCase()) || Boolean(options.find || options.match);
+  const serviceAssigned = SERVICE_ASSIGNED_REFERENCE.has(body.currency.toUpperCase());
+  const referenceIsOurs = !serviceAssigned || Boolean(options.find || options.match);
   const { signal, timeout, headers } = options;
   const unknown = (attempt: number, reason: string) =>
     new PayoutOutcomeUnknownError(ref, attempt, errors, reason);
@@ -220,8 +149,25 @@ export async function recoverPayout(
     notify({ type: 'recovered', attempt: attempts, externalReference: ref });
     return { status: 'recovered', transaction, externalReference: ref, attempts };
   };
-  /** Sending (again) is allowed only on proof of absence, and only where the reference is the caller's. */
-  const mayPost = (attempt: number, why: string) => {
+  /** Only on proof of absence (see above); `stop` says why the call ended before `maxAttempts`. */
+  const notSent = (attempts: number, stop?: string, error = postErrors.at(-1)): PayoutOutcome => {
+    notify({ type: 'not_sent', attempt: attempts, externalReference: ref });
+    const searched = options.find
+      ? 'find returned no payout'
+      : 'both listings read to their end without the payout';
+    const retryAfterMs = askedWaitMs(postErrors.at(-1));
+    const reason = `${describePosts(postErrors)}; ${searched}${stop ? `; ${stop}` : ''}`;
+    return {
+      status: 'not_sent',
+      externalReference: ref,
+      attempts,
+      error,
+      reason,
+      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    };
+  };
+  /** Sending (again), or concluding `not_sent`, needs proof of absence of a reference the listing shows. */
+  const proveAbsent = (attempt: number, why: string) => {
     if (why) throw unknown(attempt, why);
     if (!referenceIsOurs) {
       throw unknown(
@@ -238,27 +184,30 @@ export async function recoverPayout(
   if (options.lookupFirst) {
     const first = await lookUp(0, since, [0, ...waits]);
     if (first.found) return recovered(first.found, 0);
-    mayPost(0, first.absentUnless);
+    proveAbsent(0, first.absentUnless);
   }
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
     notify({ type: 'post', attempt, externalReference: ref });
     let accepted = false;
+    let resumeAt = 0;
     try {
       // The transport never retries a payout; each attempt here is one POST.
       const payout = await deps.post(body, { signal, timeout, headers, maxRetries: 0 });
       notify({ type: 'created', attempt, externalReference: ref });
       return { status: 'created', payout, externalReference: ref, attempts: attempt };
     } catch (error) {
-      // Nothing left the process: no payout can exist because of this attempt.
+      // Nothing left the process: no payout can exist because of this attempt, and the lookup after the
+      // previous one proved that one absent.
       if (error instanceof RequestValidationError) {
         if (attempt === 1) throw error;
         errors.push(error);
-        throw unknown(attempt, 'a retry could not be sent after an earlier attempt went unanswered');
+        return notSent(attempt - 1, `POST ${attempt} could not be sent (${error.message})`, error);
       }
       // A refusal of the first POST settles it; after an ambiguous attempt, a refusal of a later one (a
       // duplicate reference, say) says nothing about whether the first went through.
       if (attempt === 1 && isRefusal(error)) throw error;
       errors.push(error);
+      postErrors.push(error);
       if (isRefusal(error))
         throw unknown(attempt, 'a retry was refused after an earlier attempt went unanswered');
       if (error instanceof APIUserAbortError) throw unknown(attempt, 'aborted after the payout was sent');
@@ -266,15 +215,43 @@ export async function recoverPayout(
       if (accepted && signal?.aborted) {
         throw unknown(attempt, 'aborted after the service accepted the payout (2xx); look it up later');
       }
+      resumeAt = Date.now() + (askedWaitMs(error) ?? 0);
       notify({ type: 'ambiguous', attempt, externalReference: ref, error });
     }
     const result = await lookUp(attempt, since, waits);
     if (result.found) return recovered(result.found, attempt);
     // The service accepted it: it exists, whether or not a listing shows it yet. Never send it again.
     if (accepted) {
-      throw unknown(attempt, 'the service accepted the payout (2xx) but it could not be read or found yet');
+      const hint = referenceIsOurs
+        ? ''
+        : `; ${body.currency} payouts are listed under a reference the service assigns: pass match (e.g. on a unique remark) or find to recognise it`;
+      throw unknown(
+        attempt,
+        `the service accepted the payout (2xx) but it could not be read or found yet${hint}`,
+      );
     }
-    mayPost(attempt, result.absentUnless);
+    proveAbsent(attempt, result.absentUnless);
+    if (attempt === maxAttempts) break;
+    // The service said when it can take the payout again: honour it, or stop if it is too far off.
+    const asked = askedWaitMs(postErrors.at(-1));
+    if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) {
+      return notSent(
+        attempt,
+        `the service asked to wait ${asked / 1000} s, over the ${MAX_RETRY_AFTER_MS / 1000} s limit`,
+      );
+    }
+    if (Math.max(resumeAt, Date.now()) >= deadline) {
+      return notSent(attempt, `another POST would end past totalTimeout`);
+    }
+    const wait = resumeAt - Date.now();
+    if (wait > 0) {
+      notify({ type: 'retry-after', attempt, externalReference: ref, waitMs: wait });
+      try {
+        await sleep(wait, signal);
+      } catch {
+        return notSent(attempt, 'aborted while waiting out Retry-After');
+      }
+    }
   }
-  throw unknown(maxAttempts, 'every attempt failed without an answer');
+  return notSent(maxAttempts);
 }

@@ -10,6 +10,8 @@ import {
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../internal/config.js';
 import { safeStringify } from '../internal/json.js';
+import { REQUEST_OPTION_KEYS } from '../internal/option-bags.js';
+import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
 import { ownData } from '../internal/own.js';
 import { uuidSegment } from '../internal/path.js';
 import { backoffDelay, jitter, MAX_RETRY_AFTER_MS, RETRY_STATUSES } from '../internal/retry.js';
@@ -66,6 +68,11 @@ export interface BeneficiaryWriteOptions extends RequestOptions {
   allowUnclassified?: boolean;
 }
 
+const WRITE_OPTION_KEYS = optionKeys<BeneficiaryWriteOptions>()([
+  ...REQUEST_OPTION_KEYS,
+  'allowUnclassified',
+]);
+
 /** True for the service's answer to an unknown (or another business's) beneficiary id: 400 `Beneficiary not found`. */
 export function isBeneficiaryNotFound(error: unknown): boolean {
   // The spec answers 400; a 404 with the same message is accepted too in case the service moves to it.
@@ -102,6 +109,7 @@ export class Beneficiaries extends APIResource {
   /** POST /beneficiaries (path inferred). Validates the body for its rail first; never retried (not idempotent). */
   create(body: BeneficiaryInput, options?: BeneficiaryWriteOptions): APIPromise<Beneficiary> {
     return this.api.call(async () => {
+      refuseUnknownKeys(options, WRITE_OPTION_KEYS);
       const { allowUnclassified, ...rest } = options ?? {};
       const json = beneficiaryWire(parseRequest(beneficiaryInputSchema({ allowUnclassified }), body));
       return {
@@ -141,6 +149,7 @@ export class Beneficiaries extends APIResource {
   update(id: string, body: BeneficiaryInput, options?: BeneficiaryWriteOptions): APIPromise<Beneficiary> {
     return this.api.call(async () => {
       const path = `/beneficiaries/${uuidSegment('beneficiaryId', id)}`;
+      refuseUnknownKeys(options, WRITE_OPTION_KEYS);
       const { allowUnclassified, ...rest } = options ?? {};
       const json = beneficiaryWire(
         parseRequest(beneficiaryInputSchema({ mode: 'update', allowUnclassified }), body),

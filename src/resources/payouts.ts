@@ -3,6 +3,8 @@ import type { APIPromise } from '../core/api-promise.js';
 import { APIUserAbortError, RequestValidationError } from '../core/error.js';
 import type { RequestOptions } from '../internal/config.js';
 import { fastPath } from '../internal/fast-check.js';
+import { REQUEST_OPTION_KEYS } from '../internal/option-bags.js';
+import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
 import { ownData } from '../internal/own.js';
 import type { Call } from '../internal/pipeline.js';
 import { minorUnits, parseRequest } from '../internal/schema.js';
@@ -10,11 +12,13 @@ import {
   checkReference,
   checkSearchOptions,
   DEFAULT_LOOKBACK_MS,
+  FIND_BY_REFERENCE_OPTION_KEYS,
   type FindByReferenceOptions,
   PayoutLookupIncompleteError,
   searchByReference,
 } from '../lib/payout-lookup.js';
-import { type LookupBeforeRetryOptions, type PayoutOutcome, recoverPayout } from '../lib/payout-recovery.js';
+import { LOOKUP_BEFORE_RETRY_OPTION_KEYS, type LookupBeforeRetryOptions } from '../lib/payout-options.js';
+import { type PayoutOutcome, recoverPayout } from '../lib/payout-recovery.js';
 import { payoutBodySchema } from '../rules/payout.js';
 import { APIResource } from './resource.js';
 import type { Transaction } from './transactions.js';
@@ -79,6 +83,8 @@ export interface PayoutCreateOptions extends RequestOptions {
   digits?: number;
 }
 
+const CREATE_OPTION_KEYS = optionKeys<PayoutCreateOptions>()([...REQUEST_OPTION_KEYS, 'digits']);
+
 /** Validates a payout body and returns it as sent: `amount` a JSON number in major units, `extra` merged in. */
 export function parsePayout(body: PayoutCreateParams, requireReference = false, digits?: number): PayoutWire {
   const { extra, ...parsed } = parseRequest(payoutBodySchema(digits), body);
@@ -105,6 +111,7 @@ export class Payouts extends APIResource {
    */
   create(body: PayoutCreateParams, options?: PayoutCreateOptions): APIPromise<Payout> {
     return this.api.call(() => {
+      refuseUnknownKeys(options, CREATE_OPTION_KEYS);
       const { digits, ...rest } = ownData(options) ?? {};
       return this.#post(parsePayout(body, false, digits), rest);
     });
@@ -124,6 +131,8 @@ export class Payouts extends APIResource {
     given: LookupBeforeRetryOptions = {},
   ): Promise<PayoutOutcome> {
     const options = ownData(given);
+    // First of all: a typo such as `lookupfirst` would send the payout without looking (a second payout).
+    refuseUnknownKeys(options, LOOKUP_BEFORE_RETRY_OPTION_KEYS);
     const checked = parsePayout(body, true, options.digits);
     checkSearchOptions(options);
     return recoverPayout(
@@ -149,6 +158,7 @@ export class Payouts extends APIResource {
     given: FindByReferenceOptions = {},
   ): Promise<Transaction | null> {
     const options = ownData(given);
+    refuseUnknownKeys(options, FIND_BY_REFERENCE_OPTION_KEYS);
     const ref = checkReference(externalReference);
     const { since = new Date(Date.now() - DEFAULT_LOOKBACK_MS) } = checkSearchOptions(options);
     let result: Awaited<ReturnType<typeof searchByReference>>;

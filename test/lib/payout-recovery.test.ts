@@ -145,17 +145,19 @@ describe('payouts.lookupBeforeRetry', () => {
     expect(service.listed).toEqual([]);
   });
 
-  it('attempts exhausted: PayoutOutcomeUnknownError with every error and the reference', async () => {
+  it('attempts exhausted, each proven absent: not_sent with the last error and what happened, nothing stored', async () => {
     const service = payoutService(['error-before-commit', 'error-before-commit', 'error-before-commit']);
     const outcome = await settle(
       makeClient().payouts.lookupBeforeRetry(body, { maxAttempts: 3, visibilityWaits: [10] }),
     );
-    expect(outcome.ok).toBe(false);
-    const error = !outcome.ok ? (outcome.error as PayoutOutcomeUnknownError) : undefined;
-    expect(error).toBeInstanceOf(PayoutOutcomeUnknownError);
-    expect(error?.externalReference).toBe('inv-77');
-    expect(error?.attempts).toBe(3);
-    expect(error?.errors).toHaveLength(3);
+    if (!outcome.ok) throw outcome.error;
+    expect(outcome.value).toMatchObject({ status: 'not_sent', externalReference: 'inv-77', attempts: 3 });
+    const notSent = outcome.value as Extract<typeof outcome.value, { status: 'not_sent' }>;
+    expect(notSent.error).toMatchObject({ status: 503 });
+    expect(notSent.retryAfterMs).toBeUndefined();
+    expect(notSent.reason).toBe(
+      '3 POSTs answered 503 Service Unavailable; both listings read to their end without the payout',
+    );
     expect(service.payouts).toHaveLength(0);
     expect(service.posts()).toBe(3);
   });

@@ -1,0 +1,64 @@
+import { APIError } from '../core/error.js';
+import { AcceptedButUnreadableError, ResponseValidationError } from '../core/response-errors.js';
+
+/**
+ * What one failed POST /payouts says about the payout, for `lookupBeforeRetry`: whether it proves nothing moved,
+ * whether the service took it, how long the service asked to be left alone, and how to say what happened.
+ */
+
+/**
+ * A refusal that proves this POST made no payout: the service answered 4xx (but 408 and 429, which say "not
+ * now" and some gateways send after the request reached the service), or a legacy `status: false` body.
+ */
+export function isRefusal(error: unknown): boolean {
+  if (!(error instanceof APIError)) return false;
+  if (error.status < 300) return true;
+  return error.status >= 400 && error.status < 500 && error.status !== 408 && error.status !== 429;
+}
+
+/** The service acted on the POST (a 2xx came back) though its answer could not be read. */
+export function wasAccepted(error: unknown): boolean {
+  return (
+    error instanceof AcceptedButUnreadableError ||
+    (error instanceof ResponseValidationError && error.status >= 200 && error.status < 300)
+  );
+}
+
+/**
+ * The wait a 429 or 503 asked for with a valid `Retry-After` (the error's `retryAfter`, already checked by the
+ * transport), in milliseconds; `undefined` for any other failure, or when the service did not say.
+ */
+export function askedWaitMs(error: unknown): number | undefined {
+  if (!(error instanceof APIError) || (error.status !== 429 && error.status !== 503)) return undefined;
+  return error.retryAfter === undefined ? undefined : Math.ceil(error.retryAfter * 1000);
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  408: 'Request Timeout',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+/** One POST's failure in words: `answered 429 Too Many Requests`, `failed without an answer (APIConnectionError)`. */
+function postFailure(error: unknown): string {
+  if (error instanceof APIError && !wasAccepted(error)) {
+    return `answered ${error.status}${STATUS_TEXT[error.status] ? ` ${STATUS_TEXT[error.status]}` : ''}`;
+  }
+  const name = error instanceof Error ? error.name : typeof error;
+  return `failed without an answer (${name})`;
+}
+
+/** The POSTs' failures in words, alike ones counted: "3 POSTs answered 429 Too Many Requests". */
+export function describePosts(errors: unknown[]): string {
+  const counts = new Map<string, number>();
+  for (const error of errors) {
+    const what = postFailure(error);
+    counts.set(what, (counts.get(what) ?? 0) + 1);
+  }
+  return [...counts]
+    .map(([what, n], i) => `${n} ${i === 0 ? `POST${n === 1 ? '' : 's'} ` : ''}${what}`)
+    .join(', ');
+}

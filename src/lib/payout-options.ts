@@ -1,0 +1,102 @@
+import { RequestValidationError } from '../core/error.js';
+import type { RequestOptions } from '../internal/config.js';
+import { optionKeys } from '../internal/option-keys.js';
+import type { Transaction } from '../resources/transactions.js';
+import type { FindByReferenceOptions } from './payout-lookup.js';
+
+/** One step of `lookupBeforeRetry`, for logging. */
+export type PayoutAttemptEvent =
+  | { type: 'post'; attempt: number; externalReference: string }
+  | { type: 'ambiguous'; attempt: number; externalReference: string; error: unknown }
+  | {
+      type: 'lookup';
+      attempt: number;
+      externalReference: string;
+      waitedMs: number;
+      found: boolean;
+      error?: unknown;
+    }
+  | { type: 'retry-after'; attempt: number; externalReference: string; waitMs: number }
+  | { type: 'created' | 'recovered' | 'not_sent'; attempt: number; externalReference: string };
+
+/** Options of `payouts.lookupBeforeRetry`. */
+export interface LookupBeforeRetryOptions
+  extends Omit<RequestOptions, 'maxRetries' | 'totalTimeout'>,
+    Pick<FindByReferenceOptions, 'match' | 'maxLookupPages'> {
+  /** POST attempts in all, the first included. Default 3. */
+  maxAttempts?: number;
+  /** Minor-unit digits for checking the amount, where the spec does not state them (USDC, USDT). */
+  digits?: number;
+  /**
+   * Milliseconds to wait before each lookup after an ambiguous failure: a payout the service committed may
+   * take a moment to appear in the listing. Default `[1000, 4000, 10000]`, 15 s in all.
+   */
+  visibilityWaits?: number[];
+  /**
+   * The restart path: look the payout up before the first POST, and send it only on proof that it is absent
+   * (after the visibility waits, since the crashed process may have sent it moments ago). Default false.
+   */
+  lookupFirst?: boolean;
+  /** With `lookupFirst`: the earliest creation time searched. Default: 7 days back. */
+  since?: Date;
+  /** Replaces the listing search entirely (e.g. a lookup in your own ledger or a webhook store). */
+  find?: (context: {
+    externalReference: string;
+    since: Date;
+    signal?: AbortSignal;
+  }) => Promise<Transaction | undefined>;
+  /** Called at each step. */
+  onAttempt?: (event: PayoutAttemptEvent) => void;
+  /**
+   * Milliseconds this whole call may take before it stops sending. No POST starts after it, and a
+   * `Retry-After` that would end past it is not waited out: the call ends with what it knows (`not_sent` when
+   * the listings prove the payout absent). A POST or lookup under way is never cut by it. Default `0`: none.
+   */
+  totalTimeout?: number;
+}
+
+export const LOOKUP_BEFORE_RETRY_OPTION_KEYS = optionKeys<LookupBeforeRetryOptions>()([
+  'signal',
+  'timeout',
+  'maxResponseBytes',
+  'maxPages',
+  'headers',
+  'match',
+  'maxLookupPages',
+  'maxAttempts',
+  'digits',
+  'visibilityWaits',
+  'lookupFirst',
+  'since',
+  'find',
+  'onAttempt',
+  'totalTimeout',
+]);
+
+/** The longest timer JavaScript can set; a longer one fires at once. */
+const MAX_WAIT_MS = 2 ** 31 - 1;
+
+export function checkRecoveryOptions(options: LookupBeforeRetryOptions): {
+  maxAttempts: number;
+  waits: number[];
+  deadline: number;
+} {
+  const maxAttempts = options.maxAttempts ?? 3;
+  const total = options.totalTimeout ?? 0;
+  if (!Number.isInteger(total) || total < 0 || total > MAX_WAIT_MS) {
+    const message = `must be a whole number of milliseconds from 0 to ${MAX_WAIT_MS}`;
+    throw new RequestValidationError([{ path: ['totalTimeout'], message }]);
+  }
+  const waits = options.visibilityWaits ?? [1000, 4000, 10000];
+  if (!Number.isInteger(maxAttempts) || maxAttempts < 1) {
+    throw new RequestValidationError([
+      { path: ['maxAttempts'], message: 'must be a whole number of at least 1' },
+    ]);
+  }
+  const ok = (w: unknown) => typeof w === 'number' && Number.isFinite(w) && w >= 0 && w <= MAX_WAIT_MS;
+  if (!Array.isArray(waits) || waits.length === 0 || !waits.every(ok)) {
+    const message = `must be a non-empty list of milliseconds (0 to ${MAX_WAIT_MS})`;
+    throw new RequestValidationError([{ path: ['visibilityWaits'], message }]);
+  }
+  return { maxAttempts, waits, deadline: total === 0 ? Number.POSITIVE_INFINITY : Date.now() + total };
+}

@@ -1,0 +1,28 @@
+// Compile-time checks: `npm run typecheck` (tsc) fails if an `@ts-expect-error` below stops being an error.
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { PayoutOutcome } from '../../src/index.js';
+import { optionKeys } from '../../src/internal/option-keys.js';
+
+interface Bag {
+  a?: number;
+  b?: string;
+}
+
+describe('option key lists follow their interface', () => {
+  it('a list must hold every key of the interface and nothing else', () => {
+    expect(optionKeys<Bag>()(['a', 'b'])).toEqual(['a', 'b']);
+    // @ts-expect-error `b` is missing: a key TypeScript accepts would be refused at run time
+    optionKeys<Bag>()(['a']);
+    // @ts-expect-error `c` is not a key of the interface
+    optionKeys<Bag>()(['a', 'b', 'c']);
+  });
+
+  it('PayoutOutcome not_sent carries the error, the reason and maybe retryAfterMs', () => {
+    type NotSent = Extract<PayoutOutcome, { status: 'not_sent' }>;
+    expectTypeOf<NotSent['error']>().toEqualTypeOf<unknown>();
+    expectTypeOf<NotSent['reason']>().toEqualTypeOf<string>();
+    expectTypeOf<NotSent['retryAfterMs']>().toEqualTypeOf<number | undefined>();
+    expectTypeOf<NotSent>().not.toHaveProperty('payout');
+    expectTypeOf<NotSent>().not.toHaveProperty('transaction');
+  });
+});
