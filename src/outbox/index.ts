@@ -8,6 +8,7 @@ export type { PayoutOutboxClient, PayoutOutboxHooks, PayoutOutboxOptions } from 
 export {
   createPayoutOutbox,
   type EnqueueOptions,
+  type ListOptions,
   type PayoutOutbox,
   type WorkOptions,
 } from './outbox.js';

@@ -1,5 +1,6 @@
 import type { PaymentsClient } from '../client.js';
 import { RequestValidationError } from '../core/error.js';
+import { optionKeys } from '../internal/option-keys.js';
 import type { PayoutOutboxStore, PayoutState } from './types.js';
 
 /** What the outbox needs of a `PaymentsClient`. */
@@ -61,7 +62,7 @@ export interface PayoutOutboxOptions<Tx = unknown> {
   hooks?: PayoutOutboxHooks;
 }
 
-export const OUTBOX_OPTION_KEYS = [
+export const OUTBOX_OPTION_KEYS = optionKeys<PayoutOutboxOptions>()([
   'client',
   'store',
   'owner',
@@ -74,7 +75,7 @@ export const OUTBOX_OPTION_KEYS = [
   'backoff',
   'serviceAssignedCurrencies',
   'hooks',
-] as const;
+]);
 
 const MAX_MS = 2 ** 31 - 1;
 

@@ -1,7 +1,8 @@
 import { RequestValidationError } from '../core/error.js';
+import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
 import { createExternalReference, type PayoutCreateParams, parsePayout } from '../resources/payouts.js';
 import { OUTBOX_OPTION_KEYS, type PayoutOutboxOptions, resolveOptions, wholeNumber } from './options.js';
-import { checkKeys, type StoredBody, toRecord } from './record.js';
+import { type StoredBody, toRecord } from './record.js';
 import { type StepSettings, step } from './settle.js';
 import { OPEN_STATES, type OutboxRow, type PayoutRecord, type PayoutState } from './types.js';
 
@@ -27,6 +28,16 @@ export interface WorkOptions {
   onError?: (error: unknown) => void;
 }
 
+/** Options of `list`. */
+export interface ListOptions {
+  /** Only payouts in this state. */
+  state?: PayoutState;
+  /** Records at most. Default 100. */
+  limit?: number;
+  /** The last reference of the previous page. */
+  after?: string;
+}
+
 /** Durable payouts on your own database; see docs/payouts-at-scale.md. */
 export interface PayoutOutbox<Tx = unknown> {
   /**
@@ -45,14 +56,17 @@ export interface PayoutOutbox<Tx = unknown> {
   work(options?: WorkOptions): Promise<void>;
   get(reference: string): Promise<PayoutRecord | undefined>;
   /** Payouts in `state` (all without one), oldest first; `after` the last reference of the previous page. */
-  list(options?: { state?: PayoutState; limit?: number; after?: string }): Promise<PayoutRecord[]>;
+  list(options?: ListOptions): Promise<PayoutRecord[]>;
 }
 
+const ENQUEUE_KEYS = optionKeys<EnqueueOptions>()(['tx', 'digits']);
+const WORK_KEYS = optionKeys<WorkOptions>()(['concurrency', 'signal', 'pollMs', 'untilIdle', 'onError']);
+const LIST_KEYS = optionKeys<ListOptions>()(['state', 'limit', 'after']);
 const STATES: readonly string[] = [...OPEN_STATES, 'created', 'recovered', 'refused', 'not_sent', 'unknown'];
 
 /** Creates the outbox over a client and a store. Call `store.migrate()` (or apply its SQL) once first. */
 export function createPayoutOutbox<Tx = unknown>(options: PayoutOutboxOptions<Tx>): PayoutOutbox<Tx> {
-  checkKeys(options, OUTBOX_OPTION_KEYS, 'createPayoutOutbox');
+  refuseUnknownKeys(options, OUTBOX_OPTION_KEYS);
   const resolved = resolveOptions(options);
   const { store } = options;
   const settings: StepSettings = { ...resolved, client: options.client, store };
@@ -67,7 +81,7 @@ export function createPayoutOutbox<Tx = unknown>(options: PayoutOutboxOptions<Tx
     enqueue(body, given) {
       // Synchronous up to the store's insert, so that with SQLite it runs inside the caller's open transaction.
       try {
-        checkKeys(given, ['tx', 'digits'], 'enqueue');
+        refuseUnknownKeys(given, ENQUEUE_KEYS, ['options']);
         const parsed = parsePayout(body, false, given?.digits);
         const reference = parsed.externalReference ?? createExternalReference('payout');
         const currency = parsed.currency.trim().toUpperCase();
@@ -127,7 +141,7 @@ export function createPayoutOutbox<Tx = unknown>(options: PayoutOutboxOptions<Tx
     },
 
     async work(given = {}) {
-      checkKeys(given, ['concurrency', 'signal', 'pollMs', 'untilIdle', 'onError'], 'work');
+      refuseUnknownKeys(given, WORK_KEYS);
       const concurrency = wholeNumber('concurrency', given.concurrency ?? 4, 1, 1000);
       const pollMs = wholeNumber('pollMs', given.pollMs ?? 1000, 0);
       const { signal, untilIdle = false } = given;
@@ -183,7 +197,7 @@ export function createPayoutOutbox<Tx = unknown>(options: PayoutOutboxOptions<Tx
     },
 
     async list(given = {}) {
-      checkKeys(given, ['state', 'limit', 'after'], 'list');
+      refuseUnknownKeys(given, LIST_KEYS);
       if (given.state !== undefined && !STATES.includes(given.state)) {
         throw new RequestValidationError([
           { path: ['state'], message: `must be one of: ${STATES.join(', ')}` },

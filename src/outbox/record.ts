@@ -1,4 +1,4 @@
-import { APIError, RequestValidationError } from '../core/error.js';
+import { APIError } from '../core/error.js';
 import type { Payout, PayoutCreateParams } from '../resources/payouts.js';
 import type { Transaction } from '../resources/transactions.js';
 import type { OutboxAttempt, OutboxRow, PayoutRecord } from './types.js';
@@ -71,37 +71,4 @@ export function toRecord(row: OutboxRow): PayoutRecord {
   if (result.payout) record.payout = result.payout;
   if (result.transaction) record.transaction = result.transaction;
   return record;
-}
-
-/**
- * Refuses option keys the outbox does not know: from JavaScript, `{ concurency: 8 }` would otherwise be
- * dropped in silence.
- */
-export function checkKeys(given: object | undefined, known: readonly string[], where: string): void {
-  if (given === undefined) return;
-  if (given === null || typeof given !== 'object') {
-    throw new RequestValidationError([{ path: [where], message: 'must be an object' }]);
-  }
-  const issues = Object.keys(given)
-    .filter((key) => !known.includes(key))
-    .map((key) => {
-      const near = known.find((k) => k.toLowerCase() === key.toLowerCase() || editDistance(k, key) <= 2);
-      const hint = near ? ` (did you mean \`${near}\`?)` : '';
-      return { path: [key], message: `is not an option of ${where}${hint}` };
-    });
-  if (issues.length) throw new RequestValidationError(issues);
-}
-
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let previous = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const kept = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = kept;
-    }
-  }
-  return row[b.length]!;
 }

@@ -20,7 +20,11 @@ function setup(options: Partial<PayoutOutboxOptions> = {}) {
     },
   });
   let now = Date.now();
-  const clock = { advance: (ms: number) => (now += ms), until: (at: Date) => (now = at.getTime() + 1) };
+  const clock = {
+    now: () => now,
+    advance: (ms: number) => (now += ms),
+    until: (at: Date) => (now = at.getTime() + 1),
+  };
   const store = memoryOutboxStore({ now: () => now });
   const outbox = createPayoutOutbox({
     client,
@@ -99,7 +103,7 @@ describe('payout outbox', () => {
     const { mock, outbox, posts, clock } = setup();
     mock.faults.next({ status: 429, retryAfter: 30, times: 1, match: 'POST /payouts' });
     const reference = await outbox.enqueue(usd());
-    const before = Date.now();
+    const before = clock.now();
     const first = await outbox.settle(reference);
     expect(first.state).toBe('retry');
     expect(first.nextAttemptAt.getTime()).toBeGreaterThanOrEqual(before + 30_000);
@@ -203,6 +207,7 @@ describe('payout outbox', () => {
     expect(await rejection(outbox.enqueue({ ...usd(), amount: -1 }))).toBeInstanceOf(RequestValidationError);
     const typo = (await rejection(outbox.work({ concurency: 8 } as never))) as RequestValidationError;
     expect(typo.message).toMatch(/concurency.*did you mean `concurrency`/);
+    expect(typo.field).toBe('concurency');
     expect(() => createPayoutOutbox({ client, store, leaseMS: 5 } as never)).toThrow(/leaseMS.*leaseMs/);
     expect(() =>
       createPayoutOutbox({ client, store, timeout: 1000, visibilityWaits: [0], leaseMs: 100 }),
