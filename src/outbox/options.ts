@@ -1,5 +1,4 @@
-import type { PaymentsClient } from '../client.js';
-import { RequestValidationError } from '../core/error.js';
+import { type PaymentsClient, RequestValidationError } from '../index.js';
 import { optionKeys } from '../internal/option-keys.js';
 import type { PayoutOutboxStore, PayoutState } from './types.js';
 

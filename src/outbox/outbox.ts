@@ -1,6 +1,6 @@
-import { RequestValidationError } from '../core/error.js';
+import { createExternalReference, type PayoutCreateParams, RequestValidationError } from '../index.js';
 import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
-import { createExternalReference, type PayoutCreateParams, parsePayout } from '../resources/payouts.js';
+import { parsePayout } from '../resources/payouts.js';
 import { OUTBOX_OPTION_KEYS, type PayoutOutboxOptions, resolveOptions, wholeNumber } from './options.js';
 import { type StoredBody, toRecord } from './record.js';
 import { type StepSettings, step } from './settle.js';

@@ -1,6 +1,4 @@
-import { APIError } from '../core/error.js';
-import type { Payout, PayoutCreateParams } from '../resources/payouts.js';
-import type { Transaction } from '../resources/transactions.js';
+import { APIError, type Payout, type PayoutCreateParams, type Transaction } from '../index.js';
 import type { OutboxAttempt, OutboxRow, PayoutRecord } from './types.js';
 
 /** What the `body` column holds: the payout as enqueued, and the digits to check its amount by. */

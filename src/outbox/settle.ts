@@ -1,9 +1,14 @@
-import { APIError, RequestValidationError } from '../core/error.js';
-import { AcceptedButUnreadableError, ResponseValidationError } from '../core/response-errors.js';
+import {
+  AcceptedButUnreadableError,
+  APIError,
+  type PayoutMatch,
+  type PayoutOutcome,
+  PayoutOutcomeUnknownError,
+  RequestValidationError,
+  ResponseValidationError,
+  type Transaction,
+} from '../index.js';
 import { sleep } from '../internal/sleep.js';
-import type { PayoutMatch } from '../lib/payout-lookup.js';
-import { type PayoutOutcome, PayoutOutcomeUnknownError } from '../lib/payout-recovery.js';
-import type { Transaction } from '../resources/transactions.js';
 import type { PayoutOutboxClient, PayoutOutboxHooks } from './options.js';
 import { appendAttempts, attemptOf, type StoredBody, type StoredResult, toRecord } from './record.js';
 import type { OutboxAttempt, OutboxRow, PayoutOutboxStore, PayoutRecord, PayoutState } from './types.js';

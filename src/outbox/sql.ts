@@ -1,4 +1,4 @@
-import { RequestValidationError } from '../core/error.js';
+import { RequestValidationError } from '../index.js';
 import type { OutboxRow } from './types.js';
 
 /** The table's default name. */

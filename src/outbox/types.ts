@@ -1,5 +1,4 @@
-import type { Payout, PayoutCreateParams } from '../resources/payouts.js';
-import type { Transaction } from '../resources/transactions.js';
+import type { Payout, PayoutCreateParams, Transaction } from '../index.js';
 
 /**
  * Where a payout stands.
