@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url));
 
@@ -14,6 +14,8 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
+    // The outbox's kill trials (minutes of worker processes) are a CI step of their own: vitest.durable.config.ts.
+    exclude: [...configDefaults.exclude, 'test/durable/**'],
     environment: 'node',
     // Fails any test that writes the canary API key (test/helpers/server.ts) to stdout, stderr or the console.
     setupFiles: ['test/helpers/canary-guard.ts'],

@@ -201,8 +201,9 @@ const { createPaymentsMock, DEFAULT_API_KEY } = require('payments-service-sdk/te
     ['ESM', 'outbox.mjs'],
     ['CJS', 'outbox.cjs'],
   ]) {
-    check(`${label} ./outbox: an NGN payout enqueued in SQLite and settled; errors are the main entry's`, () =>
-      run('node', [file], bare).trim(),
+    check(
+      `${label} ./outbox: an NGN payout enqueued in SQLite and settled; errors are the main entry's`,
+      () => run('node', [file], bare).trim(),
     );
   }
 } finally {

@@ -72,9 +72,9 @@ export function createPayoutOutbox<Tx = unknown>(options: PayoutOutboxOptions<Tx
   const settings: StepSettings = { ...resolved, client: options.client, store };
   const { owner, leaseMs, hooks } = resolved;
 
-  const run = async (row: OutboxRow) => {
+  const run = async (row: OutboxRow, readBack: boolean) => {
     await hooks.afterClaim?.(row.reference);
-    return step(settings, row);
+    return step(settings, row, readBack);
   };
 
   return {
@@ -132,7 +132,7 @@ export function createPayoutOutbox<Tx = unknown>(options: PayoutOutboxOptions<Tx
         throw new RequestValidationError([{ path: ['reference'], message: 'must be a non-empty string' }]);
       }
       const [row] = await store.claim(owner, leaseMs, reference);
-      if (row) return run(row);
+      if (row) return (await run(row, true))!;
       const current = await store.get(reference);
       if (!current) {
         throw new RequestValidationError([{ path: ['reference'], message: 'is not in the outbox' }]);
@@ -166,7 +166,7 @@ export function createPayoutOutbox<Tx = unknown>(options: PayoutOutboxOptions<Tx
           }
         }
         for (const row of claimed) {
-          const task: Promise<unknown> = run(row)
+          const task: Promise<unknown> = run(row, false)
             .catch(onError)
             .finally(() => {
               running.delete(task);

@@ -47,7 +47,11 @@ const SINCE_MARGIN_MS = 10 * 60_000;
  * then send at most one POST, and write what came of it. Every write is fenced by the token, so an owner whose
  * claim lapsed changes nothing, and it never POSTs without first renewing its claim (`mark`).
  */
-export async function step(settings: StepSettings, row: OutboxRow): Promise<PayoutRecord> {
+export async function step(
+  settings: StepSettings,
+  row: OutboxRow,
+  readBack = true,
+): Promise<PayoutRecord | undefined> {
   const { client, store, hooks } = settings;
   const ref = row.reference;
   const { body, digits } = JSON.parse(row.body) as StoredBody;
@@ -67,8 +71,9 @@ export async function step(settings: StepSettings, row: OutboxRow): Promise<Payo
       delayMs,
     });
     await hooks.afterWrite?.(ref, written ? state : 'lost');
-    const now = await store.get(ref);
-    return toRecord(now ?? row);
+    // A worker loop has no use for the record: one round trip fewer per payout.
+    if (!readBack) return undefined;
+    return toRecord((await store.get(ref)) ?? row);
   };
   /** A step that could not conclude: look again later, or hand it to a person after `maxLookups` rounds. */
   const inconclusive = (reason: string) => {
@@ -113,7 +118,7 @@ export async function step(settings: StepSettings, row: OutboxRow): Promise<Payo
   // The claim is renewed and the send counted before the POST. A mark that came back late (a paused process,
   // a slow database) may have outlived the lease: then another owner may be looking, and this one stops.
   const started = performance.now();
-  if (!(await store.mark(ref, row.token, settings.leaseMs))) return lost(settings, row);
+  if (!(await store.mark(ref, row.token, settings.leaseMs))) return lost(settings, row, readBack);
   if (performance.now() - started > settings.leaseMs - settings.guardMs) {
     trail.push(attemptOf('lost', undefined, 'the claim was renewed too late to send within it'));
     return finish('sending', 'the previous owner stopped before sending (its claim was renewed too late)');
@@ -164,7 +169,7 @@ export async function step(settings: StepSettings, row: OutboxRow): Promise<Payo
 }
 
 /** Another owner holds the row now: this one changes nothing and reports the row as it stands. */
-async function lost(settings: StepSettings, row: OutboxRow): Promise<PayoutRecord> {
+async function lost(settings: StepSettings, row: OutboxRow, readBack: boolean) {
   await settings.hooks.afterWrite?.(row.reference, 'lost');
-  return toRecord((await settings.store.get(row.reference)) ?? row);
+  return readBack ? toRecord((await settings.store.get(row.reference)) ?? row) : undefined;
 }
