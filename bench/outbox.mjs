@@ -107,8 +107,12 @@ export async function outboxBench() {
       await enqueue(outbox, HEAP.every, done);
       await settleAll(client, store, HEAP.workers);
       results.heapMb.push(heap() - base);
+      const mb = results.heapMb.at(-1);
+      console.log(
+        `  heap after ${fmt(done + HEAP.every, 0)} payouts: ${mb >= 0 ? '+' : ''}${mb.toFixed(1)} MB`,
+      );
     }
-    const created = (await outbox.list({ state: 'created', limit: 20_000 })).length;
+    const created = (await outbox.list({ state: 'created', limit: 10_000 })).length;
     if (created !== HEAP.payouts) throw new Error(`bench: ${created} of ${HEAP.payouts} payouts created`);
     const mb = results.heapMb.map((m) => `${m >= 0 ? '+' : ''}${m.toFixed(1)}`).join(' ');
     console.log(
