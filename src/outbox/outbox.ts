@@ -54,6 +54,7 @@ export interface PayoutOutbox<Tx = unknown> {
   settle(reference: string): Promise<PayoutRecord>;
   /** Settles due payouts until `signal` aborts (or, with `untilIdle`, until none is due). */
   work(options?: WorkOptions): Promise<void>;
+  /** One payout's record, or undefined when the outbox has none under `reference`. */
   get(reference: string): Promise<PayoutRecord | undefined>;
   /** Payouts in `state` (all without one), oldest first; `after` the last reference of the previous page. */
   list(options?: ListOptions): Promise<PayoutRecord[]>;

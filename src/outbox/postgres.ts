@@ -6,6 +6,7 @@ import type { InsertResult, OutboxRow, OutboxWrite, PayoutOutboxStore, PayoutSta
  * `Client` and `PoolClient` have this shape; wrap others (postgres.js: see docs/payouts-at-scale.md).
  */
 export interface PostgresQueryable {
+  /** Runs a statement with `$1`-style parameters. */
   query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
 }
 

@@ -5,9 +5,13 @@ type SqliteValue = null | number | bigint | string | Uint8Array;
 
 /** What the SQLite store needs of a database: the shape of `node:sqlite`'s `DatabaseSync`. */
 export interface SqliteDatabase {
+  /** Runs statements without parameters. */
   exec(sql: string): void;
+  /** Compiles a statement with `?` parameters. */
   prepare(sql: string): {
+    /** Every row the statement returns. */
     all(...params: SqliteValue[]): unknown[];
+    /** The first row the statement returns. */
     get(...params: SqliteValue[]): unknown;
   };
 }

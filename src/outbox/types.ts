@@ -123,6 +123,7 @@ export interface PayoutOutboxStore<Tx = unknown> {
   mark(reference: string, token: number, leaseMs: number): Promise<boolean>;
   /** Writes the outcome of a step and releases the lease, if `token` still holds the row. */
   write(reference: string, token: number, change: OutboxWrite): Promise<boolean>;
+  /** The row under `reference`, if any. */
   get(reference: string): Promise<OutboxRow | undefined>;
   /** Rows in `state` (every state without one), oldest first, after `after` (a reference) for paging. */
   list(options: { state?: PayoutState; limit: number; after?: string }): Promise<OutboxRow[]>;
