@@ -13,7 +13,7 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'examples/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
     // The outbox's kill trials (minutes of worker processes) are a CI step of their own: vitest.durable.config.ts.
     exclude: [...configDefaults.exclude, 'test/durable/**'],
     environment: 'node',

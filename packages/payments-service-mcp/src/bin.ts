@@ -1,0 +1,30 @@
+#!/usr/bin/env node
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { readConfig } from './config.js';
+import { redactor } from './format.js';
+import { createServer } from './server.js';
+
+/** `npx payments-service-mcp [--allow-payouts] [--allow-beneficiary-writes] [--allow-payer-name-writes]` */
+async function main(): Promise<void> {
+  const redact = redactor(process.env.PAYMENTS_API_KEY?.trim() ?? '');
+  try {
+    const config = readConfig(process.env, process.argv.slice(2));
+    const server = createServer(config);
+    await server.connect(new StdioServerTransport());
+    const enabled = [
+      config.payoutCaps &&
+        `payouts (caps: ${[...config.payoutCaps].map(([c, a]) => `${c} ${a}`).join(', ')})`,
+      config.beneficiaryWrites && 'beneficiary writes',
+      config.payerNameWrites && 'payer-name writes',
+    ].filter(Boolean);
+    process.stderr.write(
+      `payments-service-mcp: ready on stdio; ${enabled.length ? `enabled: ${enabled.join('; ')}` : 'read-only'}\n`,
+    );
+  } catch (error) {
+    const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    process.stderr.write(`${redact(`payments-service-mcp: cannot start: ${text}`)}\n`);
+    process.exit(1);
+  }
+}
+
+void main();

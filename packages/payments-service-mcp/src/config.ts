@@ -1,0 +1,103 @@
+/**
+ * Start-up configuration, from the environment and the command line. Anything that moves money or writes
+ * records is off unless the operator turns it on here; the agent cannot turn it on.
+ */
+
+/** Per-currency ceiling of one payout, in MAJOR units as the operator wrote it (`'50000'`, `'1000.50'`). */
+export type PayoutCaps = ReadonlyMap<string, string>;
+
+export interface ServerConfig {
+  apiKey: string;
+  baseUrl: string | undefined;
+  /** The account every call acts on unless a call names another (tenant keys only). */
+  accountId: string | undefined;
+  /** The payout tool is listed, with these caps; undefined: no payout tool. */
+  payoutCaps: PayoutCaps | undefined;
+  /** Milliseconds before each lookup of the listing (`lookupBeforeRetry`'s `visibilityWaits`). */
+  visibilityWaits: number[] | undefined;
+  beneficiaryWrites: boolean;
+  payerNameWrites: boolean;
+}
+
+/** A start-up refusal: printed as one line on stderr, exit code 1. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const FLAGS = ['--allow-payouts', '--allow-beneficiary-writes', '--allow-payer-name-writes'] as const;
+const DECIMAL = /^\d+(\.\d+)?$/;
+const CURRENCY = /^[A-Z]{3,5}$/;
+
+function enabled(env: NodeJS.ProcessEnv, name: string): boolean {
+  const value = env[name]?.trim().toLowerCase();
+  if (value === undefined || value === '' || value === '0' || value === 'false') return false;
+  if (value === '1' || value === 'true') return true;
+  throw new ConfigError(`${name} must be 1 or 0 (got ${JSON.stringify(env[name])})`);
+}
+
+/** `NGN=50000,USD=1000` to a map; refuses anything it cannot read exactly. */
+export function parseCaps(text: string): PayoutCaps {
+  const caps = new Map<string, string>();
+  for (const part of text.split(',').map((p) => p.trim())) {
+    if (!part) continue;
+    const [code, amount, ...rest] = part.split('=').map((s) => s.trim());
+    const currency = code?.toUpperCase() ?? '';
+    if (
+      rest.length ||
+      !CURRENCY.test(currency) ||
+      !amount ||
+      !DECIMAL.test(amount) ||
+      !/[1-9]/.test(amount)
+    ) {
+      throw new ConfigError(
+        `PAYMENTS_MCP_PAYOUT_CAPS: cannot read ${JSON.stringify(part)}; write CURRENCY=MAJOR_AMOUNT pairs, e.g. NGN=50000,USD=1000`,
+      );
+    }
+    if (caps.has(currency)) throw new ConfigError(`PAYMENTS_MCP_PAYOUT_CAPS: ${currency} is given twice`);
+    caps.set(currency, amount);
+  }
+  return caps;
+}
+
+function parseWaits(text: string | undefined): number[] | undefined {
+  if (text === undefined || text.trim() === '') return undefined;
+  const waits = text.split(',').map((w) => Number(w.trim()));
+  if (!waits.every((w) => Number.isInteger(w) && w >= 0)) {
+    throw new ConfigError('PAYMENTS_MCP_VISIBILITY_WAITS_MS must be comma-separated whole milliseconds');
+  }
+  return waits;
+}
+
+export function readConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): ServerConfig {
+  for (const arg of argv) {
+    if (!(FLAGS as readonly string[]).includes(arg)) {
+      throw new ConfigError(`unknown argument ${JSON.stringify(arg)}; known: ${FLAGS.join(', ')}`);
+    }
+  }
+  const apiKey = env.PAYMENTS_API_KEY?.trim();
+  if (!apiKey) throw new ConfigError('PAYMENTS_API_KEY is not set');
+  const allowPayouts = argv.includes('--allow-payouts') || enabled(env, 'PAYMENTS_MCP_ALLOW_PAYOUTS');
+  const capsText = env.PAYMENTS_MCP_PAYOUT_CAPS;
+  let payoutCaps: PayoutCaps | undefined;
+  if (allowPayouts) {
+    payoutCaps = parseCaps(capsText ?? '');
+    if (payoutCaps.size === 0) {
+      throw new ConfigError(
+        'payouts are enabled but PAYMENTS_MCP_PAYOUT_CAPS is not set: give a per-payout cap for each currency the agent may send, in major units (e.g. PAYMENTS_MCP_PAYOUT_CAPS="NGN=50000,USD=1000")',
+      );
+    }
+  } else if (capsText?.trim()) {
+    parseCaps(capsText);
+  }
+  return {
+    apiKey,
+    baseUrl: env.PAYMENTS_BASE_URL?.trim() || undefined,
+    accountId: env.PAYMENTS_ACCOUNT_ID?.trim() || undefined,
+    payoutCaps,
+    visibilityWaits: parseWaits(env.PAYMENTS_MCP_VISIBILITY_WAITS_MS),
+    beneficiaryWrites:
+      argv.includes('--allow-beneficiary-writes') || enabled(env, 'PAYMENTS_MCP_ALLOW_BENEFICIARY_WRITES'),
+    payerNameWrites:
+      argv.includes('--allow-payer-name-writes') || enabled(env, 'PAYMENTS_MCP_ALLOW_PAYER_NAME_WRITES'),
+  };
+}

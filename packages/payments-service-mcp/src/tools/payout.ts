@@ -1,0 +1,213 @@
+import {
+  type PayoutCreateParams,
+  type PayoutMatch,
+  PayoutOutcomeUnknownError,
+  RequestValidationError,
+} from 'payments-service-sdk';
+import * as z from 'zod';
+import { type Accepts, accountId, guarded, type ToolContext } from '../context.js';
+import { errorResult, PayoutRefusedError, payoutOut, result, transactionOut } from '../format.js';
+
+/**
+ * NGN payouts get a reference the service assigns, so the caller's reference rides in the remark, which the
+ * listing shows as the transaction's description. Built from the reference alone: a retry must carry the same one.
+ */
+export const remarkFor = (externalReference: string) => `payments-service-mcp:${externalReference}`;
+
+/** The payout with this reference: its own `external_reference`, or the remark `send_payout` gave it. */
+export function payoutMatch(externalReference: string): PayoutMatch {
+  const remark = remarkFor(externalReference);
+  return (t, ref) => t.external_reference === ref || t.description === remark;
+}
+
+/** Currencies whose payouts get a reference the service assigns (the spec's idempotency note). */
+const SERVICE_ASSIGNED = new Set(['NGN']);
+
+export const RETRY_SENTENCE =
+  'Retrying with the same reference is safe and returns the original payout; never invent a new reference for a retry.';
+
+const DECIMAL = /^\d+(\.\d+)?$/;
+
+/** a <= b for non-negative decimal strings, exactly (no floats). */
+export function atMost(a: string, b: string): boolean {
+  const digits = Math.max(a.split('.')[1]?.length ?? 0, b.split('.')[1]?.length ?? 0);
+  const scaled = (s: string) => {
+    const [whole, fraction = ''] = s.split('.');
+    return BigInt(`${whole}${fraction.padEnd(digits, '0')}`);
+  };
+  return scaled(a) <= scaled(b);
+}
+
+/** Holder names compared as people read them: case and runs of white space do not count. */
+export const sameName = (a: string, b: string) =>
+  a.trim().replace(/\s+/g, ' ').toUpperCase() === b.trim().replace(/\s+/g, ' ').toUpperCase();
+
+const beneficiary = z
+  .object({
+    accountName: z.string(),
+    accountNumber: z.string(),
+    bankName: z.string(),
+    bankCode: z.string().describe('From list_banks.'),
+    email: z.string(),
+  })
+  .strict();
+
+const payoutInput = {
+  externalReference: z
+    .string()
+    .min(1)
+    .describe(`Your unique reference for THIS payout, chosen once and kept. ${RETRY_SENTENCE}`),
+  amount: z
+    .union([z.string(), z.number().nonnegative()])
+    .describe('MAJOR units, best as a decimal string: "5000" means 5,000.00 of the currency.'),
+  currency: z.string().describe('Currency code, e.g. NGN.'),
+  beneficiary,
+  nameEnquiry: z
+    .object({ accountNumber: z.string(), bankCode: z.string(), accountName: z.string() })
+    .optional()
+    .describe(
+      'Required for NGN: the nameEnquiry returned by lookup_account_name for this same account. Its holder name must match beneficiary.accountName.',
+    ),
+  payerNameId: z
+    .string()
+    .optional()
+    .describe('The payer name the recipient sees (its id); default: the account default.'),
+};
+
+type Body = Omit<z.infer<z.ZodObject<typeof payoutInput>>, 'nameEnquiry'>;
+export type PayoutInputMatchesSdk = Accepts<PayoutCreateParams, Body>;
+
+export function registerPayoutTool(ctx: ToolContext): void {
+  const caps = ctx.config.payoutCaps;
+  if (!caps) return;
+  const capsText = [...caps].map(([c, a]) => `${c} ${a}`).join(', ');
+  ctx.server.registerTool(
+    'send_payout',
+    {
+      title: 'Send a payout (moves money)',
+      description:
+        `Sends a bank payout. MOVES REAL MONEY. ${RETRY_SENTENCE} Before sending, the payout is looked up by its ` +
+        'reference, so a payout this reference already made is returned (status "recovered") instead of being sent again. ' +
+        `Per-payout caps set by the operator (major units): ${capsText}; other currencies are refused. ` +
+        'NGN needs nameEnquiry from lookup_account_name for the same account, and the holder name must match. ' +
+        'The answer is status "created", "recovered", "not_sent" (nothing moved) or "unknown" (the operator must check before anything else).',
+      inputSchema: { ...payoutInput, accountId },
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+    },
+    guarded(ctx, async ({ accountId: id, nameEnquiry, ...body }) => {
+      const currency = body.currency.trim().toUpperCase();
+      const cap = caps.get(currency);
+      if (cap === undefined) {
+        throw new PayoutRefusedError(
+          `payouts in ${currency} are not enabled on this server (caps: ${capsText}); nothing was sent`,
+        );
+      }
+      // A number is read as JavaScript writes it: 0.1 + 0.2 has more decimals than any currency and is refused.
+      const amount = typeof body.amount === 'number' ? String(body.amount) : body.amount.trim();
+      if (!DECIMAL.test(amount)) {
+        throw new RequestValidationError([
+          {
+            path: ['amount'],
+            message: `must be a decimal number in major units, e.g. "5000.50" (got ${amount})`,
+          },
+        ]);
+      }
+      if (!atMost(amount, cap)) {
+        throw new PayoutRefusedError(
+          `${amount} ${currency} is over this server's per-payout cap of ${cap} ${currency}; nothing was sent`,
+        );
+      }
+      const client = ctx.client(id);
+      const assigned = SERVICE_ASSIGNED.has(currency);
+      if (assigned) await checkNameEnquiry(client, body.beneficiary, nameEnquiry);
+      const ref = body.externalReference;
+      try {
+        const outcome = await client.payouts.lookupBeforeRetry(
+          { ...body, amount, currency, ...(assigned ? { remark: remarkFor(ref) } : {}) },
+          {
+            lookupFirst: true,
+            match: payoutMatch(ref),
+            ...(ctx.config.visibilityWaits ? { visibilityWaits: ctx.config.visibilityWaits } : {}),
+          },
+        );
+        switch (outcome.status) {
+          case 'created':
+            return result(ctx.redact, `Created payout ${ref} (${outcome.attempts} attempt(s)).`, {
+              status: 'created',
+              externalReference: ref,
+              attempts: outcome.attempts,
+              payout: payoutOut(outcome.payout, currency),
+            });
+          case 'recovered':
+            return result(
+              ctx.redact,
+              `Payout ${ref} already existed (sent earlier); nothing new was sent. Its status: ${outcome.transaction.status}.`,
+              {
+                status: 'recovered',
+                externalReference: ref,
+                attempts: outcome.attempts,
+                transaction: transactionOut(outcome.transaction),
+              },
+            );
+          case 'not_sent':
+            return errorResult(ctx.redact, outcome.error, {
+              status: 'not_sent',
+              externalReference: ref,
+              attempts: outcome.attempts,
+              reason: outcome.reason,
+              ...(outcome.retryAfterMs !== undefined ? { retryAfterMs: outcome.retryAfterMs } : {}),
+              note: 'Nothing moved. The same reference may be sent again later.',
+            });
+        }
+      } catch (error) {
+        if (error instanceof PayoutOutcomeUnknownError) {
+          return errorResult(ctx.redact, error, {
+            status: 'unknown',
+            externalReference: ref,
+            attempts: error.attempts,
+            reason: error.reason,
+            operatorMustCheck:
+              `Whether payout ${ref} went through is not known. Check find_payout_by_reference (or the dashboard) for ` +
+              `${ref} before anything else. ${RETRY_SENTENCE}`,
+          });
+        }
+        throw error;
+      }
+    }),
+  );
+}
+
+type Client = ReturnType<ToolContext['client']>;
+type Enquiry = { accountNumber: string; bankCode: string; accountName: string } | undefined;
+
+/** NGN: the caller's name enquiry must be for this account and name its holder; the server asks the bank again. */
+async function checkNameEnquiry(client: Client, to: Body['beneficiary'], given: Enquiry): Promise<void> {
+  if (!given) {
+    throw new RequestValidationError([
+      {
+        path: ['nameEnquiry'],
+        message: 'is required for NGN: call lookup_account_name for this account first',
+      },
+    ]);
+  }
+  if (
+    given.accountNumber.trim() !== to.accountNumber.trim() ||
+    given.bankCode.trim() !== to.bankCode.trim()
+  ) {
+    throw new PayoutRefusedError('nameEnquiry is for a different account than beneficiary; nothing was sent');
+  }
+  if (!sameName(given.accountName, to.accountName)) {
+    throw new PayoutRefusedError(
+      `beneficiary.accountName "${to.accountName}" does not match the name enquiry's holder "${given.accountName}"; nothing was sent`,
+    );
+  }
+  const fresh = await client.banks.lookup({
+    bankCode: to.bankCode.trim(),
+    accountNumber: to.accountNumber.trim(),
+  });
+  if (!sameName(fresh.accountName, to.accountName)) {
+    throw new PayoutRefusedError(
+      `the bank names the holder of ${fresh.accountNumber} "${fresh.accountName}", not "${to.accountName}"; nothing was sent`,
+    );
+  }
+}

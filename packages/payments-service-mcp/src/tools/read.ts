@@ -1,0 +1,292 @@
+import {
+  type BeneficiaryListParams,
+  currencyDigits,
+  type LookupParams,
+  PAYER_NAME_REVIEW_STATUSES,
+  type Page,
+  type PayerName,
+  type PayerNameListParams,
+  TRANSACTION_STATUSES,
+  type TransactionListParams,
+} from 'payments-service-sdk';
+import * as z from 'zod';
+import { type Accepts, accountId, guarded, READ_ONLY, type ToolContext } from '../context.js';
+import { result, transactionOut } from '../format.js';
+import { payoutMatch } from './payout.js';
+
+/** The most rows one call returns: the spec's ceiling for GET /transactions, used for every listing here. */
+export const MAX_PAGE_SIZE = 100;
+/** Pages `get_payer_name` reads at most while looking for an id (the spec shows no GET by id). */
+const PAYER_NAME_SCAN_PAGES = 10;
+
+const page = z.number().int().min(1).optional().describe('Page to read, from 1 (default 1).');
+const pageSize = z
+  .number()
+  .int()
+  .min(1)
+  .max(MAX_PAGE_SIZE)
+  .optional()
+  .describe(`Rows per page, 1 to ${MAX_PAGE_SIZE} (default 20). One call returns one page.`);
+const uuid = (what: string) => z.string().describe(`The ${what}'s id (a uuid).`);
+
+const lookupInput = {
+  bankCode: z.string().describe('NIP institution code from list_banks.'),
+  accountNumber: z.string().describe('10-digit NUBAN.'),
+  currency: z.literal('NGN').optional().describe('Only NGN; assumed when omitted.'),
+};
+const dateFilter = z
+  .string()
+  .optional()
+  .describe('Inclusive; YYYY-MM-DD or a full ISO 8601 timestamp with seconds and offset.');
+const transactionsInput = {
+  status: z
+    .enum(TRANSACTION_STATUSES)
+    .optional()
+    .describe('One status. Failed transactions are left out unless status is "failed".'),
+  startDate: dateFilter,
+  endDate: dateFilter,
+  page,
+  pageSize,
+};
+const payerNamesInput = {
+  page,
+  pageSize,
+  archived: z.boolean().optional().describe('true: archived names only; false: none of them.'),
+  status: z
+    .enum(PAYER_NAME_REVIEW_STATUSES)
+    .optional()
+    .describe('A review status; "approved" covers processing, active and action_required.'),
+};
+const beneficiariesInput = { page, pageSize };
+
+type Input<S extends z.ZodRawShape> = z.infer<z.ZodObject<S>>;
+// Each input shape is accepted by the SDK method it feeds: a drift in either fails the build.
+export type InputsMatchSdk = [
+  Accepts<LookupParams, Input<typeof lookupInput>>,
+  Accepts<TransactionListParams, Input<typeof transactionsInput>>,
+  Accepts<PayerNameListParams, Input<typeof payerNamesInput>>,
+  Accepts<BeneficiaryListParams, Input<typeof beneficiariesInput>>,
+];
+
+/** One page and where the next one is: the agent sees the cap and asks for more itself. */
+function pageOut<T>(current: Page<T>) {
+  const hasMore = !current.isLastPage && current.data.length > 0;
+  return {
+    page: current.page,
+    pageSize: current.pageSize,
+    totalPages: current.totalPages,
+    ...(current.totalCount !== undefined ? { totalCount: current.totalCount } : {}),
+    hasMore,
+    nextPage: hasMore ? current.page + 1 : null,
+    maxPageSize: MAX_PAGE_SIZE,
+  };
+}
+
+export function registerReadTools(ctx: ToolContext): void {
+  const { server, redact } = ctx;
+
+  server.registerTool(
+    'list_banks',
+    {
+      title: 'List Nigerian banks',
+      description:
+        'Every supported Nigerian bank with its bankCode (NIP institution code), for name enquiry and NGN payouts.',
+      inputSchema: { accountId },
+      annotations: READ_ONLY,
+    },
+    guarded(ctx, async (args) => {
+      const banks = await ctx.client(args.accountId).banks.list();
+      return result(redact, `${banks.length} banks.`, { banks });
+    }),
+  );
+
+  server.registerTool(
+    'lookup_account_name',
+    {
+      title: 'Name enquiry',
+      description:
+        'Confirms the holder name of a Nigerian bank account (name enquiry). Pass its result as nameEnquiry to send_payout for NGN payouts.',
+      inputSchema: { ...lookupInput, accountId },
+      annotations: READ_ONLY,
+    },
+    guarded(ctx, async ({ accountId: id, ...params }) => {
+      const found = await ctx.client(id).banks.lookup(params);
+      return result(redact, `${found.accountNumber} at ${found.bankName}: ${found.accountName}.`, {
+        nameEnquiry: {
+          accountNumber: found.accountNumber,
+          bankCode: found.bankCode,
+          accountName: found.accountName,
+        },
+        account: found,
+      });
+    }),
+  );
+
+  server.registerTool(
+    'list_supported_currencies',
+    {
+      title: 'Supported currencies',
+      description:
+        'Active currencies of the wallet, with minorUnitDigits (null where the spec does not state them: give amounts in major units there).',
+      inputSchema: { accountId },
+      annotations: READ_ONLY,
+    },
+    guarded(ctx, async (args) => {
+      const currencies = await ctx.client(args.accountId).wallet.supportedCurrencies();
+      const out = currencies.map((c) => ({ ...c, minorUnitDigits: currencyDigits(c.code) ?? null }));
+      return result(redact, `${out.length} currencies: ${out.map((c) => c.code).join(', ')}.`, {
+        currencies: out,
+      });
+    }),
+  );
+
+  server.registerTool(
+    'list_transactions',
+    {
+      title: 'List transactions',
+      description:
+        `One page of transactions, newest first, filtered by status and an inclusive date range. At most ${MAX_PAGE_SIZE} rows a call: ` +
+        'when hasMore is true, call again with page = nextPage. Amounts are given as { minor, major, currency }.',
+      inputSchema: { ...transactionsInput, accountId },
+      annotations: READ_ONLY,
+    },
+    guarded(ctx, async ({ accountId: id, ...params }) => {
+      const current = await ctx.client(id).transactions.list(params);
+      const paging = pageOut(current);
+      const summary = `Page ${paging.page} of ${paging.totalPages}: ${current.data.length} transactions${paging.hasMore ? `; more on page ${paging.nextPage}` : ''}.`;
+      return result(redact, summary, { transactions: current.data.map(transactionOut), ...paging });
+    }),
+  );
+
+  server.registerTool(
+    'find_payout_by_reference',
+    {
+      title: 'Find a payout by reference',
+      description:
+        'Finds a payout by the externalReference it was sent with (including NGN payouts sent by send_payout, ' +
+        'whose reference the service replaces), in the default and the failed listings. found: false means both ' +
+        'listings were read to their end without it; an error means absence could not be established.',
+      inputSchema: {
+        externalReference: z.string().describe('The reference the payout was sent with.'),
+        since: z
+          .string()
+          .optional()
+          .describe('Earliest creation time searched, ISO 8601 (default: 7 days back).'),
+        accountId,
+      },
+      annotations: READ_ONLY,
+    },
+    guarded(ctx, async ({ externalReference, since, accountId: id }) => {
+      const from = since === undefined ? undefined : new Date(since);
+      const found = await ctx.client(id).payouts.findByReference(externalReference, {
+        ...(from ? { since: from } : {}),
+        match: payoutMatch(externalReference),
+      });
+      return found
+        ? result(redact, `Found payout ${externalReference}: ${found.status}.`, {
+            found: true,
+            transaction: transactionOut(found),
+          })
+        : result(redact, `No payout ${externalReference}: both listings read to their end.`, {
+            found: false,
+          });
+    }),
+  );
+
+  server.registerTool(
+    'list_payer_names',
+    {
+      title: 'List payer names',
+      description: 'One page of payer names (the names payout recipients see), with their review status.',
+      inputSchema: { ...payerNamesInput, accountId },
+      annotations: READ_ONLY,
+    },
+    guarded(ctx, async ({ accountId: id, ...params }) => {
+      const current = await ctx.client(id).payerNames.list(params);
+      const paging = pageOut(current);
+      return result(
+        redact,
+        `Page ${paging.page} of ${paging.totalPages}: ${current.data.length} payer names.`,
+        {
+          payerNames: current.data,
+          ...paging,
+        },
+      );
+    }),
+  );
+
+  server.registerTool(
+    'get_payer_name',
+    {
+      title: 'Get a payer name',
+      description: `One payer name by id. The API shows no read by id, so the listing is searched (at most ${PAYER_NAME_SCAN_PAGES} pages of ${MAX_PAGE_SIZE}, archived included).`,
+      inputSchema: { payerNameId: uuid('payer name'), accountId },
+      annotations: READ_ONLY,
+    },
+    guarded(ctx, async ({ payerNameId, accountId: id }) => {
+      const client = ctx.client(id);
+      for (const archived of [false, true]) {
+        let current: Page<PayerName> | undefined = await client.payerNames.list({
+          archived,
+          pageSize: MAX_PAGE_SIZE,
+        });
+        for (let read = 1; current; read++) {
+          const hit = current.data.find((p) => p.id === payerNameId);
+          if (hit) return result(redact, `Payer name ${hit.name}: ${hit.status}.`, { payerName: hit });
+          if (!current.hasNextPage()) break;
+          if (read >= PAYER_NAME_SCAN_PAGES) {
+            return result(
+              redact,
+              `Payer name ${payerNameId} is not in the first ${PAYER_NAME_SCAN_PAGES} pages; use list_payer_names to page on.`,
+              { found: false, complete: false },
+              true,
+            );
+          }
+          current = await current.getNextPage();
+        }
+      }
+      return result(
+        redact,
+        `No payer name ${payerNameId} on this account.`,
+        { found: false, complete: true },
+        true,
+      );
+    }),
+  );
+
+  server.registerTool(
+    'list_beneficiaries',
+    {
+      title: 'List beneficiaries',
+      description: 'One page of saved beneficiaries.',
+      inputSchema: { ...beneficiariesInput, accountId },
+      annotations: READ_ONLY,
+    },
+    guarded(ctx, async ({ accountId: id, ...params }) => {
+      const current = await ctx.client(id).beneficiaries.list(params);
+      const paging = pageOut(current);
+      return result(
+        redact,
+        `Page ${paging.page} of ${paging.totalPages}: ${current.data.length} beneficiaries.`,
+        {
+          beneficiaries: current.data,
+          ...paging,
+        },
+      );
+    }),
+  );
+
+  server.registerTool(
+    'get_beneficiary',
+    {
+      title: 'Get a beneficiary',
+      description: 'One saved beneficiary by id.',
+      inputSchema: { beneficiaryId: uuid('beneficiary'), accountId },
+      annotations: READ_ONLY,
+    },
+    guarded(ctx, async ({ beneficiaryId, accountId: id }) => {
+      const beneficiary = await ctx.client(id).beneficiaries.retrieve(beneficiaryId);
+      return result(redact, `Beneficiary ${beneficiary.account_name ?? beneficiary.id}.`, { beneficiary });
+    }),
+  );
+}

@@ -1,0 +1,83 @@
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type MockServer, startMockServer } from 'payments-service-sdk/testing';
+import { afterAll, beforeAll } from 'vitest';
+import { CANARY_KEY } from '../../../test/helpers/server.js';
+
+export { CANARY_KEY };
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const bin = fileURLToPath(new URL('../src/bin.ts', import.meta.url));
+
+/** A second account in the canary key's tenancy is the mock's seeded business sub-account. */
+export function useMockServer(): { server: () => MockServer } {
+  let server: MockServer | undefined;
+  beforeAll(async () => {
+    // The canary key: a tenant key allowlisted for loopback, so it may send payouts and X-Account-Id.
+    server = await startMockServer({
+      apiKeys: [{ key: CANARY_KEY, tenant: true, allowlist: ['127.0.0.1'] }],
+    });
+  });
+  afterAll(() => server?.close());
+  return {
+    server: () => {
+      if (!server) throw new Error('the mock server is not started');
+      return server;
+    },
+  };
+}
+
+/** A running MCP server process, driven through the official client as an agent host would. */
+export interface Session {
+  client: Client;
+  /** Everything the server wrote to stderr so far. */
+  stderr: () => string;
+  call: (name: string, args?: Record<string, unknown>) => Promise<CallToolResult>;
+  close: () => Promise<void>;
+}
+
+/**
+ * Spawns the server (its TypeScript source through tsx, which maps `payments-service-sdk` to the SDK's source
+ * by the repository's tsconfig paths) and connects.
+ */
+export async function connect(env: Record<string, string>, args: string[] = []): Promise<Session> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import', 'tsx', bin, ...args],
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', TSX_TSCONFIG_PATH: `${root}tsconfig.json`, ...env },
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  const client = new Client({ name: 'payments-service-mcp-test', version: '0.0.0' });
+  await client.connect(transport);
+  return {
+    client,
+    stderr: () => stderr,
+    call: async (name, callArgs = {}) =>
+      (await client.callTool({ name, arguments: callArgs }, undefined, {
+        timeout: 120_000,
+      })) as CallToolResult,
+    close: () => client.close(),
+  };
+}
+
+/** The environment of a server pointed at the mock with the canary key. */
+export function envFor(server: MockServer, extra: Record<string, string> = {}): Record<string, string> {
+  return { PAYMENTS_API_KEY: CANARY_KEY, PAYMENTS_BASE_URL: server.baseUrl, ...extra };
+}
+
+/** A tool result's structured content. */
+export function data(result: CallToolResult): Record<string, any> {
+  return result.structuredContent as Record<string, any>;
+}
+
+/** Every text a result carries, for checks that nothing secret leaked. */
+export function everything(result: unknown): string {
+  return JSON.stringify(result);
+}

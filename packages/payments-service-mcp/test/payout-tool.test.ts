@@ -1,0 +1,226 @@
+import { KNOWN_ACCOUNT_NUMBER } from 'payments-service-sdk/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CANARY_KEY, connect, data, envFor, everything, type Session, useMockServer } from './helpers.js';
+
+const mock = useMockServer();
+let payouts: Session;
+const results: unknown[] = [];
+
+/** The account the mock's name enquiry resolves to ADAEZE KEMI OKAFOR. */
+const BENEFICIARY = {
+  accountName: 'ADAEZE KEMI OKAFOR',
+  accountNumber: KNOWN_ACCOUNT_NUMBER,
+  bankName: 'Guaranty Trust Bank',
+  bankCode: '000013',
+  email: 'ada@example.com',
+};
+const ENQUIRY = {
+  accountNumber: KNOWN_ACCOUNT_NUMBER,
+  bankCode: '000013',
+  accountName: 'Adaeze  Kemi Okafor',
+};
+
+/** Payouts in the mock's ledger carrying this reference, or the remark send_payout gives an NGN payout. */
+function ledger(reference: string): number {
+  return mock
+    .server()
+    .mock.account()
+    .transactions.filter(
+      ({ row }) =>
+        row.external_reference === reference || row.description === `payments-service-mcp:${reference}`,
+    ).length;
+}
+
+async function send(args: Record<string, unknown>) {
+  const result = await payouts.call('send_payout', args);
+  results.push(result);
+  return result;
+}
+
+const ngn = (externalReference: string, extra: Record<string, unknown> = {}) => ({
+  externalReference,
+  amount: '1000',
+  currency: 'NGN',
+  beneficiary: BENEFICIARY,
+  nameEnquiry: ENQUIRY,
+  ...extra,
+});
+
+beforeAll(async () => {
+  payouts = await connect(
+    envFor(mock.server(), {
+      PAYMENTS_MCP_PAYOUT_CAPS: 'NGN=50000,USD=1000',
+      PAYMENTS_MCP_VISIBILITY_WAITS_MS: '0,50',
+    }),
+    ['--allow-payouts'],
+  );
+});
+afterAll(async () => {
+  expect(results.some((r) => everything(r).includes(CANARY_KEY))).toBe(false);
+  expect(payouts.stderr().includes(CANARY_KEY)).toBe(false);
+  await payouts?.close();
+});
+
+describe('send_payout', () => {
+  it('does not exist unless the operator enabled payouts at start-up', async () => {
+    const readOnly = await connect(envFor(mock.server()));
+    try {
+      const names = (await readOnly.client.listTools()).tools.map((t) => t.name);
+      expect(names).not.toContain('send_payout');
+      const attempt = await readOnly.call('send_payout', ngn('not-enabled-1')).catch((error: Error) => error);
+      expect(everything(attempt instanceof Error ? attempt.message : attempt)).toMatch(
+        /send_payout not found/,
+      );
+      expect(ledger('not-enabled-1')).toBe(0);
+      expect(readOnly.stderr().includes(CANARY_KEY)).toBe(false);
+    } finally {
+      await readOnly.close();
+    }
+  });
+
+  it('refuses an amount over the cap, and a currency with no cap, sending nothing', async () => {
+    const over = await send({ ...ngn('cap-1'), currency: 'USD', amount: '1000.01', nameEnquiry: undefined });
+    expect(over.isError).toBe(true);
+    expect(data(over).error).toMatchObject({
+      class: 'PayoutRefusedError',
+      message: expect.stringContaining("over this server's per-payout cap of 1000 USD"),
+    });
+    const uncapped = await send({ ...ngn('cap-2'), currency: 'XAF', amount: '10' });
+    expect(data(uncapped).error).toMatchObject({
+      class: 'PayoutRefusedError',
+      message: expect.stringContaining('XAF'),
+    });
+    // A number is read exactly as JavaScript writes it.
+    const numeric = await send({ ...ngn('cap-4'), currency: 'USD', amount: 1000.01, nameEnquiry: undefined });
+    expect(data(numeric).error.class).toBe('PayoutRefusedError');
+    const huge = await send({ ...ngn('cap-5'), currency: 'USD', amount: 1e21, nameEnquiry: undefined });
+    expect(data(huge).error).toMatchObject({
+      class: 'RequestValidationError',
+      issues: [{ path: ['amount'] }],
+    });
+    expect(ledger('cap-1') + ledger('cap-2') + ledger('cap-4') + ledger('cap-5')).toBe(0);
+    // The cap itself is allowed.
+    const atCap = data(
+      await send({ ...ngn('cap-3'), currency: 'USD', amount: '1000', nameEnquiry: undefined }),
+    );
+    expect(atCap).toMatchObject({
+      status: 'created',
+      payout: { destination_amount: { minor: 100_000, major: '1000.00', currency: 'USD' } },
+    });
+    expect(ledger('cap-3')).toBe(1);
+  });
+
+  it('refuses NGN without a name enquiry, with one for another account, or with a holder name that does not match', async () => {
+    const without = await send(ngn('ngn-check-1', { nameEnquiry: undefined }));
+    expect(data(without).error).toMatchObject({
+      class: 'RequestValidationError',
+      issues: [{ path: ['nameEnquiry'] }],
+    });
+    const other = await send(
+      ngn('ngn-check-2', { nameEnquiry: { ...ENQUIRY, accountNumber: '0123456799' } }),
+    );
+    expect(data(other).error).toMatchObject({
+      class: 'PayoutRefusedError',
+      message: expect.stringContaining('different account'),
+    });
+    const wrongName = await send(
+      ngn('ngn-check-3', { beneficiary: { ...BENEFICIARY, accountName: 'EMEKA BELLO' } }),
+    );
+    expect(data(wrongName).error.message).toContain('does not match');
+    // An enquiry made up to agree with the beneficiary: the server asks the bank itself.
+    const forged = await send(
+      ngn('ngn-check-4', {
+        beneficiary: { ...BENEFICIARY, accountName: 'EMEKA BELLO' },
+        nameEnquiry: { ...ENQUIRY, accountName: 'EMEKA BELLO' },
+      }),
+    );
+    expect(data(forged).error.message).toContain('the bank names the holder');
+    for (const n of [1, 2, 3, 4]) expect(ledger(`ngn-check-${n}`)).toBe(0);
+  });
+
+  it('sends an NGN payout once: the same reference again returns the original payout', async () => {
+    const first = await send(ngn('ngn-twice-1'));
+    expect(first.isError).toBeFalsy();
+    expect(data(first)).toMatchObject({
+      status: 'created',
+      externalReference: 'ngn-twice-1',
+      payout: { destination_amount: { minor: 100_000, major: '1000.00', currency: 'NGN' } },
+    });
+    const again = await send(ngn('ngn-twice-1'));
+    expect(data(again)).toMatchObject({
+      status: 'recovered',
+      attempts: 0,
+      transaction: { id: data(first).payout.id },
+    });
+    expect(again.content[0]).toMatchObject({ text: expect.stringContaining('nothing new was sent') });
+    expect(ledger('ngn-twice-1')).toBe(1);
+  });
+
+  it('recovers a payout whose 2xx answer was cut, and a retry after that still leaves one payout', async () => {
+    mock.server().mock.faults.bodyFault('cut', 'POST /payouts');
+    const cut = data(await send(ngn('ngn-cut-1')));
+    expect(cut).toMatchObject({ status: 'recovered', attempts: 1, externalReference: 'ngn-cut-1' });
+    expect(ledger('ngn-cut-1')).toBe(1);
+    const retry = data(await send(ngn('ngn-cut-1')));
+    expect(retry).toMatchObject({
+      status: 'recovered',
+      attempts: 0,
+      transaction: { id: cut.transaction.id },
+    });
+    expect(ledger('ngn-cut-1')).toBe(1);
+  });
+
+  it('answers "not_sent" when every POST failed and the listings prove nothing moved', async () => {
+    mock.server().mock.faults.next({ status: 503, match: 'POST /payouts', times: 3 });
+    const result = await send(ngn('ngn-503-1'));
+    expect(result.isError).toBe(true);
+    expect(data(result)).toMatchObject({
+      status: 'not_sent',
+      externalReference: 'ngn-503-1',
+      attempts: 3,
+      error: { class: 'InternalServerError', status: 503 },
+      note: expect.stringContaining('Nothing moved'),
+    });
+    expect(ledger('ngn-503-1')).toBe(0);
+    // The same reference later: sent once.
+    expect(data(await send(ngn('ngn-503-1')))).toMatchObject({ status: 'created' });
+    expect(ledger('ngn-503-1')).toBe(1);
+  });
+
+  it('answers "unknown" with what the operator must check when it cannot prove the payout absent', async () => {
+    const faults = mock.server().mock.faults;
+    faults.next({ status: 400, match: 'GET /transactions', times: 100 });
+    try {
+      const result = await send(ngn('ngn-unknown-1'));
+      expect(result.isError).toBe(true);
+      expect(data(result)).toMatchObject({
+        status: 'unknown',
+        externalReference: 'ngn-unknown-1',
+        error: { class: 'PayoutOutcomeUnknownError' },
+        operatorMustCheck: expect.stringContaining('never invent a new reference for a retry'),
+      });
+      expect(result.content[0]).toMatchObject({
+        text: expect.stringMatching(/^PayoutOutcomeUnknownError: /),
+      });
+    } finally {
+      faults.clear();
+    }
+    // Nothing was sent: the lookup before the first POST could not prove the payout absent.
+    expect(ledger('ngn-unknown-1')).toBe(0);
+  });
+
+  it('describes itself so that a model retries with the same reference', async () => {
+    const tool = (await payouts.client.listTools()).tools.find((t) => t.name === 'send_payout')!;
+    expect(tool.description).toContain(
+      'Retrying with the same reference is safe and returns the original payout; never invent a new reference for a retry',
+    );
+    expect(tool.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: true,
+    });
+    expect(tool.inputSchema.required).toEqual(
+      expect.arrayContaining(['externalReference', 'amount', 'currency', 'beneficiary']),
+    );
+  });
+});

@@ -1,0 +1,167 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { KNOWN_ACCOUNT_NUMBER } from 'payments-service-sdk/testing';
+import { describe, expect, it } from 'vitest';
+import { CANARY_KEY, connect, data, envFor, everything, useMockServer } from './helpers.js';
+
+const mock = useMockServer();
+
+const READ_TOOLS = [
+  'list_banks',
+  'lookup_account_name',
+  'list_supported_currencies',
+  'list_transactions',
+  'find_payout_by_reference',
+  'list_payer_names',
+  'get_payer_name',
+  'list_beneficiaries',
+  'get_beneficiary',
+];
+const WRITE_TOOLS = [
+  'create_beneficiary',
+  'update_beneficiary',
+  'delete_beneficiary',
+  'create_payer_name',
+  'set_default_payer_name',
+  'archive_payer_name',
+];
+
+describe('the tools a host sees', () => {
+  it('are read-only by default, each with its hints and a JSON input schema', async () => {
+    const session = await connect(envFor(mock.server()));
+    try {
+      const { tools } = await session.client.listTools();
+      expect(tools.map((t) => t.name).sort()).toEqual([...READ_TOOLS].sort());
+      for (const tool of tools) {
+        expect(tool.annotations, tool.name).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+        expect(tool.inputSchema.type, tool.name).toBe('object');
+        expect(tool.inputSchema.properties, tool.name).toHaveProperty('accountId');
+        expect(tool.description, tool.name).toBeTruthy();
+      }
+      const transactions = tools.find((t) => t.name === 'list_transactions')!.inputSchema
+        .properties as Record<string, Record<string, unknown>>;
+      expect(transactions.status!.enum).toContain('failed');
+      expect(transactions.pageSize).toMatchObject({ type: 'integer', minimum: 1, maximum: 100 });
+      const lookup = tools.find((t) => t.name === 'lookup_account_name')!.inputSchema;
+      expect(lookup.required).toEqual(['bankCode', 'accountNumber']);
+      expect(session.stderr()).toBe('payments-service-mcp: ready on stdio; read-only\n');
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('gain the payout tool and the record writes only when the operator enables them by environment', async () => {
+    const session = await connect(
+      envFor(mock.server(), {
+        PAYMENTS_MCP_ALLOW_PAYOUTS: '1',
+        PAYMENTS_MCP_PAYOUT_CAPS: 'NGN=50000',
+        PAYMENTS_MCP_ALLOW_BENEFICIARY_WRITES: '1',
+        PAYMENTS_MCP_ALLOW_PAYER_NAME_WRITES: '1',
+      }),
+    );
+    try {
+      const { tools } = await session.client.listTools();
+      expect(tools.map((t) => t.name).sort()).toEqual([...READ_TOOLS, ...WRITE_TOOLS, 'send_payout'].sort());
+      for (const name of [...WRITE_TOOLS, 'send_payout']) {
+        expect(tools.find((t) => t.name === name)!.annotations?.readOnlyHint, name).toBe(false);
+      }
+      const created = await session.call('create_beneficiary', {
+        beneficiary: {
+          currency: 'NGN',
+          account_name: 'ADAEZE KEMI OKAFOR',
+          account_number: KNOWN_ACCOUNT_NUMBER,
+          bank_code: '000013',
+        },
+      });
+      expect(data(created).beneficiary).toMatchObject({ account_number: KNOWN_ACCOUNT_NUMBER });
+      const invalid = await session.call('create_beneficiary', {
+        beneficiary: { currency: 'USD', withdrawal_method: 'ach' },
+      });
+      expect(data(invalid).error).toMatchObject({ class: 'RequestValidationError' });
+      expect(everything([created, invalid]).includes(CANARY_KEY)).toBe(false);
+      expect(session.stderr()).toMatch(
+        /enabled: payouts \(caps: NGN 50000\); beneficiary writes; payer-name writes/,
+      );
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('gain only the writes whose flag is given', async () => {
+    const session = await connect(envFor(mock.server()), ['--allow-payer-name-writes']);
+    try {
+      const names = (await session.client.listTools()).tools.map((t) => t.name);
+      expect(names).toContain('create_payer_name');
+      expect(names).not.toContain('create_beneficiary');
+      expect(names).not.toContain('send_payout');
+    } finally {
+      await session.close();
+    }
+  });
+});
+
+describe('tenancy', () => {
+  it("acts as PAYMENTS_ACCOUNT_ID by default, and as the key's own account for none", async () => {
+    const { mock: state } = mock.server();
+    const listed = (id: string) =>
+      state.account(id).transactions.filter((t) => t.row.status !== 'failed').length;
+    const session = await connect(
+      envFor(mock.server(), { PAYMENTS_ACCOUNT_ID: state.state.individualAccountId }),
+    );
+    try {
+      const page = data(await session.call('list_transactions', { pageSize: 1 }));
+      expect(page.totalCount).toBe(listed(state.state.individualAccountId));
+      expect(page.totalCount).not.toBe(listed(state.state.mainAccountId));
+    } finally {
+      await session.close();
+    }
+  });
+});
+
+describe('start-up', () => {
+  const bin = fileURLToPath(new URL('../src/bin.ts', import.meta.url));
+  const root = fileURLToPath(new URL('../../../', import.meta.url));
+  function start(env: Record<string, string>, args: string[] = []) {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', bin, ...args], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? '', ...env },
+      input: '',
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    return { status: run.status, stderr: run.stderr, stdout: run.stdout };
+  }
+  const base = { PAYMENTS_API_KEY: CANARY_KEY, PAYMENTS_BASE_URL: 'http://127.0.0.1:9' };
+
+  it.each([
+    ['payouts enabled by flag with no caps', {}, ['--allow-payouts'], /PAYMENTS_MCP_PAYOUT_CAPS is not set/],
+    [
+      'payouts enabled by env with no caps',
+      { PAYMENTS_MCP_ALLOW_PAYOUTS: '1' },
+      [],
+      /PAYMENTS_MCP_PAYOUT_CAPS is not set/,
+    ],
+    [
+      'caps it cannot read',
+      { PAYMENTS_MCP_PAYOUT_CAPS: 'NGN=lots' },
+      ['--allow-payouts'],
+      /cannot read "NGN=lots"/,
+    ],
+    ['no key', { PAYMENTS_API_KEY: '' }, [], /PAYMENTS_API_KEY is not set/],
+    [
+      'an account id that is not a uuid',
+      { PAYMENTS_ACCOUNT_ID: 'acct-1' },
+      [],
+      /RequestValidationError: .*accountId/,
+    ],
+    ['an unknown flag', {}, ['--allow-payout'], /unknown argument "--allow-payout"/],
+  ])('refuses %s with one clear line on stderr', (_, env, args, message) => {
+    const run = start({ ...base, ...env }, args);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(/^payments-service-mcp: cannot start: /);
+    expect(run.stderr).toMatch(message);
+    expect(run.stderr.includes(CANARY_KEY)).toBe(false);
+  });
+});
