@@ -139,7 +139,7 @@ export async function outboxBench() {
     const { moved, recovered } = await tally(outbox);
     if (moved !== HEAP.payouts) throw new Error(`bench: ${moved} of ${HEAP.payouts} payouts moved`);
     console.log(
-      `  ${fmt(moved, 0)} payouts moved (${recovered} recovered after a timed-out answer), none twice`,
+      `  ${fmt(moved, 0)} payouts moved (${recovered} recovered after a timed-out answer)`,
     );
     const mb = results.heapMb.map((m) => `${m >= 0 ? '+' : ''}${m.toFixed(1)}`).join(' ');
     console.log(
