@@ -102,11 +102,19 @@ export async function quickstart({ client, mock, allowWrites, log, visibilityWai
     if (outcome.status === 'not_sent') {
       log(`   not sent: ${outcome.reason}; nothing moved, send ${externalReference} again later`);
     } else {
-      const [deducted, listedAs] =
+      // Response amounts are in minor units, and the total deducted includes the fee (the mock's is 1 %).
+      const [deducted, fee, listedAs] =
         outcome.status === 'created'
-          ? [outcome.payout.amount, outcome.payout.external_reference]
-          : [outcome.transaction.source_amount ?? 0, outcome.transaction.external_reference];
-      log(`   ${outcome.status}: ${externalReference}, ${money('NGN', deducted)}, one payout`);
+          ? [outcome.payout.amount, outcome.payout.fee_amount, outcome.payout.external_reference]
+          : [
+              outcome.transaction.source_amount ?? 0,
+              outcome.transaction.fee_amount ?? 0,
+              outcome.transaction.external_reference,
+            ];
+      log(
+        `   ${outcome.status}: ${externalReference}, ${money('NGN', deducted)} deducted ` +
+          `(${money('NGN', deducted - fee)} payout + ${money('NGN', fee)} fee), one payout`,
+      );
       log(`   recognised by its remark; the service listed it as ${listedAs ?? '(no reference)'}`);
     }
   } else {

@@ -269,7 +269,8 @@ async function main() {
     const b = await run('npm', ['run', '-s', 'build']);
     if (b.code !== 0) throw new Error(`npm run build failed:\n${tail(b.output)}`);
   }
-  const packed = await run('npm', ['pack', '--silent', '--pack-destination', work]);
+  // dist/ was just built (or, with --no-build, by CI's build step): skip `prepack`, which would build again.
+  const packed = await run('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', work]);
   if (packed.code !== 0) throw new Error(`npm pack failed:\n${tail(packed.output)}`);
   const tarball = join(work, packed.output.trim().split('\n').pop());
 

@@ -33,9 +33,10 @@ async function check(name, fn) {
   }
 }
 
-const pack = (dir) => {
+const pack = (dir, { build = true } = {}) => {
   // A prepack script (the MCP package builds itself) writes to stdout before npm's JSON.
-  const text = run('npm', ['pack', '--json', '--pack-destination', work], dir);
+  const args = ['pack', '--json', '--pack-destination', work, ...(build ? [] : ['--ignore-scripts'])];
+  const text = run('npm', args, dir);
   const out = JSON.parse(text.slice(text.search(/^\[/m)));
   return { file: join(work, out[0].filename), files: out[0].files.map((f) => f.path) };
 };
@@ -43,10 +44,14 @@ const pack = (dir) => {
 let server;
 let client;
 try {
-  const sdk = pack(root);
+  // The SDK's dist/ is built before this script; its `prepack` would only build it again.
+  const sdk = pack(root, { build: false });
   const mcp = pack(mcpDir);
-  await check('the SDK tarball holds dist/ and package files only (nothing of the workspace)', () => {
-    const stray = sdk.files.filter((f) => !/^(dist\/|package\.json$|README\.md$|LICENSE)/.test(f));
+  await check('the SDK tarball holds dist/, docs and package files only (nothing of the workspace)', () => {
+    // docs/ and examples/ ship because the README links them (a user who installed from npm can open them).
+    const shipped =
+      /^(dist\/|docs\/[^/]+\.md$|examples\/[^/]+\.ts$|(package\.json|README\.md|ARCHITECTURE\.md|CHANGELOG\.md)$|LICENSE)/;
+    const stray = sdk.files.filter((f) => !shipped.test(f));
     if (stray.length) throw new Error(`unexpected files: ${stray.join(', ')}`);
     return `${sdk.files.length} files`;
   });

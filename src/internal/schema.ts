@@ -8,6 +8,16 @@ import type { QueryValue } from './transport.js';
 export type Schema<T> = z.core.$ZodType<T>;
 
 /**
+ * `z.looseObject`, typed by the shape itself. zod types its result by `Writeable<shape>`, a mapped type the
+ * declaration emitter prints as a new type literal without the shape's doc comments, so the notes on response
+ * fields never reached the published `.d.ts`. Typed by the shape, the emitter prints the shape's own literal,
+ * comments included, and `z.infer` carries them to every field a caller hovers.
+ */
+export function looseObject<S extends z.core.$ZodLooseShape>(shape: S): z.ZodMiniObject<S, z.core.$loose> {
+  return z.looseObject(shape);
+}
+
+/**
  * An enum the service may extend: the known values are offered by autocompletion and any other string is
  * still accepted, so a new status on the server does not break a deployed client.
  */
@@ -97,12 +107,46 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   }
 }
 
-export function toFieldIssues(error: z.core.$ZodError, prefix: readonly string[] = []): FieldIssue[] {
+type Def = {
+  type?: string;
+  shape?: object;
+  in?: Schema<unknown>;
+  innerType?: Schema<unknown>;
+  options?: Schema<unknown>[];
+};
+
+/** The pass-through property of a request schema's top level (`extra` of a body, `query` of list filters), if any. */
+function passThroughKey(schema: Schema<unknown>): 'extra' | 'query' | undefined {
+  const def = (schema as { _zod?: { def?: Def } })._zod?.def;
+  if (def?.shape) return 'extra' in def.shape ? 'extra' : 'query' in def.shape ? 'query' : undefined;
+  const inner = def?.in ?? def?.innerType;
+  if (inner) return passThroughKey(inner);
+  for (const option of def?.options ?? []) {
+    const key = passThroughKey(option);
+    if (key) return key;
+  }
+  return undefined;
+}
+
+const UNKNOWN_FIELD = {
+  extra: 'is not a known field: check its spelling, or put a field the spec does not name in `extra`',
+  query: 'is not a known field: check its spelling, or put a parameter the spec does not show in `query`',
+  none: 'is not a known field',
+};
+
+/** `schema`, when given, is the request schema: an unknown top-level key then names its pass-through property. */
+export function toFieldIssues(
+  error: z.core.$ZodError,
+  prefix: readonly string[] = [],
+  schema?: Schema<unknown>,
+): FieldIssue[] {
   return error.issues.flatMap((issue) => {
     const path = [...prefix, ...issue.path.map(String)];
     // An unknown key is named as the field itself, so `field` points at what to remove.
     if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((key) => ({ path: [...path, key], message: 'is not a known field' }));
+      const hint = issue.path.length === 0 && schema ? passThroughKey(schema) : undefined;
+      const message = UNKNOWN_FIELD[hint ?? 'none'];
+      return issue.keys.map((key) => ({ path: [...path, key], message }));
     }
     return [{ path, message: describeIssue(issue) }];
   });
@@ -130,7 +174,7 @@ export function check<T>(
  */
 export function parseRequest<T>(schema: Schema<T>, input: unknown, prefix: readonly string[] = []): T {
   const result = check(schema, ownData(input));
-  if (!result.ok) throw new RequestValidationError(toFieldIssues(result.error, prefix));
+  if (!result.ok) throw new RequestValidationError(toFieldIssues(result.error, prefix, schema));
   return result.data;
 }
 
@@ -138,7 +182,7 @@ export function parseRequest<T>(schema: Schema<T>, input: unknown, prefix: reado
 export function fieldIssues(schema: Schema<unknown>, input: unknown): FieldIssue[] {
   try {
     const result = check(schema, ownData(input));
-    return result.ok ? [] : toFieldIssues(result.error);
+    return result.ok ? [] : toFieldIssues(result.error, [], schema);
   } catch {
     return [{ path: [], message: 'is not a valid body' }];
   }

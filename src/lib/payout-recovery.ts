@@ -86,7 +86,7 @@ export interface RecoveryDeps {
 }
 
 /**
- * The algorithm behind `payouts.lookupBeforeRetry`; see docs/payout-outcomes.md.
+ * The algorithm behind `payouts.lookupBeforeRetry`; see docs/payouts.md and docs/payout-outcomes.md.
  *
  * Each POST that fails without a refusal is followed by a lookup over the whole visibility wait schedule. The
  * call ends `created` or `recovered` when it has the payout, `not_sent` when the last lookup read both listings

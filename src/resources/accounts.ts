@@ -11,7 +11,7 @@ import {
   schemaOption,
   splitSchema,
 } from '../internal/record-seam.js';
-import { openEnum, pagedQuery, parseRequest, type Schema } from '../internal/schema.js';
+import { looseObject, openEnum, pagedQuery, parseRequest, type Schema } from '../internal/schema.js';
 import type { QueryValue } from '../internal/transport.js';
 import { APIResource } from './resource.js';
 
@@ -26,12 +26,19 @@ const AccountSchema = PlainRecordSchema;
 export type FundingInstructions = Record<string, unknown>;
 
 /** A hosted identity-verification link for an individual account. */
-export const IndividualKycLinkSchema = z.looseObject({
+export const IndividualKycLinkSchema = looseObject({
+  /** The link's token. */
   token: z.string(),
+  /** The hosted page where the holder uploads an ID and completes a liveness check; for white-label tenants on the tenant's branded subdomain. */
   url: z.string(),
+  /**
+   * `active` (usable until `expiresAt`), then `completed` (the holder passed) or `rejected` (failed; a rejected
+   * link never becomes usable again: generate a new one, which clears the failed attempt).
+   */
   status: openEnum(['active', 'completed', 'rejected']),
-  /** 72 hours after creation. */
+  /** ISO 8601 date-time, 72 hours after creation. A newer link for the same account invalidates this one. */
   expiresAt: z.string(),
+  /** uuid of the individual account. */
   accountId: z.string(),
 });
 /** A hosted identity-verification (KYC) link. */
@@ -39,8 +46,11 @@ export type IndividualKycLink = z.infer<typeof IndividualKycLinkSchema>;
 
 /** Paging of GET /accounts, plus a pass-through for parameters the spec does not show. */
 export interface AccountListParams {
+  /** 1 or more; default 1. */
   page?: number;
+  /** At least 1; default 20. The spec states no ceiling for this list. */
   pageSize?: number;
+  /** Parameters the spec does not show, sent as given. */
   query?: Record<string, QueryValue>;
 }
 

@@ -2,25 +2,36 @@ import * as z from 'zod/mini';
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../internal/config.js';
 import { pickList } from '../internal/envelope.js';
-import { parseRequest } from '../internal/schema.js';
+import { looseObject, parseRequest } from '../internal/schema.js';
 import { LookupParamsSchema } from '../rules/lookup.js';
 import { APIResource } from './resource.js';
 
 /** A Nigerian bank from GET /banks. `bankCode` is the NIP institution code. */
-export const BankSchema = z.looseObject({ bankName: z.string(), bankCode: z.string() });
+export const BankSchema = looseObject({
+  /** The bank's name. */
+  bankName: z.string(),
+  /** NIP institution code: the `bankCode` of `banks.lookup` and of a payout's beneficiary. */
+  bankCode: z.string(),
+});
 /** A Nigerian bank from GET /banks. */
 export type Bank = z.infer<typeof BankSchema>;
 
 /** The result of a name enquiry (POST /lookup). */
-export const AccountLookupSchema = z.looseObject({
+export const AccountLookupSchema = looseObject({
+  /** The 10-digit NUBAN looked up. */
   accountNumber: z.string(),
-  /** The holder name the bank returned, not one the caller supplied. */
+  /** The name returned by the name enquiry, not one supplied by the caller. */
   accountName: z.string(),
+  /** NIP institution code. */
   bankCode: z.string(),
+  /** The bank's name. */
   bankName: z.string(),
-  /** Always an empty string; kept only for parsing compatibility. */
+  /** Always an empty string, kept only for parsing compatibility: the service returns no BVN. */
   bvn: z.optional(z.string()),
-  /** Always true. */
+  /**
+   * Always true: `accountName` came from the name enquiry. It does not mean the name matches one you hold;
+   * compare it yourself.
+   */
   accountNameVerified: z.optional(z.boolean()),
 });
 /** The result of a name enquiry. */
@@ -30,9 +41,9 @@ export { LookupParamsSchema };
 
 /** Parameters of a name enquiry. */
 export interface LookupParams {
-  /** From `banks.list()`. */
+  /** From `banks.list()`; trimmed before sending, blank counts as absent. */
   bankCode: string;
-  /** 10-digit NUBAN. */
+  /** 10-digit NUBAN; trimmed before sending, blank counts as absent. */
   accountNumber: string;
   /** Only `NGN`, assumed when omitted. */
   currency?: 'NGN';

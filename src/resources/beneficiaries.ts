@@ -15,7 +15,7 @@ import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
 import { ownData } from '../internal/own.js';
 import { uuidSegment } from '../internal/path.js';
 import { backoffDelay, jitter, MAX_RETRY_AFTER_MS, RETRY_STATUSES } from '../internal/retry.js';
-import { openEnum, pagingParams, parseRequest } from '../internal/schema.js';
+import { looseObject, openEnum, pagingParams, parseRequest } from '../internal/schema.js';
 import { sleep } from '../internal/sleep.js';
 import { beneficiaryInputSchema, beneficiaryWire, WITHDRAWAL_METHODS } from '../rules/beneficiary.js';
 import type { BeneficiaryInput } from './beneficiary-types.js';
@@ -31,19 +31,33 @@ const optionalString = z.optional(z.string());
  * A beneficiary as the service returns it. Only populated fields are present (a crypto beneficiary carries no bank
  * fields), fields this SDK does not know yet are kept, and names stay snake_case as on the wire.
  */
-export const BeneficiarySchema = z.looseObject({
+export const BeneficiarySchema = looseObject({
+  /** uuid: the id `update`, `retrieve` and `delete` take. */
   id: z.string(),
-  /** A nickname for crypto and `platform_transfer`. */
+  /** The account holder's name; a nickname for crypto and `platform_transfer`. */
   account_name: optionalString,
+  /** Currency code. */
   currency: optionalString,
+  /** The beneficiary's email address. */
   email: optionalString,
+  /** Your friendly label. */
   label: optionalString,
+  /** Bank rails only (a crypto beneficiary never carries bank fields). */
   account_number: optionalString,
+  /** Bank rails only. */
   bank_name: optionalString,
+  /** Bank rails only: the NIP institution code for NGN. */
   bank_code: optionalString,
-  /** Always present; null when no rail was set (an NGN bank transfer). */
+  /**
+   * The rail: `domestic_wire`, `international_wire`, `ach`, `local_transfer`, `crypto_usdt`, `crypto_usdc`,
+   * `platform_transfer` or `mobile_money`. Always present; null when no rail was set (an NGN bank transfer).
+   */
   withdrawal_method: z.nullable(openEnum(WITHDRAWAL_METHODS)),
-  /** Only while `account_owner_type`/`account_category` may still be omitted and were; its fields are not in the spec. */
+  /**
+   * Present only during the grace period, when a required classification field (`account_owner_type`,
+   * `account_category`) was omitted; the spec does not show its fields. After the enforcement date the
+   * omission is a 400.
+   */
   deprecation_warning: z.optional(z.record(z.string(), z.unknown())),
 });
 /** A saved beneficiary. */
@@ -51,6 +65,7 @@ export type Beneficiary = z.infer<typeof BeneficiarySchema>;
 
 /** Paging of the beneficiary list (the spec shows no other filters). */
 export interface BeneficiaryListParams {
+  /** 1 or more; default 1. */
   page?: number;
   /** At least 1; default 20. The spec states no ceiling for this list ("maximum 100 on most endpoints"). */
   pageSize?: number;

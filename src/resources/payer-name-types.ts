@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { openEnum, pagingParams } from '../internal/schema.js';
+import { looseObject, openEnum, pagingParams } from '../internal/schema.js';
 import type { UploadInput } from '../internal/uploads.js';
 import {
   PAYER_NAME_ENTITY_TYPES,
@@ -28,51 +28,72 @@ const nullableString = z.nullable(z.string());
 const metadataValue = z.union([z.string(), z.number(), z.boolean()]);
 
 /** A file attached to a payer name; read by review only, never forwarded to a payout rail. */
-export const PayerNameDocumentSchema = z.looseObject({
+export const PayerNameDocumentSchema = looseObject({
+  /** uuid. */
   id: z.string(),
+  /** The file's name. */
   fileName: z.string(),
-  /** The `documentDescriptions` label; null for an unlabelled file. */
+  /** The label sent in `documentDescriptions`; null for an unlabelled file. */
   description: nullableString,
   /** MIME type. */
   fileType: z.string(),
-  /** Bytes. */
+  /** Size in bytes. */
   fileSize: z.int(),
-  /** Signed URL valid 1 hour from the response; empty string when the stored object is gone. */
+  /** Signed URL, valid 1 hour from when the response was generated; empty string when the stored object is gone. */
   downloadUrl: z.string(),
+  /** ISO 8601 date-time. */
   createdAt: z.string(),
 });
 /** A document of a payer name. */
 export type PayerNameDocument = z.infer<typeof PayerNameDocumentSchema>;
 
 /** A payer name: the name a payout recipient sees. Unknown fields the service adds are kept. */
-export const PayerNameSchema = z.looseObject({
+export const PayerNameSchema = looseObject({
+  /** uuid: what a payout's `payerNameId` takes. */
   id: z.string(),
+  /** `individual` or `business`. */
   type: openEnum(PAYER_NAME_ENTITY_TYPES),
   /** The name shown to the beneficiary. */
   name: z.string(),
   /** Individuals only; null for a business. */
   firstName: nullableString,
+  /** Individuals only; null for a business. */
   lastName: nullableString,
+  /** Company number or government ID number; null when none was given. */
   registrationNumber: nullableString,
-  /** YYYY-MM-DD. */
+  /** YYYY-MM-DD; null when none was given. */
   registrationDate: nullableString,
   /** ISO 3166-1 alpha-2. */
   country: z.string(),
-  address: z.looseObject({
+  /** The postal address. */
+  address: looseObject({
+    /** Street address (`address_line` in requests). */
     line1: z.string(),
+    /** The city. */
     city: z.string(),
+    /** State or province (`state_province` in requests). */
     state: z.string(),
+    /** Null when none was given. */
     postalCode: nullableString,
   }),
+  /**
+   * `pending_review`, `changes_requested`, `processing`, `active`, `action_required`, `rejected` or `archived`:
+   * review and provider registration collapsed into one value. Only `active` is fully usable; a `processing`
+   * name can be the default, and payouts sent then carry it but wait until it is `active`. `archived` is not
+   * reversible.
+   */
   status: openEnum(PAYER_NAME_STATUSES),
-  /** Applied to payouts that name no payer name. */
+  /** Applied to payouts that name no payer name. At most one per account. */
   isDefault: z.boolean(),
-  /** Reviewer note, set on `changes_requested` and `rejected`. */
+  /** The reviewer's note, verbatim; set on `changes_requested` and `rejected`, cleared on an update. */
   decisionNote: nullableString,
+  /** Files attached for review; never forwarded to a payout rail. */
   documents: z.array(PayerNameDocumentSchema),
-  /** The caller's flat key/value data, echoed verbatim; omitted when none is set. */
+  /** Your flat key/value data, echoed verbatim (webhooks carry it too); omitted entirely when none is set. */
   metadata: z.optional(z.record(z.string(), metadataValue)),
+  /** ISO 8601 date-time. */
   createdAt: z.string(),
+  /** ISO 8601 date-time. */
   updatedAt: z.string(),
 });
 /** A payer name as the service returns it. */
@@ -83,11 +104,13 @@ export type PayerNameMetadata = Record<string, string | number | boolean>;
 
 /** The fields of POST /payer-names, snake_case as on the wire. */
 export interface PayerNameFields {
+  /** `individual` or `business`. */
   entity_type: 'individual' | 'business';
   /** 1 to 255 characters; unique (case-insensitively) among your names in review or approved. */
   display_name: string;
   /** Individuals only; up to 120 characters; send already split. */
   first_name?: string;
+  /** Individuals only; up to 120 characters; send already split. */
   last_name?: string;
   /** Company number or government ID number; up to 120 characters. */
   registration_number?: string;
@@ -95,11 +118,17 @@ export interface PayerNameFields {
   registration_date?: string;
   /** ISO 3166-1 alpha-2 or a country name the service resolves to one; 1 to 100 characters. */
   country: string;
+  /** 1 to 500 characters. */
   address_line: string;
+  /** 1 to 120 characters. */
   city: string;
+  /** 1 to 120 characters. */
   state_province: string;
+  /** Up to 32 characters. */
   postal_code?: string;
-  /** JSON requests only: not with `documents` (set it afterwards with `payerNames.update`). */
+  /**
+   * Flat: keys up to 64 characters; values strings (up to 500 characters), numbers or booleans; echoed verbatim.
+   * JSON requests only: not with `documents` (set it afterwards with `payerNames.update`). */
   metadata?: PayerNameMetadata;
 }
 
@@ -117,6 +146,7 @@ export type PayerNameUpdateParams = Partial<PayerNameFields>;
 
 /** Filters of GET /payer-names. */
 export interface PayerNameListParams {
+  /** 1 or more; default 1. */
   page?: number;
   /** At least 1; default 20. The spec states no ceiling for this list. */
   pageSize?: number;

@@ -7,7 +7,7 @@ import { REQUEST_OPTION_KEYS } from '../internal/option-bags.js';
 import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
 import { ownData } from '../internal/own.js';
 import type { Call } from '../internal/pipeline.js';
-import { minorUnits, parseRequest } from '../internal/schema.js';
+import { looseObject, minorUnits, parseRequest } from '../internal/schema.js';
 import {
   checkReference,
   checkSearchOptions,
@@ -25,22 +25,34 @@ import type { Transaction } from './transactions.js';
 
 /** The payout as POST /payouts returns it. Every amount here is in MINOR units (kobo, cents). */
 export const PayoutSchema = fastPath(
-  z.looseObject({
+  looseObject({
+    /** uuid of the payout; the transaction listing shows it as the transaction's `id`. */
     id: z.string(),
-    /** Null when none was given. */
+    /** The transaction description you sent; null when none was given. */
     remark: z.optional(z.nullable(z.string())),
-    /** Null when none was given (and for NGN payouts, the reference the service assigned). */
+    /**
+     * Your `externalReference`, except for NGN and mobile money payouts, where the service assigns the
+     * reference (store it beside yours); null when none was given.
+     */
     external_reference: z.optional(z.nullable(z.string())),
-    /** Minor units; deducted from the balance automatically. */
+    /** The fee in MINOR units (kobo, cents), deducted from the balance automatically. */
     fee_amount: minorUnits,
+    /** ISO 8601 date-time. */
     created_at: z.string(),
-    /** Minor units the beneficiary receives. */
+    /** What the beneficiary receives, in MINOR units (kobo, cents). */
     destination_amount: minorUnits,
-    /** Minor units deducted in total: `destination_amount + fee_amount`. */
+    /**
+     * The total deducted, in MINOR units (kobo, cents): `destination_amount + fee_amount`. The request's
+     * `amount` was in major units; this one is not (NGN 2,500.00 with a 25.00 fee is `252500`).
+     */
     amount: minorUnits,
-    beneficiary: z.looseObject({
+    /** The beneficiary as the service recorded it. */
+    beneficiary: looseObject({
+      /** NIP institution code, from `banks.list()`. */
       bank_code: z.optional(z.string()),
+      /** The bank's name. */
       bank_name: z.optional(z.string()),
+      /** The account holder's name. */
       account_name: z.optional(z.string()),
     }),
   }),
@@ -50,20 +62,35 @@ export type Payout = z.infer<typeof PayoutSchema>;
 
 /** The body of POST /payouts. */
 export interface PayoutCreateParams {
-  /** MAJOR units: `5000` means 5,000.00 NGN. A decimal string (`'5000.50'`) avoids float surprises. */
+  /**
+   * MAJOR units: `5000` means 5,000.00 NGN (the response amounts are in minor units). A decimal string
+   * (`'5000.50'`) avoids float surprises; an amount the currency cannot hold exactly is refused.
+   */
   amount: number | string;
+  /** Currency code (`NGN`, `USD`, ...), sent as given. */
   currency: string;
   /** Validate the account with `banks.lookup` first and take `bankCode` from `banks.list`. */
   beneficiary: {
+    /** The account holder's name (`banks.lookup()` returns it as `accountName`). */
     accountName: string;
+    /** The account number (for NGN, the 10-digit NUBAN). */
     accountNumber: string;
+    /** The bank's name, from `banks.list()`. */
     bankName: string;
+    /** NIP institution code, from `banks.list()`. */
     bankCode: string;
+    /** The beneficiary's email address. */
     email: string;
   };
-  /** Transaction description. */
+  /**
+   * Transaction description; the listing shows it as the transaction's `description`. Make it unique to
+   * recognise an NGN payout with `match` (the service assigns NGN references).
+   */
   remark?: string;
-  /** Your unique reference. A retry with the same reference returns the original transaction. */
+  /**
+   * Your unique reference. A retry with the same reference returns the original transaction instead of
+   * creating a new one. NGN and mobile money payouts are listed under a reference the service assigns.
+   */
   externalReference?: string;
   /** The payer name the recipient sees (its `id`); without one the account's default applies. */
   payerNameId?: string;

@@ -2,7 +2,14 @@ import * as z from 'zod/mini';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../internal/config.js';
 import { fastPath } from '../internal/fast-check.js';
-import { dateFilter, minorUnits, openEnum, pagingParams, parseRequest } from '../internal/schema.js';
+import {
+  dateFilter,
+  looseObject,
+  minorUnits,
+  openEnum,
+  pagingParams,
+  parseRequest,
+} from '../internal/schema.js';
 import { TRANSACTIONS_MAX_PAGE_SIZE } from '../rules/paging.js';
 import { PAYMENT_RAILS, TRANSACTION_STATUSES } from '../rules/transactions.js';
 import { APIResource } from './resource.js';
@@ -15,60 +22,108 @@ export type KnownTransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 const optionalString = z.optional(z.string());
 
 /** A transaction as GET /transactions returns it. Fields that do not apply are omitted, never null. */
-export const TransactionSchema = z.looseObject({
+export const TransactionSchema = looseObject({
+  /** uuid. */
   id: z.string(),
+  /** `withdrawal` (a payout) or `deposit`; the spec says other values occur without naming them. */
   transaction_type: openEnum(['withdrawal', 'deposit']),
+  /**
+   * One of `draft`, `pending`, `processing`, `completed`, `sent`, `failed`, `rejected`, `refunded`,
+   * `negotiating`, `cancelled`, `exception`. The spec shows no transitions, so it names no status final. Note
+   * that `completed` also covers pending transactions operations have already claimed, and `failed` ones are
+   * listed only when you filter on `status: 'failed'`.
+   */
   status: openEnum(TRANSACTION_STATUSES),
+  /** The description (for a payout, its `remark`). */
   description: optionalString,
+  /** The reference of the transaction: yours, or for NGN and mobile money payouts the one the service assigns. */
   external_reference: optionalString,
-  /** Minor units. */
+  /** The fee, in minor units (kobo, cents) of the source currency. */
   fee_amount: z.optional(minorUnits),
-  /** Minor units. */
+  /** The amount taken from the source, in minor units of `source_currency` (for a payout, destination + fee). */
   source_amount: z.optional(minorUnits),
-  /** Minor units. */
+  /** The amount delivered to the destination, in minor units of `destination_currency`. */
   destination_amount: z.optional(minorUnits),
+  /** Currency code of `source_amount`. */
   source_currency: optionalString,
+  /** Currency code of `destination_amount`. */
   destination_currency: optionalString,
-  /** Deposits only; absence means the rail is unknown. */
+  /**
+   * Deposits only: `ach` (US ACH), `wire_domestic` (US domestic wire), `wire_international` (international
+   * wire, the SWIFT case), `mobile_money`. Omitted when the provider reports no method, and never on payouts or
+   * crypto deposits: absence means the rail is unknown. The deposit webhook carries the same value.
+   */
   payment_rail: z.optional(openEnum(PAYMENT_RAILS)),
+  /** Deposits: the virtual account the money arrived in. */
   virtual_account: z.optional(
-    z.looseObject({
+    looseObject({
+      /** uuid of the virtual account. */
       id: optionalString,
+      /** Currency code of the virtual account. */
       currency: optionalString,
+      /** How the virtual account receives money, as the service names it. */
       method: optionalString,
+      /** The bank holding the virtual account. */
       bank_name: optionalString,
+      /** The virtual account's number. */
       account_number: optionalString,
+      /** The name on the virtual account. */
       account_name: optionalString,
+      /** US routing number, where the account has one. */
       routing_number: optionalString,
+      /** SWIFT code, where the account has one. */
       swift_code: optionalString,
     }),
   ),
+  /** Deposits: who sent the money. */
   payer: z.optional(
-    z.looseObject({
+    looseObject({
+      /** The sender's name. */
       name: optionalString,
+      /** The sender's account number. */
       account_number: optionalString,
+      /** The sender's bank. */
       bank_name: optionalString,
+      /** The sender's country. */
       country: optionalString,
     }),
   ),
-  /** Cross-border payouts, once the correspondent network assigns it. */
+  /**
+   * Cross-border payouts: a uuid, omitted until the correspondent network assigns it (minutes, sometimes hours
+   * after sending); never on local-rail or stablecoin payouts. `transaction.uetr.assigned` carries the same value.
+   */
   uetr: optionalString,
-  /** `UETR`, plus `IMAD` on corridors that produce one; omitted until they exist. */
+  /** References keyed by name: `UETR`, plus `IMAD` on corridors that produce one; omitted until they exist. */
   tracking_codes: z.optional(
-    z.catchall(z.looseObject({ UETR: optionalString, IMAD: optionalString }), z.string()),
+    z.catchall(
+      looseObject({
+        /** The UETR, as in `uetr`. */
+        UETR: optionalString,
+        /** On corridors that produce one. */
+        IMAD: optionalString,
+      }),
+      z.string(),
+    ),
   ),
+  /** ISO 8601 date-time. */
   created_at: z.string(),
+  /** ISO 8601 date-time. */
   updated_at: z.string(),
 });
 /** A transaction (current listing form). */
 export type Transaction = z.infer<typeof TransactionSchema>;
 
 /** A row of the older listing variant: `type`, `amount`, `currency`, `description`, `created_at`. */
-export const LegacyTransactionSchema = z.looseObject({
+export const LegacyTransactionSchema = looseObject({
+  /** The transaction's type, as the older listing names it. */
   type: z.string(),
+  /** Minor units (kobo, cents) of `currency`. */
   amount: z.optional(minorUnits),
+  /** Currency code of `amount`. */
   currency: optionalString,
+  /** The description of the transaction. */
   description: optionalString,
+  /** ISO 8601 date-time. */
   created_at: optionalString,
 });
 /** A row of the older listing variant. Tell it apart with `isLegacyTransaction`. */
@@ -94,13 +149,18 @@ export const TransactionListParamsSchema = z.strictObject({
 
 /** Filters of GET /transactions. Dates are inclusive. */
 export interface TransactionListParams {
+  /** 1 or more; default 1. */
   page?: number;
   /** 1 to 100; default 20. */
   pageSize?: number;
-  /** One status. `failed` transactions are left out unless you ask for `status: 'failed'`. */
+  /**
+   * One status. `failed` transactions are left out unless you ask for `status: 'failed'`; `completed` also
+   * returns pending transactions operations have already claimed, reported as completed.
+   */
   status?: KnownTransactionStatus;
-  /** `YYYY-MM-DD`, a full ISO 8601 timestamp (`2026-11-01T10:00:00Z`: seconds and offset), or a `Date`. */
+  /** Inclusive. `YYYY-MM-DD`, a full ISO 8601 timestamp (`2026-11-01T10:00:00Z`: seconds and offset), or a `Date`. */
   startDate?: string | Date;
+  /** Inclusive. `YYYY-MM-DD`, a full ISO 8601 timestamp (`2026-11-01T10:00:00Z`: seconds and offset), or a `Date`. */
   endDate?: string | Date;
 }
 

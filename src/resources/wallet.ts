@@ -11,16 +11,21 @@ import {
   schemaOption,
   splitSchema,
 } from '../internal/record-seam.js';
-import { openEnum, pagedQuery, type Schema } from '../internal/schema.js';
+import { looseObject, openEnum, pagedQuery, type Schema } from '../internal/schema.js';
 import type { QueryValue } from '../internal/transport.js';
 import { APIResource } from './resource.js';
 
 /** A currency from GET /wallet/supported-currencies. */
-export const CurrencySchema = z.looseObject({
+export const CurrencySchema = looseObject({
+  /** uuid. */
   id: z.string(),
+  /** The currency code: `NGN`, `USD`, `USDC`, `USDT`, `XAF`, ... */
   code: z.string(),
+  /** The currency's name. */
   name: z.string(),
+  /** The currency's symbol. */
   symbol: z.string(),
+  /** `active` for listed ones: the listing holds active currencies only, ordered by code. */
   status: openEnum(['active']),
 });
 /** A supported currency. */
@@ -40,6 +45,7 @@ const NOT_ONE_LIST = 'expected an array, or an object holding one array';
 
 /** Paging of GET /wallet/transactions, plus a pass-through for its filters. */
 export interface WalletTransactionListParams {
+  /** 1 or more; default 1. */
   page?: number;
   /** At least 1. The spec states no ceiling for this list. */
   pageSize?: number;

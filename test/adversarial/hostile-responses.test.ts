@@ -24,6 +24,7 @@ import {
 } from '../../src/index.js';
 import { STRICT } from '../helpers/msw-strict.js';
 import { payerName } from '../helpers/payer-names.js';
+import { reportTable } from '../helpers/report.js';
 import {
   BASE,
   CANARY_KEY,
@@ -421,8 +422,8 @@ const count = (map: Map<string, number>, key: string) => map.set(key, (map.get(k
 afterAll(() => {
   const total = [...outcomes.values()].reduce((a, b) => a + b, 0);
   const totals = [...outcomes].sort((a, b) => b[1] - a[1]).map(([name, n]) => `${name} ${n}`);
-  console.log(`hostile-responses: ${total} responses (seed ${SEED}): ${totals.join(', ')}. By body kind:`);
-  console.table(
+  reportTable(
+    `hostile-responses: ${total} responses (seed ${SEED}): ${totals.join(', ')}. By body kind:`,
     Object.fromEntries([...byKind].map(([kind, m]) => [kind, Object.fromEntries([...m].sort())])),
   );
 });

@@ -19,6 +19,7 @@ import {
   ResponseValidationError,
 } from '../../src/index.js';
 import { BENEFICIARY, rejection } from '../helpers/fixtures.js';
+import { report } from '../helpers/report.js';
 import { CANARY_KEY, transaction } from '../helpers/server.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -62,7 +63,12 @@ const client = (extra: Record<string, unknown> = {}) =>
 const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) =>
   res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
 const ok = (data: unknown) => ({ status: 200, message: 'OK', success: true, data });
-const figure = (text: string) => console.log(`hostile-server: ${text}`);
+// Printed once at the end: a figure printed inside a test gets a header naming the whole test (over 120 columns).
+const figures: string[] = [];
+const figure = (text: string) => figures.push(`hostile-server: ${text}`);
+afterAll(() => {
+  for (const text of figures) report(text);
+});
 
 /** Streams up to `total` bytes of `chunk`s until the client goes away; resolves with the bytes written. */
 function flood(res: ServerResponse, total: number, chunk: Buffer, sink: { sent: number }) {

@@ -8,6 +8,14 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { APIUserAbortError, PaymentsClient } from '../../src/index.js';
 import { DEFAULT_API_KEY, type MockServer, startMockServer } from '../../src/testing/index.js';
+import { report } from '../helpers/report.js';
+
+// Printed once at the end: a figure printed inside a test gets a header naming the whole test (over 120 columns).
+const figures: string[] = [];
+const figure = (text: string) => figures.push(text);
+afterAll(() => {
+  for (const text of figures) report(text);
+});
 
 const CONCURRENT = 1_000;
 
@@ -50,7 +58,7 @@ describe('1,000 concurrent requests through one client', { timeout: 120_000 }, (
       results.filter((r, i) => (i % 2 ? (r as unknown[]).length === 13 : 'data' in (r as object))),
     ).toHaveLength(CONCURRENT);
     expect(served).toHaveLength(CONCURRENT);
-    console.log(`load: ${CONCURRENT} concurrent requests in ${Date.now() - started} ms`);
+    figure(`load: ${CONCURRENT} concurrent requests in ${Date.now() - started} ms`);
   });
 
   it('all succeed through a storm of 429s (Retry-After: 0), retried by the transport', async () => {
@@ -64,7 +72,7 @@ describe('1,000 concurrent requests through one client', { timeout: 120_000 }, (
     const limited = served.filter((s) => s.status === 429).length;
     expect(limited).toBe(STORM);
     expect(served.filter((s) => s.status === 200)).toHaveLength(CONCURRENT);
-    console.log(`load: ${CONCURRENT} requests through ${STORM} 429s in ${Date.now() - started} ms`);
+    figure(`load: ${CONCURRENT} requests through ${STORM} 429s in ${Date.now() - started} ms`);
   });
 });
 
@@ -102,9 +110,7 @@ describe('the process exits on its own', () => {
     };
     expect(report).toMatchObject({ requests: CONCURRENT, ok: CONCURRENT, timedOut: 20 });
     const exitLag = exitedAt - report.closedAt;
-    console.log(
-      `load: child ran ${exitedAt - started} ms in all, exited ${exitLag} ms after closing the server`,
-    );
+    figure(`load: child ran ${exitedAt - started} ms in all, exited ${exitLag} ms after closing the server`);
     // A leaked per-attempt timer would hold the child for up to the client's 60 s timeout, a leaked keep-alive
     // socket for as long as the pool keeps it: far beyond this bound, which only tells those apart from a slow
     // exit on a loaded machine (normally a few ms). How long the load took is not asserted: that measures the

@@ -9,6 +9,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PaymentsClient, PaymentsError, RequestValidationError } from '../../src/index.js';
 import { STRICT } from '../helpers/msw-strict.js';
+import { report } from '../helpers/report.js';
 import { CANARY_KEY, ORIGIN } from '../helpers/server.js';
 
 const server = setupServer();
@@ -108,7 +109,7 @@ async function expectRefused(label: string, call: () => PromiseLike<unknown> | u
 }
 
 afterAll(() => {
-  console.log(
+  report(
     `paths-headers: ${refusals} hostile ids, paths and headers refused; requests sent: ${reached.length}`,
   );
 });

@@ -33,6 +33,7 @@ import {
 } from '../../src/index.js';
 import { type CanaryGuard, GUARD_CANARY } from '../helpers/canary-guard.js';
 import { STRICT } from '../helpers/msw-strict.js';
+import { report } from '../helpers/report.js';
 import { BASE, CANARY_KEY, ORIGIN } from '../helpers/server.js';
 
 // Taken before MSW patches fetch: the refused-connection case below needs a real socket.
@@ -190,7 +191,7 @@ afterEach(() => {
 });
 
 afterAll(() => {
-  console.log(
+  report(
     `secrets: ${scanned} strings scanned, ${hits.length} containing the canary; error classes provoked: ` +
       [...produced].map(([name, list]) => `${name} ×${list.length}`).join(', '),
   );
@@ -428,7 +429,7 @@ describe('log lines at debug', () => {
   });
 });
 
-describe('the global output guard (canary-guard.ts, a vitest setupFile)', () => {
+describe('output guard (canary-guard.ts)', () => {
   const guard = () =>
     (globalThis as unknown as Record<symbol, CanaryGuard | undefined>)[
       Symbol.for('payments-service-sdk.canary-guard')
@@ -439,7 +440,7 @@ describe('the global output guard (canary-guard.ts, a vitest setupFile)', () => 
     expect(guard()).toBeDefined();
   });
 
-  it('sees the key on console.*, process.stdout and process.stderr, and redacts it', () => {
+  it('redacts the key on console and stdio', () => {
     console.log('guard self-test:', { apiKey: CANARY_KEY });
     console.error(`guard self-test: ${CANARY_KEY}`);
     process.stdout.write(`guard self-test: ${CANARY_KEY}\n`);

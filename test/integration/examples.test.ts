@@ -29,7 +29,9 @@ describe('examples', () => {
     const text = lines.join('\n');
     expect(text).toContain('13 banks');
     expect(text).toContain('belongs to ADAEZE KEMI OKAFOR');
-    expect(text).toMatch(/recovered: demo_[0-9a-f]{32}, NGN 2525\.00, one payout/);
+    expect(text).toMatch(
+      /recovered: demo_[0-9a-f]{32}, NGN 2525\.00 deducted \(NGN 2500\.00 payout \+ NGN 25\.00 fee\), one payout/,
+    );
     // NGN: listed under the service's reference, recognised by the remark (`match`).
     expect(text).toMatch(/recognised by its remark; the service listed it as PO-\d{8}-/);
     expect(text).toContain("approved by the mock's reviewer and made default: active, isDefault true");

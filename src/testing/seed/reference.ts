@@ -52,7 +52,7 @@ export const CURRENCY_CODES: readonly string[] = CURRENCIES.map((c) => c.code);
 /** Minor-unit exponent of a supported currency (XAF has none). */
 export function decimalsOf(currency: string): number {
   // ISO digits from the spec's module; the mock's own table only where the spec states none (USDC, USDT: an
-  // invention of the mock, listed in the README).
+  // invention of the mock, listed in docs/testing.md).
   return currencyDigits(currency) ?? CURRENCIES.find((c) => c.code === currency)?.decimals ?? 2;
 }
 
