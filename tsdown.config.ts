@@ -44,7 +44,12 @@ const cjsDeclarations = {
 // tsdown succeeds tsup (whose README now says it is unmaintained): the same two formats, the same file names.
 // `npm run build` empties dist/ first; the two formats build side by side, so neither cleans.
 const shared = {
-  entry: { index: 'src/index.ts', testing: 'src/testing/index.ts', otel: 'src/otel/index.ts' },
+  entry: {
+    index: 'src/index.ts',
+    testing: 'src/testing/index.ts',
+    otel: 'src/otel/index.ts',
+    outbox: 'src/outbox/index.ts',
+  },
   // `@internal` members (the SDK's own factories, the mock's bookkeeping) are left out of the published types.
   dts: { compilerOptions: { stripInternal: true } },
   sourcemap: true,

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url));
 
@@ -9,11 +9,14 @@ export default defineConfig({
     alias: [
       { find: /^payments-service-sdk\/testing$/, replacement: src('testing/index.ts') },
       { find: /^payments-service-sdk\/otel$/, replacement: src('otel/index.ts') },
+      { find: /^payments-service-sdk\/outbox$/, replacement: src('outbox/index.ts') },
       { find: /^payments-service-sdk$/, replacement: src('index.ts') },
     ],
   },
   test: {
     include: ['test/**/*.test.ts', 'examples/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
+    // The outbox's kill trials (minutes of worker processes) are a CI step of their own: vitest.durable.config.ts.
+    exclude: [...configDefaults.exclude, 'test/durable/**'],
     environment: 'node',
     // Fails any test that writes the canary API key (test/helpers/server.ts) to stdout, stderr or the console.
     setupFiles: ['test/helpers/canary-guard.ts'],

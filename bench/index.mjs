@@ -11,6 +11,8 @@
 // 5. minified + gzipped bundle size (scripts/size-check.mjs)
 // 6. CPU per request with payments-service-sdk/otel subscribed vs nobody subscribed (bench/tracing.mjs); the
 //    channels' cost against a build from before them is bench/ab.mjs's paired A/B
+// 7. the outbox (bench/outbox.mjs): settled payouts/s with 1, 4 and 16 workers, database round trips per payout,
+//    heap over 10,000 payouts
 // The API is bench/server.mjs in a child process on 127.0.0.1, so only the client's CPU is counted here. This
 // prints figures; it is not a test and exits 0 whether or not a target is met.
 import { fork } from 'node:child_process';
@@ -31,6 +33,7 @@ import {
   MB,
   median,
 } from './common.mjs';
+import { outboxBench } from './outbox.mjs';
 import { startup, upload } from './processes.mjs';
 import { TOTAL } from './server.mjs';
 import { tracingCost } from './tracing.mjs';
@@ -47,7 +50,15 @@ const signedMb = (mb) => `${mb >= 0 ? '+' : ''}${mb.toFixed(2)} MB`;
 const asRatio = (n) => `${n.toFixed(2)}x`;
 // Issue #16: CPU at most openai-node's (SDK / openai-node), walk at least 0.85x fetch, start-up at most 1.3x
 // fetch, whole bundle at most 27 kB gzipped, upload peak RSS growth under 32 MB.
-const TARGETS = { cpuVsOpenai: 1, walk: 0.85, heapMb: 16, startup: 1.3, sizeKb: 27, uploadMb: 32 };
+const TARGETS = {
+  cpuVsOpenai: 1,
+  walk: 0.85,
+  heapMb: 16,
+  startup: 1.3,
+  sizeKb: 27,
+  uploadMb: 32,
+  outboxHeapMb: 4,
+};
 
 function startServer() {
   const child = fork(here('./server.mjs'), ['--serve'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
@@ -330,10 +341,12 @@ async function main() {
   results.size = await sizes();
   console.log('\n6. tracing: nobody subscribed vs payments-service-sdk/otel');
   results.tracing = await tracingCost();
+  console.log('\n7. the outbox: payouts settled end to end against the loopback mock, SQLite store');
+  results.outbox = await outboxBench();
   summary(results);
 }
 
-function summary({ cpu, walk, upload, startup, size, tracing }) {
+function summary({ cpu, walk, upload, startup, size, tracing, outbox }) {
   const x = asRatio;
   const vsFetch = (side) => `${fmt(cpu.us[side], 0)} µs = ${x(cpu.us[side] / cpu.us.fetch)} fetch`;
   const rows = [
@@ -379,6 +392,14 @@ function summary({ cpu, walk, upload, startup, size, tracing }) {
       `+${fmt(upload.peakMb)} MB (tiny request +${fmt(upload.tinyMb)} MB)`,
       `< ${TARGETS.uploadMb} MB`,
       upload.peakMb < TARGETS.uploadMb,
+    ],
+    ['outbox payouts/s, 1/4/16 workers', [1, 4, 16].map((w) => fmt(outbox.rates[w], 0)).join(' / ')],
+    ['outbox DB round trips/payout', fmt(outbox.roundTrips, 2)],
+    [
+      'outbox heap, 1k..10k payouts',
+      `${outbox.heapMb.map((m) => m.toFixed(1)).join(' ')} MB`,
+      `flat: < ${TARGETS.outboxHeapMb} MB from 1k to 10k`,
+      outbox.heapMb.at(-1) - outbox.heapMb[0] < TARGETS.outboxHeapMb,
     ],
   ].map(([name, value, target = 'none', met]) => [name, value, target, met]);
   const widths = [0, 1, 2].map((c) => Math.max(...rows.map((r) => r[c].length), 6));

@@ -123,7 +123,7 @@ const MODULES = [
 ];
 
 /**
- * What a merchant writes: both entry points, a client on the mock's `fetch`, paging with `for await`, a list,
+ * What a merchant writes: the three entry points, a client on the mock's `fetch`, paging with `for await`, a list,
  * a payout body, an error narrowed with `instanceof`, a payer name with documents. Under `noUncheckedIndexedAccess`
  * and `exactOptionalPropertyTypes`, so optional fields and indexed reads are typed as users see them. With msw
  * (3), `setupServer(...mock.handlers)`; msw 3 renamed msw 2's `onUnhandledRequest` to `onUnhandledFrame`.
@@ -139,6 +139,13 @@ function source({ node, msw }) {
   RateLimitError,
   RequestValidationError,
 } from 'payments-service-sdk';
+import {
+  createPayoutOutbox,
+  memoryOutboxStore,
+  type PayoutRecord,
+  type PostgresQueryable,
+  postgresOutboxStore,
+} from 'payments-service-sdk/outbox';
 import { createPaymentsMock, DEFAULT_API_KEY, KNOWN_ACCOUNT_NUMBER } from 'payments-service-sdk/testing';
 ${node ? "import { createReadStream } from 'node:fs';\nimport { Readable } from 'node:stream';\n" : ''}${msw ? "import { setupServer } from 'msw/node';\n" : ''}
 const mock = createPaymentsMock({ seed: 1 });
@@ -190,6 +197,14 @@ ${node ? "    { file: Readable.from([Buffer.from('%PDF')]), fileName: 'b.pdf', s
     documents,
   });
   seen.push(name.status, String(mock.handlers.length));
+  // The outbox: a payout recorded, then settled; a pg-shaped client types as the PostgreSQL store's.
+  const outbox = createPayoutOutbox({ client, store: memoryOutboxStore(), visibilityWaits: [0] });
+  const record: PayoutRecord = await outbox.settle(await outbox.enqueue(body));
+  if (record.state === 'recovered') seen.push(record.transaction?.status ?? '');
+  else if (record.state === 'unknown') seen.push(record.reason ?? '', String(record.attempts.length));
+  const pgLike: PostgresQueryable = { query: async () => ({ rows: [] }) };
+  const durable = createPayoutOutbox({ client, store: postgresOutboxStore({ client: pgLike }) });
+  await durable.enqueue(body, { tx: pgLike });
   return seen;
 }
 `;

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Installs the packed tarball into fresh projects, the way a merchant gets it, and checks what they rely on:
- * ESM import and CJS require of the entries (./otel with OpenTelemetry's own packages, spans from a call); a merchant's vitest test with the mock's MSW handlers, on msw 3
+ * ESM import and CJS require of the entries (./otel with OpenTelemetry's own packages, spans from a call; the outbox's in a payout settled end to end); a merchant's vitest test with the mock's MSW handlers, on msw 3
  * and on msw 2; a production install (`npm ci --omit=dev`) that holds only the SDK and its four runtime
  * dependencies although the app has msw as a dev dependency; and the testing entry with no msw at all.
  * TypeScript consumers are checked by scripts/consumer-types.mjs. Run after `npm run build`.
@@ -197,6 +197,48 @@ const { createPaymentsMock, DEFAULT_API_KEY, startMockServer } = require('paymen
       }
       return out;
     });
+  }
+
+  // The outbox entry, in the app without msw: an NGN payout recorded in SQLite (node:sqlite) and settled
+  // against the mock; its errors are the main entry's classes.
+  const outboxScript = (imports) => `${imports}
+const mock = createPaymentsMock();
+const client = new PaymentsClient({ apiKey: DEFAULT_API_KEY, baseUrl: mock.baseUrl, fetch: mock.fetch, logLevel: 'off' });
+(async () => {
+  const store = sqliteOutboxStore({ database: new DatabaseSync(':memory:') });
+  await store.migrate();
+  const outbox = createPayoutOutbox({ client, store, visibilityWaits: [0] });
+  const beneficiary = { accountName: 'A', accountNumber: '0123456789', bankName: 'B', bankCode: '000013', email: 'a@example.com' };
+  const reference = await outbox.enqueue({ amount: 1000, currency: 'NGN', beneficiary });
+  const record = await outbox.settle(reference);
+  if (record.state !== 'created' || record.matchRemark !== reference) process.exit(1);
+  try { await outbox.enqueue({ amount: -1, currency: 'NGN', beneficiary }); process.exit(2); }
+  catch (error) { if (!(error instanceof RequestValidationError)) process.exit(3); }
+  if (typeof memoryOutboxStore !== 'function' || !postgresOutboxSchema().includes('payout_outbox')) process.exit(4);
+  console.log(record.state);
+})();`;
+  writeFileSync(
+    join(bare, 'outbox.mjs'),
+    outboxScript(`import { DatabaseSync } from 'node:sqlite';
+import { PaymentsClient, RequestValidationError } from 'payments-service-sdk';
+import { createPayoutOutbox, memoryOutboxStore, postgresOutboxSchema, sqliteOutboxStore } from 'payments-service-sdk/outbox';
+import { createPaymentsMock, DEFAULT_API_KEY } from 'payments-service-sdk/testing';`),
+  );
+  writeFileSync(
+    join(bare, 'outbox.cjs'),
+    outboxScript(`const { DatabaseSync } = require('node:sqlite');
+const { PaymentsClient, RequestValidationError } = require('payments-service-sdk');
+const { createPayoutOutbox, memoryOutboxStore, postgresOutboxSchema, sqliteOutboxStore } = require('payments-service-sdk/outbox');
+const { createPaymentsMock, DEFAULT_API_KEY } = require('payments-service-sdk/testing');`),
+  );
+  for (const [label, file] of [
+    ['ESM', 'outbox.mjs'],
+    ['CJS', 'outbox.cjs'],
+  ]) {
+    check(
+      `${label} ./outbox: an NGN payout enqueued in SQLite and settled; errors are the main entry's`,
+      () => run('node', [file], bare).trim(),
+    );
   }
 } finally {
   rmSync(work, { recursive: true, force: true });

@@ -1,0 +1,27 @@
+/**
+ * `payments-service-sdk/outbox`: durable payouts on your own database. Record the payout in your transaction
+ * (`enqueue`), then settle it from a worker (`work`) or your queue's job (`settle`): one owner per payout at a
+ * time, decided by the database, and never a second POST without a lookup first. See docs/payouts-at-scale.md.
+ */
+export { type MemoryOutboxStoreOptions, memoryOutboxStore } from './memory.js';
+export type { PayoutOutboxClient, PayoutOutboxHooks, PayoutOutboxOptions } from './options.js';
+export {
+  createPayoutOutbox,
+  type EnqueueOptions,
+  type ListOptions,
+  type PayoutOutbox,
+  type WorkOptions,
+} from './outbox.js';
+export { type PostgresOutboxStoreOptions, type PostgresQueryable, postgresOutboxStore } from './postgres.js';
+export { DEFAULT_OUTBOX_TABLE, postgresOutboxSchema, sqliteOutboxSchema } from './sql.js';
+export { type SqliteDatabase, type SqliteOutboxStoreOptions, sqliteOutboxStore } from './sqlite.js';
+export type {
+  InsertResult,
+  OutboxAttempt,
+  OutboxRow,
+  OutboxWrite,
+  PayoutOutboxStore,
+  PayoutRecord,
+  PayoutState,
+} from './types.js';
+export { OPEN_STATES } from './types.js';

@@ -1,0 +1,130 @@
+import { type PaymentsClient, RequestValidationError } from '../index.js';
+import { optionKeys } from '../internal/option-keys.js';
+import type { PayoutOutboxStore, PayoutState } from './types.js';
+
+/** What the outbox needs of a `PaymentsClient`. */
+export type PayoutOutboxClient = {
+  payouts: Pick<PaymentsClient['payouts'], 'lookupBeforeRetry' | 'findByReference'>;
+};
+
+/**
+ * Called at each step of a settle, and awaited: for tracing, and for tests that crash or pause a worker at an
+ * exact point. A hook that throws ends the step there, as a crash would (the lease then lapses).
+ */
+export interface PayoutOutboxHooks {
+  /** A row was claimed (this owner holds its lease). */
+  afterClaim?: (reference: string) => void | Promise<void>;
+  /** About to search the listing for a payout that may have been sent before. */
+  beforeLookup?: (reference: string) => void | Promise<void>;
+  /** The claim was renewed and the send counted: the POST is next. */
+  beforePost?: (reference: string) => void | Promise<void>;
+  /** The POST (and any lookup after it) ended; nothing is written yet. */
+  afterPost?: (reference: string) => void | Promise<void>;
+  /** The step's outcome was written (`lost`: another owner holds the row, and nothing was written). */
+  afterWrite?: (reference: string, state: PayoutState | 'lost') => void | Promise<void>;
+}
+
+/** Options of `createPayoutOutbox`. */
+export interface PayoutOutboxOptions<Tx = unknown> {
+  /** The client payouts are sent with. */
+  client: PayoutOutboxClient;
+  /** Where payouts are recorded: `postgresOutboxStore`, `sqliteOutboxStore` or `memoryOutboxStore`. */
+  store: PayoutOutboxStore<Tx>;
+  /** This process's name in the `owner` column. Default: `outbox-` and a random id. */
+  owner?: string;
+  /** Milliseconds of each request (POST and listing pages). Default 30,000. */
+  timeout?: number;
+  /**
+   * Milliseconds to wait before each lookup of a payout that may have been sent: a committed payout may take a
+   * moment to appear in the listing. Default `[1000, 4000, 10000]`.
+   */
+  visibilityWaits?: number[];
+  /**
+   * How long a claim lasts, in ms. A POST starts only while at least `2 x (timeout + sum of visibilityWaits)` of it
+   * is left. Default: twice that, plus 30 s (120 s with the defaults).
+   */
+  leaseMs?: number;
+  /** POSTs at most, each after proof the previous did not go through; then `not_sent`. Default 8. */
+  maxSends?: number;
+  /** Inconclusive lookups in a row before the payout is `unknown` (a person looks). Default 8. */
+  maxLookups?: number;
+  /** Listing pages read per lookup (100 rows each). NGN lookups read the whole window. Default 20. */
+  maxLookupPages?: number;
+  /** Back-off between attempts: `min(maxMs, baseMs x 2^(n-1))`, from half to all of it. Default 2 s to 15 min. */
+  backoff?: { baseMs?: number; maxMs?: number };
+  /**
+   * Currencies whose listed reference the service assigns (the spec: NGN and mobile money): recognised in the
+   * listing by a unique remark. Default `['NGN']`.
+   */
+  serviceAssignedCurrencies?: string[];
+  /** Test and tracing seams. */
+  hooks?: PayoutOutboxHooks;
+}
+
+export const OUTBOX_OPTION_KEYS = optionKeys<PayoutOutboxOptions>()([
+  'client',
+  'store',
+  'owner',
+  'timeout',
+  'visibilityWaits',
+  'leaseMs',
+  'maxSends',
+  'maxLookups',
+  'maxLookupPages',
+  'backoff',
+  'serviceAssignedCurrencies',
+  'hooks',
+]);
+
+const MAX_MS = 2 ** 31 - 1;
+
+export function wholeNumber(name: string, value: unknown, min: number, max = MAX_MS): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new RequestValidationError([
+      { path: [name], message: `must be a whole number from ${min} to ${max}` },
+    ]);
+  }
+  return value;
+}
+
+/** The options checked, defaults filled in. */
+export function resolveOptions<Tx>(options: PayoutOutboxOptions<Tx>) {
+  const timeout = wholeNumber('timeout', options.timeout ?? 30_000, 1);
+  const waits = options.visibilityWaits ?? [1000, 4000, 10000];
+  if (!Array.isArray(waits) || waits.length === 0) {
+    throw new RequestValidationError([
+      { path: ['visibilityWaits'], message: 'must be a non-empty list of ms' },
+    ]);
+  }
+  for (const [i, w] of waits.entries()) wholeNumber(`visibilityWaits.${i}`, w, 0);
+  const guardMs = 2 * (timeout + waits.reduce((a, b) => a + b, 0));
+  const leaseMs = wholeNumber('leaseMs', options.leaseMs ?? guardMs + 30_000, guardMs + 1000);
+  const baseMs = wholeNumber('backoff.baseMs', options.backoff?.baseMs ?? 2000, 0);
+  const maxMs = wholeNumber('backoff.maxMs', options.backoff?.maxMs ?? 15 * 60_000, baseMs);
+  const assigned = options.serviceAssignedCurrencies ?? ['NGN'];
+  if (!Array.isArray(assigned) || !assigned.every((c) => typeof c === 'string')) {
+    const message = 'must be a list of currency codes';
+    throw new RequestValidationError([{ path: ['serviceAssignedCurrencies'], message }]);
+  }
+  if (!options.client?.payouts || !options.store) {
+    throw new RequestValidationError([
+      { path: [options.client ? 'store' : 'client'], message: 'is required' },
+    ]);
+  }
+  return {
+    timeout,
+    visibilityWaits: [...waits],
+    guardMs,
+    leaseMs,
+    maxSends: wholeNumber('maxSends', options.maxSends ?? 8, 1),
+    maxLookups: wholeNumber('maxLookups', options.maxLookups ?? 8, 1),
+    maxLookupPages: wholeNumber('maxLookupPages', options.maxLookupPages ?? 20, 1),
+    backoff: (round: number) => {
+      const full = Math.min(maxMs, baseMs * 2 ** Math.min(30, Math.max(0, round - 1)));
+      return full / 2 + (Math.random() * full) / 2;
+    },
+    serviceAssigned: new Set(assigned.map((c) => c.toUpperCase())),
+    owner: options.owner ?? `outbox-${globalThis.crypto.randomUUID().slice(0, 8)}`,
+    hooks: options.hooks ?? {},
+  };
+}

@@ -1,0 +1,42 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postgresOutboxStore } from '../../src/outbox/index.js';
+import { runTrial } from '../helpers/durable.js';
+import { postgresAvailable, startPostgres, type TestPostgres } from '../helpers/postgres.js';
+
+describe.runIf(postgresAvailable())('durable payouts on PostgreSQL', () => {
+  let server: TestPostgres;
+  let pool: pg.Pool;
+  beforeAll(async () => {
+    server = await startPostgres();
+    pool = new pg.Pool({ connectionString: server.url, max: 4 });
+  });
+  afterAll(async () => {
+    await pool?.end();
+    server?.stop();
+  });
+
+  it('sends no payout twice and loses none while 4 worker processes are killed, paused and cut off', async () => {
+    const tally = await runTrial({
+      label: 'postgres',
+      store: postgresOutboxStore({ client: pool }),
+      workerEnv: { OUTBOX_PG: server.url },
+      processes: 4,
+      payouts: 210,
+      seed: 2211,
+      kills: 12,
+      terminateBackend: async (pid) => {
+        await pool.query('SELECT pg_terminate_backend($1)', [pid]);
+      },
+      deadlineMs: 240_000,
+    });
+    console.log(tally.line);
+    expect(tally.duplicates).toBe(0);
+    expect(tally.lost).toBe(0);
+    expect(tally.disagreements).toEqual([]);
+    expect(tally.unknownWithoutReason).toBe(0);
+    expect(tally.pausedLost).toBe(true);
+    expect(tally.terminated).toBe(true);
+    expect(Object.values(tally.killed).reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(8);
+  }, 300_000);
+});

@@ -1,0 +1,33 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { afterAll, describe, expect, it } from 'vitest';
+import { sqliteOutboxStore } from '../../src/outbox/index.js';
+import { runTrial } from '../helpers/durable.js';
+
+describe('durable payouts on SQLite', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'outbox-durable-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('sends no payout twice and loses none while 3 worker processes on one file are killed and paused', async () => {
+    const file = join(dir, 'outbox.db');
+    const tally = await runTrial({
+      label: 'sqlite',
+      store: sqliteOutboxStore({ database: new DatabaseSync(file) }),
+      workerEnv: { OUTBOX_SQLITE: file },
+      processes: 3,
+      payouts: 210,
+      seed: 3311,
+      kills: 9,
+      deadlineMs: 240_000,
+    });
+    console.log(tally.line);
+    expect(tally.duplicates).toBe(0);
+    expect(tally.lost).toBe(0);
+    expect(tally.disagreements).toEqual([]);
+    expect(tally.unknownWithoutReason).toBe(0);
+    expect(tally.pausedLost).toBe(true);
+    expect(Object.values(tally.killed).reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(6);
+  }, 300_000);
+});

@@ -1,0 +1,315 @@
+/**
+ * The kill trials of the outbox: worker processes (test/durable/worker.ts) over one database and the mock's
+ * loopback server, killed (SIGKILL) at seeded points, one paused (SIGSTOP) past its claim and resumed, one
+ * whose database connection is ended, while the mock cuts, stalls, refuses and lags. The mock's ledger is the
+ * truth: each payout must be in it at most once, every payout must end final, and a final state must agree
+ * with the ledger. The waiting is on the workers' reports, never on a clock.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+import { PaymentsClient } from '../../src/index.js';
+import {
+  createPayoutOutbox,
+  OPEN_STATES,
+  type PayoutOutboxStore,
+  type PayoutRecord,
+} from '../../src/outbox/index.js';
+import { createPaymentsMock, DEFAULT_API_KEY, startMockServer } from '../../src/testing/index.js';
+import { BENEFICIARY } from './fixtures.js';
+
+const WORKER = fileURLToPath(new URL('../durable/worker.ts', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * The worker script bundled once with esbuild, so that a restart costs node's start-up, not a TypeScript
+ * compile (seconds on a loaded machine). Written under node_modules/.cache so it resolves `pg` from the repo.
+ */
+async function bundleWorker(): Promise<string> {
+  const dir = fileURLToPath(new URL('../../node_modules/.cache/outbox-durable/', import.meta.url));
+  mkdirSync(dir, { recursive: true });
+  const outfile = `${dir}worker-${process.pid}-${Date.now()}.mjs`;
+  await esbuild.build({
+    entryPoints: [WORKER],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    external: ['pg'],
+    logLevel: 'silent',
+  });
+  return outfile;
+}
+
+export interface TrialOptions {
+  label: string;
+  store: PayoutOutboxStore<unknown>;
+  /** Environment naming the database for the workers (`OUTBOX_PG` or `OUTBOX_SQLITE`). */
+  workerEnv: Record<string, string>;
+  processes: number;
+  payouts: number;
+  seed: number;
+  /** Kill-and-restart rounds in all. */
+  kills: number;
+  /** End one worker's connection with this (PostgreSQL), when given. */
+  terminateBackend?: (backendPid: number) => Promise<void>;
+  /** Fails the trial after this long (a hang, not a slow machine: generous). */
+  deadlineMs: number;
+}
+
+export interface Tally {
+  payouts: number;
+  states: Record<string, number>;
+  duplicates: number;
+  lost: number;
+  unknownWithoutReason: number;
+  disagreements: string[];
+  killed: Record<string, number>;
+  pausedLost: boolean;
+  terminated: boolean;
+  line: string;
+}
+
+/** A small seeded generator (mulberry32). */
+function rng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const KILL_POINTS = ['after-claim', 'before-post', 'in-flight', 'after-post', 'during-lookup'] as const;
+
+export async function runTrial(options: TrialOptions): Promise<Tally> {
+  const random = rng(options.seed);
+  const mock = createPaymentsMock({ seed: options.seed, dedupeByReference: false });
+  for (const wallet of mock.account().wallets) {
+    wallet.balance = 10 ** 13;
+    wallet.available_balance = 10 ** 13;
+  }
+  mock.faults.listingLag(150);
+  // Faults at seeded POSTs: a cut or stalled 2xx (the payout committed), a 503, a 429 with Retry-After.
+  const handle = mock.handle.bind(mock);
+  let posts = 0;
+  let lists = 0;
+  mock.handle = async (request, context) => {
+    const path = new URL(request.url).pathname;
+    if (request.method === 'POST' && path.endsWith('/payouts')) {
+      posts += 1;
+      const roll = random();
+      if (roll < 0.06) mock.faults.bodyFault('cut');
+      else if (roll < 0.09) mock.faults.bodyFault('stall');
+      else if (roll < 0.15) mock.faults.next({ status: 503, match: 'POST /payouts' });
+      else if (roll < 0.21) mock.faults.next({ status: 429, retryAfter: 1, match: 'POST /payouts' });
+    } else if (request.method === 'GET' && path.endsWith('/transactions')) {
+      lists += 1;
+      if (lists % 23 === 0) mock.faults.pageFault('empty');
+      if (lists % 29 === 0) mock.faults.pageFault('repeat');
+    }
+    return handle(request, context);
+  };
+  const server = await startMockServer({ mock });
+
+  // The payouts: NGN, USD and USDC in turn, enqueued as an app would.
+  await options.store.migrate();
+  const client = new PaymentsClient({ apiKey: DEFAULT_API_KEY, baseUrl: server.baseUrl, logLevel: 'off' });
+  const outbox = createPayoutOutbox({
+    client,
+    store: options.store,
+    timeout: 1500,
+    visibilityWaits: [250, 500],
+  });
+  const currencies = ['NGN', 'USD', 'USDC'];
+  const references: string[] = [];
+  for (let i = 0; i < options.payouts; i++) {
+    const currency = currencies[i % 3]!;
+    const body = { amount: 100 + i, currency, beneficiary: BENEFICIARY };
+    references.push(await outbox.enqueue(body, currency === 'USDC' ? { digits: 2 } : {}));
+  }
+
+  const enqueuedAt = performance.now();
+  const finals: number[] = [];
+  const script = await bundleWorker();
+  const workers = new Set<ChildProcess>();
+  const killed: Record<string, number> = {};
+  let killsLeft = options.kills;
+  let pausePlanned = true;
+  let terminatePlanned = Boolean(options.terminateBackend);
+  let paused: { child: ChildProcess; reference: string } | undefined;
+  let pausedLost = false;
+  let terminated = false;
+  let finished = false;
+  let resolveDone!: () => void;
+  let rejectDone!: (error: Error) => void;
+  const done = new Promise<void>((resolve, reject) => {
+    resolveDone = resolve;
+    rejectDone = reject;
+  });
+  const deadline = setTimeout(
+    () =>
+      rejectDone(new Error(`${options.label}: not every payout was final after ${options.deadlineMs} ms`)),
+    options.deadlineMs,
+  );
+
+  const open = async () => {
+    let count = 0;
+    for (const state of OPEN_STATES) count += (await options.store.list({ state, limit: 100_000 })).length;
+    return count;
+  };
+  let checking = false;
+  const checkDone = async () => {
+    if (checking || finished) return;
+    checking = true;
+    try {
+      if ((await open()) === 0 && !paused) {
+        finished = true;
+        resolveDone();
+      }
+    } finally {
+      checking = false;
+    }
+  };
+
+  const startWorker = () => {
+    const env: Record<string, string> = {
+      ...process.env,
+      ...options.workerEnv,
+      OUTBOX_BASE_URL: server.baseUrl,
+    } as Record<string, string>;
+    // The first worker is paused, the second (PostgreSQL) cut off; every other start is killed, until none is left.
+    if (pausePlanned) {
+      pausePlanned = false;
+      env.OUTBOX_PAUSE = `after-claim:${2 + Math.floor(random() * 4)}`;
+    } else if (terminatePlanned) {
+      terminatePlanned = false;
+      env.OUTBOX_TERMINATE = `before-post:${1 + Math.floor(random() * 3)}`;
+    } else if (killsLeft > 0) {
+      killsLeft -= 1;
+      env.OUTBOX_KILL = `${KILL_POINTS[Math.floor(random() * KILL_POINTS.length)]}:${1 + Math.floor(random() * 8)}`;
+    }
+    const child = spawn(process.execPath, [script], {
+      cwd: ROOT,
+      env,
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    workers.add(child);
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      let event: { event: string; reference?: string; state?: string; at?: string; backend?: number };
+      try {
+        event = JSON.parse(line);
+      } catch {
+        return;
+      }
+      if (event.event === 'killed') killed[event.at!] = (killed[event.at!] ?? 0) + 1;
+      if (event.event === 'paused') paused = { child, reference: event.reference! };
+      if (
+        event.event === 'write' &&
+        paused &&
+        child !== paused.child &&
+        event.reference === paused.reference
+      ) {
+        // Another owner settled the paused worker's payout: wake it; it must find its claim gone.
+        paused.child.kill('SIGCONT');
+      }
+      if (
+        event.event === 'write' &&
+        paused &&
+        child === paused.child &&
+        event.reference === paused.reference
+      ) {
+        pausedLost = event.state === 'lost';
+        paused = undefined;
+      }
+      if (event.event === 'terminate-me' && options.terminateBackend) {
+        void options.terminateBackend(event.backend!).then(() => {
+          terminated = true;
+          child.stdin!.write('go\n');
+        }, rejectDone);
+      }
+      if (event.event === 'write') {
+        if (event.state !== 'lost' && !OPEN_STATES.includes(event.state as never))
+          finals.push(performance.now());
+        void checkDone().catch(rejectDone);
+      }
+    });
+    child.on('exit', () => {
+      workers.delete(child);
+      if (!finished) {
+        startWorker();
+        void checkDone().catch(rejectDone);
+      }
+    });
+  };
+  for (let i = 0; i < options.processes; i++) startWorker();
+
+  try {
+    await done;
+  } finally {
+    finished = true;
+    rmSync(script, { force: true });
+    clearTimeout(deadline);
+    const exits = [...workers].map((child) => new Promise((resolve) => child.once('exit', resolve)));
+    for (const child of workers) {
+      child.kill('SIGCONT');
+      child.kill('SIGKILL');
+    }
+    await Promise.all(exits);
+    await server.close();
+  }
+
+  const settledAt = performance.now();
+  // The tally, against the mock's ledger.
+  const ledger = mock.account().transactions.filter((t) => t.row.transaction_type === 'withdrawal');
+  const states: Record<string, number> = {};
+  let duplicates = 0;
+  let lost = 0;
+  let unknownWithoutReason = 0;
+  const disagreements: string[] = [];
+  for (const reference of references) {
+    const record = (await options.store.get(reference)) as unknown as {
+      state: string;
+      match_remark: string | null;
+      reason: string | null;
+    };
+    const key = record.match_remark;
+    const rows = ledger.filter((t) =>
+      key ? t.row.description === key : t.row.external_reference === reference,
+    );
+    states[record.state] = (states[record.state] ?? 0) + 1;
+    if (rows.length > 1) duplicates += 1;
+    if ((OPEN_STATES as readonly string[]).includes(record.state)) lost += 1;
+    if ((record.state === 'created' || record.state === 'recovered') && rows.length !== 1) lost += 1;
+    if (['refused', 'not_sent'].includes(record.state) && rows.length > 0) {
+      disagreements.push(`${reference}: ${record.state} but in the ledger`);
+    }
+    if (record.state === 'unknown' && !record.reason) unknownWithoutReason += 1;
+  }
+  const count = (s: string) => states[s] ?? 0;
+  const line =
+    `durable (${options.label}): ${references.length} payouts, created ${count('created')}, ` +
+    `recovered ${count('recovered')}, refused ${count('refused')}, not sent ${count('not_sent')}, ` +
+    `unknown ${count('unknown')}, duplicates ${duplicates}, lost ${lost}; ` +
+    `${options.processes} processes, ${posts} POSTs, killed ${JSON.stringify(killed)}, ` +
+    `paused worker stopped: ${pausedLost}, connection terminated: ${terminated}, settled in ${Math.round((settledAt - enqueuedAt) / 1000)} s (half by ${Math.round(((finals[Math.floor(finals.length / 2)] ?? 0) - enqueuedAt) / 1000)} s, 90 % by ${Math.round(((finals[Math.floor(finals.length * 0.9)] ?? 0) - enqueuedAt) / 1000)} s)`;
+  return {
+    payouts: references.length,
+    states,
+    duplicates,
+    lost,
+    unknownWithoutReason,
+    disagreements,
+    killed,
+    pausedLost,
+    terminated,
+    line,
+  };
+}
+
+export type { PayoutRecord };

@@ -1,0 +1,256 @@
+import { describe, expect, it } from 'vitest';
+import { PaymentsClient, RequestValidationError } from '../../src/index.js';
+import { createPayoutOutbox, memoryOutboxStore, type PayoutOutboxOptions } from '../../src/outbox/index.js';
+import { createPaymentsMock, DEFAULT_API_KEY, type PaymentsMock } from '../../src/testing/index.js';
+import { BENEFICIARY, rejection } from '../helpers/fixtures.js';
+
+/** A mock answered in-process, a client on it, and every POST /payouts the client made. */
+function setup(options: Partial<PayoutOutboxOptions> = {}) {
+  const mock = createPaymentsMock();
+  const posts: string[] = [];
+  const client = new PaymentsClient({
+    apiKey: DEFAULT_API_KEY,
+    baseUrl: mock.baseUrl,
+    logLevel: 'off',
+    fetch: async (input, init) => {
+      const request = new Request(input, init);
+      if (request.method === 'POST' && request.url.endsWith('/payouts'))
+        posts.push(await request.clone().text());
+      return mock.fetch(request);
+    },
+  });
+  let now = Date.now();
+  const clock = {
+    now: () => now,
+    advance: (ms: number) => (now += ms),
+    until: (at: Date) => (now = at.getTime() + 1),
+  };
+  const store = memoryOutboxStore({ now: () => now });
+  const outbox = createPayoutOutbox({
+    client,
+    store,
+    timeout: 2000,
+    visibilityWaits: [0, 20],
+    backoff: { baseMs: 1000, maxMs: 60_000 },
+    ...options,
+  });
+  return { mock, client, store, outbox, posts, clock };
+}
+
+/** Withdrawals in the mock's ledger recognised by this remark (NGN) or reference. */
+function ledger(mock: PaymentsMock, key: string) {
+  return mock
+    .account()
+    .transactions.filter(
+      (t) =>
+        t.row.transaction_type === 'withdrawal' &&
+        (t.row.description === key || t.row.external_reference === key),
+    );
+}
+
+const ngn = (extra: object = {}) => ({ amount: 5000, currency: 'NGN', beneficiary: BENEFICIARY, ...extra });
+const usd = (extra: object = {}) => ({ amount: 25, currency: 'USD', beneficiary: BENEFICIARY, ...extra });
+
+describe('payout outbox', () => {
+  it('records an NGN payout, sends it once and keeps what the service answered', async () => {
+    const { mock, outbox, posts } = setup();
+    const reference = await outbox.enqueue(ngn());
+    expect((await outbox.get(reference))?.state).toBe('pending');
+    await outbox.work({ untilIdle: true });
+    const record = await outbox.get(reference);
+    expect(record).toMatchObject({ state: 'created', sends: 1, matchRemark: reference });
+    expect(record?.payout?.id).toBeTypeOf('string');
+    expect(posts).toHaveLength(1);
+    // The service assigned its own reference: the listing knows the payout by the remark the outbox made.
+    const [row] = ledger(mock, reference);
+    expect(row?.row.external_reference).not.toBe(reference);
+    expect(row?.row.description).toBe(reference);
+    expect(await outbox.settle(reference)).toMatchObject({ state: 'created' });
+    expect(posts).toHaveLength(1);
+  });
+
+  it('finds an NGN payout whose 2xx was cut by its remark, and never sends it again', async () => {
+    const { mock, outbox, posts } = setup();
+    mock.faults.bodyFault('cut');
+    const reference = await outbox.enqueue(ngn());
+    const record = await outbox.settle(reference);
+    expect(record.state).toBe('recovered');
+    expect(record.transaction?.status).toBe('processing');
+    expect(posts).toHaveLength(1);
+    expect(ledger(mock, reference)).toHaveLength(1);
+    expect(record.attempts[0]).toMatchObject({
+      kind: 'post',
+      error: 'AcceptedButUnreadableError',
+      status: 200,
+    });
+  });
+
+  it('keeps looking for an accepted payout the listing does not show yet, then recovers it', async () => {
+    const { mock, outbox, posts, clock } = setup();
+    mock.faults.bodyFault('cut').listingLag(60_000);
+    const reference = await outbox.enqueue(ngn());
+    const first = await outbox.settle(reference);
+    expect(first).toMatchObject({ state: 'sending', accepted: true });
+    expect(first.reason).toMatch(/accepted/);
+    mock.faults.listingLag(0);
+    for (const t of mock.account().transactions) t.visibleAt = 0;
+    clock.until(first.nextAttemptAt);
+    expect(await outbox.settle(reference)).toMatchObject({ state: 'recovered' });
+    expect(posts).toHaveLength(1);
+  });
+
+  it('backs off a 429 by its Retry-After, then looks before sending again', async () => {
+    const { mock, outbox, posts, clock } = setup();
+    mock.faults.next({ status: 429, retryAfter: 30, times: 1, match: 'POST /payouts' });
+    const reference = await outbox.enqueue(usd());
+    const before = clock.now();
+    const first = await outbox.settle(reference);
+    expect(first.state).toBe('retry');
+    expect(first.nextAttemptAt.getTime()).toBeGreaterThanOrEqual(before + 30_000);
+    expect(first.attempts.find((a) => a.kind === 'post')).toMatchObject({
+      status: 429,
+      error: 'RateLimitError',
+    });
+    // Not due yet: nothing happens.
+    expect(await outbox.settle(reference)).toMatchObject({ state: 'retry', sends: 1 });
+    expect(posts).toHaveLength(1);
+    clock.advance(31_000);
+    const second = await outbox.settle(reference);
+    expect(second).toMatchObject({ state: 'created', sends: 2 });
+    expect(second.attempts.some((a) => a.kind === 'lookup' && a.detail === 'absent')).toBe(true);
+    expect(ledger(mock, reference)).toHaveLength(1);
+  });
+
+  it('records a 4xx as refused: nothing moved', async () => {
+    const { mock, outbox } = setup();
+    mock.faults.next({ status: 400, match: 'POST /payouts' });
+    const reference = await outbox.enqueue(usd());
+    const record = await outbox.settle(reference);
+    expect(record.state).toBe('refused');
+    expect(record.attempts.at(-1)).toMatchObject({ kind: 'post', status: 400 });
+    expect(ledger(mock, reference)).toHaveLength(0);
+  });
+
+  it('hands a payout to a person when its lookups never conclude, with the reason and every attempt', async () => {
+    const { mock, outbox, clock } = setup({ maxLookups: 2 });
+    mock.faults.bodyFault('cut').next({ status: 503, times: 1000, match: 'GET /transactions' });
+    const reference = await outbox.enqueue(ngn());
+    let record = await outbox.settle(reference);
+    expect(record.state).toBe('sending');
+    clock.until(record.nextAttemptAt);
+    record = await outbox.settle(reference);
+    expect(record.state).toBe('unknown');
+    expect(record.reason).toMatch(/could not prove|accepted/);
+    expect(record.attempts.filter((a) => a.kind === 'lookup').length).toBeGreaterThanOrEqual(4);
+    expect((await outbox.list({ state: 'unknown' })).map((r) => r.reference)).toEqual([reference]);
+  });
+
+  it('sends a payout once when two owners settle it at the same moment', async () => {
+    const { mock, client, store, outbox, posts } = setup();
+    const other = createPayoutOutbox({ client, store, timeout: 2000, visibilityWaits: [0, 20] });
+    const reference = await outbox.enqueue(usd());
+    const results = await Promise.all([outbox.settle(reference), other.settle(reference)]);
+    expect(results.map((r) => r.state).sort()).toEqual(['created', 'pending']);
+    expect(posts).toHaveLength(1);
+    expect(ledger(mock, reference)).toHaveLength(1);
+  });
+
+  it('stops an owner whose claim lapsed while it was paused: it never POSTs', async () => {
+    let release!: () => void;
+    const paused = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let pausedOnce = false;
+    const { mock, client, store, outbox, posts, clock } = setup({
+      leaseMs: 10_000,
+      hooks: {
+        afterClaim: async () => {
+          if (pausedOnce) return;
+          pausedOnce = true;
+          await paused;
+        },
+      },
+    });
+    const reference = await outbox.enqueue(ngn());
+    const stale = outbox.settle(reference);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    clock.advance(10_001);
+    const next = createPayoutOutbox({
+      client,
+      store,
+      timeout: 2000,
+      visibilityWaits: [0, 20],
+      leaseMs: 10_000,
+    });
+    expect(await next.settle(reference)).toMatchObject({ state: 'created' });
+    release();
+    expect(await stale).toMatchObject({ state: 'created' });
+    expect(posts).toHaveLength(1);
+    expect(ledger(mock, reference)).toHaveLength(1);
+  });
+
+  it('refuses a second NGN payout the listing could not tell apart, and another body under a reference', async () => {
+    const { outbox } = setup();
+    await outbox.enqueue(ngn({ remark: 'Invoice 42' }));
+    const twin = await rejection(outbox.enqueue(ngn({ remark: 'Invoice 42', amount: 7000 })));
+    expect(twin).toBeInstanceOf(RequestValidationError);
+    expect((twin as RequestValidationError).field).toBe('remark');
+    const reference = await outbox.enqueue(usd({ externalReference: 'inv-43' }));
+    expect(await outbox.enqueue(usd({ externalReference: 'inv-43' }))).toBe(reference);
+    const changed = await rejection(outbox.enqueue(usd({ externalReference: 'inv-43', amount: 26 })));
+    expect((changed as RequestValidationError).field).toBe('externalReference');
+    expect(await outbox.list()).toHaveLength(2);
+  });
+
+  it('refuses bad bodies and unknown option keys before recording anything', async () => {
+    const { outbox, client, store } = setup();
+    expect(await rejection(outbox.enqueue({ ...usd(), amount: -1 }))).toBeInstanceOf(RequestValidationError);
+    const typo = (await rejection(outbox.work({ concurency: 8 } as never))) as RequestValidationError;
+    expect(typo.message).toMatch(/concurency.*did you mean `concurrency`/);
+    expect(typo.field).toBe('concurency');
+    expect(() => createPayoutOutbox({ client, store, leaseMS: 5 } as never)).toThrow(/leaseMS.*leaseMs/);
+    expect(() =>
+      createPayoutOutbox({ client, store, timeout: 1000, visibilityWaits: [0], leaseMs: 100 }),
+    ).toThrow(/leaseMs/);
+    expect(await rejection(outbox.list({ state: 'done' as never }))).toBeInstanceOf(RequestValidationError);
+    expect(await outbox.list()).toHaveLength(0);
+  });
+
+  it('settles many payouts with a bounded number of owners working at once', async () => {
+    const { mock, outbox, posts } = setup();
+    const references = [];
+    for (let i = 0; i < 30; i++) references.push(await outbox.enqueue(i % 2 ? ngn() : usd()));
+    await outbox.work({ concurrency: 5, untilIdle: true });
+    const states = await Promise.all(references.map(async (r) => (await outbox.get(r))?.state));
+    expect(states.every((s) => s === 'created')).toBe(true);
+    expect(posts).toHaveLength(30);
+    for (const r of references) expect(ledger(mock, r)).toHaveLength(1);
+  });
+});
+
+describe('payout outbox tracing', () => {
+  it('publishes settle on the call channel with the state it ended in, around the payout calls it made', async () => {
+    const { tracingChannel } = await import('node:diagnostics_channel');
+    const channel = tracingChannel<string, { operation: string; outcome?: string }>(
+      'payments-service-sdk:call',
+    );
+    const seen: string[] = [];
+    const handlers = {
+      start: (c: { operation: string }) => seen.push(`start ${c.operation}`),
+      asyncEnd: (c: { operation: string; outcome?: string }) =>
+        seen.push(`end ${c.operation}${c.operation === 'outbox.settle' ? ` ${c.outcome}` : ''}`),
+    };
+    channel.subscribe(handlers as never);
+    try {
+      const { outbox } = setup();
+      const reference = await outbox.enqueue(usd());
+      const record = await outbox.settle(reference);
+      expect(record.state).toBe('created');
+      expect(seen[0]).toBe('start outbox.settle');
+      expect(seen.at(-1)).toBe('end outbox.settle created');
+      expect(seen).toContain('start payouts.lookupBeforeRetry');
+    } finally {
+      channel.unsubscribe(handlers as never);
+    }
+  });
+});
