@@ -116,7 +116,8 @@ export async function recoverPayout(
         return found ? { found, complete: true } : { complete: true };
       }
     : deps.search;
-  const serviceAssigned = SERVICE_ASSIGNED_REFERENCE.has(body.currency.toUpperCase());
+  // Read as the service reads it, trimmed and in any case: `'ngn '` is an NGN payout listed under its own reference.
+  const serviceAssigned = SERVICE_ASSIGNED_REFERENCE.has(body.currency.trim().toUpperCase());
   const referenceIsOurs = !serviceAssigned || Boolean(options.find || options.match);
   const { signal, timeout, headers } = options;
   const unknown = (attempt: number, reason: string) =>
