@@ -14,7 +14,12 @@ export {
 } from './outbox.js';
 export { type PostgresOutboxStoreOptions, type PostgresQueryable, postgresOutboxStore } from './postgres.js';
 export { DEFAULT_OUTBOX_TABLE, postgresOutboxSchema, sqliteOutboxSchema } from './sql.js';
-export { type SqliteDatabase, type SqliteOutboxStoreOptions, sqliteOutboxStore } from './sqlite.js';
+export {
+  type SqliteDatabase,
+  type SqliteOutboxStoreOptions,
+  type SqliteValue,
+  sqliteOutboxStore,
+} from './sqlite.js';
 export type {
   InsertResult,
   OutboxAttempt,

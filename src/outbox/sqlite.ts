@@ -1,7 +1,8 @@
 import { COLUMNS, checkTable, DEFAULT_OUTBOX_TABLE, rowValues, sqliteOutboxSchema, toRow } from './sql.js';
 import type { OutboxRow, PayoutOutboxStore, PayoutState } from './types.js';
 
-type SqliteValue = null | number | bigint | string | Uint8Array;
+/** A value `node:sqlite` binds to a statement parameter. */
+export type SqliteValue = null | number | bigint | string | Uint8Array;
 
 /** What the SQLite store needs of a database: the shape of `node:sqlite`'s `DatabaseSync`. */
 export interface SqliteDatabase {
