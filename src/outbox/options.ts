@@ -41,7 +41,8 @@ export interface PayoutOutboxOptions<Tx = unknown> {
   visibilityWaits?: number[];
   /**
    * How long a claim lasts, in ms. A POST starts only while at least `2 x (timeout + sum of visibilityWaits)` of it
-   * is left. Default: twice that, plus 30 s (120 s with the defaults).
+   * is left: that covers the POST, not every listing page of the lookups after it (a claim lapsing during those is
+   * fenced out of its write, and the next owner looks before sending). Default: that margin plus 30 s.
    */
   leaseMs?: number;
   /** POSTs at most, each after proof the previous did not go through; then `not_sent`. Default 8. */
@@ -53,8 +54,9 @@ export interface PayoutOutboxOptions<Tx = unknown> {
   /** Back-off between attempts: `min(maxMs, baseMs x 2^(n-1))`, from half to all of it. Default 2 s to 15 min. */
   backoff?: { baseMs?: number; maxMs?: number };
   /**
-   * Currencies whose listed reference the service assigns (the spec: NGN and mobile money): recognised in the
-   * listing by a unique remark. Default `['NGN']`.
+   * Currencies whose listed reference the service assigns (the spec: NGN and mobile money), added to NGN, which is
+   * always one: such a payout is recognised in the listing only by its unique remark, never by its reference.
+   * Compared trimmed and in any case. Default `[]` (NGN alone).
    */
   serviceAssignedCurrencies?: string[];
   /** Test and tracing seams. */
@@ -87,6 +89,9 @@ export function wholeNumber(name: string, value: unknown, min: number, max = MAX
   return value;
 }
 
+/** A currency as the service reads it: trimmed, in any case. */
+export const currencyCode = (currency: string) => currency.trim().toUpperCase();
+
 /** The options checked, defaults filled in. */
 export function resolveOptions<Tx>(options: PayoutOutboxOptions<Tx>) {
   const timeout = wholeNumber('timeout', options.timeout ?? 30_000, 1);
@@ -101,7 +106,7 @@ export function resolveOptions<Tx>(options: PayoutOutboxOptions<Tx>) {
   const leaseMs = wholeNumber('leaseMs', options.leaseMs ?? guardMs + 30_000, guardMs + 1000);
   const baseMs = wholeNumber('backoff.baseMs', options.backoff?.baseMs ?? 2000, 0);
   const maxMs = wholeNumber('backoff.maxMs', options.backoff?.maxMs ?? 15 * 60_000, baseMs);
-  const assigned = options.serviceAssignedCurrencies ?? ['NGN'];
+  const assigned = options.serviceAssignedCurrencies ?? [];
   if (!Array.isArray(assigned) || !assigned.every((c) => typeof c === 'string')) {
     const message = 'must be a list of currency codes';
     throw new RequestValidationError([{ path: ['serviceAssignedCurrencies'], message }]);
@@ -123,7 +128,8 @@ export function resolveOptions<Tx>(options: PayoutOutboxOptions<Tx>) {
       const full = Math.min(maxMs, baseMs * 2 ** Math.min(30, Math.max(0, round - 1)));
       return full / 2 + (Math.random() * full) / 2;
     },
-    serviceAssigned: new Set(assigned.map((c) => c.toUpperCase())),
+    // NGN is always service-assigned (the spec): a list naming mobile money adds to it, never replaces it.
+    serviceAssigned: new Set(['NGN', ...assigned.map(currencyCode)]),
     owner: options.owner ?? `outbox-${globalThis.crypto.randomUUID().slice(0, 8)}`,
     hooks: options.hooks ?? {},
   };

@@ -2,7 +2,13 @@ import { createExternalReference, type PayoutCreateParams, RequestValidationErro
 import { traceCall } from '../internal/channels.js';
 import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
 import { parsePayout } from '../resources/payouts.js';
-import { OUTBOX_OPTION_KEYS, type PayoutOutboxOptions, resolveOptions, wholeNumber } from './options.js';
+import {
+  currencyCode,
+  OUTBOX_OPTION_KEYS,
+  type PayoutOutboxOptions,
+  resolveOptions,
+  wholeNumber,
+} from './options.js';
 import { type StoredBody, toRecord } from './record.js';
 import { type StepSettings, step } from './settle.js';
 import { OPEN_STATES, type OutboxRow, type PayoutRecord, type PayoutState } from './types.js';
@@ -86,7 +92,7 @@ export function createPayoutOutbox<Tx = unknown>(options: PayoutOutboxOptions<Tx
         refuseUnknownKeys(given, ENQUEUE_KEYS, ['options']);
         const parsed = parsePayout(body, false, given?.digits);
         const reference = parsed.externalReference ?? createExternalReference('payout');
-        const currency = parsed.currency.trim().toUpperCase();
+        const currency = currencyCode(parsed.currency);
         // NGN: the listing shows the service's reference, so the payout is recognised by a remark of its own.
         const assigned = resolved.serviceAssigned.has(currency);
         const remark = assigned ? (body.remark ?? reference) : body.remark;

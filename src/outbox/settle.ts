@@ -9,7 +9,7 @@ import {
   type Transaction,
 } from '../index.js';
 import { sleep } from '../internal/sleep.js';
-import type { PayoutOutboxClient, PayoutOutboxHooks } from './options.js';
+import { currencyCode, type PayoutOutboxClient, type PayoutOutboxHooks } from './options.js';
 import { appendAttempts, attemptOf, type StoredBody, type StoredResult, toRecord } from './record.js';
 import type { OutboxAttempt, OutboxRow, PayoutOutboxStore, PayoutRecord, PayoutState } from './types.js';
 
@@ -18,7 +18,10 @@ export interface StepSettings {
   client: PayoutOutboxClient;
   store: PayoutOutboxStore<unknown>;
   leaseMs: number;
-  /** Time a POST and the lookups after it may take: a POST starts only with this much of the lease left. */
+  /**
+   * A POST starts only with this much of the lease left (`2 x (timeout + visibility waits)`). It covers the POST,
+   * not every listing page of the lookups after it: a claim that lapses meanwhile is fenced out of its write.
+   */
   guardMs: number;
   timeout: number;
   visibilityWaits: number[];
@@ -26,6 +29,8 @@ export interface StepSettings {
   maxLookups: number;
   maxLookupPages: number;
   backoff: (round: number) => number;
+  /** Currencies (upper case) whose listed reference the service assigns; always NGN. */
+  serviceAssigned: ReadonlySet<string>;
   hooks: PayoutOutboxHooks;
 }
 
@@ -56,6 +61,9 @@ export async function step(
   const ref = row.reference;
   const { body, digits } = JSON.parse(row.body) as StoredBody;
   const match = matchOf(row.match_remark);
+  // As `recoverPayout`: a service-assigned reference is looked up only by the remark the outbox gave it; a
+  // listing without the outbox's own reference proves nothing (a row stored before its currency was listed).
+  const byReferenceProvesNothing = settings.serviceAssigned.has(currencyCode(row.currency)) && !match;
   const trail: OutboxAttempt[] = [];
   let accepted = row.accepted;
   let lookups = row.lookups;
@@ -89,7 +97,7 @@ export async function step(
     const since = new Date(row.created_at - SINCE_MARGIN_MS);
     let found: Transaction | null | undefined;
     let why = '';
-    for (const wait of [0, ...settings.visibilityWaits]) {
+    for (const wait of byReferenceProvesNothing ? [] : [0, ...settings.visibilityWaits]) {
       await sleep(wait);
       try {
         found = await client.payouts.findByReference(ref, {
@@ -107,8 +115,14 @@ export async function step(
         why = `the lookup could not prove the payout absent (${(error as Error).message})`;
       }
     }
+    if (byReferenceProvesNothing) {
+      return inconclusive(
+        `the service assigns ${row.currency} references and this payout has no remark to find it by`,
+      );
+    }
     if (why) return inconclusive(why);
-    if (accepted) return inconclusive('the service accepted a POST (2xx) but the payout is not listed yet');
+    if (accepted)
+      return inconclusive('a POST may have gone through (see attempts) but the payout is not listed yet');
     lookups = 0;
   }
   if (row.sends >= settings.maxSends) {
@@ -150,6 +164,14 @@ export async function step(
     }
     if (error instanceof APIError || error instanceof RequestValidationError) {
       trail.push(attemptOf('post', error));
+      // Only a refusal of the first send is final. After an unanswered one, a 409 duplicate or a 400
+      // insufficient balance may be that send's doing: never sent again, only looked up, `unknown` at the end.
+      if (row.sends > 0) {
+        accepted = true;
+        return inconclusive(
+          `POST ${row.sends + 1} was refused (${error.message}) after an earlier one went unanswered`,
+        );
+      }
       return finish('refused', error.message);
     }
     throw error;

@@ -55,7 +55,10 @@ export interface PayoutRecord {
   nextAttemptAt: Date;
   /** POSTs that may have left (marks of `sending`). */
   sends: number;
-  /** A 2xx came back for a POST (unreadable): the payout exists, and is never sent again. */
+  /**
+   * The payout may exist, so it is never sent again, only looked up (`unknown` if it never shows): a 2xx came back
+   * for a POST (unreadable), or a later POST was refused after an earlier one went unanswered.
+   */
   accepted: boolean;
   /** Why it is in this state (`refused`, `retry`, `not_sent`, `unknown`, and a `sending` waiting to look again). */
   reason?: string;

@@ -1,0 +1,146 @@
+import { expect, it } from 'vitest';
+import { PaymentsClient, PayoutOutcomeUnknownError } from '../../src/index.js';
+import { createPayoutOutbox, memoryOutboxStore, type PayoutOutboxOptions } from '../../src/outbox/index.js';
+import { createPaymentsMock, DEFAULT_API_KEY } from '../../src/testing/index.js';
+import { BENEFICIARY } from '../helpers/fixtures.js';
+
+type Post = 'commit-and-drop' | 'drop' | 'pass' | Response;
+
+/** A client over a mock that lists every POST it takes (no de-duplication), each POST scripted in turn. */
+function scripted(script: Post[]) {
+  const mock = createPaymentsMock({ dedupeByReference: false });
+  let posts = 0;
+  const client = new PaymentsClient({
+    apiKey: DEFAULT_API_KEY,
+    baseUrl: mock.baseUrl,
+    logLevel: 'off',
+    fetch: async (input, init) => {
+      const request = new Request(input, init);
+      if (!(request.method === 'POST' && request.url.endsWith('/payouts'))) return mock.fetch(request);
+      const step = script[posts++] ?? 'pass';
+      if (step instanceof Response) return step.clone();
+      if (step === 'drop') throw new TypeError('fetch failed (connection reset)');
+      const response = await mock.fetch(request);
+      if (step === 'commit-and-drop') throw new TypeError('fetch failed (connection reset)');
+      return response;
+    },
+  });
+  const before = mock.account().transactions.length;
+  return { mock, client, posts: () => posts, made: () => mock.account().transactions.length - before };
+}
+
+function outboxOver(client: PaymentsClient, more: Partial<PayoutOutboxOptions> = {}) {
+  let now = Date.now();
+  const store = more.store ?? memoryOutboxStore({ now: () => now });
+  const outbox = createPayoutOutbox({
+    client,
+    timeout: 2000,
+    visibilityWaits: [0],
+    backoff: { baseMs: 0, maxMs: 0 },
+    ...more,
+    store,
+  });
+  const settleTimes = async (ref: string, times: number) => {
+    const states: string[] = [];
+    for (let i = 0; i < times; i++) {
+      states.push((await outbox.settle(ref)).state);
+      now += 60_000;
+    }
+    return states;
+  };
+  return { outbox, store, settleTimes };
+}
+
+it('serviceAssignedCurrencies adds to NGN: an NGN payout whose answer was lost is recovered, never sent twice', async () => {
+  const { client, posts, made } = scripted(['commit-and-drop']);
+  const { outbox, settleTimes } = outboxOver(client, { serviceAssignedCurrencies: ['XAF'] });
+  const ref = await outbox.enqueue({
+    amount: 5000,
+    currency: 'NGN',
+    beneficiary: BENEFICIARY,
+    remark: 'Invoice 77',
+  });
+  expect((await outbox.get(ref))?.matchRemark).toBe('Invoice 77');
+  expect(await settleTimes(ref, 4)).toEqual(['recovered', 'recovered', 'recovered', 'recovered']);
+  expect([posts(), made()]).toEqual([1, 1]);
+});
+
+it('serviceAssignedCurrencies are read trimmed and in any case', async () => {
+  const { client } = scripted([]);
+  const { outbox } = outboxOver(client, { serviceAssignedCurrencies: [' xaf '] });
+  const ref = await outbox.enqueue({
+    amount: 500,
+    currency: 'XAF ',
+    beneficiary: BENEFICIARY,
+    remark: 'Invoice 5',
+  });
+  expect((await outbox.get(ref))?.matchRemark).toBe('Invoice 5');
+});
+
+for (const remark of ['', ' Invoice 78 ']) {
+  it(`an NGN payout with remark ${JSON.stringify(remark)} whose answer was lost is recovered, not sent again`, async () => {
+    const { client, posts, made } = scripted(['commit-and-drop']);
+    const { outbox, settleTimes } = outboxOver(client);
+    const ref = await outbox.enqueue({ amount: 5000, currency: 'NGN', beneficiary: BENEFICIARY, remark });
+    expect(await settleTimes(ref, 3)).toEqual(['recovered', 'recovered', 'recovered']);
+    expect([posts(), made()]).toEqual([1, 1]);
+  });
+}
+
+it('a row of a service-assigned currency without a remark to match is never sent again: its absence under the own reference proves nothing', async () => {
+  // Enqueued while XAF was not configured (no remark stored), settled after it was: the first POST's answer lost.
+  const { client, posts } = scripted(['drop']);
+  const first = outboxOver(client);
+  const ref = await first.outbox.enqueue({ amount: 500, currency: 'XAF', beneficiary: BENEFICIARY });
+  expect(await first.settleTimes(ref, 1)).toEqual(['retry']);
+  const later = outboxOver(client, { store: first.store, serviceAssignedCurrencies: ['XAF'], maxLookups: 2 });
+  expect(await later.settleTimes(ref, 3)).toEqual(['sending', 'unknown', 'unknown']);
+  expect((await later.outbox.get(ref))?.reason).toMatch(/no remark to find it by/);
+  expect(posts()).toBe(1);
+});
+
+const usd = { amount: 25, currency: 'USD', beneficiary: BENEFICIARY, externalReference: 'dup-1' };
+const refusals = {
+  '409 duplicate': () =>
+    Response.json({ status: false, message: 'Duplicate externalReference' }, { status: 409 }),
+  '400 insufficient balance': () =>
+    Response.json({ status: false, message: 'Insufficient balance' }, { status: 400 }),
+};
+
+it('lookupBeforeRetry: a 409 after an unanswered POST is unknown', async () => {
+  const { client } = scripted(['drop', refusals['409 duplicate']()]);
+  const error = await client.payouts
+    .lookupBeforeRetry(usd, { visibilityWaits: [0], maxAttempts: 2 })
+    .catch((e) => e);
+  expect(error).toBeInstanceOf(PayoutOutcomeUnknownError);
+});
+
+for (const [name, refusal] of Object.entries(refusals)) {
+  it(`a ${name} after an unanswered POST is not "refused": the payout is only looked up, then "unknown"`, async () => {
+    // POST 1 leaves and its answer is lost (the listing does not show it); POST 2 is refused.
+    const { client, posts } = scripted(['drop', refusal(), refusal(), refusal()]);
+    const { outbox, settleTimes } = outboxOver(client, { maxLookups: 3 });
+    const ref = await outbox.enqueue(usd);
+    expect(await settleTimes(ref, 5)).toEqual(['retry', 'sending', 'sending', 'unknown', 'unknown']);
+    const record = await outbox.get(ref);
+    expect(record?.accepted).toBe(true);
+    expect(record?.reason).toMatch(/after 3 lookups/);
+    expect(posts()).toBe(2);
+  });
+
+  it(`a ${name} of the first POST is "refused": nothing was sent before`, async () => {
+    const { client, posts } = scripted([refusal()]);
+    const { outbox, settleTimes } = outboxOver(client);
+    const ref = await outbox.enqueue(usd);
+    expect(await settleTimes(ref, 2)).toEqual(['refused', 'refused']);
+    expect(posts()).toBe(1);
+  });
+}
+
+it('a later POST refused after an unanswered one that did go through ends "recovered" once the listing shows it', async () => {
+  const { client, posts, made } = scripted(['commit-and-drop', refusals['409 duplicate']()]);
+  const { outbox, settleTimes } = outboxOver(client);
+  const ref = await outbox.enqueue(usd);
+  expect(await settleTimes(ref, 2)).toEqual(['recovered', 'recovered']);
+  expect([posts(), made()]).toEqual([1, 1]);
+});
