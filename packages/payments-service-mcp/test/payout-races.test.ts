@@ -137,6 +137,31 @@ describe('send_payout under parallel calls and look-alike rows', () => {
     }
   }, 60_000);
 
+  it('an NGN payout older than the 7-day window is not recognised (as documented); find_payout_by_reference with an earlier since finds it', async () => {
+    const at = new Date(Date.now() - 10 * 86_400_000).toISOString();
+    const old: Row = {
+      id: '00000000-0000-4000-c000-000000000002',
+      transaction_type: 'withdrawal',
+      status: 'completed',
+      description: 'payments-service-mcp:old-1',
+      external_reference: 'PO-OLD-1',
+      fee_amount: 1,
+      source_amount: 2,
+      destination_amount: 1,
+      source_currency: 'NGN',
+      destination_currency: 'NGN',
+      created_at: at,
+      updated_at: at,
+    };
+    server.mock.account().transactions.push({ visibleAt: 0, row: old as never });
+    const since = new Date(Date.now() - 11 * 86_400_000).toISOString();
+    const found = await session.call('find_payout_by_reference', { externalReference: 'old-1', since });
+    expect(data(found).found).toBe(true);
+    const result = await session.call('send_payout', ngn('old-1'));
+    expect(data(result).status).toBe('created');
+    expect(paid('old-1')).toBe(2);
+  }, 60_000);
+
   it('states in its description how long an NGN reference is recognised', async () => {
     const tool = (await session.client.listTools()).tools.find((t) => t.name === 'send_payout')!;
     expect(tool.description).toContain(
