@@ -1,3 +1,4 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
   type PayoutCreateParams,
   type PayoutMatch,
@@ -14,14 +15,31 @@ import { errorResult, PayoutRefusedError, payoutOut, result, transactionOut } fr
  */
 export const remarkFor = (externalReference: string) => `payments-service-mcp:${externalReference}`;
 
-/** The payout with this reference: its own `external_reference`, or the remark `send_payout` gave it. */
+/**
+ * The payout with this reference: a withdrawal (a deposit may carry the same text) under its own
+ * `external_reference`, or under the remark `send_payout` gave it. Only for service-assigned currencies: for the
+ * others the SDK's default match also treats a withdrawal listed without a reference as an incomplete search.
+ */
 export function payoutMatch(externalReference: string): PayoutMatch {
   const remark = remarkFor(externalReference);
-  return (t, ref) => t.external_reference === ref || t.description === remark;
+  return (t, ref) =>
+    t.transaction_type === 'withdrawal' && (t.external_reference === ref || t.description === remark);
 }
 
 /** Currencies whose payouts get a reference the service assigns (the spec's idempotency note). */
 const SERVICE_ASSIGNED = new Set(['NGN']);
+
+/** How far back `send_payout` looks for an NGN payout (the SDK's default `since`). */
+export const LOOKBACK_DAYS = 7;
+
+/** Sorted-key JSON: two calls with the same details give the same text whatever their key order. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_, v) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}
 
 export const RETRY_SENTENCE =
   'Retrying with the same reference is safe and returns the original payout; never invent a new reference for a retry.';
@@ -75,12 +93,97 @@ const payoutInput = {
 };
 
 type Body = Omit<z.infer<z.ZodObject<typeof payoutInput>>, 'nameEnquiry'>;
+type Args = z.infer<z.ZodObject<typeof payoutInput & { accountId: typeof accountId }>>;
 export type PayoutInputMatchesSdk = Accepts<PayoutCreateParams, Body>;
 
 export function registerPayoutTool(ctx: ToolContext): void {
   const caps = ctx.config.payoutCaps;
   if (!caps) return;
   const capsText = [...caps].map(([c, a]) => `${c} ${a}`).join(', ');
+  /** One send: checks, then the SDK's lookup before any POST. */
+  const send = async ({ accountId: id, nameEnquiry, ...body }: Args): Promise<CallToolResult> => {
+    const currency = body.currency.trim().toUpperCase();
+    const cap = caps.get(currency);
+    if (cap === undefined) {
+      throw new PayoutRefusedError(
+        `payouts in ${currency} are not enabled on this server (caps: ${capsText}); nothing was sent`,
+      );
+    }
+    // A number is read as JavaScript writes it: 0.1 + 0.2 has more decimals than any currency and is refused.
+    const amount = typeof body.amount === 'number' ? String(body.amount) : body.amount.trim();
+    if (!DECIMAL.test(amount)) {
+      throw new RequestValidationError([
+        {
+          path: ['amount'],
+          message: `must be a decimal number in major units, e.g. "5000.50" (got ${amount})`,
+        },
+      ]);
+    }
+    if (!atMost(amount, cap)) {
+      throw new PayoutRefusedError(
+        `${amount} ${currency} is over this server's per-payout cap of ${cap} ${currency}; nothing was sent`,
+      );
+    }
+    const client = ctx.client(id);
+    const assigned = SERVICE_ASSIGNED.has(currency);
+    if (assigned) await checkNameEnquiry(client, body.beneficiary, nameEnquiry);
+    const ref = body.externalReference;
+    try {
+      const outcome = await client.payouts.lookupBeforeRetry(
+        { ...body, amount, currency, ...(assigned ? { remark: remarkFor(ref) } : {}) },
+        {
+          // The SDK's default `since` (LOOKBACK_DAYS back), as the tool description says.
+          lookupFirst: true,
+          ...(assigned ? { match: payoutMatch(ref) } : {}),
+          ...(ctx.config.visibilityWaits ? { visibilityWaits: ctx.config.visibilityWaits } : {}),
+        },
+      );
+      switch (outcome.status) {
+        case 'created':
+          return result(ctx.redact, `Created payout ${ref} (${outcome.attempts} attempt(s)).`, {
+            status: 'created',
+            externalReference: ref,
+            attempts: outcome.attempts,
+            payout: payoutOut(outcome.payout, currency),
+          });
+        case 'recovered':
+          return result(
+            ctx.redact,
+            `Payout ${ref} already existed (sent earlier); nothing new was sent. Its status: ${outcome.transaction.status}.`,
+            {
+              status: 'recovered',
+              externalReference: ref,
+              attempts: outcome.attempts,
+              transaction: transactionOut(outcome.transaction),
+            },
+          );
+        case 'not_sent':
+          return errorResult(ctx.redact, outcome.error, {
+            status: 'not_sent',
+            externalReference: ref,
+            attempts: outcome.attempts,
+            reason: outcome.reason,
+            ...(outcome.retryAfterMs !== undefined ? { retryAfterMs: outcome.retryAfterMs } : {}),
+            note: 'Nothing moved. The same reference may be sent again later.',
+          });
+      }
+    } catch (error) {
+      if (error instanceof PayoutOutcomeUnknownError) {
+        return errorResult(ctx.redact, error, {
+          status: 'unknown',
+          externalReference: ref,
+          attempts: error.attempts,
+          reason: error.reason,
+          operatorMustCheck:
+            `Whether payout ${ref} went through is not known. Check find_payout_by_reference (or the dashboard) for ` +
+            `${ref} before anything else. ${RETRY_SENTENCE}`,
+        });
+      }
+      throw error;
+    }
+  };
+  /** Sends in progress in this process, by reference. */
+  const inFlight = new Map<string, { details: string; answer: Promise<CallToolResult> }>();
   ctx.server.registerTool(
     'send_payout',
     {
@@ -90,88 +193,34 @@ export function registerPayoutTool(ctx: ToolContext): void {
         'reference, so a payout this reference already made is returned (status "recovered") instead of being sent again. ' +
         `Per-payout caps set by the operator (major units): ${capsText}; other currencies are refused. ` +
         'NGN needs nameEnquiry from lookup_account_name for the same account, and the holder name must match. ' +
+        `An NGN payout is recognised by its reference for ${LOOKBACK_DAYS} days after it was created; after that the ` +
+        'same reference would send a new payout, so check find_payout_by_reference with an earlier since first. ' +
+        'Calls with the same reference at the same time share one send; one with other details is refused. ' +
         'The answer is status "created", "recovered", "not_sent" (nothing moved) or "unknown" (the operator must check before anything else).',
       inputSchema: { ...payoutInput, accountId },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     },
-    guarded(ctx, async ({ accountId: id, nameEnquiry, ...body }) => {
-      const currency = body.currency.trim().toUpperCase();
-      const cap = caps.get(currency);
-      if (cap === undefined) {
-        throw new PayoutRefusedError(
-          `payouts in ${currency} are not enabled on this server (caps: ${capsText}); nothing was sent`,
-        );
+    guarded(ctx, async (args) => {
+      // Agents issue tool calls in parallel: two sends of one reference would both look, find nothing, and
+      // both POST. So a second call waits for the first and gets its answer. (Two processes: see the README.)
+      const ref = args.externalReference;
+      const details = canonical(args);
+      const running = inFlight.get(ref);
+      if (running) {
+        if (running.details !== details) {
+          throw new PayoutRefusedError(
+            `payout ${ref} is being sent right now with other details; nothing was sent for this call. ` +
+              `${RETRY_SENTENCE}`,
+          );
+        }
+        return running.answer;
       }
-      // A number is read as JavaScript writes it: 0.1 + 0.2 has more decimals than any currency and is refused.
-      const amount = typeof body.amount === 'number' ? String(body.amount) : body.amount.trim();
-      if (!DECIMAL.test(amount)) {
-        throw new RequestValidationError([
-          {
-            path: ['amount'],
-            message: `must be a decimal number in major units, e.g. "5000.50" (got ${amount})`,
-          },
-        ]);
-      }
-      if (!atMost(amount, cap)) {
-        throw new PayoutRefusedError(
-          `${amount} ${currency} is over this server's per-payout cap of ${cap} ${currency}; nothing was sent`,
-        );
-      }
-      const client = ctx.client(id);
-      const assigned = SERVICE_ASSIGNED.has(currency);
-      if (assigned) await checkNameEnquiry(client, body.beneficiary, nameEnquiry);
-      const ref = body.externalReference;
+      const answer = send(args);
+      inFlight.set(ref, { details, answer });
       try {
-        const outcome = await client.payouts.lookupBeforeRetry(
-          { ...body, amount, currency, ...(assigned ? { remark: remarkFor(ref) } : {}) },
-          {
-            lookupFirst: true,
-            match: payoutMatch(ref),
-            ...(ctx.config.visibilityWaits ? { visibilityWaits: ctx.config.visibilityWaits } : {}),
-          },
-        );
-        switch (outcome.status) {
-          case 'created':
-            return result(ctx.redact, `Created payout ${ref} (${outcome.attempts} attempt(s)).`, {
-              status: 'created',
-              externalReference: ref,
-              attempts: outcome.attempts,
-              payout: payoutOut(outcome.payout, currency),
-            });
-          case 'recovered':
-            return result(
-              ctx.redact,
-              `Payout ${ref} already existed (sent earlier); nothing new was sent. Its status: ${outcome.transaction.status}.`,
-              {
-                status: 'recovered',
-                externalReference: ref,
-                attempts: outcome.attempts,
-                transaction: transactionOut(outcome.transaction),
-              },
-            );
-          case 'not_sent':
-            return errorResult(ctx.redact, outcome.error, {
-              status: 'not_sent',
-              externalReference: ref,
-              attempts: outcome.attempts,
-              reason: outcome.reason,
-              ...(outcome.retryAfterMs !== undefined ? { retryAfterMs: outcome.retryAfterMs } : {}),
-              note: 'Nothing moved. The same reference may be sent again later.',
-            });
-        }
-      } catch (error) {
-        if (error instanceof PayoutOutcomeUnknownError) {
-          return errorResult(ctx.redact, error, {
-            status: 'unknown',
-            externalReference: ref,
-            attempts: error.attempts,
-            reason: error.reason,
-            operatorMustCheck:
-              `Whether payout ${ref} went through is not known. Check find_payout_by_reference (or the dashboard) for ` +
-              `${ref} before anything else. ${RETRY_SENTENCE}`,
-          });
-        }
-        throw error;
+        return await answer;
+      } finally {
+        inFlight.delete(ref);
       }
     }),
   );

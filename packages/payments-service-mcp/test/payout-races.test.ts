@@ -1,0 +1,171 @@
+import { KNOWN_ACCOUNT_NUMBER, type MockServer, startMockServer } from 'payments-service-sdk/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CANARY_KEY, connect, data, envFor, type Session } from './helpers.js';
+
+const BENEFICIARY = {
+  accountName: 'ADAEZE KEMI OKAFOR',
+  accountNumber: KNOWN_ACCOUNT_NUMBER,
+  bankName: 'Guaranty Trust Bank',
+  bankCode: '000013',
+  email: 'ada@example.com',
+};
+const ENQUIRY = {
+  accountNumber: KNOWN_ACCOUNT_NUMBER,
+  bankCode: '000013',
+  accountName: 'ADAEZE KEMI OKAFOR',
+};
+
+const ngn = (externalReference: string, amount = '1000') => ({
+  externalReference,
+  amount,
+  currency: 'NGN',
+  beneficiary: BENEFICIARY,
+  nameEnquiry: ENQUIRY,
+});
+
+type Row = Record<string, unknown>;
+
+let server: MockServer;
+let session: Session;
+const rows = () => server.mock.account().transactions.map((t) => t.row as unknown as Row);
+/** Withdrawals in the mock's ledger that send_payout made for this reference (NGN ones carry it in the remark). */
+const paid = (reference: string) =>
+  rows().filter(
+    (r) =>
+      r.transaction_type === 'withdrawal' &&
+      (r.external_reference === reference || r.description === `payments-service-mcp:${reference}`),
+  ).length;
+
+beforeAll(async () => {
+  // No dedupe by reference: as the spec says of NGN, the service does not recognise a repeated reference, so
+  // only the MCP server stands between two parallel calls and two payouts.
+  server = await startMockServer({
+    apiKeys: [{ key: CANARY_KEY, tenant: true, allowlist: ['127.0.0.1'] }],
+    dedupeByReference: false,
+  });
+  session = await connect(
+    envFor(server, {
+      PAYMENTS_MCP_PAYOUT_CAPS: 'NGN=50000,USD=1000',
+      PAYMENTS_MCP_VISIBILITY_WAITS_MS: '0,50',
+    }),
+    ['--allow-payouts'],
+  );
+}, 60_000);
+afterAll(async () => {
+  await session?.close();
+  await server?.close();
+});
+
+describe('send_payout under parallel calls and look-alike rows', () => {
+  it('two parallel calls with the same reference move money once, and both get the one outcome', async () => {
+    const [a, b] = await Promise.all([
+      session.call('send_payout', ngn('par-1')),
+      session.call('send_payout', ngn('par-1')),
+    ]);
+    expect(paid('par-1')).toBe(1);
+    expect(data(a).status).toBe('created');
+    expect(data(b)).toEqual(data(a));
+  }, 60_000);
+
+  it('a parallel call with the same reference but other details is refused, and nothing more is sent', async () => {
+    const [a, b] = await Promise.all([
+      session.call('send_payout', ngn('par-2', '1000')),
+      session.call('send_payout', ngn('par-2', '2000')),
+    ]);
+    expect(paid('par-2')).toBe(1);
+    expect(data(a).status).toBe('created');
+    expect(b.isError).toBe(true);
+    expect(JSON.stringify(b)).toContain('PayoutRefusedError');
+    expect(JSON.stringify(b)).toContain('nothing was sent');
+    // Once the first call is over, the same reference again is recognised (not sent a second time).
+    const again = await session.call('send_payout', ngn('par-2', '1000'));
+    expect(data(again).status).toBe('recovered');
+    expect(paid('par-2')).toBe(1);
+  }, 60_000);
+
+  it('a deposit that carries the same reference is not taken for the payout: the payout is sent', async () => {
+    const weekAgo = Date.now() - 6 * 86_400_000;
+    const deposit = rows().find(
+      (r) =>
+        r.transaction_type === 'deposit' &&
+        r.status !== 'failed' &&
+        typeof r.external_reference === 'string' &&
+        Date.parse(String(r.created_at)) > weekAgo,
+    );
+    if (!deposit) throw new Error('no recent deposit in the seed');
+    const reference = deposit.external_reference as string;
+    const before = await session.call('find_payout_by_reference', { externalReference: reference });
+    expect(data(before).found).toBe(false);
+    const result = await session.call('send_payout', ngn(reference));
+    expect(data(result).status).toBe('created');
+    expect(paid(reference)).toBe(1);
+    const after = await session.call('find_payout_by_reference', { externalReference: reference });
+    expect(data(after).transaction).toMatchObject({ transaction_type: 'withdrawal' });
+  }, 60_000);
+
+  it('USD: a withdrawal listed without a reference leaves the search incomplete, so nothing is sent', async () => {
+    const at = new Date().toISOString();
+    const bare: Row = {
+      id: '00000000-0000-4000-c000-000000000001',
+      transaction_type: 'withdrawal',
+      status: 'completed',
+      description: 'listed without a reference',
+      fee_amount: 1,
+      source_amount: 2,
+      destination_amount: 1,
+      source_currency: 'USD',
+      destination_currency: 'USD',
+      created_at: at,
+      updated_at: at,
+    };
+    const ledger = server.mock.account().transactions;
+    ledger.push({ visibleAt: 0, row: bare as never });
+    try {
+      const result = await session.call('send_payout', {
+        externalReference: 'usd-bare-1',
+        amount: '10',
+        currency: 'USD',
+        beneficiary: BENEFICIARY,
+      });
+      expect(data(result).status).toBe('unknown');
+      expect(paid('usd-bare-1')).toBe(0);
+    } finally {
+      ledger.splice(
+        ledger.findIndex((t) => (t.row as unknown) === bare),
+        1,
+      );
+    }
+  }, 60_000);
+
+  it('an NGN payout older than the 7-day window is not recognised (as documented); find_payout_by_reference with an earlier since finds it', async () => {
+    const at = new Date(Date.now() - 10 * 86_400_000).toISOString();
+    const old: Row = {
+      id: '00000000-0000-4000-c000-000000000002',
+      transaction_type: 'withdrawal',
+      status: 'completed',
+      description: 'payments-service-mcp:old-1',
+      external_reference: 'PO-OLD-1',
+      fee_amount: 1,
+      source_amount: 2,
+      destination_amount: 1,
+      source_currency: 'NGN',
+      destination_currency: 'NGN',
+      created_at: at,
+      updated_at: at,
+    };
+    server.mock.account().transactions.push({ visibleAt: 0, row: old as never });
+    const since = new Date(Date.now() - 11 * 86_400_000).toISOString();
+    const found = await session.call('find_payout_by_reference', { externalReference: 'old-1', since });
+    expect(data(found).found).toBe(true);
+    const result = await session.call('send_payout', ngn('old-1'));
+    expect(data(result).status).toBe('created');
+    expect(paid('old-1')).toBe(2);
+  }, 60_000);
+
+  it('states in its description how long an NGN reference is recognised', async () => {
+    const tool = (await session.client.listTools()).tools.find((t) => t.name === 'send_payout')!;
+    expect(tool.description).toContain(
+      'An NGN payout is recognised by its reference for 7 days after it was created',
+    );
+  });
+});
