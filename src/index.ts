@@ -60,6 +60,7 @@ export {
   BankSchema,
   type Banks,
   type LookupParams,
+  LookupParamsSchema,
 } from './resources/banks.js';
 export {
   type AccountCategory,
@@ -70,6 +71,7 @@ export {
   type BeneficiaryFields,
   type BeneficiaryInput,
   type BeneficiaryListParams,
+  BeneficiaryListParamsSchema,
   BeneficiarySchema,
   type BeneficiaryWriteOptions,
   beneficiaryInputIssues,
@@ -93,6 +95,7 @@ export {
   PayerNameDocumentSchema,
   type PayerNameFields,
   type PayerNameListParams,
+  PayerNameListParamsSchema,
   type PayerNameMetadata,
   PayerNameSchema,
   type PayerNames,
@@ -137,6 +140,7 @@ export {
   type TransactionListItem,
   TransactionListItemSchema,
   type TransactionListParams,
+  TransactionListParamsSchema,
   TransactionSchema,
 } from './rules/transactions.js';
 export { VERSION } from './version.js';

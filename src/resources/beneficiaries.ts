@@ -64,7 +64,8 @@ export interface BeneficiaryListParams {
   pageSize?: number;
 }
 
-const ListParamsSchema = z.strictObject(pagingParams());
+/** The query of GET /beneficiaries, checked before sending: `page` and `pageSize` (no ceiling stated). */
+export const BeneficiaryListParamsSchema = z.strictObject(pagingParams());
 
 /** Per-call options of `create` and `update`. */
 export interface BeneficiaryWriteOptions extends RequestOptions {
@@ -145,7 +146,7 @@ export class Beneficiaries extends APIResource {
       {
         path: '/beneficiaries',
         shape: 'flat',
-        query: () => parseRequest(ListParamsSchema, params),
+        query: () => parseRequest(BeneficiaryListParamsSchema, params),
         schema: this.#schema,
         options,
       },

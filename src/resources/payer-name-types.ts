@@ -149,7 +149,7 @@ export interface PayerNameListParams {
 }
 
 const LIST_KEYS = ['page', 'pageSize', 'archived', 'status'];
-/** Filters of GET /payer-names. */
+/** Filters of GET /payer-names, checked before sending: the runtime check behind `PayerNameListParams`. */
 export const PayerNameListParamsSchema = z
   .strictObject({
     ...pagingParams(),

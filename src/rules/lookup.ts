@@ -20,7 +20,7 @@ const trimmed = (required: string) =>
     )
     .check(z.minLength(1, required));
 
-/** The body of POST /lookup. */
+/** The body of POST /lookup, checked before sending: the runtime check behind `LookupParams`. */
 export const LookupParamsSchema = z.strictObject({
   bankCode: trimmed(LOOKUP_MESSAGES.bankCode),
   accountNumber: z.pipe(

@@ -146,7 +146,10 @@ export function isLegacyTransaction(row: TransactionListItem): row is LegacyTran
 /** A row of GET /transactions, either form. */
 export const TransactionListItemSchema = z.union([TransactionSchema, LegacyTransactionSchema]);
 
-/** The query of GET /transactions, checked before sending. */
+/**
+ * The query of GET /transactions, checked before sending: the runtime check behind `TransactionListParams`.
+ * `startDate`/`endDate` also take a `Date` (sent as its ISO string), which JSON Schema cannot express.
+ */
 export const TransactionListParamsSchema = z.strictObject({
   ...pagingParams(TRANSACTIONS_MAX_PAGE_SIZE),
   status: z.optional(z.enum(TRANSACTION_STATUSES)),

@@ -1,72 +1,20 @@
-import {
-  type BeneficiaryListParams,
-  currencyDigits,
-  type LookupParams,
-  PAYER_NAME_REVIEW_STATUSES,
-  type Page,
-  type PayerName,
-  type PayerNameListParams,
-  TRANSACTION_STATUSES,
-  type TransactionListParams,
-} from 'payments-service-sdk';
+import { currencyDigits, type Page, type PayerName } from 'payments-service-sdk';
 import * as z from 'zod';
-import { type Accepts, accountId, guarded, READ_ONLY, type ToolContext } from '../context.js';
+import { accountId, guarded, READ_ONLY, type ToolContext } from '../context.js';
 import { result, transactionOut } from '../format.js';
 import { payoutMatch } from './payout.js';
+import {
+  beneficiariesInput,
+  lookupInput,
+  MAX_PAGE_SIZE,
+  payerNamesInput,
+  transactionsInput,
+} from './read-inputs.js';
 
-/** The most rows one call returns: the spec's ceiling for GET /transactions, used for every listing here. */
-export const MAX_PAGE_SIZE = 100;
 /** Pages `get_payer_name` reads at most while looking for an id (the spec shows no GET by id). */
 const PAYER_NAME_SCAN_PAGES = 10;
 
-const page = z.number().int().min(1).optional().describe('Page to read, from 1 (default 1).');
-const pageSize = z
-  .number()
-  .int()
-  .min(1)
-  .max(MAX_PAGE_SIZE)
-  .optional()
-  .describe(`Rows per page, 1 to ${MAX_PAGE_SIZE} (default 20). One call returns one page.`);
 const uuid = (what: string) => z.string().describe(`The ${what}'s id (a uuid).`);
-
-const lookupInput = {
-  bankCode: z.string().describe('NIP institution code from list_banks.'),
-  accountNumber: z.string().describe('10-digit NUBAN.'),
-  currency: z.literal('NGN').optional().describe('Only NGN; assumed when omitted.'),
-};
-const dateFilter = z
-  .string()
-  .optional()
-  .describe('Inclusive; YYYY-MM-DD or a full ISO 8601 timestamp with seconds and offset.');
-const transactionsInput = {
-  status: z
-    .enum(TRANSACTION_STATUSES)
-    .optional()
-    .describe('One status. Failed transactions are left out unless status is "failed".'),
-  startDate: dateFilter,
-  endDate: dateFilter,
-  page,
-  pageSize,
-};
-const payerNamesInput = {
-  page,
-  pageSize,
-  archived: z.boolean().optional().describe('true: archived names only; false: none of them.'),
-  status: z
-    .enum(PAYER_NAME_REVIEW_STATUSES)
-    .optional()
-    .describe('A review status; "approved" covers processing, active and action_required.'),
-};
-const beneficiariesInput = { page, pageSize };
-
-type Input<S extends z.ZodRawShape> = z.infer<z.ZodObject<S>>;
-// Each input shape is accepted by the SDK method it feeds: a drift in either fails the build.
-export type InputsMatchSdk = [
-  Accepts<LookupParams, Input<typeof lookupInput>>,
-  Accepts<TransactionListParams, Input<typeof transactionsInput>>,
-  Accepts<PayerNameListParams, Input<typeof payerNamesInput>>,
-  Accepts<BeneficiaryListParams, Input<typeof beneficiariesInput>>,
-];
 
 /** One page and where the next one is: the agent sees the cap and asks for more itself. */
 function pageOut<T>(current: Page<T>) {
