@@ -192,7 +192,7 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
       env.OUTBOX_TERMINATE = `before-post:${1 + Math.floor(random() * 3)}`;
     } else if (killsLeft > 0) {
       killsLeft -= 1;
-      env.OUTBOX_KILL = `${KILL_POINTS[Math.floor(random() * KILL_POINTS.length)]}:${1 + Math.floor(random() * 8)}`;
+      env.OUTBOX_KILL = `${KILL_POINTS[Math.floor(random() * KILL_POINTS.length)]}:${1 + Math.floor(random() * 3)}`;
     }
     const child = spawn(process.execPath, [script], {
       cwd: ROOT,
