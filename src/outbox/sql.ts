@@ -15,61 +15,43 @@ export function checkTable(table: string): string {
 }
 
 const indexName = (table: string, suffix: string) => `${table.replace('.', '_')}_${suffix}`;
-const bare = (table: string) => table.split('.').pop()!;
 
 /**
- * The outbox table for PostgreSQL. Times are epoch milliseconds (`bigint`), read from the database's own clock,
- * so that workers on machines whose clocks disagree still agree on when a lease lapses. `match_remark` is
- * unique: two payouts the listing could not tell apart cannot both be recorded.
+ * The columns, written once for both databases in neutral types: `text`, `time` (epoch milliseconds), `count`
+ * and `flag`. Each dialect names the types its way (PostgreSQL's `bigint`/`boolean`, SQLite's integers).
  */
-export function postgresOutboxSchema(table = DEFAULT_OUTBOX_TABLE): string {
-  checkTable(table);
-  return `CREATE TABLE IF NOT EXISTS ${table} (
-  reference text PRIMARY KEY,
-  state text NOT NULL,
-  currency text NOT NULL,
-  body text NOT NULL,
-  match_remark text UNIQUE,
-  created_at bigint NOT NULL,
-  updated_at bigint NOT NULL,
-  next_attempt_at bigint NOT NULL,
-  lease_until bigint,
-  owner text,
-  token bigint NOT NULL DEFAULT 0,
-  sends integer NOT NULL DEFAULT 0,
-  lookups integer NOT NULL DEFAULT 0,
-  accepted boolean NOT NULL DEFAULT false,
-  reason text,
-  result text,
-  attempts text NOT NULL DEFAULT '[]'
-);
-CREATE INDEX IF NOT EXISTS ${bare(indexName(table, 'due'))} ON ${table} (next_attempt_at)
-  WHERE state IN ('pending', 'sending', 'retry');
-CREATE INDEX IF NOT EXISTS ${bare(indexName(table, 'state'))} ON ${table} (state, created_at, reference);
-`;
-}
+const TABLE = {
+  reference: 'text PRIMARY KEY',
+  state: 'text NOT NULL',
+  currency: 'text NOT NULL',
+  body: 'text NOT NULL',
+  match_remark: 'text UNIQUE',
+  created_at: 'time NOT NULL',
+  updated_at: 'time NOT NULL',
+  next_attempt_at: 'time NOT NULL',
+  lease_until: 'time',
+  owner: 'text',
+  token: 'time NOT NULL DEFAULT 0',
+  sends: 'count NOT NULL DEFAULT 0',
+  lookups: 'count NOT NULL DEFAULT 0',
+  accepted: 'flag NOT NULL DEFAULT false',
+  reason: 'text',
+  result: 'text',
+  attempts: "text NOT NULL DEFAULT '[]'",
+} as const;
 
-/** The outbox table for SQLite (`node:sqlite`): the same columns, in SQLite's types. */
-export function sqliteOutboxSchema(table = DEFAULT_OUTBOX_TABLE): string {
+export const COLUMNS = Object.keys(TABLE) as (keyof typeof TABLE)[];
+
+type Dialect = Record<'text' | 'time' | 'count' | 'flag' | 'false', string>;
+
+function outboxSchema(table: string, dialect: Dialect): string {
   checkTable(table);
+  const columns = Object.entries(TABLE).map(
+    ([name, def]) =>
+      `  ${name} ${def.replace(/^(text|time|count|flag)\b/, (t) => dialect[t as 'text']).replace(/\bfalse$/, dialect.false)}`,
+  );
   return `CREATE TABLE IF NOT EXISTS ${table} (
-  reference TEXT PRIMARY KEY,
-  state TEXT NOT NULL,
-  currency TEXT NOT NULL,
-  body TEXT NOT NULL,
-  match_remark TEXT UNIQUE,
-  created_at INTEGER NOT NULL,
-  updated_at INTEGER NOT NULL,
-  next_attempt_at INTEGER NOT NULL,
-  lease_until INTEGER,
-  owner TEXT,
-  token INTEGER NOT NULL DEFAULT 0,
-  sends INTEGER NOT NULL DEFAULT 0,
-  lookups INTEGER NOT NULL DEFAULT 0,
-  accepted INTEGER NOT NULL DEFAULT 0,
-  reason TEXT,
-  result TEXT,
-  attempts TEXT NOT NULL DEFAULT '[]'
+${columns.join(',\n')}
 );
 CREATE INDEX IF NOT EXISTS ${indexName(table, 'due')} ON ${table} (next_attempt_at)
   WHERE state IN ('pending', 'sending', 'retry');
@@ -77,25 +59,31 @@ CREATE INDEX IF NOT EXISTS ${indexName(table, 'state')} ON ${table} (state, crea
 `;
 }
 
-export const COLUMNS = [
-  'reference',
-  'state',
-  'currency',
-  'body',
-  'match_remark',
-  'created_at',
-  'updated_at',
-  'next_attempt_at',
-  'lease_until',
-  'owner',
-  'token',
-  'sends',
-  'lookups',
-  'accepted',
-  'reason',
-  'result',
-  'attempts',
-] as const;
+/**
+ * The outbox table for PostgreSQL. Times are epoch milliseconds (`bigint`), read from the database's own clock,
+ * so that workers on machines whose clocks disagree still agree on when a lease lapses. `match_remark` is
+ * unique: two payouts the listing could not tell apart cannot both be recorded.
+ */
+export function postgresOutboxSchema(table = DEFAULT_OUTBOX_TABLE): string {
+  return outboxSchema(table, {
+    text: 'text',
+    time: 'bigint',
+    count: 'integer',
+    flag: 'boolean',
+    false: 'false',
+  });
+}
+
+/** The outbox table for SQLite (`node:sqlite`): the same columns, in SQLite's types. */
+export function sqliteOutboxSchema(table = DEFAULT_OUTBOX_TABLE): string {
+  return outboxSchema(table, {
+    text: 'TEXT',
+    time: 'INTEGER',
+    count: 'INTEGER',
+    flag: 'INTEGER',
+    false: '0',
+  });
+}
 
 /** A row as a driver returns it (bigint columns come back as strings from pg, booleans as 0/1 from SQLite). */
 export function toRow(raw: Record<string, unknown>): OutboxRow {
