@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import type { FieldIssue } from '../core/error.js';
 import { isRecord } from '../core/values.js';
-import { extraIssues, fieldIssues } from './schema.js';
+import { extraIssues, fieldIssues, trimmedString } from './schema.js';
 
 /** Every rail the spec lists for `withdrawal_method`; none of them (null) is an NGN bank transfer. */
 export const WITHDRAWAL_METHODS = [
@@ -111,7 +111,7 @@ const fieldsSchema = z.strictObject({
   label: z.optional(z.string()),
   email: text(100),
   account_name: text(100),
-  account_number: z.optional(z.string().check(z.trim(), z.maxLength(50))),
+  account_number: z.optional(trimmedString.check(z.maxLength(50))),
   bank_name: text(100),
   bank_code: text(20),
   bank_address: z.optional(z.record(z.string(), z.string())),

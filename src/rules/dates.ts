@@ -34,7 +34,7 @@ export const dateFilter = z.pipe(
       .check(
         z.refine(isDateFilter, 'must be YYYY-MM-DD or a full ISO 8601 timestamp with seconds and offset'),
       ),
-    z.date().check(z.refine((d) => !Number.isNaN(d.getTime()), 'must be a valid Date')),
+    z.custom<Date>((d) => d instanceof Date && !Number.isNaN(d.getTime())),
   ]),
   z.transform((value) => (value instanceof Date ? value.toISOString() : value)),
 );

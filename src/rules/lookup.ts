@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { trimmedString } from './schema.js';
 
 /**
  * POST /lookup as the spec states it: Nigerian accounts only; `bankCode` and `accountNumber` (a 10-digit NUBAN)
@@ -12,20 +13,14 @@ export const LOOKUP_MESSAGES = {
 } as const;
 
 // The service trims and treats blank as absent, so the SDK does the same and reports "required" up front.
-const trimmed = (required: string) =>
-  z
-    .pipe(
-      z.string(),
-      z.transform((value) => value.trim()),
-    )
-    .check(z.minLength(1, required));
+const trimmed = (required: string) => trimmedString.check(z.refine((value) => value !== '', required));
 
 /** The body of POST /lookup, checked before sending: the runtime check behind `LookupParams`. */
 export const LookupParamsSchema = z.strictObject({
   bankCode: trimmed(LOOKUP_MESSAGES.bankCode),
   accountNumber: z.pipe(
     trimmed(LOOKUP_MESSAGES.accountNumber),
-    z.string().check(z.regex(/^\d{10}$/, 'must be a 10-digit NUBAN')),
+    z.string().check(z.refine((v) => /^\d{10}$/.test(v), 'must be a 10-digit NUBAN')),
   ),
-  currency: z.optional(z.literal('NGN', LOOKUP_MESSAGES.currency)),
+  currency: z.optional(z.enum(['NGN'], LOOKUP_MESSAGES.currency)),
 });

@@ -53,13 +53,11 @@ export const DOCUMENT_POLICY: UploadPolicy = {
   maxBytes: PAYER_NAME_DOCUMENT_MAX_BYTES,
 };
 
-const text = (min: number, max: number) =>
-  z
-    .string()
-    .check(
-      z.minLength(min, min === 1 ? 'must not be empty' : `must be at least ${min} characters`),
-      z.maxLength(max, `must be at most ${max} characters`),
-    );
+const text = (max: number) =>
+  z.string().check(
+    z.refine((value) => value !== '', 'must not be empty'),
+    z.maxLength(max, `must be at most ${max} characters`),
+  );
 const optionalText = (max: number) =>
   z.optional(z.string().check(z.maxLength(max, `must be at most ${max} characters`)));
 
@@ -88,15 +86,15 @@ const MetadataSchema = z
 
 const createFields = {
   entity_type: z.enum(PAYER_NAME_ENTITY_TYPES, 'must be one of: individual, business'),
-  display_name: text(1, 255),
+  display_name: text(255),
   first_name: optionalText(120),
   last_name: optionalText(120),
   registration_number: optionalText(120),
   registration_date: z.optional(z.string().check(z.refine(isCalendarDate, 'must be a date YYYY-MM-DD'))),
-  country: text(1, 100),
-  address_line: text(1, 500),
-  city: text(1, 120),
-  state_province: text(1, 120),
+  country: text(100),
+  address_line: text(500),
+  city: text(120),
+  state_province: text(120),
   postal_code: optionalText(32),
   metadata: z.optional(MetadataSchema),
 };

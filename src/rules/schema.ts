@@ -23,9 +23,20 @@ export function openEnum<const T extends readonly string[]>(_values: T) {
   return z.string() as unknown as z.ZodMiniType<T[number] | (string & {}), T[number] | (string & {})>;
 }
 
+/** A number that is a whole number JSON carries exactly (within 2^53). */
+export const wholeNumber = z
+  .number()
+  .check(z.refine(Number.isSafeInteger, { error: 'must be a whole number', abort: true }));
+
+/** A string sent trimmed, as the service reads it. */
+export const trimmedString = z.pipe(
+  z.string(),
+  z.transform((value) => value.trim()),
+);
+
 /** A caller-supplied query, sent as given: for filters whose names the spec does not show. */
 export const PassThroughQuery = z.optional(
-  z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null(), z.undefined()])),
+  z.record(z.string(), z.optional(z.nullable(z.union([z.string(), z.number(), z.boolean()])))),
 );
 
 function sizeMessage(bound: 'at least' | 'at most', limit: number | bigint, origin: string): string {
