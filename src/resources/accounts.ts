@@ -7,9 +7,9 @@ import { looseObject, openEnum, parseRequest } from '../rules/schema.js';
 import {
   type PassThroughListParams,
   PlainRecordSchema,
+  recordCall,
   recordList,
   type SchemaOptions,
-  schemaOption,
 } from './record-seam.js';
 import { APIResource } from './resource.js';
 
@@ -57,11 +57,10 @@ export class Accounts extends APIResource {
    * `{ schema }` the record is typed and checked by it; without, it is kept as the service sent it.
    */
   create<T = Account>(body: AccountCreateParams, given?: SchemaOptions<T>): APIPromise<T> {
-    return this.api.call<T>(async () => {
-      const { schema, options } = schemaOption(given);
+    return recordCall(this.api, 'accounts.create', given, (schema) => {
       const checked = parseRequest(PlainRecordSchema, body, ['body']);
-      return { method: 'POST', path: '/accounts', body: checked, schema, options };
-    }, 'accounts.create');
+      return { method: 'POST', path: '/accounts', body: checked, schema };
+    });
   }
 
   /**
@@ -70,7 +69,7 @@ export class Accounts extends APIResource {
    * rows are kept as the service sent them.
    */
   list<T = Account>(params: AccountListParams = {}, given?: SchemaOptions<T>): PagePromise<T> {
-    return recordList(this.api, '/accounts', params, given, 'accounts.list');
+    return recordList(this.api, 'accounts.list', '/accounts', params, given);
   }
 
   /**
@@ -78,11 +77,10 @@ export class Accounts extends APIResource {
    * record as the service sent it.
    */
   fundingInstructions<T = FundingInstructions>(accountId: string, given?: SchemaOptions<T>): APIPromise<T> {
-    return this.api.call<T>(async () => {
-      const { schema, options } = schemaOption(given);
+    return recordCall(this.api, 'accounts.fundingInstructions', given, (schema) => {
       const target = route('/accounts/{accountId}/funding-instructions', { accountId });
-      return { method: 'GET', ...target, schema, options };
-    }, 'accounts.fundingInstructions');
+      return { method: 'GET', ...target, schema };
+    });
   }
 
   /**
@@ -90,13 +88,14 @@ export class Accounts extends APIResource {
    * `BadRequestError`). Valid 72 hours; a new link invalidates the previous one.
    */
   createKycLink(accountId: string, options?: RequestOptions): APIPromise<IndividualKycLink> {
-    return this.api.call(async () => {
-      return {
+    return this.api.call(
+      () => ({
         method: 'POST',
         ...route('/accounts/{accountId}/kyc-link', { accountId }),
         schema: IndividualKycLinkSchema,
         options,
-      };
-    }, 'accounts.createKycLink');
+      }),
+      'accounts.createKycLink',
+    );
   }
 }

@@ -1,10 +1,9 @@
 import * as z from 'zod/mini';
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../internal/config.js';
-import { pickList } from '../internal/envelope.js';
 import { LookupParamsSchema } from '../rules/lookup.js';
 import { looseObject, parseRequest } from '../rules/schema.js';
-import { APIResource } from './resource.js';
+import { APIResource, keyedList } from './resource.js';
 
 /** A Nigerian bank from GET /banks. `bankCode` is the NIP institution code. */
 export const BankSchema = looseObject({
@@ -53,16 +52,7 @@ export interface LookupParams {
 export class Banks extends APIResource {
   /** GET /banks: every supported Nigerian bank (the service caches and refreshes the list). */
   list(options?: RequestOptions): APIPromise<Bank[]> {
-    return this.api.call(
-      {
-        method: 'GET',
-        path: '/banks',
-        select: (r) => pickList(r.payload, 'banks'),
-        schema: z.array(BankSchema),
-        options,
-      },
-      'banks.list',
-    );
+    return keyedList(this.api, 'banks.list', '/banks', 'banks', BankSchema, options);
   }
 
   /**
@@ -70,16 +60,16 @@ export class Banks extends APIResource {
    * A read, so it is retried like a GET.
    */
   lookup(params: LookupParams, options?: RequestOptions): APIPromise<AccountLookup> {
-    return this.api.call(async () => {
-      const body = parseRequest(LookupParamsSchema, params);
-      return {
+    return this.api.call(
+      () => ({
         method: 'POST',
         path: '/lookup',
-        body,
+        body: parseRequest(LookupParamsSchema, params),
         idempotent: true,
         schema: AccountLookupSchema,
         options,
-      };
-    }, 'banks.lookup');
+      }),
+      'banks.lookup',
+    );
   }
 }

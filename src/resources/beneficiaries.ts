@@ -8,7 +8,13 @@ import type { RequestOptions } from '../internal/config.js';
 import { REQUEST_OPTION_KEYS } from '../internal/option-bags.js';
 import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
 import { route } from '../internal/path.js';
-import { beneficiaryInputSchema, beneficiaryWire, WITHDRAWAL_METHODS } from '../rules/beneficiary.js';
+import type { Call } from '../internal/pipeline.js';
+import {
+  type BeneficiaryWrite,
+  beneficiaryInputSchema,
+  beneficiaryWire,
+  WITHDRAWAL_METHODS,
+} from '../rules/beneficiary.js';
 import { pagingParams } from '../rules/paging.js';
 import { looseObject, openEnum, parseRequest } from '../rules/schema.js';
 import type { BeneficiaryInput } from './beneficiary-types.js';
@@ -118,19 +124,23 @@ export class Beneficiaries extends APIResource {
 
   /** POST /beneficiaries (path inferred). Validates the body for its rail first; never retried (not idempotent). */
   create(body: BeneficiaryInput, options?: BeneficiaryWriteOptions): APIPromise<Beneficiary> {
-    return this.api.call(async () => {
-      refuseUnknownKeys(options, WRITE_OPTION_KEYS);
-      const { allowUnclassified: _, ...rest } = options ?? {};
-      const allowUnclassified = ownField(options, 'allowUnclassified');
-      const json = beneficiaryWire(parseRequest(beneficiaryInputSchema({ allowUnclassified }), body));
-      return {
-        method: 'POST',
-        path: '/beneficiaries',
-        body: json,
-        schema: this.#schema,
-        options: rest,
-      };
-    }, 'beneficiaries.create');
+    return this.api.call(
+      () => this.#write('create', { method: 'POST', path: '/beneficiaries' }, body, options),
+      'beneficiaries.create',
+    );
+  }
+
+  /** The body checked for its rail and flattened as sent; `allowUnclassified` read from an own property. */
+  #write(
+    mode: BeneficiaryWrite,
+    target: Pick<Call<Beneficiary>, 'method' | 'path' | 'template'>,
+    body: BeneficiaryInput,
+    given: BeneficiaryWriteOptions | undefined,
+  ): Call<Beneficiary> {
+    refuseUnknownKeys(given, WRITE_OPTION_KEYS);
+    const { allowUnclassified: _, ...options } = given ?? {};
+    const schema = beneficiaryInputSchema({ mode, allowUnclassified: ownField(given, 'allowUnclassified') });
+    return { ...target, body: beneficiaryWire(parseRequest(schema, body)), schema: this.#schema, options };
   }
 
   /** GET /beneficiaries/{id} (path inferred). An unknown id rejects with a 400: see `isBeneficiaryNotFound`. */
@@ -160,16 +170,11 @@ export class Beneficiaries extends APIResource {
    * rail shares; restate the rail to have its fields checked); null or '' clears it. Also how older records get their classification backfilled.
    */
   update(id: string, body: BeneficiaryInput, options?: BeneficiaryWriteOptions): APIPromise<Beneficiary> {
-    return this.api.call(async () => {
-      const { path, template } = route(TEMPLATE, { beneficiaryId: id });
-      refuseUnknownKeys(options, WRITE_OPTION_KEYS);
-      const { allowUnclassified: _, ...rest } = options ?? {};
-      const allowUnclassified = ownField(options, 'allowUnclassified');
-      const json = beneficiaryWire(
-        parseRequest(beneficiaryInputSchema({ mode: 'update', allowUnclassified }), body),
-      );
-      return { method: 'PATCH', path, template, body: json, schema: this.#schema, options: rest };
-    }, 'beneficiaries.update');
+    return this.api.call(
+      () =>
+        this.#write('update', { method: 'PATCH', ...route(TEMPLATE, { beneficiaryId: id }) }, body, options),
+      'beneficiaries.update',
+    );
   }
 
   /**

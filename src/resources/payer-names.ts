@@ -5,6 +5,7 @@ import type { PagePromise } from '../core/pagination.js';
 import { isRecord } from '../core/values.js';
 import type { RequestOptions } from '../internal/config.js';
 import { route } from '../internal/path.js';
+import type { HttpMethod } from '../internal/transport.js';
 import { DOCUMENT_POLICY, PayerNameCreateSchema, PayerNameUpdateSchema } from '../rules/payer-name.js';
 import { fieldIssues, parseRequest } from '../rules/schema.js';
 import {
@@ -22,6 +23,7 @@ import { encodeMultipart, preparePart, type UploadInput, type UploadPart } from 
 export * from './payer-name-types.js';
 
 const PATH = '/payer-names';
+const ONE = `${PATH}/{payerNameId}`;
 
 type DescribedDocument = UploadInput & { description?: unknown };
 
@@ -76,18 +78,11 @@ export class PayerNames extends APIResource {
     return this.api.call(async () => {
       const { documents, ...fields } = isRecord(body) ? body : ({} as PayerNameCreateParams);
       const input = isRecord(body) ? fields : body;
-      const issues = fieldIssues(PayerNameCreateSchema, input);
+      const call = { method: 'POST', path: PATH, schema: PayerNameSchema, options } as const;
       if (documents === undefined || (Array.isArray(documents) && documents.length === 0)) {
-        if (issues.length) throw new RequestValidationError(issues);
-        return {
-          method: 'POST',
-          path: PATH,
-          body: parseRequest(PayerNameCreateSchema, input),
-          schema: PayerNameSchema,
-          options,
-        };
+        return { ...call, body: parseRequest(PayerNameCreateSchema, input) };
       }
-
+      const issues = fieldIssues(PayerNameCreateSchema, input);
       if (fields.metadata !== undefined) {
         issues.push({
           path: ['metadata'],
@@ -112,14 +107,7 @@ export class PayerNames extends APIResource {
           form.push(['documentDescriptions', description ?? '']);
       }
       for (const part of prepared.parts) form.push(['documents', part]);
-      const stream = await encodeMultipart(form);
-      return {
-        method: 'POST',
-        path: PATH,
-        stream,
-        schema: PayerNameSchema,
-        options,
-      };
+      return { ...call, stream: await encodeMultipart(form) };
     }, 'payerNames.create');
   }
 
@@ -146,17 +134,24 @@ export class PayerNames extends APIResource {
    * resources. Its effect on status is not shown either.
    */
   update(payerNameId: string, body: PayerNameUpdateParams, options?: RequestOptions): APIPromise<PayerName> {
-    return this.api.call(async () => {
-      const target = route(`${PATH}/{payerNameId}`, { payerNameId });
-      const data = parseRequest(PayerNameUpdateSchema, body);
-      return {
-        method: 'PATCH',
-        ...target,
-        body: data,
-        schema: PayerNameSchema,
-        options,
-      };
-    }, 'payerNames.update');
+    return this.#one('PATCH', ONE, payerNameId, options, 'payerNames.update', () =>
+      parseRequest(PayerNameUpdateSchema, body),
+    );
+  }
+
+  /** A request on one payer name, answered with it; `body` is built (and checked) after the id. */
+  #one(
+    method: HttpMethod,
+    template: string,
+    payerNameId: string,
+    options: RequestOptions | undefined,
+    operation: string,
+    body?: () => unknown,
+  ): APIPromise<PayerName> {
+    return this.api.call(() => {
+      const target = route(template, { payerNameId });
+      return { method, ...target, body: body?.(), schema: PayerNameSchema, options };
+    }, operation);
   }
 
   /**
@@ -164,17 +159,9 @@ export class PayerNames extends APIResource {
    * Only a name that cleared review may be default: others get a 400.
    */
   setDefault(payerNameId: string, isDefault = true, options?: RequestOptions): APIPromise<PayerName> {
-    return this.api.call(async () => {
-      const target = route(`${PATH}/{payerNameId}/default`, { payerNameId });
-      const value = parseRequest(z.boolean('must be a boolean'), isDefault, ['isDefault']);
-      return {
-        method: 'PATCH',
-        ...target,
-        body: { isDefault: value },
-        schema: PayerNameSchema,
-        options,
-      };
-    }, 'payerNames.setDefault');
+    return this.#one('PATCH', `${ONE}/default`, payerNameId, options, 'payerNames.setDefault', () => ({
+      isDefault: parseRequest(z.boolean('must be a boolean'), isDefault, ['isDefault']),
+    }));
   }
 
   /**
@@ -182,9 +169,6 @@ export class PayerNames extends APIResource {
    * naming it get a 400. Archiving an archived name is a 200 no-op, so the call is safe to retry.
    */
   archive(payerNameId: string, options?: RequestOptions): APIPromise<PayerName> {
-    return this.api.call(async () => {
-      const target = route(`${PATH}/{payerNameId}`, { payerNameId });
-      return { method: 'DELETE', ...target, schema: PayerNameSchema, options };
-    }, 'payerNames.archive');
+    return this.#one('DELETE', ONE, payerNameId, options, 'payerNames.archive');
   }
 }

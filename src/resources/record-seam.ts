@@ -1,9 +1,10 @@
 import * as z from 'zod/mini';
+import type { APIPromise } from '../core/api-promise.js';
 import { RequestValidationError } from '../core/error.js';
 import { ownData } from '../core/own.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../internal/config.js';
-import type { Pipeline } from '../internal/pipeline.js';
+import type { Call, Pipeline } from '../internal/pipeline.js';
 import type { QueryValue } from '../internal/transport.js';
 import { pagingParams } from '../rules/paging.js';
 import { PassThroughQuery, type Schema } from '../rules/schema.js';
@@ -43,16 +44,13 @@ export interface SchemaOptions<T> extends RequestOptions {
   schema?: Schema<T>;
 }
 
-/** The caller's `schema` (a plain record when none) apart from the options left for the request. */
-function splitSchema<T>(given: SchemaOptions<T> | undefined): {
-  schema: Schema<T> | undefined;
-  options: RequestOptions | undefined;
-} {
+/** The caller's `schema` apart from the options left for the request. */
+function splitSchema<T>(given: SchemaOptions<T> | undefined) {
   const { schema, ...options } = ownData(given ?? {});
   return { schema, options };
 }
 
-/** Refuses, before anything is sent, a `schema` that is not a zod schema (a JavaScript caller's mistake). */
+/** The caller's schema (a plain record when none); refuses one that is not a zod schema (a JavaScript caller's mistake). */
 function checkSchema<T>(schema: Schema<T> | undefined): Schema<T> {
   if (schema === undefined) return PlainRecordSchema as Schema<unknown> as Schema<T>;
   if (schema === null || typeof schema !== 'object' || !('_zod' in schema)) {
@@ -61,23 +59,26 @@ function checkSchema<T>(schema: Schema<T> | undefined): Schema<T> {
   return schema;
 }
 
-/** Both, for a single request built inside its promise (a bad schema rejects it). */
-export function schemaOption<T>(given: SchemaOptions<T> | undefined): {
-  schema: Schema<T>;
-  options: RequestOptions | undefined;
-} {
-  const { schema, options } = splitSchema(given);
-  return { schema: checkSchema(schema), options };
+/** One request whose record the spec does not show, typed by the caller's schema; a bad schema rejects it. */
+export function recordCall<T, R = T>(
+  api: Pipeline,
+  operation: string,
+  given: SchemaOptions<T> | undefined,
+  build: (schema: Schema<T>) => Omit<Call<R>, 'options'>,
+): APIPromise<R> {
+  return api.call<R>(() => {
+    const { schema, options } = splitSchema(given);
+    return { ...build(checkSchema(schema)), options };
+  }, operation);
 }
 
 /** A flat list of records the spec does not show: paging plus pass-through `query`, rows typed by `schema`. */
 export function recordList<T>(
   api: Pipeline,
+  operation: string,
   path: string,
   params: PassThroughListParams,
   given: SchemaOptions<T> | undefined,
-  /** The SDK method, as tracing names it (`accounts.list`). */
-  operation: string,
 ): PagePromise<T> {
   const { schema, options } = splitSchema(given);
   return api.list<T>(

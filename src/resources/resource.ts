@@ -1,3 +1,7 @@
+import * as z from 'zod/mini';
+import type { APIPromise } from '../core/api-promise.js';
+import type { RequestOptions } from '../internal/config.js';
+import { pickList } from '../internal/envelope.js';
 import type { Pipeline } from '../internal/pipeline.js';
 import type { QueryValue } from '../internal/transport.js';
 import type { ListTransactions } from '../lib/payout-lookup.js';
@@ -29,4 +33,19 @@ export function pagedQuery(
 ): Record<string, QueryValue> {
   const { query, ...paging } = parseRequest(schema, params);
   return { ...query, ...(paging as Record<string, QueryValue>) };
+}
+
+/** GET of a whole list the spec keys by name (`{ banks: [...] }`), each row checked by `row`. */
+export function keyedList<T>(
+  api: Pipeline,
+  operation: string,
+  path: string,
+  key: string,
+  row: Schema<T>,
+  options: RequestOptions | undefined,
+): APIPromise<T[]> {
+  return api.call(
+    { method: 'GET', path, select: (r) => pickList(r.payload, key), schema: z.array(row), options },
+    operation,
+  );
 }

@@ -3,10 +3,10 @@ import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import { isRecord } from '../core/values.js';
 import type { RequestOptions } from '../internal/config.js';
-import { onlyArray, pickList } from '../internal/envelope.js';
+import { onlyArray } from '../internal/envelope.js';
 import { looseObject, openEnum } from '../rules/schema.js';
-import { type PassThroughListParams, recordList, type SchemaOptions, schemaOption } from './record-seam.js';
-import { APIResource } from './resource.js';
+import { type PassThroughListParams, recordCall, recordList, type SchemaOptions } from './record-seam.js';
+import { APIResource, keyedList } from './resource.js';
 
 /** A currency from GET /wallet/supported-currencies. */
 export const CurrencySchema = looseObject({
@@ -53,7 +53,7 @@ export class WalletTransactions extends APIResource {
     params: WalletTransactionListParams = {},
     given?: SchemaOptions<T>,
   ): PagePromise<T> {
-    return recordList(this.api, '/wallet/transactions', params, given, 'wallet.transactions.list');
+    return recordList(this.api, 'wallet.transactions.list', '/wallet/transactions', params, given);
   }
 }
 
@@ -64,15 +64,13 @@ export class Wallet extends APIResource {
 
   /** GET /wallet/supported-currencies: active currencies, ordered by code. */
   supportedCurrencies(options?: RequestOptions): APIPromise<Currency[]> {
-    return this.api.call(
-      {
-        method: 'GET',
-        path: '/wallet/supported-currencies',
-        select: (r) => pickList(r.payload, 'currencies'),
-        schema: z.array(CurrencySchema),
-        options,
-      },
+    return keyedList(
+      this.api,
       'wallet.supportedCurrencies',
+      '/wallet/supported-currencies',
+      'currencies',
+      CurrencySchema,
+      options,
     );
   }
 
@@ -81,16 +79,12 @@ export class Wallet extends APIResource {
    * service sends them (the spec shows none).
    */
   list<T = WalletRecord>(given?: SchemaOptions<T>): APIPromise<T[]> {
-    return this.api.call(() => {
-      const { schema, options } = schemaOption(given);
-      return {
-        method: 'GET',
-        path: '/wallet/wallets',
-        // The spec gives no key: the payload itself when it is an array, or its one array (`data.data`, any key).
-        select: (r) => (isRecord(r.payload) ? (onlyArray(r.payload) ?? r.payload) : r.payload),
-        schema: z.array(schema, { error: NOT_ONE_LIST }),
-        options,
-      };
-    }, 'wallet.list');
+    return recordCall<T, T[]>(this.api, 'wallet.list', given, (schema) => ({
+      method: 'GET',
+      path: '/wallet/wallets',
+      // The spec gives no key: the payload itself when it is an array, or its one array (`data.data`, any key).
+      select: (r) => (isRecord(r.payload) ? (onlyArray(r.payload) ?? r.payload) : r.payload),
+      schema: z.array(schema, { error: NOT_ONE_LIST }),
+    }));
   }
 }
