@@ -1,3 +1,4 @@
+import * as z from 'zod/mini';
 import { nameClass, PaymentsError, RequestValidationError } from '../core/error.js';
 import { type Page, type PagePromise, walkPages } from '../core/pagination.js';
 import { PaginationError } from '../core/response-errors.js';
@@ -71,27 +72,26 @@ const DAY_MS = 86_400_000;
 export const DEFAULT_LOOKBACK_MS = 7 * DAY_MS;
 const DEFAULT_MAX_PAGES = 5;
 
+/** An option that, when given, must pass `ok`; `message` says what it must be. */
+export const option = (ok: (value: never) => boolean, message: string) =>
+  z.optional(z.custom((value) => ok(value as never), message));
+
+export const atLeastOne = option(
+  (n: unknown) => Number.isInteger(n) && (n as number) >= 1,
+  'must be a whole number of at least 1',
+);
+
+/** The search options, checked before anything is sent. */
+export const SearchOptionsSchema = z.looseObject({
+  since: option((d: unknown) => d instanceof Date && Number.isFinite(d.getTime()), 'must be a valid Date'),
+  maxLookupPages: atLeastOne,
+  match: option((f: unknown) => typeof f === 'function', 'must be a function'),
+});
+
 export function checkReference(value: unknown, path = 'externalReference'): string {
   const problem = referenceIssue(value);
   if (problem) throw new RequestValidationError([{ path: [path], message: problem }]);
   return value as string;
-}
-
-/** Checks the search options before anything is sent; returns `since` as given. */
-export function checkSearchOptions(options: FindByReferenceOptions): { since: Date | undefined } {
-  const { since, maxLookupPages = DEFAULT_MAX_PAGES, match } = options;
-  if (since !== undefined && !(since instanceof Date && Number.isFinite(since.getTime()))) {
-    throw new RequestValidationError([{ path: ['since'], message: 'must be a valid Date' }]);
-  }
-  if (!Number.isInteger(maxLookupPages) || maxLookupPages < 1) {
-    throw new RequestValidationError([
-      { path: ['maxLookupPages'], message: 'must be a whole number of at least 1' },
-    ]);
-  }
-  if (match !== undefined && typeof match !== 'function') {
-    throw new RequestValidationError([{ path: ['match'], message: 'must be a function' }]);
-  }
-  return { since };
 }
 
 /**

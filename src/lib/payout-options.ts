@@ -1,8 +1,9 @@
-import { RequestValidationError } from '../core/error.js';
+import * as z from 'zod/mini';
 import { MAX_TIMEOUT_MS, type RequestOptions } from '../internal/config.js';
 import { optionKeys } from '../internal/option-keys.js';
+import { parseRequest } from '../rules/schema.js';
 import type { Transaction } from '../rules/transactions.js';
-import type { FindByReferenceOptions } from './payout-lookup.js';
+import { atLeastOne, type FindByReferenceOptions, option, SearchOptionsSchema } from './payout-lookup.js';
 
 /** One step of `lookupBeforeRetry`, for logging. */
 export type PayoutAttemptEvent =
@@ -73,27 +74,33 @@ export const LOOKUP_BEFORE_RETRY_OPTION_KEYS = optionKeys<LookupBeforeRetryOptio
   'totalTimeout',
 ]);
 
-export function checkRecoveryOptions(options: LookupBeforeRetryOptions): {
-  maxAttempts: number;
-  waits: number[];
-  deadline: number;
-} {
-  const maxAttempts = options.maxAttempts ?? 3;
+const ms = (w: unknown) => typeof w === 'number' && Number.isFinite(w) && w >= 0 && w <= MAX_TIMEOUT_MS;
+
+// null is taken as absent here (the default applies), as it always was.
+const RecoveryOptionsSchema = z.looseObject({
+  ...SearchOptionsSchema.shape,
+  maxAttempts: z.nullable(atLeastOne),
+  totalTimeout: z.nullable(
+    option(
+      (t: unknown) => Number.isInteger(t) && ms(t),
+      `must be a whole number of milliseconds from 0 to ${MAX_TIMEOUT_MS}`,
+    ),
+  ),
+  visibilityWaits: z.nullable(
+    option(
+      (w: unknown) => Array.isArray(w) && w.length > 0 && w.every(ms),
+      `must be a non-empty list of milliseconds (0 to ${MAX_TIMEOUT_MS})`,
+    ),
+  ),
+});
+
+/** Checks every option of `lookupBeforeRetry` before anything is sent; its attempts, waits and deadline. */
+export function checkRecoveryOptions(options: LookupBeforeRetryOptions) {
+  parseRequest(RecoveryOptionsSchema, options);
   const total = options.totalTimeout ?? 0;
-  if (!Number.isInteger(total) || total < 0 || total > MAX_TIMEOUT_MS) {
-    const message = `must be a whole number of milliseconds from 0 to ${MAX_TIMEOUT_MS}`;
-    throw new RequestValidationError([{ path: ['totalTimeout'], message }]);
-  }
-  const waits = options.visibilityWaits ?? [1000, 4000, 10000];
-  if (!Number.isInteger(maxAttempts) || maxAttempts < 1) {
-    throw new RequestValidationError([
-      { path: ['maxAttempts'], message: 'must be a whole number of at least 1' },
-    ]);
-  }
-  const ok = (w: unknown) => typeof w === 'number' && Number.isFinite(w) && w >= 0 && w <= MAX_TIMEOUT_MS;
-  if (!Array.isArray(waits) || waits.length === 0 || !waits.every(ok)) {
-    const message = `must be a non-empty list of milliseconds (0 to ${MAX_TIMEOUT_MS})`;
-    throw new RequestValidationError([{ path: ['visibilityWaits'], message }]);
-  }
-  return { maxAttempts, waits, deadline: total === 0 ? Number.POSITIVE_INFINITY : Date.now() + total };
+  return {
+    maxAttempts: options.maxAttempts ?? 3,
+    waits: options.visibilityWaits ?? [1000, 4000, 10000],
+    deadline: total === 0 ? Number.POSITIVE_INFINITY : Date.now() + total,
+  };
 }

@@ -6,7 +6,11 @@ import type { Payout, PayoutWire } from '../rules/payout.js';
 import type { Transaction } from '../rules/transactions.js';
 import { askedWaitMs, describePosts, isRefusal, wasAccepted } from './payout-answers.js';
 import { DEFAULT_LOOKBACK_MS, type SearchResult } from './payout-lookup.js';
-import { checkRecoveryOptions, type LookupBeforeRetryOptions } from './payout-options.js';
+import {
+  checkRecoveryOptions,
+  type LookupBeforeRetryOptions,
+  type PayoutAttemptEvent,
+} from './payout-options.js';
 
 export type { LookupBeforeRetryOptions, PayoutAttemptEvent } from './payout-options.js';
 
@@ -79,6 +83,13 @@ export class PayoutOutcomeUnknownError extends PaymentsError {
  */
 const SERVICE_ASSIGNED_REFERENCE = new Set(['NGN']);
 
+/** An event as the algorithm reports it; `notify` adds the reference. */
+type Step = PayoutAttemptEvent extends infer E
+  ? E extends unknown
+    ? Omit<E, 'externalReference'>
+    : never
+  : never;
+
 /** What the algorithm needs from the client: one POST, and one search of the listing. */
 export interface RecoveryDeps {
   post: (body: PayoutWire, options: RequestOptions) => PromiseLike<Payout>;
@@ -107,7 +118,7 @@ export async function recoverPayout(
 ): Promise<PayoutOutcome> {
   const ref = body.externalReference;
   const { maxAttempts, waits, deadline } = checkRecoveryOptions(options);
-  const notify = options.onAttempt ?? (() => {});
+  const notify = (event: Step) => options.onAttempt?.({ ...event } as PayoutAttemptEvent);
   const errors: unknown[] = [];
   const postErrors: unknown[] = [];
   const search = options.find
@@ -133,7 +144,7 @@ export async function recoverPayout(
         await sleep(wait, signal);
         waited += wait;
         const result = await search(ref, since);
-        notify({ type: 'lookup', attempt, externalReference: ref, waitedMs: waited, found: !!result.found });
+        notify({ type: 'lookup', attempt, waitedMs: waited, found: !!result.found });
         if (result.found) return { found: result.found };
         why = result.complete ? '' : `the lookup was incomplete (${result.reason})`;
       } catch (error) {
@@ -141,18 +152,18 @@ export async function recoverPayout(
         if (error instanceof APIUserAbortError) throw unknown(attempt, 'aborted while looking the payout up');
         // A failed lookup proves nothing either way; the next wait tries again.
         why = 'the last lookup failed';
-        notify({ type: 'lookup', attempt, externalReference: ref, waitedMs: waited, found: false, error });
+        notify({ type: 'lookup', attempt, waitedMs: waited, found: false, error });
       }
     }
     return { absentUnless: why };
   };
   const recovered = (transaction: Transaction, attempts: number): PayoutOutcome => {
-    notify({ type: 'recovered', attempt: attempts, externalReference: ref });
+    notify({ type: 'recovered', attempt: attempts });
     return { status: 'recovered', transaction, externalReference: ref, attempts };
   };
   /** Only on proof of absence (see above); `stop` says why the call ended before `maxAttempts`. */
   const notSent = (attempts: number, stop?: string, error = postErrors.at(-1)): PayoutOutcome => {
-    notify({ type: 'not_sent', attempt: attempts, externalReference: ref });
+    notify({ type: 'not_sent', attempt: attempts });
     const searched = options.find
       ? 'find returned no payout'
       : 'both listings read to their end without the payout';
@@ -188,13 +199,13 @@ export async function recoverPayout(
     proveAbsent(0, first.absentUnless);
   }
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-    notify({ type: 'post', attempt, externalReference: ref });
+    notify({ type: 'post', attempt });
     let accepted = false;
     let resumeAt = 0;
     try {
       // The transport never retries a payout; each attempt here is one POST.
       const payout = await deps.post(body, { signal, timeout, headers, maxRetries: 0 });
-      notify({ type: 'created', attempt, externalReference: ref });
+      notify({ type: 'created', attempt });
       return { status: 'created', payout, externalReference: ref, attempts: attempt };
     } catch (error) {
       // Nothing left the process: no payout can exist because of this attempt, and the lookup after the
@@ -217,7 +228,7 @@ export async function recoverPayout(
         throw unknown(attempt, 'aborted after the service accepted the payout (2xx); look it up later');
       }
       resumeAt = Date.now() + (askedWaitMs(error) ?? 0);
-      notify({ type: 'ambiguous', attempt, externalReference: ref, error });
+      notify({ type: 'ambiguous', attempt, error });
     }
     const result = await lookUp(attempt, since, waits);
     if (result.found) return recovered(result.found, attempt);
@@ -246,7 +257,7 @@ export async function recoverPayout(
     }
     const wait = resumeAt - Date.now();
     if (wait > 0) {
-      notify({ type: 'retry-after', attempt, externalReference: ref, waitMs: wait });
+      notify({ type: 'retry-after', attempt, waitMs: wait });
       try {
         await sleep(wait, signal);
       } catch {

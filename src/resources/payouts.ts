@@ -8,12 +8,12 @@ import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
 import type { Call } from '../internal/pipeline.js';
 import {
   checkReference,
-  checkSearchOptions,
   DEFAULT_LOOKBACK_MS,
   FIND_BY_REFERENCE_OPTION_KEYS,
   type FindByReferenceOptions,
   type ListTransactions,
   PayoutLookupIncompleteError,
+  SearchOptionsSchema,
   searchByReference,
 } from '../lib/payout-lookup.js';
 import { LOOKUP_BEFORE_RETRY_OPTION_KEYS, type LookupBeforeRetryOptions } from '../lib/payout-options.js';
@@ -88,7 +88,6 @@ export class Payouts extends APIResource {
       // First of all: a typo such as `lookupfirst` would send the payout without looking (a second payout).
       refuseUnknownKeys(options, LOOKUP_BEFORE_RETRY_OPTION_KEYS);
       const checked = parsePayout(body, true, options.digits);
-      checkSearchOptions(options);
       const list: ListTransactions = (p, o) => this.client.transactions.list(p, o);
       // Each listing search is a `payouts.lookup` call; its pages count on the payout's context.
       const search = (ref: string, since: Date) =>
@@ -131,7 +130,8 @@ export class Payouts extends APIResource {
     const options = ownData(given);
     refuseUnknownKeys(options, FIND_BY_REFERENCE_OPTION_KEYS);
     const ref = checkReference(externalReference);
-    const { since = new Date(Date.now() - DEFAULT_LOOKBACK_MS) } = checkSearchOptions(options);
+    parseRequest(SearchOptionsSchema, options);
+    const since = options.since ?? new Date(Date.now() - DEFAULT_LOOKBACK_MS);
     let result: Awaited<ReturnType<typeof searchByReference>>;
     try {
       const list: ListTransactions = (p, o) => this.client.transactions.list(p, o);
