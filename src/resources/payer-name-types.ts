@@ -6,7 +6,7 @@ import {
   PAYER_NAME_STATUSES,
   type PayerNameReviewStatus,
 } from '../rules/payer-name.js';
-import { looseObject, openEnum, wholeNumber } from '../rules/schema.js';
+import { looseObject, openEnum } from '../rules/schema.js';
 import type { UploadInput } from './uploads.js';
 
 /** Response schemas and input types of the payer-name resource; the rules are in `rules/payer-name.ts`. */
@@ -25,7 +25,7 @@ export const PayerNameDocumentSchema = looseObject({
   /** MIME type. */
   fileType: z.string(),
   /** Size in bytes. */
-  fileSize: wholeNumber,
+  fileSize: z.int(),
   /** Signed URL, valid 1 hour from when the response was generated; empty string when the stored object is gone. */
   downloadUrl: z.string(),
   /** ISO 8601 date-time. */

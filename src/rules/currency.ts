@@ -42,7 +42,7 @@ export function currencyDigits(currency: string): number | undefined {
  * carry exactly. `0.5`, `-500.25` or `9007199254740993` (which would arrive as ...992) fail validation.
  */
 export const minorUnits = z
-  .number()
+  .int()
   .check(z.refine(Number.isSafeInteger, 'must be a whole number of minor units within 2^53'));
 
 /** The digits to use: the caller's, or the currency's; USDC and USDT have none stated, so the caller must say. */

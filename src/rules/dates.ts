@@ -34,7 +34,8 @@ export const dateFilter = z.pipe(
       .check(
         z.refine(isDateFilter, 'must be YYYY-MM-DD or a full ISO 8601 timestamp with seconds and offset'),
       ),
-    z.custom<Date>((d) => d instanceof Date && !Number.isNaN(d.getTime())),
+    // zod's date refuses an Invalid Date itself.
+    z.date(),
   ]),
   z.transform((value) => (value instanceof Date ? value.toISOString() : value)),
 );

@@ -22,5 +22,5 @@ export const LookupParamsSchema = z.strictObject({
     trimmed(LOOKUP_MESSAGES.accountNumber),
     z.string().check(z.refine((v) => /^\d{10}$/.test(v), 'must be a 10-digit NUBAN')),
   ),
-  currency: z.optional(z.enum(['NGN'], LOOKUP_MESSAGES.currency)),
+  currency: z.optional(z.literal('NGN', LOOKUP_MESSAGES.currency)),
 });

@@ -1,5 +1,4 @@
 import * as z from 'zod/mini';
-import { wholeNumber } from './schema.js';
 
 /**
  * Paging as the spec's Pagination section states it: `page` >= 1 (default 1), `pageSize` >= 1 (default 20),
@@ -13,13 +12,11 @@ export const TRANSACTIONS_MAX_PAGE_SIZE = 100;
 
 /** `page` and `pageSize` as the spec's Pagination section states them; a ceiling only where the spec gives one. */
 export function pagingParams(maxPageSize?: number) {
-  const atLeastOne = wholeNumber.check(z.refine((n) => n >= 1, 'must be at least 1'));
+  const size = z.int().check(z.gte(1, 'must be at least 1'));
   return {
-    page: z.optional(atLeastOne),
+    page: z.optional(z.int().check(z.gte(1, 'must be at least 1'))),
     pageSize: z.optional(
-      maxPageSize === undefined
-        ? atLeastOne
-        : atLeastOne.check(z.refine((n) => n <= maxPageSize, `must be at most ${maxPageSize}`)),
+      maxPageSize === undefined ? size : size.check(z.lte(maxPageSize, `must be at most ${maxPageSize}`)),
     ),
   };
 }

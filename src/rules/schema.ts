@@ -23,11 +23,6 @@ export function openEnum<const T extends readonly string[]>(_values: T) {
   return z.string() as unknown as z.ZodMiniType<T[number] | (string & {}), T[number] | (string & {})>;
 }
 
-/** A number that is a whole number JSON carries exactly (within 2^53). */
-export const wholeNumber = z
-  .number()
-  .check(z.refine(Number.isSafeInteger, { error: 'must be a whole number', abort: true }));
-
 /** A string sent trimmed, as the service reads it. */
 export const trimmedString = z.pipe(
   z.string(),
