@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import type { FieldIssue } from '../core/error.js';
 import { isRecord } from '../core/values.js';
-import { extraIssues, fieldIssues, trimmedString } from './schema.js';
+import { extraIssues, fieldIssues, gatherExtra, trimmedString } from './schema.js';
 
 /** Every rail the spec lists for `withdrawal_method`; none of them (null) is an NGN bank transfer. */
 export const WITHDRAWAL_METHODS = [
@@ -29,23 +29,6 @@ const NO_BANK_ACCOUNT_RAILS = new Set<unknown>([
   'platform_transfer',
   'mobile_money',
 ]);
-
-/** The body fields the spec spells; anything else it names goes in `extra`. */
-export const BENEFICIARY_FIELDS = [
-  'currency',
-  'label',
-  'email',
-  'account_name',
-  'account_number',
-  'bank_name',
-  'bank_code',
-  'bank_address',
-  'swift_code',
-  'routing_number',
-  'account_owner_type',
-  'account_category',
-  'withdrawal_method',
-] as const;
 
 // Only absence and blank strings count as missing: any other wrong value is already named by the field schema.
 const missing = (v: unknown) => v === undefined || (typeof v === 'string' && v.trim() === '');
@@ -127,6 +110,9 @@ const fieldsSchema = z.strictObject({
   extra: z.optional(z.record(z.string(), z.unknown())),
 });
 
+/** The body fields the spec spells; anything else it names goes in `extra`. */
+const BENEFICIARY_FIELDS = Object.keys(fieldsSchema.shape).filter((key) => key !== 'extra');
+
 /** Whether a body creates a beneficiary or replaces one (`update` may omit the rail to keep it). */
 export type BeneficiaryWrite = 'create' | 'update';
 
@@ -183,13 +169,8 @@ export function beneficiaryWireIssues(
   input: unknown,
   options: { mode?: BeneficiaryWrite; allowUnclassified?: boolean } = {},
 ): FieldIssue[] {
-  if (!isRecord(input)) return fieldIssues(beneficiaryInputSchema(options), input);
-  const spelled: Record<string, unknown> = {};
-  const extra: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(input)) {
-    ((BENEFICIARY_FIELDS as readonly string[]).includes(key) ? spelled : extra)[key] = value;
-  }
-  return fieldIssues(beneficiaryInputSchema(options), { ...spelled, extra });
+  const body = isRecord(input) ? gatherExtra(input, BENEFICIARY_FIELDS) : input;
+  return fieldIssues(beneficiaryInputSchema(options), body);
 }
 
 /** Classification fields the body omits where required: during the grace period the service then adds `deprecation_warning`. */

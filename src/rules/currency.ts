@@ -6,24 +6,8 @@ import { PaymentsError, RequestValidationError } from '../core/error.js';
  * cents. For ISO 4217 currencies the digits are a published fact (XAF 0, KWD 3, most 2). USDC and USDT are not
  * ISO currencies and the spec does not give their smallest unit, so no digits are assumed for them.
  */
-const ZERO_DIGIT = new Set([
-  'XAF',
-  'XOF',
-  'JPY',
-  'KRW',
-  'UGX',
-  'RWF',
-  'GNF',
-  'KMF',
-  'VND',
-  'CLP',
-  'PYG',
-  'VUV',
-  'XPF',
-  'BIF',
-  'DJF',
-]);
-const THREE_DIGIT = new Set(['BHD', 'IQD', 'JOD', 'KWD', 'LYD', 'OMR', 'TND']);
+const ZERO_DIGIT = new Set('XAF XOF JPY KRW UGX RWF GNF KMF VND CLP PYG VUV XPF BIF DJF'.split(' '));
+const THREE_DIGIT = new Set('BHD IQD JOD KWD LYD OMR TND'.split(' '));
 /** Currencies the spec lists whose smallest unit it does not state. */
 const UNSTATED = new Set(['USDC', 'USDT']);
 

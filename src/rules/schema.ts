@@ -168,3 +168,16 @@ export function extraIssues(
     return [];
   });
 }
+
+/** A body as the wire carries it, its fields that `spelled` does not name (or named `extra`) gathered in `extra`. */
+export function gatherExtra(
+  body: Record<string, unknown>,
+  spelled: readonly string[],
+): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  const extra: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(body)) {
+    (spelled.includes(key) && key !== 'extra' ? fields : extra)[key] = value;
+  }
+  return { ...fields, extra };
+}
