@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../internal/config.js';
-import { LookupParamsSchema } from '../rules/lookup.js';
+import { type LookupParams, LookupParamsSchema } from '../rules/lookup.js';
 import { looseObject, parseRequest } from '../rules/schema.js';
 import { APIResource, keyedList } from './resource.js';
 
@@ -36,17 +36,7 @@ export const AccountLookupSchema = looseObject({
 /** The result of a name enquiry. */
 export type AccountLookup = z.infer<typeof AccountLookupSchema>;
 
-export { LookupParamsSchema };
-
-/** Parameters of a name enquiry. */
-export interface LookupParams {
-  /** From `banks.list()`; trimmed before sending, blank counts as absent. */
-  bankCode: string;
-  /** 10-digit NUBAN; trimmed before sending, blank counts as absent. */
-  accountNumber: string;
-  /** Only `NGN`, assumed when omitted. */
-  currency?: 'NGN';
-}
+export { type LookupParams, LookupParamsSchema };
 
 /** Nigerian banks and name enquiry. */
 export class Banks extends APIResource {

@@ -15,8 +15,8 @@ import {
   beneficiaryWire,
   WITHDRAWAL_METHODS,
 } from '../rules/beneficiary.js';
-import { pagingParams } from '../rules/paging.js';
-import { looseObject, openEnum, parseRequest } from '../rules/schema.js';
+import { page, pageSize } from '../rules/paging.js';
+import { looseObject, openEnum, parseRequest, strictObject } from '../rules/schema.js';
 import type { BeneficiaryInput } from './beneficiary-types.js';
 import { APIResource } from './resource.js';
 
@@ -62,16 +62,15 @@ export const BeneficiarySchema = looseObject({
 /** A saved beneficiary. */
 export type Beneficiary = z.infer<typeof BeneficiarySchema>;
 
-/** Paging of the beneficiary list (the spec shows no other filters). */
-export interface BeneficiaryListParams {
-  /** 1 or more; default 1. */
-  page?: number;
-  /** At least 1; default 20. The spec states no ceiling for this list ("maximum 100 on most endpoints"). */
-  pageSize?: number;
-}
-
 /** The query of GET /beneficiaries, checked before sending: `page` and `pageSize` (no ceiling stated). */
-export const BeneficiaryListParamsSchema = z.strictObject(pagingParams());
+export const BeneficiaryListParamsSchema = strictObject({
+  /** 1 or more; default 1. */
+  page,
+  /** At least 1; default 20. The spec states no ceiling for this list. */
+  pageSize: pageSize(),
+});
+/** Paging of the beneficiary list (the spec shows no other filters). */
+export type BeneficiaryListParams = z.input<typeof BeneficiaryListParamsSchema>;
 
 /** Per-call options of `create` and `update`. */
 export interface BeneficiaryWriteOptions extends RequestOptions {

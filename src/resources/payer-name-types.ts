@@ -1,12 +1,11 @@
 import * as z from 'zod/mini';
-import { pagingParams } from '../rules/paging.js';
+import { page, pageSize } from '../rules/paging.js';
 import {
   PAYER_NAME_ENTITY_TYPES,
   PAYER_NAME_REVIEW_STATUSES,
   PAYER_NAME_STATUSES,
-  type PayerNameReviewStatus,
 } from '../rules/payer-name.js';
-import { looseObject, openEnum } from '../rules/schema.js';
+import { looseObject, openEnum, strictObject } from '../rules/schema.js';
 import type { UploadInput } from './uploads.js';
 
 /** Response schemas and input types of the payer-name resource; the rules are in `rules/payer-name.ts`. */
@@ -131,49 +130,41 @@ export interface PayerNameCreateParams extends PayerNameFields {
 /** Input of `payerNames.update`: any of the create fields (no documents). */
 export type PayerNameUpdateParams = Partial<PayerNameFields>;
 
-/** Filters of GET /payer-names. */
-export interface PayerNameListParams {
+const LIST_KEYS = ['page', 'pageSize', 'archived', 'status'];
+/** Filters of GET /payer-names, checked before sending. */
+export const PayerNameListParamsSchema = strictObject({
   /** 1 or more; default 1. */
-  page?: number;
+  page,
   /** At least 1; default 20. The spec states no ceiling for this list. */
-  pageSize?: number;
+  pageSize: pageSize(),
   /** Archived names only (true) or none of them (false). */
-  archived?: boolean;
+  archived: z.optional(z.boolean('must be a boolean')),
   /**
    * A review status; `approved` matches names in `processing`, `active` and `action_required`. Any other string
    * is sent as given (a review status the spec does not list).
    */
-  status?: PayerNameReviewStatus | (string & {});
+  // Open: the spec says the filter takes review statuses and lists four, without saying there are no others.
+  status: z.optional(openEnum(PAYER_NAME_REVIEW_STATUSES)),
   /** Parameters the spec does not show, sent as given. */
-  query?: Record<string, string | number | boolean>;
-}
-
-const LIST_KEYS = ['page', 'pageSize', 'archived', 'status'];
-/** Filters of GET /payer-names, checked before sending: the runtime check behind `PayerNameListParams`. */
-export const PayerNameListParamsSchema = z
-  .strictObject({
-    ...pagingParams(),
-    archived: z.optional(z.boolean('must be a boolean')),
-    // Open: the spec says the filter takes review statuses and lists four, without saying there are no others.
-    status: z.optional(openEnum(PAYER_NAME_REVIEW_STATUSES)),
-    query: z.optional(
-      z.record(
-        z.string(),
-        z.union([z.string(), z.number(), z.boolean()], 'must be a string, number or boolean'),
-      ),
+  query: z.optional(
+    z.record(
+      z.string(),
+      z.union([z.string(), z.number(), z.boolean()], 'must be a string, number or boolean'),
     ),
-  })
-  .check(
-    z.superRefine((params, ctx) => {
-      for (const key of Object.keys(params.query ?? {})) {
-        if (LIST_KEYS.includes(key)) {
-          ctx.addIssue({
-            code: 'custom',
-            message: `set it as the ${key} parameter`,
-            path: ['query', key],
-            input: key,
-          });
-        }
+  ),
+}).check(
+  z.superRefine((params, ctx) => {
+    for (const key of Object.keys(params.query ?? {})) {
+      if (LIST_KEYS.includes(key)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `set it as the ${key} parameter`,
+          path: ['query', key],
+          input: key,
+        });
       }
-    }),
-  );
+    }
+  }),
+);
+/** Filters of GET /payer-names. */
+export type PayerNameListParams = z.input<typeof PayerNameListParamsSchema>;

@@ -6,7 +6,7 @@ import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../internal/config.js';
 import type { Call, Pipeline } from '../internal/pipeline.js';
 import type { QueryValue } from '../internal/transport.js';
-import { pagingParams } from '../rules/paging.js';
+import { page, pageSize } from '../rules/paging.js';
 import { PassThroughQuery, type Schema } from '../rules/schema.js';
 import { pagedQuery } from './resource.js';
 
@@ -19,7 +19,7 @@ import { pagedQuery } from './resource.js';
 export const PlainRecordSchema = z.record(z.string(), z.unknown());
 
 /** Paging plus a pass-through `query`, for lists whose filters the spec does not show. */
-const PagedPassThroughParams = z.strictObject({ ...pagingParams(), query: PassThroughQuery });
+const PagedPassThroughParams = z.strictObject({ page, pageSize: pageSize(), query: PassThroughQuery });
 
 /** Paging of a list whose filters the spec does not show, plus a pass-through for them. */
 export interface PassThroughListParams {

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { trimmedString } from './schema.js';
+import { strictObject, trimmedString } from './schema.js';
 
 /**
  * POST /lookup as the spec states it: Nigerian accounts only; `bankCode` and `accountNumber` (a 10-digit NUBAN)
@@ -15,12 +15,18 @@ export const LOOKUP_MESSAGES = {
 // The service trims and treats blank as absent, so the SDK does the same and reports "required" up front.
 const trimmed = (required: string) => trimmedString.check(z.refine((value) => value !== '', required));
 
-/** The body of POST /lookup, checked before sending: the runtime check behind `LookupParams`. */
-export const LookupParamsSchema = z.strictObject({
+/** The body of POST /lookup, checked before sending. */
+export const LookupParamsSchema = strictObject({
+  /** From `banks.list()`; trimmed before sending, blank counts as absent. */
   bankCode: trimmed(LOOKUP_MESSAGES.bankCode),
+  /** 10-digit NUBAN; trimmed before sending, blank counts as absent. */
   accountNumber: z.pipe(
     trimmed(LOOKUP_MESSAGES.accountNumber),
     z.string().check(z.refine((v) => /^\d{10}$/.test(v), 'must be a 10-digit NUBAN')),
   ),
+  /** Only `NGN`, assumed when omitted. */
   currency: z.optional(z.literal('NGN', LOOKUP_MESSAGES.currency)),
 });
+
+/** Parameters of a name enquiry. */
+export type LookupParams = z.input<typeof LookupParamsSchema>;

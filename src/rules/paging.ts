@@ -10,13 +10,12 @@ export const DEFAULT_PAGE_SIZE = 20;
 /** The ceiling the spec states for GET /transactions. */
 export const TRANSACTIONS_MAX_PAGE_SIZE = 100;
 
-/** `page` and `pageSize` as the spec's Pagination section states them; a ceiling only where the spec gives one. */
-export function pagingParams(maxPageSize?: number) {
-  const size = z.int().check(z.gte(1, 'must be at least 1'));
-  return {
-    page: z.optional(z.int().check(z.gte(1, 'must be at least 1'))),
-    pageSize: z.optional(
-      maxPageSize === undefined ? size : size.check(z.lte(maxPageSize, `must be at most ${maxPageSize}`)),
-    ),
-  };
+const atLeastOne = z.int().check(z.gte(1, 'must be at least 1'));
+
+/** `page` as the spec's Pagination section states it. */
+export const page = z.optional(atLeastOne);
+
+/** `pageSize` as the spec's Pagination section states it; a ceiling only where the spec gives one. */
+export function pageSize(max?: number) {
+  return z.optional(max === undefined ? atLeastOne : atLeastOne.check(z.lte(max, `must be at most ${max}`)));
 }

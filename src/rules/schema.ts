@@ -15,6 +15,14 @@ export function looseObject<S extends z.core.$ZodLooseShape>(shape: S): z.ZodMin
   return z.looseObject(shape);
 }
 
+/** `z.strictObject`, typed by the shape for the same reason: a params type read as its `z.input` keeps the docs. */
+export function strictObject<S extends z.core.$ZodLooseShape>(
+  shape: S,
+  params?: string,
+): z.ZodMiniObject<S, z.core.$strict> {
+  return z.strictObject(shape, params);
+}
+
 /**
  * An enum the service may extend: the known values are offered by autocompletion and any other string is
  * still accepted, so a new status on the server does not break a deployed client.

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
 import { minorUnits } from './currency.js';
 import { dateFilter } from './dates.js';
-import { pagingParams, TRANSACTIONS_MAX_PAGE_SIZE } from './paging.js';
-import { looseObject, openEnum } from './schema.js';
+import { page, pageSize, TRANSACTIONS_MAX_PAGE_SIZE } from './paging.js';
+import { looseObject, openEnum, strictObject } from './schema.js';
 
 /** Every transaction status the spec lists. */
 export const TRANSACTION_STATUSES = [
@@ -147,29 +147,24 @@ export function isLegacyTransaction(row: TransactionListItem): row is LegacyTran
 export const TransactionListItemSchema = z.union([TransactionSchema, LegacyTransactionSchema]);
 
 /**
- * The query of GET /transactions, checked before sending: the runtime check behind `TransactionListParams`.
- * `startDate`/`endDate` also take a `Date` (sent as its ISO string), which JSON Schema cannot express.
+ * The query of GET /transactions, checked before sending. `startDate`/`endDate` also take a `Date` (sent as its
+ * ISO string), which JSON Schema cannot express.
  */
-export const TransactionListParamsSchema = z.strictObject({
-  ...pagingParams(TRANSACTIONS_MAX_PAGE_SIZE),
-  status: z.optional(z.enum(TRANSACTION_STATUSES)),
-  startDate: z.optional(dateFilter),
-  endDate: z.optional(dateFilter),
-});
-
-/** Filters of GET /transactions. Dates are inclusive. */
-export interface TransactionListParams {
+export const TransactionListParamsSchema = strictObject({
   /** 1 or more; default 1. */
-  page?: number;
+  page,
   /** 1 to 100; default 20. */
-  pageSize?: number;
+  pageSize: pageSize(TRANSACTIONS_MAX_PAGE_SIZE),
   /**
    * One status. `failed` transactions are left out unless you ask for `status: 'failed'`; `completed` also
    * returns pending transactions operations have already claimed, reported as completed.
    */
-  status?: KnownTransactionStatus;
+  status: z.optional(z.enum(TRANSACTION_STATUSES)),
   /** Inclusive. `YYYY-MM-DD`, a full ISO 8601 timestamp (`2026-11-01T10:00:00Z`: seconds and offset), or a `Date`. */
-  startDate?: string | Date;
+  startDate: z.optional(dateFilter),
   /** Inclusive. `YYYY-MM-DD`, a full ISO 8601 timestamp (`2026-11-01T10:00:00Z`: seconds and offset), or a `Date`. */
-  endDate?: string | Date;
-}
+  endDate: z.optional(dateFilter),
+});
+
+/** Filters of GET /transactions. Dates are inclusive. */
+export type TransactionListParams = z.input<typeof TransactionListParamsSchema>;
