@@ -66,8 +66,6 @@ function describeIssue(issue: z.core.$ZodIssue): string {
       return `must be one of: ${issue.values.map(String).join(', ')}`;
     case 'invalid_format':
       return `must be a valid ${issue.format}`;
-    case 'unrecognized_keys':
-      return `unknown field(s): ${issue.keys.join(', ')}`;
     case 'invalid_union':
       return 'does not match any accepted form';
     default:
@@ -75,25 +73,10 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   }
 }
 
-type Def = {
-  type?: string;
-  shape?: object;
-  in?: Schema<unknown>;
-  innerType?: Schema<unknown>;
-  options?: Schema<unknown>[];
-};
-
 /** The pass-through property of a request schema's top level (`extra` of a body, `query` of list filters), if any. */
 function passThroughKey(schema: Schema<unknown>): 'extra' | 'query' | undefined {
-  const def = (schema as { _zod?: { def?: Def } })._zod?.def;
-  if (def?.shape) return 'extra' in def.shape ? 'extra' : 'query' in def.shape ? 'query' : undefined;
-  const inner = def?.in ?? def?.innerType;
-  if (inner) return passThroughKey(inner);
-  for (const option of def?.options ?? []) {
-    const key = passThroughKey(option);
-    if (key) return key;
-  }
-  return undefined;
+  const shape = (schema._zod.def as { shape?: object }).shape ?? {};
+  return 'extra' in shape ? 'extra' : 'query' in shape ? 'query' : undefined;
 }
 
 const UNKNOWN_FIELD = {
