@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import type { FieldIssue } from '../core/error.js';
 import { isRecord } from '../core/values.js';
-import { extraIssues, fieldIssues, gatherExtra, trimmedString } from './schema.js';
+import { atMost, extraIssues, fieldIssues, gatherExtra, trimmedString } from './schema.js';
 
 /** Every rail the spec lists for `withdrawal_method`; none of them (null) is an NGN bank transfer. */
 export const WITHDRAWAL_METHODS = [
@@ -87,14 +87,14 @@ function railIssues(b: Record<string, unknown>, mode: BeneficiaryWrite): RuleIss
   return issues;
 }
 
-const text = (max: number) => z.optional(z.string().check(z.maxLength(max)));
+const text = (max: number) => z.optional(z.string().check(atMost(max)));
 
 const fieldsSchema = z.strictObject({
   currency: text(10),
   label: z.optional(z.string()),
   email: text(100),
   account_name: text(100),
-  account_number: z.optional(trimmedString.check(z.maxLength(50))),
+  account_number: z.optional(trimmedString.check(atMost(50))),
   bank_name: text(100),
   bank_code: text(20),
   bank_address: z.optional(z.record(z.string(), z.string())),

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import type { FieldIssue } from '../core/error.js';
 import { isCalendarDate } from './dates.js';
-import { fieldIssues } from './schema.js';
+import { atMost, fieldIssues } from './schema.js';
 import { acceptedType, describeTypes, type UploadPolicy } from './upload-policy.js';
 
 /**
@@ -56,15 +56,14 @@ export const DOCUMENT_POLICY: UploadPolicy = {
 const text = (max: number) =>
   z.string().check(
     z.refine((value) => value !== '', 'must not be empty'),
-    z.maxLength(max, `must be at most ${max} characters`),
+    atMost(max),
   );
-const optionalText = (max: number) =>
-  z.optional(z.string().check(z.maxLength(max, `must be at most ${max} characters`)));
+const optionalText = (max: number) => z.optional(z.string().check(atMost(max)));
 
 const MetadataSchema = z
   .record(
     z.string(),
-    z.union([z.string().check(z.maxLength(500, 'must be at most 500 characters')), z.number(), z.boolean()], {
+    z.union([z.string().check(atMost(500)), z.number(), z.boolean()], {
       error: 'must be a string, a number or a boolean (metadata is flat)',
     }),
     'must be a flat object',

@@ -31,6 +31,10 @@ export function openEnum<const T extends readonly string[]>(_values: T) {
   return z.string() as unknown as z.ZodMiniType<T[number] | (string & {}), T[number] | (string & {})>;
 }
 
+/** A length ceiling on a string, named in characters. */
+export const atMost = (max: number) =>
+  z.refine<string>((value) => value.length <= max, `must be at most ${max} characters`);
+
 /** A string sent trimmed, as the service reads it. */
 export const trimmedString = z.pipe(
   z.string(),
