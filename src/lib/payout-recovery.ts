@@ -118,7 +118,8 @@ export async function recoverPayout(
 ): Promise<PayoutOutcome> {
   const ref = body.externalReference;
   const { maxAttempts, waits, deadline } = checkRecoveryOptions(options);
-  const notify = (event: Step) => options.onAttempt?.({ ...event } as PayoutAttemptEvent);
+  const notify = (event: Step) =>
+    options.onAttempt?.({ ...event, externalReference: ref } as PayoutAttemptEvent);
   const errors: unknown[] = [];
   const postErrors: unknown[] = [];
   const search = options.find

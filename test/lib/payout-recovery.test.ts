@@ -92,8 +92,11 @@ describe('payouts.lookupBeforeRetry', () => {
   it('commit then connection drop: finds the payout instead of paying twice', async () => {
     const service = payoutService(['drop-after-commit']);
     const events: PayoutAttemptEvent['type'][] = [];
+    const references = new Set<string>();
     const outcome = await settle(
-      makeClient().payouts.lookupBeforeRetry(body, { onAttempt: (e) => events.push(e.type) }),
+      makeClient().payouts.lookupBeforeRetry(body, {
+        onAttempt: (e) => events.push(e.type) && references.add(e.externalReference),
+      }),
     );
     expect(outcome).toMatchObject({ ok: true, value: { status: 'recovered', attempts: 1 } });
     expect(
@@ -102,6 +105,7 @@ describe('payouts.lookupBeforeRetry', () => {
     expect(service.payouts).toHaveLength(1);
     expect(service.posts()).toBe(1);
     expect(events).toEqual(['post', 'ambiguous', 'lookup', 'recovered']);
+    expect([...references]).toEqual(['inv-77']);
   });
 
   it('timeout after commit on a server that does not deduplicate: still one payout', async () => {
