@@ -196,7 +196,7 @@ const sameReference: PayoutMatch = (tx, ref) =>
  * caller's). Request failures propagate to the caller.
  */
 export async function searchByReference(
-  list: ListTransactions,
+  transactions: { list: ListTransactions },
   externalReference: string,
   since: Date,
   options: FindByReferenceOptions,
@@ -210,7 +210,7 @@ export async function searchByReference(
   const requestOptions = { signal: options.signal, timeout: options.timeout, headers: options.headers };
   let incomplete: SearchResult | undefined;
   for (const status of [undefined, 'failed'] as const) {
-    const listing = () => list({ pageSize: 100, startDate, endDate, status }, requestOptions);
+    const listing = () => transactions.list({ pageSize: 100, startDate, endDate, status }, requestOptions);
     const read = () => searchListing(listing, externalReference, match, !options.match, maxPages, onPage);
     let result = await read();
     // A listing that moved under the walk is read once more from the start; moving again, it is incomplete.

@@ -11,9 +11,9 @@ import {
   DEFAULT_LOOKBACK_MS,
   FIND_BY_REFERENCE_OPTION_KEYS,
   type FindByReferenceOptions,
-  type ListTransactions,
   PayoutLookupIncompleteError,
   SearchOptionsSchema,
+  type SearchResult,
   searchByReference,
 } from '../lib/payout-lookup.js';
 import { LOOKUP_BEFORE_RETRY_OPTION_KEYS, type LookupBeforeRetryOptions } from '../lib/payout-options.js';
@@ -88,12 +88,12 @@ export class Payouts extends APIResource {
       // First of all: a typo such as `lookupfirst` would send the payout without looking (a second payout).
       refuseUnknownKeys(options, LOOKUP_BEFORE_RETRY_OPTION_KEYS);
       const checked = parsePayout(body, true, options.digits);
-      const list: ListTransactions = (p, o) => this.client.transactions.list(p, o);
       // Each listing search is a `payouts.lookup` call; its pages count on the payout's context.
       const search = (ref: string, since: Date) =>
         traceCall('payouts.lookup', async (lookup) => {
           count(context, 'lookups');
-          const result = await searchByReference(list, ref, since, options, () => count(context, 'pages'));
+          const pages = () => count(context, 'pages');
+          const result = await searchByReference(this.client.transactions, ref, since, options, pages);
           if (lookup) lookup.found = Boolean(result.found);
           return result;
         });
@@ -132,10 +132,10 @@ export class Payouts extends APIResource {
     const ref = checkReference(externalReference);
     parseRequest(SearchOptionsSchema, options);
     const since = options.since ?? new Date(Date.now() - DEFAULT_LOOKBACK_MS);
-    let result: Awaited<ReturnType<typeof searchByReference>>;
+    let result: SearchResult;
     try {
-      const list: ListTransactions = (p, o) => this.client.transactions.list(p, o);
-      result = await searchByReference(list, ref, since, options, () => count(context, 'pages'));
+      const pages = () => count(context, 'pages');
+      result = await searchByReference(this.client.transactions, ref, since, options, pages);
       if (context) context.found = Boolean(result.found);
     } catch (error) {
       if (error instanceof RequestValidationError || error instanceof APIUserAbortError) throw error;

@@ -35,7 +35,7 @@ const missing = (v: unknown) => v === undefined || (typeof v === 'string' && v.t
 const code = (v: unknown) => (typeof v === 'string' ? v.trim().toUpperCase() : '');
 
 interface RuleIssue extends FieldIssue {
-  classification?: true;
+  classification?: true | undefined;
 }
 
 /**
@@ -45,12 +45,7 @@ interface RuleIssue extends FieldIssue {
 function railIssues(b: Record<string, unknown>, mode: BeneficiaryWrite): RuleIssue[] {
   const issues: RuleIssue[] = [];
   const require = (field: string, when: boolean, classification?: true) => {
-    if (!when || !missing(b[field])) return;
-    issues.push(
-      classification
-        ? { path: [field], message: 'is required', classification }
-        : { path: [field], message: 'is required' },
-    );
+    if (when && missing(b[field])) issues.push({ path: [field], message: 'is required', classification });
   };
   require('currency', true);
   if (mode === 'update' && !Object.hasOwn(b, 'withdrawal_method')) return issues;
