@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import type { APIPromise } from '../core/api-promise.js';
-import { type FieldIssue, RequestValidationError } from '../core/error.js';
+import { RequestValidationError } from '../core/error.js';
 import type { PagePromise } from '../core/pagination.js';
 import { isRecord } from '../core/values.js';
 import type { RequestOptions } from '../internal/config.js';
@@ -34,20 +34,10 @@ function described(item: PayerNameDocumentInput): DescribedDocument {
     : { file: item as UploadInput['file'] };
 }
 
-interface PreparedDocuments {
-  parts: UploadPart[];
-  descriptions: (string | undefined)[];
-  issues: FieldIssue[];
-}
-
-async function prepareDocuments(documents: unknown): Promise<PreparedDocuments> {
-  const prepared: PreparedDocuments = { parts: [], descriptions: [], issues: [] };
-  if (!Array.isArray(documents)) {
-    prepared.issues.push({ path: ['documents'], message: 'must be an array of files' });
-    return prepared;
-  }
-  const results = await Promise.all(
-    documents.map(async (item: PayerNameDocumentInput, i) => {
+/** Each document checked and made a lazy part, with its label; or the issues that refuse it. */
+function prepareDocuments(documents: PayerNameDocumentInput[]) {
+  return Promise.all(
+    documents.map(async (item, i) => {
       const path = ['documents', String(i)];
       const input = described(item);
       const description = input.description;
@@ -57,14 +47,6 @@ async function prepareDocuments(documents: unknown): Promise<PreparedDocuments> 
       return { ...(await preparePart(input, path, DOCUMENT_POLICY)), description };
     }),
   );
-  for (const result of results) {
-    if (result.issues) prepared.issues.push(...result.issues);
-    else {
-      prepared.parts.push(result.part);
-      prepared.descriptions.push(result.description);
-    }
-  }
-  return prepared;
 }
 
 /** /payer-names: the names payout recipients see, submitted for review and attached to payouts by id. */
@@ -90,8 +72,10 @@ export class PayerNames extends APIResource {
             'cannot be sent with documents (multipart); create first, then set it with payerNames.update',
         });
       }
-      const prepared = await prepareDocuments(documents);
-      issues.push(...prepared.issues);
+      const prepared = Array.isArray(documents)
+        ? await prepareDocuments(documents)
+        : [{ issues: [{ path: ['documents'], message: 'must be an array of files' }] }];
+      for (const document of prepared) issues.push(...(document.issues ?? []));
       if (issues.length) throw new RequestValidationError(issues);
 
       const form: [string, string | UploadPart][] = [];
@@ -102,11 +86,11 @@ export class PayerNames extends APIResource {
       // `documentDescriptions` labels files by position, so once any file has a label every file gets an entry:
       // an empty string for an unlabelled one keeps the labels after it on their own files. (The spec shows
       // unlabelled files with a null description; how it stores an empty label is not shown.)
-      if (prepared.descriptions.some((d) => d !== undefined)) {
-        for (const description of prepared.descriptions)
-          form.push(['documentDescriptions', description ?? '']);
+      const files = prepared as { part: UploadPart; description?: string }[];
+      if (files.some((file) => file.description !== undefined)) {
+        for (const file of files) form.push(['documentDescriptions', file.description ?? '']);
       }
-      for (const part of prepared.parts) form.push(['documents', part]);
+      for (const file of files) form.push(['documents', file.part]);
       return { ...call, stream: await encodeMultipart(form) };
     }, 'payerNames.create');
   }
