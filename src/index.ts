@@ -124,7 +124,9 @@ export {
   PAYER_NAME_ENTITY_TYPES,
   PAYER_NAME_REVIEW_STATUSES,
   PAYER_NAME_STATUSES,
+  PayerNameCreateSchema,
   type PayerNameReviewStatus,
+  PayerNameUpdateSchema,
   payerNameCreateIssues,
 } from './rules/payer-name.js';
 export { type Payout, type PayoutCreateParams, PayoutSchema } from './rules/payout.js';

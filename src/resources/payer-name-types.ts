@@ -4,6 +4,7 @@ import {
   PAYER_NAME_ENTITY_TYPES,
   PAYER_NAME_REVIEW_STATUSES,
   PAYER_NAME_STATUSES,
+  type PayerNameCreateSchema,
 } from '../rules/payer-name.js';
 import { looseObject, openEnum, strictObject } from '../rules/schema.js';
 import type { UploadInput } from './uploads.js';
@@ -89,34 +90,7 @@ export type PayerName = z.infer<typeof PayerNameSchema>;
 export type PayerNameMetadata = Record<string, string | number | boolean>;
 
 /** The fields of POST /payer-names, snake_case as on the wire. */
-export interface PayerNameFields {
-  /** `individual` or `business`. */
-  entity_type: 'individual' | 'business';
-  /** 1 to 255 characters; unique (case-insensitively) among your names in review or approved. */
-  display_name: string;
-  /** Individuals only; up to 120 characters; send already split. */
-  first_name?: string;
-  /** Individuals only; up to 120 characters; send already split. */
-  last_name?: string;
-  /** Company number or government ID number; up to 120 characters. */
-  registration_number?: string;
-  /** YYYY-MM-DD. */
-  registration_date?: string;
-  /** ISO 3166-1 alpha-2 or a country name the service resolves to one; 1 to 100 characters. */
-  country: string;
-  /** 1 to 500 characters. */
-  address_line: string;
-  /** 1 to 120 characters. */
-  city: string;
-  /** 1 to 120 characters. */
-  state_province: string;
-  /** Up to 32 characters. */
-  postal_code?: string;
-  /**
-   * Flat: keys up to 64 characters; values strings (up to 500 characters), numbers or booleans; echoed verbatim.
-   * JSON requests only: not with `documents` (set it afterwards with `payerNames.update`). */
-  metadata?: PayerNameMetadata;
-}
+export type PayerNameFields = z.input<typeof PayerNameCreateSchema>;
 
 /** A document to submit: the file itself, or the file with its label, name, type or size. */
 export type PayerNameDocumentInput = UploadInput['file'] | (UploadInput & { description?: string });

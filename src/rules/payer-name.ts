@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import type { FieldIssue } from '../core/error.js';
 import { isCalendarDate } from './dates.js';
-import { atMost, fieldIssues } from './schema.js';
+import { atMost, fieldIssues, strictObject } from './schema.js';
 import { acceptedType, describeTypes, type UploadPolicy } from './upload-policy.js';
 
 /**
@@ -84,17 +84,32 @@ const MetadataSchema = z
   );
 
 const createFields = {
+  /** `individual` or `business`. */
   entity_type: z.enum(PAYER_NAME_ENTITY_TYPES, 'must be one of: individual, business'),
+  /** 1 to 255 characters; unique (case-insensitively) among your names in review or approved. */
   display_name: text(255),
+  /** Individuals only; up to 120 characters; send already split. */
   first_name: optionalText(120),
+  /** Individuals only; up to 120 characters; send already split. */
   last_name: optionalText(120),
+  /** Company number or government ID number; up to 120 characters. */
   registration_number: optionalText(120),
+  /** YYYY-MM-DD. */
   registration_date: z.optional(z.string().check(z.refine(isCalendarDate, 'must be a date YYYY-MM-DD'))),
+  /** ISO 3166-1 alpha-2 or a country name the service resolves to one; 1 to 100 characters. */
   country: text(100),
+  /** 1 to 500 characters. */
   address_line: text(500),
+  /** 1 to 120 characters. */
   city: text(120),
+  /** 1 to 120 characters. */
   state_province: text(120),
+  /** Up to 32 characters. */
   postal_code: optionalText(32),
+  /**
+   * Flat: keys up to 64 characters; values strings (up to 500 characters), numbers or booleans; echoed verbatim.
+   * JSON requests only: not with `documents` (set it afterwards with `payerNames.update`).
+   */
   metadata: z.optional(MetadataSchema),
 };
 
@@ -115,11 +130,11 @@ const individualNames = z.superRefine(
   },
 );
 
-/** Body of POST /payer-names (JSON form). */
-export const PayerNameCreateSchema = z.strictObject(createFields, 'must be an object').check(individualNames);
+/** Body of POST /payer-names (JSON form): the fields, snake_case as on the wire, checked before sending. */
+export const PayerNameCreateSchema = strictObject(createFields, 'must be an object').check(individualNames);
 /** Body of the update (inferred PATCH /payer-names/{id}). */
 export const PayerNameUpdateSchema = z
-  .partial(z.strictObject(createFields, 'must be an object'))
+  .partial(strictObject(createFields, 'must be an object'))
   .check(individualNames);
 
 /** Field issues of a create body (JSON, or the text fields of the multipart form); empty when valid. Never throws. */

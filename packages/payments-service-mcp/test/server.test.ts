@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { PayerNameCreateSchema } from 'payments-service-sdk';
 import { KNOWN_ACCOUNT_NUMBER } from 'payments-service-sdk/testing';
 import { describe, expect, it } from 'vitest';
 import { CANARY_KEY, connect, data, envFor, everything, useMockServer } from './helpers.js';
@@ -82,6 +83,48 @@ describe('the tools a host sees', () => {
       expect(session.stderr()).toMatch(
         /enabled: payouts \(caps: NGN 50000\); beneficiary writes; payer-name writes/,
       );
+    } finally {
+      await session.close();
+    }
+  });
+
+  it("create_payer_name lists the SDK's payer-name fields and leaves every check to the SDK", async () => {
+    const session = await connect(envFor(mock.server()), ['--allow-payer-name-writes']);
+    try {
+      const { tools } = await session.client.listTools();
+      const input = tools.find((t) => t.name === 'create_payer_name')!.inputSchema.properties as Record<
+        string,
+        { properties: Record<string, Record<string, unknown>>; required: string[] }
+      >;
+      const fields = input.payerName!;
+      expect(Object.keys(fields.properties).sort()).toEqual(Object.keys(PayerNameCreateSchema.shape).sort());
+      expect(fields.properties.entity_type!.enum).toEqual(['individual', 'business']);
+      expect(fields.required.sort()).toEqual(
+        ['entity_type', 'display_name', 'country', 'address_line', 'city', 'state_province'].sort(),
+      );
+      const payerName = {
+        entity_type: 'business',
+        display_name: 'Okafor Trading Ltd',
+        country: 'NG',
+        address_line: '1 Marina',
+        city: 'Lagos',
+        state_province: 'Lagos',
+      };
+      const created = await session.call('create_payer_name', { payerName });
+      expect(data(created).payerName).toMatchObject({ name: 'Okafor Trading Ltd' });
+      // A misspelt field is not dropped on the way: the SDK refuses it, naming it; so does an empty name.
+      const typo = await session.call('create_payer_name', {
+        payerName: { ...payerName, postcode: '100001' },
+      });
+      expect(data(typo).error).toMatchObject({ class: 'RequestValidationError' });
+      expect(JSON.stringify(data(typo).error)).toContain('postcode');
+      const empty = await session.call('create_payer_name', {
+        payerName: { ...payerName, display_name: '' },
+      });
+      expect(data(empty).error).toMatchObject({
+        class: 'RequestValidationError',
+        issues: [{ path: ['display_name'], message: 'must not be empty' }],
+      });
     } finally {
       await session.close();
     }

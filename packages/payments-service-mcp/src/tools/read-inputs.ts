@@ -28,7 +28,7 @@ const described = <S extends zm.ZodMiniType>(schema: S, description: string): S 
  * real YYYY-MM-DD day) are not run here: the SDK runs them in the call, so a bad value reaches the agent as its
  * RequestValidationError naming the field, not as the MCP SDK's own untyped input error.
  */
-function carried<S extends z.core.$ZodType>(schema: S): zm.ZodMiniType<z.input<S>, z.input<S>> {
+export function carried<S extends z.core.$ZodType>(schema: S): zm.ZodMiniType<z.input<S>, z.input<S>> {
   const def = schema._zod.def;
   switch (def.type) {
     case 'optional':

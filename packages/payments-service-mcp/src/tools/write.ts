@@ -1,7 +1,9 @@
-import type { BeneficiaryInput, PayerNameCreateParams } from 'payments-service-sdk';
+import { type BeneficiaryInput, PayerNameCreateSchema } from 'payments-service-sdk';
 import * as z from 'zod';
+import type { ZodMiniType } from 'zod/mini';
 import { accountId, guarded, type ToolContext } from '../context.js';
 import { result } from '../format.js';
+import { carried } from './read-inputs.js';
 
 /**
  * Record writes, each behind its own start-up switch. The bodies are checked by the SDK itself (its rail rules
@@ -14,6 +16,19 @@ const body = (what: string) =>
     .describe(
       `${what}, with the field names of payments-service-sdk (snake_case, as on the wire); checked before sending.`,
     );
+// The payer name's fields are the SDK's own (PayerNameCreateSchema), so the host lists them with their types and
+// enums. Loose, not stripped: a misspelt field reaches the SDK, which refuses it naming the field, instead of
+// being dropped here without a word.
+type PayerNameShape = typeof PayerNameCreateSchema.shape;
+const payerNameFields = z
+  .looseObject(
+    Object.fromEntries(
+      Object.entries(PayerNameCreateSchema.shape).map(([name, field]) => [name, carried(field)]),
+    ) as { [K in keyof PayerNameShape]: ZodMiniType<z.input<PayerNameShape[K]>, z.input<PayerNameShape[K]>> },
+  )
+  .describe(
+    'The payer name, with the field names of payments-service-sdk (snake_case, as on the wire); checked before sending.',
+  );
 const id = (what: string) => z.string().describe(`The ${what}'s id (a uuid).`);
 
 export function registerBeneficiaryWrites(ctx: ToolContext): void {
@@ -90,9 +105,7 @@ export function registerPayerNameWrites(ctx: ToolContext): void {
       description:
         'Submits a payer name for review (JSON fields only; documents go through the dashboard or the SDK). Not idempotent: a repeat gets 409 for the same display name.',
       inputSchema: {
-        payerName: body(
-          'The payer name: entity_type, display_name, country, address_line, city, state_province, ...',
-        ),
+        payerName: payerNameFields,
         accountId,
       },
       annotations: {
@@ -103,9 +116,7 @@ export function registerPayerNameWrites(ctx: ToolContext): void {
       },
     },
     guarded(ctx, async (args) => {
-      const created = await ctx
-        .client(args.accountId)
-        .payerNames.create(args.payerName as unknown as PayerNameCreateParams);
+      const created = await ctx.client(args.accountId).payerNames.create(args.payerName);
       return result(redact, `Submitted payer name ${created.name}: ${created.status}.`, {
         payerName: created,
       });
