@@ -129,7 +129,7 @@ export {
   PayerNameUpdateSchema,
   payerNameCreateIssues,
 } from './rules/payer-name.js';
-export { type Payout, type PayoutCreateParams, PayoutSchema } from './rules/payout.js';
+export { type Payout, type PayoutCreateParams, PayoutCreateSchema, PayoutSchema } from './rules/payout.js';
 export type { Schema } from './rules/schema.js';
 export {
   isLegacyTransaction,

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import type { FieldIssue } from '../core/error.js';
 import { currencyDigits, minorUnits, toMinorUnits } from './currency.js';
 import { isUuid } from './ids.js';
-import { extraIssues, fieldIssues, gatherExtra, looseObject } from './schema.js';
+import { extraIssues, fieldIssues, gatherExtra, looseObject, object, strictObject } from './schema.js';
 
 /**
  * POST /payouts as the spec states it: `amount` (number, major units), `currency` (a code) and `beneficiary`
@@ -46,10 +46,15 @@ export function amountIssue(currency: string, amount: number | string, digits?: 
 const string = z.string();
 // Only the spec's fields are sent: a `banks.lookup()` result spread in brings `bvn` and the like.
 const beneficiaryShape = {
+  /** The account holder's name (`banks.lookup()` returns it as `accountName`). */
   accountName: string,
+  /** The account number (for NGN, the 10-digit NUBAN). */
   accountNumber: string,
+  /** The bank's name, from `banks.list()`. */
   bankName: string,
+  /** NIP institution code, from `banks.list()`. */
   bankCode: string,
+  /** The beneficiary's email address. */
   email: string,
 };
 
@@ -57,10 +62,24 @@ const beneficiaryShape = {
 export const PAYOUT_BENEFICIARY_FIELDS = Object.keys(beneficiaryShape) as (keyof typeof beneficiaryShape)[];
 
 const payoutShape = {
+  /**
+   * MAJOR units: `5000` means 5,000.00 NGN (the response amounts are in minor units). A decimal string
+   * (`'5000.50'`) avoids float surprises; an amount the currency cannot hold exactly is refused.
+   */
   amount: z.union([z.number(), z.string()], 'must be a number (major units) or a decimal string'),
+  /** Currency code (`NGN`, `USD`, ...), sent as given. */
   currency: string.check(z.refine((c) => c.trim() !== '', 'is required')),
-  beneficiary: z.object(beneficiaryShape),
+  /** Validate the account with `banks.lookup` first and take `bankCode` from `banks.list`. */
+  beneficiary: object(beneficiaryShape),
+  /**
+   * Transaction description; the listing shows it as the transaction's `description`. Make it unique to
+   * recognise an NGN payout with `match` (the service assigns NGN references).
+   */
   remark: z.optional(string),
+  /**
+   * Your unique reference. A retry with the same reference returns the original transaction instead of
+   * creating a new one. NGN and mobile money payouts are listed under a reference the service assigns.
+   */
   externalReference: z.optional(
     string.check(
       z.superRefine((value, ctx) => {
@@ -69,7 +88,12 @@ const payoutShape = {
       }),
     ),
   ),
+  /** The payer name the recipient sees (its `id`); without one the account's default applies. */
   payerNameId: z.optional(string.check(z.refine(isUuid, 'must be a uuid (a payer name id)'))),
+  /**
+   * Body fields the spec does not name, sent as given at the top level. Fields it names go in their own
+   * properties (an unknown top-level property is refused, so a typo cannot drop your reference).
+   */
   extra: z.optional(z.record(z.string(), z.unknown())),
 };
 
@@ -78,7 +102,7 @@ const PAYOUT_FIELDS = Object.keys(payoutShape);
 
 /** The body schema; `digits` overrides the currency's minor-unit digits (for USDC/USDT, which the spec leaves open). */
 export function payoutBodySchema(digits?: number) {
-  return z.strictObject(payoutShape).check(
+  return strictObject(payoutShape).check(
     z.superRefine(
       (body, ctx) => {
         const { amount, currency } = body as { amount: unknown; currency: unknown };
@@ -141,46 +165,10 @@ export const PayoutSchema = looseObject({
 /** A payout as POST /payouts returns it (amounts in minor units). */
 export type Payout = z.infer<typeof PayoutSchema>;
 
+/** The body of POST /payouts as `payouts.create` takes it, checked before sending (the currency's own digits). */
+export const PayoutCreateSchema = payoutBodySchema();
 /** The body of POST /payouts. */
-export interface PayoutCreateParams {
-  /**
-   * MAJOR units: `5000` means 5,000.00 NGN (the response amounts are in minor units). A decimal string
-   * (`'5000.50'`) avoids float surprises; an amount the currency cannot hold exactly is refused.
-   */
-  amount: number | string;
-  /** Currency code (`NGN`, `USD`, ...), sent as given. */
-  currency: string;
-  /** Validate the account with `banks.lookup` first and take `bankCode` from `banks.list`. */
-  beneficiary: {
-    /** The account holder's name (`banks.lookup()` returns it as `accountName`). */
-    accountName: string;
-    /** The account number (for NGN, the 10-digit NUBAN). */
-    accountNumber: string;
-    /** The bank's name, from `banks.list()`. */
-    bankName: string;
-    /** NIP institution code, from `banks.list()`. */
-    bankCode: string;
-    /** The beneficiary's email address. */
-    email: string;
-  };
-  /**
-   * Transaction description; the listing shows it as the transaction's `description`. Make it unique to
-   * recognise an NGN payout with `match` (the service assigns NGN references).
-   */
-  remark?: string;
-  /**
-   * Your unique reference. A retry with the same reference returns the original transaction instead of
-   * creating a new one. NGN and mobile money payouts are listed under a reference the service assigns.
-   */
-  externalReference?: string;
-  /** The payer name the recipient sees (its `id`); without one the account's default applies. */
-  payerNameId?: string;
-  /**
-   * Body fields the spec does not name, sent as given at the top level. Fields it names go in their own
-   * properties (an unknown top-level property is refused, so a typo cannot drop your reference).
-   */
-  extra?: Record<string, unknown>;
-}
+export type PayoutCreateParams = z.input<typeof PayoutCreateSchema>;
 
 /** A payout body as it goes on the wire. */
 export type PayoutWire = Omit<PayoutCreateParams, 'extra' | 'amount'> & { amount: number };

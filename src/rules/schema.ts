@@ -23,6 +23,11 @@ export function strictObject<S extends z.core.$ZodLooseShape>(
   return z.strictObject(shape, params);
 }
 
+/** `z.object` (unknown keys left out), typed by the shape for the same reason. */
+export function object<S extends z.core.$ZodLooseShape>(shape: S): z.ZodMiniObject<S, z.core.$strip> {
+  return z.object(shape);
+}
+
 /**
  * An enum the service may extend: the known values are offered by autocompletion and any other string is
  * still accepted, so a new status on the server does not break a deployed client.
