@@ -50,11 +50,8 @@ export type ParseWebhookOptions = { headers?: WebhookHeaders } & (
 );
 
 /** The webhook body could not be verified or parsed. */
-export class WebhookError extends PaymentsError {
-  static {
-    nameClass(WebhookError, 'WebhookError');
-  }
-}
+export class WebhookError extends PaymentsError {}
+nameClass(WebhookError, 'WebhookError');
 
 function toText(rawBody: unknown): string {
   if (typeof rawBody === 'string') return rawBody;
