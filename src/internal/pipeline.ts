@@ -26,30 +26,18 @@ import {
  */
 
 /** One request and what to make of its response. */
-export interface Call<T> {
-  method: HttpMethod;
-  path: string;
-  /** `path` with its ids as names (`/payer-names/{payerNameId}`); see `route` in `path.ts`. */
-  template?: string | undefined;
-  query?: Record<string, QueryValue> | undefined;
-  /** Sent as JSON. */
-  body?: unknown;
-  /** A streamed body (multipart); sent once, never retried. */
-  stream?: TransportRequest['body'];
+export interface Call<T> extends TransportRequest {
   /** Validates (and types) the selected value. */
   schema?: Schema<T> | undefined;
   /** Picks the value to validate out of the unwrapped response (default: the payload). */
   select?: ((response: Unwrapped) => unknown) | undefined;
   /** `text` returns the body as a string instead of unwrapping JSON. */
   responseType?: 'json' | 'text' | undefined;
-  /** Marks a POST as safe to repeat (POST /lookup). */
-  idempotent?: boolean | undefined;
   /**
    * Takes an APIError as success when an earlier attempt may have gone through: a DELETE answered "not found"
    * after a 503 was carried out by the first attempt.
    */
   doneOnRepeat?: ((error: APIError) => boolean) | undefined;
-  options?: RequestOptions | undefined;
 }
 
 /** A list and the shape the spec gives it. */
@@ -90,7 +78,7 @@ export class Pipeline {
   }
 
   async #call<T>(call: Call<T>, context?: CallContext): Promise<WithResponse<T>> {
-    const result = await this.#send(call, ownData(call.options), context);
+    const result = await this.#send({ ...call, options: ownData(call.options) }, context);
     const response = responseOf(result, call.doneOnRepeat);
     const info = responseInfo(response);
     if (call.responseType === 'text') return { data: response.text as T, response: info };
@@ -110,7 +98,7 @@ export class Pipeline {
     const load = (page: number): Promise<Page<T>> => traceCall(operation, (c) => read(page, c), { page });
     const read = async (page: number, context: CallContext | undefined): Promise<Page<T>> => {
       const pageQuery = page === 1 && !(query && Object.hasOwn(query, 'page')) ? query : { ...query, page };
-      const result = await this.#send({ method: 'GET', path: list.path, query: pageQuery }, options, context);
+      const result = await this.#send({ method: 'GET', path: list.path, query: pageQuery, options }, context);
       const response = responseOf(result);
       const requested = { page, pageSize: typeof query?.pageSize === 'number' ? query.pageSize : undefined };
       const csv = list.shape === 'csv';
@@ -139,21 +127,8 @@ export class Pipeline {
     }, options?.maxPages);
   }
 
-  async #send(
-    call: Omit<Call<unknown>, 'schema' | 'select' | 'options'>,
-    options: RequestOptions | undefined,
-    context?: CallContext,
-  ): Promise<TransportResult> {
-    const result = await send(this.#config, {
-      method: call.method,
-      path: call.path,
-      template: call.template,
-      query: call.query,
-      json: call.body,
-      body: call.stream,
-      idempotent: call.idempotent,
-      options,
-    });
+  async #send(request: TransportRequest, context?: CallContext): Promise<TransportResult> {
+    const result = await send(this.#config, request);
     // The call's span records its final answer, whatever its status, before the response stage reads it.
     if (result.kind === 'response') noteResponse(context, result.response);
     return result;

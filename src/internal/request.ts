@@ -66,11 +66,11 @@ function buildHeaders(config: ResolvedConfig, request: TransportRequest): Header
   headers.set('Accept', 'application/json');
   if (!headers.has('User-Agent')) headers.set('User-Agent', config.userAgent);
   if (config.accountId) headers.set('X-Account-Id', config.accountId);
-  if (request.json !== undefined) headers.set('Content-Type', 'application/json');
-  if (request.body) {
-    headers.set('Content-Type', request.body.contentType);
+  if (request.body !== undefined) headers.set('Content-Type', 'application/json');
+  if (request.stream) {
+    headers.set('Content-Type', request.stream.contentType);
     // A declared length lets the upload go out with Content-Length rather than chunked encoding.
-    if (request.body.length !== undefined) headers.set('Content-Length', String(request.body.length));
+    if (request.stream.length !== undefined) headers.set('Content-Length', String(request.stream.length));
   }
   return headers;
 }
@@ -98,7 +98,7 @@ export function wireRequest(config: ResolvedConfig, request: TransportRequest) {
   return {
     url: buildUrl(config.baseUrl, request.path, request.query),
     headers: buildHeaders(config, request),
-    body: serialise(request.json),
+    body: serialise(request.body),
   };
 }
 

@@ -49,9 +49,9 @@ export interface TransportRequest {
   template?: string | undefined;
   query?: Record<string, QueryValue> | undefined;
   /** Sent as JSON. */
-  json?: unknown;
+  body?: unknown;
   /** A ready body (multipart stream) with its content type; sent once, never retried or buffered. */
-  body?: { stream: () => BodyInit; contentType: string; length?: number } | undefined;
+  stream?: { stream: () => BodyInit; contentType: string; length?: number } | undefined;
   /** Overrides the method's default repeat-safety (POST /lookup is a safe POST). */
   idempotent?: boolean | undefined;
   options?: RequestOptions | undefined;
@@ -107,7 +107,7 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
   const wire = wireRequest(config, request);
   const signal = request.options?.signal;
   if (signal?.aborted) throw new APIUserAbortError();
-  const streaming = request.body !== undefined;
+  const streaming = request.stream !== undefined;
   const commits = !isSafeToRepeat(request.method, request.idempotent);
   const limits = callLimits(request.options, config);
   const maxRetries = streaming || commits ? 0 : limits.maxRetries;
@@ -223,7 +223,7 @@ function sendStream(config: ResolvedConfig, req: Request, request: TransportRequ
     method: req.method,
     headers: req.headers,
     signal: req.signal,
-    body: request.body!.stream(),
+    body: request.stream!.stream(),
     redirect: UPLOAD_REDIRECT,
     duplex: 'half',
   } as RequestInit);
