@@ -100,16 +100,17 @@ export function errorType(error: unknown): string {
 }
 
 /**
- * Runs `fn` (async: it never throws synchronously) as one traced operation: `start` (with the context's
+ * Runs `fn` (async: it never throws synchronously) as one traced operation, or just runs it without a channel: `start` (with the context's
  * stores entered, so a subscriber's span is the active one inside), `end` when `fn` returned its promise, then
  * `error` if it failed, `asyncStart` and `asyncEnd` when it settled. Unlike `tracePromise` the context never
  * receives the result or the error object, which may hold a body; only `errorType`.
  */
 export function trace<C extends { errorType?: string }, T>(
-  channel: TracingChannel,
+  channel: TracingChannel | undefined,
   context: C,
   fn: () => Promise<T>,
 ): Promise<T> {
+  if (!channel) return fn();
   const settled = () => {
     channel.asyncStart.publish(context);
     channel.asyncEnd.publish(context);
