@@ -61,10 +61,14 @@ function readIssues(value: unknown): FieldIssue[] | undefined {
   });
 }
 
-function describe(status: number, message: string, issues: FieldIssue[] | undefined): string {
-  const head = `${status} ${message}`;
-  if (!issues?.length) return head;
-  return `${head}: ${issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ')}`;
+/** `a.b: message; c: message`; an issue with no path reads as `whole: message`, or its message alone. */
+export function listIssues(issues: FieldIssue[], whole?: string): string {
+  return issues
+    .map((i) => {
+      const at = i.path.join('.') || whole;
+      return at ? `${at}: ${i.message}` : i.message;
+    })
+    .join('; ');
 }
 
 /** The service answered with a non-2xx status. `body` is the parsed JSON, or the raw text when not JSON. */
@@ -94,7 +98,8 @@ export class APIError extends PaymentsError {
     const record = body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : {};
     const errors = readIssues(record.errors);
     const fallback = typeof body === 'string' && body.trim() ? body.trim().slice(0, 200) : `HTTP ${status}`;
-    super(describe(status, text(record.message) ?? fallback, errors));
+    const head = `${status} ${text(record.message) ?? fallback}`;
+    super(errors?.length ? `${head}: ${listIssues(errors)}` : head);
     this.status = status;
     this.headers = headers;
     const retryAfter = retryAfterMs(headers.get('retry-after'));
@@ -182,8 +187,7 @@ export class RequestValidationError extends PaymentsError {
   readonly issues: FieldIssue[];
   constructor(issues: FieldIssue[]) {
     const first = issues[0] ?? { path: [], message: 'invalid input' };
-    const list = issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`).join('; ');
-    super(`Invalid request: ${list}`);
+    super(`Invalid request: ${listIssues(issues, '(input)')}`);
     this.field = first.path.join('.');
     this.issues = issues;
   }

@@ -1,4 +1,4 @@
-import { type FieldIssue, nameClass, PaymentsError, setDefined } from './error.js';
+import { type FieldIssue, listIssues, nameClass, PaymentsError, setDefined } from './error.js';
 
 /** What can go wrong with a response that arrived: its shape, its size, its pages, or a body lost after a 2xx. */
 
@@ -11,8 +11,7 @@ export class ResponseValidationError extends PaymentsError {
   /** What was wrong with the body, without the status: `body is not JSON`, or the fields and their problems. */
   readonly reason: string;
   constructor(status: number, body: unknown, issues: FieldIssue[], detail?: string) {
-    const list = issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ');
-    const reason = detail ?? list;
+    const reason = detail ?? listIssues(issues, '(body)');
     super(`Unexpected response shape (HTTP ${status})${reason ? `: ${reason}` : ''}`);
     this.status = status;
     setDefined(this, { body });

@@ -196,10 +196,10 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
       if (accepted && (signal?.aborted || aboutTheBody(error))) {
         log.log('debug', `✕ ${target} accepted (${accepted.status}), body unreadable`);
         const headers = redactHeaders(accepted.headers, config.redact);
-        const { reason, cause } = bodyFailure(error, config.redact, signal);
+        const { reason, cause } = bodyFailure(error, config, signal);
         return { ...failed, kind: 'accepted-unreadable', status: accepted.status, headers, reason, cause };
       }
-      const error_ = toPaymentsError(error, { target, signal, redact: config.redact, log });
+      const error_ = toPaymentsError(error, target, signal, config);
       return { ...failed, kind: 'failed', error: error_ };
     }
   }
