@@ -55,18 +55,11 @@ export interface CallContext {
   outcome?: string;
 }
 
-interface Channel {
-  publish(message: unknown): void;
-  runStores<T>(message: unknown, fn: () => T): T;
-}
-interface TracingChannel {
-  readonly hasSubscribers: boolean;
-  start: Channel;
-  end: Channel;
-  asyncStart: Channel;
-  asyncEnd: Channel;
-  error: Channel;
-}
+type Channel = { publish(message: unknown): void; runStores<T>(message: unknown, fn: () => T): T };
+type TracingChannel = { hasSubscribers: boolean } & Record<
+  'start' | 'end' | 'asyncStart' | 'asyncEnd' | 'error',
+  Channel
+>;
 
 let channels: { request?: TracingChannel; call?: TracingChannel } | undefined;
 

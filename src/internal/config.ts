@@ -5,7 +5,7 @@ import { type ClientHooks, HOOK_KEYS } from './hooks.js';
 import { isLogLevel, LevelLogger, type Logger, type LogLevel } from './logger.js';
 import { CLIENT_OPTION_KEYS, REQUEST_OPTION_KEYS } from './option-bags.js';
 import { refuseUnknownKeys } from './option-keys.js';
-import { type Redact, redactor } from './redact.js';
+import { redactor } from './redact.js';
 import { type AppInfo, TOKEN, userAgent } from './user-agent.js';
 
 /** The path every endpoint of the spec is relative to. */
@@ -83,24 +83,7 @@ export interface RequestOptions {
 }
 
 /** Client options after defaults and checks. The key lives here and only here. */
-export interface ResolvedConfig {
-  readonly apiKey: string;
-  readonly baseUrl: string;
-  readonly accountId: string | undefined;
-  readonly timeout: number;
-  readonly totalTimeout: number;
-  readonly maxResponseBytes: number;
-  /** Replaces the API key wherever a response or a fetch failure echoes it. */
-  readonly redact: Redact;
-  readonly maxRetries: number;
-  readonly fetch: typeof fetch | undefined;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly logger: LevelLogger;
-  readonly userAgent: string;
-  readonly fetchOptions: Readonly<FetchOptions>;
-  readonly hooks: Readonly<ClientHooks>;
-  readonly options: Readonly<ClientOptions>;
-}
+export type ResolvedConfig = Readonly<ReturnType<typeof resolveConfig>>;
 
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
 
@@ -231,7 +214,7 @@ function readEnv(name: string): string | undefined {
 
 const SDK_OWNED_FETCH_OPTIONS = ['method', 'headers', 'body', 'signal', 'redirect', 'window', 'duplex'];
 
-export function resolveConfig(given: ClientOptions): ResolvedConfig {
+export function resolveConfig(given: ClientOptions) {
   const options = ownData(given);
   refuseUnknownKeys(options, CLIENT_OPTION_KEYS);
   refuseUnknownKeys(options.hooks, HOOK_KEYS, ['hooks']);
@@ -269,13 +252,14 @@ export function resolveConfig(given: ClientOptions): ResolvedConfig {
     baseUrl: normaliseBaseUrl(rawBaseUrl, options.allowInsecureHttp ?? false),
     accountId: options.accountId,
     ...limits(options, DEFAULT_LIMITS),
+    /** Replaces the API key wherever a response or a fetch failure echoes it. */
     redact,
     fetch: options.fetch,
     headers,
     logger: new LevelLogger(options.logger ?? console, level, redact),
     userAgent: userAgent(options.appInfo),
-    fetchOptions: options.fetchOptions ?? {},
-    hooks: options.hooks ?? {},
+    fetchOptions: (options.fetchOptions ?? {}) as Readonly<FetchOptions>,
+    hooks: (options.hooks ?? {}) as Readonly<ClientHooks>,
     options,
   };
 }

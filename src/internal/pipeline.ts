@@ -10,18 +10,12 @@ import type { Unwrapped } from './envelope.js';
 import { isListShape, LIST_SHAPES, type ListShape, readPage } from './list-shapes.js';
 import type { LevelLogger } from './logger.js';
 import { jsonPayload, readCommitted, responseOf, shapeError, validate } from './response.js';
-import {
-  type HttpMethod,
-  type QueryValue,
-  send,
-  type TransportRequest,
-  type TransportResult,
-} from './transport.js';
+import { type QueryValue, send, type TransportRequest, type TransportResult } from './transport.js';
 
 /**
  * The request pipeline every method goes through: the transport sends (auth, retries, timeouts, limits) and
  * returns one `TransportResult`, then the response stage (`response.ts`) turns it into data or an error. Resources
- * describe their calls as `Call`s and `ListCall`s; the client's `request` and `paginate` are the same two entry
+ * describe their calls as `Call`s and `PaginateParams`; the client's `request` and `paginate` are the same two entry
  * points. The caller's options are copied here, once per call (`ownData`), and read from the copy below.
  */
 
@@ -40,18 +34,24 @@ export interface Call<T> extends TransportRequest {
   doneOnRepeat?: ((error: APIError) => boolean) | undefined;
 }
 
-/** A list and the shape the spec gives it. */
-export interface ListCall<T> {
+/** A list through `client.paginate` (or a resource): any of the spec's list shapes, walked page by page. */
+export interface PaginateParams<T> {
   path: string;
   /** The query, or a function that validates and returns it (called once, when the list is first used). */
-  query?: Record<string, QueryValue> | (() => Record<string, QueryValue>) | undefined;
+  query?: Record<string, QueryValue> | (() => Record<string, QueryValue>);
   /** Validates (and types) each row. */
-  schema?: Schema<T> | undefined;
-  /** The list's shape; without one it is detected from the first response. */
-  shape?: ListShape | undefined;
-  /** Key of the rows inside `data` (e.g. `transactions`). */
-  rowsKey?: string | undefined;
-  options?: RequestOptions | undefined;
+  schema?: Schema<T>;
+  /**
+   * The list's shape, as the spec's Pagination section names them: `flat` (counters beside the rows in `data`,
+   * with or without `hasMore`), `nested` (`data.pagination`), `top-level` (`data` is the array, `pagination`
+   * beside it), `array` (an unpaginated full array) or `csv` (each page's body is the CSV text, one string per
+   * page, with `X-Total-Count` and `X-Total-Pages` headers). A response not in the named shape is a
+   * `ResponseValidationError`. Without `shape` the shape is detected from each response.
+   */
+  shape?: ListShape;
+  /** Key of the rows inside `data` (e.g. `transactions`); found automatically when the payload has one array. */
+  rowsKey?: string;
+  options?: RequestOptions;
 }
 
 /** Sends requests for one client configuration. Shared by the client and its resources; not public. */
@@ -91,7 +91,7 @@ export class Pipeline {
   }
 
   /** A list walked page by page; see `PagePromise`. */
-  list<T>(list: ListCall<T>, operation = 'paginate'): PagePromise<T> {
+  list<T>(list: PaginateParams<T>, operation = 'paginate'): PagePromise<T> {
     // Resolved on first use, so invalid input rejects the PagePromise like any other failure.
     let query: Record<string, QueryValue> | undefined;
     const options = ownData(list.options);

@@ -44,12 +44,9 @@ export function isSafeToRepeat(method: string, idempotent: boolean | undefined):
 }
 
 /** Timing headers ky would also honour; the spec names only `Retry-After`. */
-const FOREIGN_TIMING = [
-  'ratelimit-reset',
-  'x-ratelimit-retry-after',
-  'x-ratelimit-reset',
-  'x-rate-limit-reset',
-];
+const FOREIGN_TIMING = 'ratelimit-reset x-ratelimit-retry-after x-ratelimit-reset x-rate-limit-reset'.split(
+  ' ',
+);
 
 /**
  * The headers ky may read its retry delay from, with only a usable `Retry-After` left; `undefined` when they
