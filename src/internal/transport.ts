@@ -6,27 +6,7 @@ import { aboutTheBody, bodyFailure, toPaymentsError } from './failure.js';
 import { attemptObserver } from './hooks.js';
 import { redactHeaders } from './redact.js';
 import { unsetOptions, wireRequest } from './request.js';
-import {
-  backoffDelay,
-  isSafeToRepeat,
-  jitter,
-  MAX_DELAY_MS,
-  MAX_RETRY_AFTER_MS,
-  RETRY_STATUSES,
-  timingHeaders,
-} from './retry.js';
-
-/** ky's retry options that are the same for every request: the policy of `retry.ts`. */
-const RETRY = {
-  methods: ['get', 'post', 'put', 'patch', 'delete'],
-  statusCodes: RETRY_STATUSES,
-  afterStatusCodes: RETRY_STATUSES,
-  maxRetryAfter: MAX_RETRY_AFTER_MS,
-  backoffLimit: MAX_DELAY_MS,
-  delay: backoffDelay,
-  jitter,
-  retryOnTimeout: true,
-} satisfies KyOptions['retry'];
+import { isSafeToRepeat, KY_RETRY, MAX_RETRY_AFTER_MS, RETRY_STATUSES, timingHeaders } from './retry.js';
 
 /**
  * ky retries a status only by throwing its `HTTPError` (ky 2.1 `Ky.js`: a status is retried from the error that
@@ -159,7 +139,7 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
     totalTimeout: limits.totalTimeout === 0 ? false : limits.totalTimeout,
     throwHttpErrors: maxRetries > 0 ? throwRetryable : false,
     retry: {
-      ...RETRY,
+      ...KY_RETRY,
       limit: maxRetries,
       // The caller's abort ends the call; so does a server asking for a wait over the cap. `undefined` leaves
       // the decision to ky's policy (statuses, network errors, timeouts).
