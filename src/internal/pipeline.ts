@@ -114,7 +114,7 @@ export class Pipeline {
       const rows = schema
         ? info.rows.map((row, i) => validate(schema, row, response, [String(i)]))
         : (info.rows as T[]);
-      return new Page<T>(info, rows, load, responseInfo(response));
+      return new Page<T>({ ...info, rows }, load, responseInfo(response));
     };
     return new PagePromise(async () => {
       if (list.shape !== undefined && !isListShape(list.shape)) {
