@@ -158,32 +158,29 @@ export function assertAccountId(accountId: string): void {
 /** The longest timer JavaScript can set; a longer one (fetch's timeout, a wait) fires at once. */
 export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
-/** The limits a call may set, each a whole number in its range: the same for the client's options and a call's. */
-const LIMITS = {
-  timeout: [0, MAX_TIMEOUT_MS],
-  totalTimeout: [0, MAX_TIMEOUT_MS],
-  maxRetries: [0, Number.MAX_SAFE_INTEGER],
-  maxResponseBytes: [1, Number.MAX_SAFE_INTEGER],
-};
-type Limits = Record<keyof typeof LIMITS, number>;
+type Limits = Record<'timeout' | 'totalTimeout' | 'maxRetries' | 'maxResponseBytes', number>;
 
-const DEFAULT_LIMITS: Limits = {
-  timeout: 60_000,
-  totalTimeout: 0,
-  maxRetries: 2,
-  maxResponseBytes: 8 * 1024 * 1024,
+/** Each limit a call may set: its range of whole numbers, and the client's default. */
+const LIMITS: Record<keyof Limits, [min: number, max: number, byDefault: number]> = {
+  timeout: [0, MAX_TIMEOUT_MS, 60_000],
+  totalTimeout: [0, MAX_TIMEOUT_MS, 0],
+  maxRetries: [0, Number.MAX_SAFE_INTEGER, 2],
+  maxResponseBytes: [1, Number.MAX_SAFE_INTEGER, 8 * 1024 * 1024],
 };
 
-/** The limits `options` sets, checked, and `fallback`'s for the rest (an absent or null one). */
-function limits(options: Partial<Record<keyof Limits, unknown>>, fallback: Limits): Limits {
-  const checked = { ...fallback };
-  for (const [name, [min, max]] of Object.entries(LIMITS) as [keyof Limits, number[]][]) {
-    const value = options[name];
-    if (value === undefined || value === null) continue;
-    if (!Number.isInteger(value) || (value as number) < min! || (value as number) > max!) {
+/** The limits `options` sets, checked, and for the rest (absent or null) `fallback`'s or the defaults. */
+function limits(options: Partial<Record<keyof Limits, unknown>>, fallback?: Limits): Limits {
+  const checked = {} as Limits;
+  for (const [name, [min, max, byDefault]] of Object.entries(LIMITS) as [
+    keyof Limits,
+    [number, number, number],
+  ][]) {
+    // Checked as a whole number below: any other value is refused.
+    const value = options[name] as number | null | undefined;
+    if (value != null && !(Number.isInteger(value) && value >= min && value <= max)) {
       throw invalid([name], `must be a whole number from ${min} to ${max}`);
     }
-    checked[name] = value as number;
+    checked[name] = value ?? fallback?.[name] ?? byDefault;
   }
   return checked;
 }
@@ -251,7 +248,7 @@ export function resolveConfig(given: ClientOptions) {
     apiKey,
     baseUrl: normaliseBaseUrl(rawBaseUrl, options.allowInsecureHttp ?? false),
     accountId: options.accountId,
-    ...limits(options, DEFAULT_LIMITS),
+    ...limits(options),
     /** Replaces the API key wherever a response or a fetch failure echoes it. */
     redact,
     fetch: options.fetch,
