@@ -67,7 +67,5 @@ export type InternalAPIPromise<T> = APIPromise<T>;
 /** The response info of a read response. */
 export function responseInfo(response: { status: number; headers: Headers }): ResponseInfo {
   const requestId = response.headers.get('x-request-id');
-  return requestId
-    ? { status: response.status, headers: response.headers, requestId }
-    : { status: response.status, headers: response.headers };
+  return { status: response.status, headers: response.headers, ...(requestId && { requestId }) };
 }

@@ -158,10 +158,8 @@ export function noteResponse(
   context: CallContext | undefined,
   response: { status: number; headers: Headers },
 ) {
-  if (!context) return;
-  context.status = response.status;
   const requestId = response.headers.get('x-request-id');
-  if (requestId) context.requestId = requestId;
+  if (context) Object.assign(context, { status: response.status }, requestId && { requestId });
 }
 
 /** Adds one to a count on a call's context, if it is traced. */
