@@ -10,9 +10,6 @@ import {
 import type { Unwrapped } from './internal/envelope.js';
 import { optionKeys, refuseUnknownKeys } from './internal/option-keys.js';
 import { type PaginateParams, Pipeline } from './internal/pipeline.js';
-
-export type { PaginateParams };
-
 import type { HttpMethod, QueryValue } from './internal/transport.js';
 import { Accounts } from './resources/accounts.js';
 import { Banks } from './resources/banks.js';
@@ -23,6 +20,8 @@ import { Payouts } from './resources/payouts.js';
 import { Transactions } from './resources/transactions.js';
 import { Wallet } from './resources/wallet.js';
 import type { Schema } from './rules/schema.js';
+
+export type { PaginateParams };
 
 /** A request through `client.request`: any endpoint, with the client's auth, retries, envelope and errors. */
 export interface RequestParams<T> {

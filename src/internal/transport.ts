@@ -152,26 +152,25 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
     // stalled would no longer be retried.
     fetch: (input, init) =>
       observer ? observer.run(() => attemptOnce(input, init)) : attemptOnce(input, init),
+    // A hook costs ky a merge per request, so it is only attached when it will log.
+    ...(log.enabled('info') && {
+      hooks: {
+        beforeRetry: [
+          ({ error, retryCount }) => {
+            const reason = error instanceof HTTPError ? `HTTP ${error.response.status}` : error.name;
+            log.log('info', `retrying ${target} after ${reason} (retry ${retryCount} of ${maxRetries})`);
+          },
+        ],
+      },
+    }),
   };
-  // A hook costs ky a merge per request, so it is only attached when it will log.
-  if (log.enabled('info')) {
-    kyOptions.hooks = {
-      beforeRetry: [
-        ({ error, retryCount }) => {
-          const reason = error instanceof HTTPError ? `HTTP ${error.response.status}` : error.name;
-          log.log('info', `retrying ${target} after ${reason} (retry ${retryCount} of ${maxRetries})`);
-        },
-      ],
-    };
-  }
 
-  const outcome = { target, commits };
   try {
     await ky(wire.url, kyOptions);
   } catch (error) {
     // A retried status ky gave up on is an answer like any other; anything else is no answer, or a lost body.
     if (!(error instanceof HTTPError) || signal?.aborted || accepted) {
-      const failed = { ...outcome, earlierAttemptMayHaveActed };
+      const failed = { target, commits, earlierAttemptMayHaveActed };
       // After a 2xx to a payout, whatever failed is about its body (or the caller's abort): the request is done.
       if (accepted && (signal?.aborted || aboutTheBody(error))) {
         log.log('debug', `✕ ${target} accepted (${accepted.status}), body unreadable`);
@@ -186,7 +185,7 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
   const { status, headers, read } = answer!;
   if (debug) log.log('debug', `← ${status} ${target} (${Date.now() - started} ms)`);
   const response = toTransportResponse(status, redactHeaders(headers, config.redact), read, config.redact);
-  return { ...outcome, earlierAttemptMayHaveActed, kind: 'response', response };
+  return { target, commits, earlierAttemptMayHaveActed, kind: 'response', response };
 }
 
 const fetchOf = (config: ResolvedConfig) => config.fetch ?? globalThis.fetch;
