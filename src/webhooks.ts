@@ -59,8 +59,7 @@ function toText(rawBody: unknown): string {
     return new TextDecoder().decode(rawBody);
   // A parsed object has lost the exact bytes a signature covers; re-serialising would not give them back.
   throw new WebhookError(
-    'parseWebhook needs the raw request body (string, Buffer or Uint8Array), not a parsed object: ' +
-      'read it before any JSON body parser runs',
+    'parseWebhook needs the raw request body (string or bytes), read before any JSON body parser runs',
   );
 }
 

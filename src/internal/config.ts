@@ -223,9 +223,8 @@ export function resolveConfig(given: ClientOptions) {
     options.dangerouslyAllowBrowser !== true
   ) {
     throw new PaymentsError(
-      'PaymentsClient refuses to run in a browser, where any visitor of the page could read its API key, which ' +
-        'moves money: call the API from your server. In a test environment (jsdom, happy-dom), pass ' +
-        'dangerouslyAllowBrowser: true.',
+      'PaymentsClient refuses to run in a browser, where any visitor could read its API key: call the API from ' +
+        'your server, or in a test environment (jsdom) pass dangerouslyAllowBrowser: true',
     );
   }
   const apiKey = options.apiKey ?? readEnv('PAYMENTS_API_KEY');
