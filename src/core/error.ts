@@ -25,6 +25,11 @@ export function nameClass(Class: { prototype: Error }, name: string): void {
   Object.defineProperty(Class.prototype, 'name', { value: name, writable: true, configurable: true });
 }
 
+/** `nameClass` for each class, named by its key: `nameClasses({ APIError, ... })`. */
+export function nameClasses(classes: Record<string, { prototype: Error }>): void {
+  for (const [name, Class] of Object.entries(classes)) nameClass(Class, name);
+}
+
 /** Base class of every error this SDK throws. */
 export class PaymentsError extends Error {
   constructor(message?: string, options?: { cause?: unknown }) {
@@ -193,7 +198,7 @@ export class RequestValidationError extends PaymentsError {
   }
 }
 
-for (const [name, Class] of Object.entries({
+nameClasses({
   PaymentsError,
   APIError,
   BadRequestError,
@@ -207,6 +212,4 @@ for (const [name, Class] of Object.entries({
   APITimeoutError,
   APIUserAbortError,
   RequestValidationError,
-})) {
-  nameClass(Class, name);
-}
+});

@@ -1,4 +1,4 @@
-import { type FieldIssue, listIssues, nameClass, PaymentsError, setDefined } from './error.js';
+import { type FieldIssue, listIssues, nameClasses, PaymentsError, setDefined } from './error.js';
 
 /** What can go wrong with a response that arrived: its shape, its size, its pages, or a body lost after a 2xx. */
 
@@ -75,11 +75,4 @@ export class PaginationError extends PaymentsError {
   }
 }
 
-for (const [name, Class] of Object.entries({
-  ResponseValidationError,
-  ResponseTooLargeError,
-  AcceptedButUnreadableError,
-  PaginationError,
-})) {
-  nameClass(Class, name);
-}
+nameClasses({ ResponseValidationError, ResponseTooLargeError, AcceptedButUnreadableError, PaginationError });
