@@ -8,9 +8,8 @@ import {
   resolveConfig,
 } from './internal/config.js';
 import type { Unwrapped } from './internal/envelope.js';
-import type { ListShape } from './internal/list-shapes.js';
 import { optionKeys, refuseUnknownKeys } from './internal/option-keys.js';
-import { Pipeline } from './internal/pipeline.js';
+import { type PaginateParams, Pipeline } from './internal/pipeline.js';
 import type { HttpMethod, QueryValue } from './internal/transport.js';
 import { Accounts } from './resources/accounts.js';
 import { Banks } from './resources/banks.js';
@@ -21,6 +20,8 @@ import { Payouts } from './resources/payouts.js';
 import { Transactions } from './resources/transactions.js';
 import { Wallet } from './resources/wallet.js';
 import type { Schema } from './rules/schema.js';
+
+export type { PaginateParams };
 
 /** A request through `client.request`: any endpoint, with the client's auth, retries, envelope and errors. */
 export interface RequestParams<T> {
@@ -45,26 +46,6 @@ export interface RequestParams<T> {
   responseType?: 'json' | 'text';
   /** Mark a POST as safe to repeat so it is retried like a GET; never for money movement. */
   idempotent?: boolean;
-  options?: RequestOptions;
-}
-
-/** A list through `client.paginate`: any of the spec's list shapes, walked page by page. */
-export interface PaginateParams<T> {
-  path: string;
-  /** The query, or a function that validates and returns it (called once, when the list is first used). */
-  query?: Record<string, QueryValue> | (() => Record<string, QueryValue>);
-  /** Validates (and types) each row. */
-  schema?: Schema<T>;
-  /**
-   * The list's shape, as the spec's Pagination section names them: `flat` (counters beside the rows in `data`,
-   * with or without `hasMore`), `nested` (`data.pagination`), `top-level` (`data` is the array, `pagination`
-   * beside it), `array` (an unpaginated full array) or `csv` (each page's body is the CSV text, one string per
-   * page, with `X-Total-Count` and `X-Total-Pages` headers). A response not in the named shape is a
-   * `ResponseValidationError`. Without `shape` the shape is detected from each response.
-   */
-  shape?: ListShape;
-  /** Key of the rows inside `data` (e.g. `transactions`); found automatically when the payload has one array. */
-  rowsKey?: string;
   options?: RequestOptions;
 }
 

@@ -50,20 +50,16 @@ export type ParseWebhookOptions = { headers?: WebhookHeaders } & (
 );
 
 /** The webhook body could not be verified or parsed. */
-export class WebhookError extends PaymentsError {
-  static {
-    nameClass(WebhookError, 'WebhookError');
-  }
-}
+export class WebhookError extends PaymentsError {}
+nameClass(WebhookError, 'WebhookError');
 
 function toText(rawBody: unknown): string {
   if (typeof rawBody === 'string') return rawBody;
-  if (rawBody instanceof Uint8Array) return new TextDecoder().decode(rawBody);
-  if (rawBody instanceof ArrayBuffer) return new TextDecoder().decode(new Uint8Array(rawBody));
+  if (rawBody instanceof Uint8Array || rawBody instanceof ArrayBuffer)
+    return new TextDecoder().decode(rawBody);
   // A parsed object has lost the exact bytes a signature covers; re-serialising would not give them back.
   throw new WebhookError(
-    'parseWebhook needs the raw request body (string, Buffer or Uint8Array), not a parsed object: ' +
-      'read it before any JSON body parser runs',
+    'parseWebhook needs the raw request body (string or bytes), read before any JSON body parser runs',
   );
 }
 

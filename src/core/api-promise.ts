@@ -25,11 +25,6 @@ export class APIPromise<T> implements PromiseLike<T> {
     this.#result = run();
   }
 
-  /** @internal Runs `run` (validation included) and wraps its result: a validation error rejects this promise. */
-  static from<T>(run: () => Promise<WithResponse<T>>): APIPromise<T> {
-    return new APIPromise(run);
-  }
-
   /** The data and the response it came from. */
   withResponse(): Promise<WithResponse<T>> {
     return this.#result;
@@ -62,8 +57,7 @@ export class APIPromise<T> implements PromiseLike<T> {
 }
 
 /**
- * `APIPromise` as the SDK's pipeline builds it. The class's constructor is private (and `from` is `@internal`,
- * left out of the published types), so a caller cannot build one; this alias is not exported from the package.
+ * `APIPromise` as the SDK's pipeline builds it. The class's constructor is private, so a caller cannot build one; this alias is not exported from the package.
  */
 export const InternalAPIPromise = APIPromise as unknown as new <T>(
   run: () => Promise<WithResponse<T>>,
@@ -73,7 +67,5 @@ export type InternalAPIPromise<T> = APIPromise<T>;
 /** The response info of a read response. */
 export function responseInfo(response: { status: number; headers: Headers }): ResponseInfo {
   const requestId = response.headers.get('x-request-id');
-  return requestId
-    ? { status: response.status, headers: response.headers, requestId }
-    : { status: response.status, headers: response.headers };
+  return { status: response.status, headers: response.headers, ...(requestId && { requestId }) };
 }

@@ -25,14 +25,23 @@ export function nameClass(Class: { prototype: Error }, name: string): void {
   Object.defineProperty(Class.prototype, 'name', { value: name, writable: true, configurable: true });
 }
 
+/** `nameClass` for each class, named by its key: `nameClasses({ APIError, ... })`. */
+export function nameClasses(classes: Record<string, { prototype: Error }>): void {
+  for (const [name, Class] of Object.entries(classes)) nameClass(Class, name);
+}
+
 /** Base class of every error this SDK throws. */
 export class PaymentsError extends Error {
-  static {
-    nameClass(PaymentsError, 'PaymentsError');
-  }
   constructor(message?: string, options?: { cause?: unknown }) {
     // `Error` keeps an own `cause` even when it is `undefined`; an error carries no undefined own fields.
     super(message, options?.cause === undefined ? undefined : options);
+  }
+}
+
+/** Sets each field whose value is defined: an error carries no own field whose value is `undefined`. */
+export function setDefined(target: object, fields: Record<string, unknown>): void {
+  for (const [key, value] of Object.entries(fields)) {
+    if (value !== undefined) (target as Record<string, unknown>)[key] = value;
   }
 }
 
@@ -57,17 +66,18 @@ function readIssues(value: unknown): FieldIssue[] | undefined {
   });
 }
 
-function describe(status: number, message: string, issues: FieldIssue[] | undefined): string {
-  const head = `${status} ${message}`;
-  if (!issues?.length) return head;
-  return `${head}: ${issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ')}`;
+/** `a.b: message; c: message`; an issue with no path reads as `whole: message`, or its message alone. */
+export function listIssues(issues: FieldIssue[], whole?: string): string {
+  return issues
+    .map((i) => {
+      const at = i.path.join('.') || whole;
+      return at ? `${at}: ${i.message}` : i.message;
+    })
+    .join('; ');
 }
 
 /** The service answered with a non-2xx status. `body` is the parsed JSON, or the raw text when not JSON. */
 export class APIError extends PaymentsError {
-  static {
-    nameClass(APIError, 'APIError');
-  }
   /** HTTP status code. */
   readonly status: number;
   /** Machine code (`ACCOUNT_RESTRICTED`, ...) when the service sent one. */
@@ -93,20 +103,21 @@ export class APIError extends PaymentsError {
     const record = body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : {};
     const errors = readIssues(record.errors);
     const fallback = typeof body === 'string' && body.trim() ? body.trim().slice(0, 200) : `HTTP ${status}`;
-    super(describe(status, text(record.message) ?? fallback, errors));
+    const head = `${status} ${text(record.message) ?? fallback}`;
+    super(errors?.length ? `${head}: ${listIssues(errors)}` : head);
     this.status = status;
-    if (body !== undefined) this.body = body;
     this.headers = headers;
-    const code = text(record.code);
-    if (code) this.code = code;
-    if (errors) this.errors = errors;
-    const requestId = headers.get('x-request-id');
-    if (requestId) this.requestId = requestId;
-    if (typeof record.accountBlocked === 'boolean') this.accountBlocked = record.accountBlocked;
-    if ('provider' in record) this.provider = record.provider;
-    if ('missingFields' in record) this.missingFields = record.missingFields;
-    const retryAfter = parseRetryAfter(headers.get('retry-after'));
-    if (retryAfter !== undefined) this.retryAfter = retryAfter;
+    const retryAfter = retryAfterMs(headers.get('retry-after'));
+    setDefined(this, {
+      body,
+      code: text(record.code),
+      errors,
+      requestId: headers.get('x-request-id') || undefined,
+      accountBlocked: typeof record.accountBlocked === 'boolean' ? record.accountBlocked : undefined,
+      provider: record.provider,
+      missingFields: record.missingFields,
+      retryAfter: retryAfter === undefined ? undefined : retryAfter / 1000,
+    });
   }
 
   /** Builds the subclass that matches `status`. */
@@ -117,47 +128,19 @@ export class APIError extends PaymentsError {
 }
 
 /** 400: missing or malformed input; `errors` names each field on `Validation failed`. */
-export class BadRequestError extends APIError {
-  static {
-    nameClass(BadRequestError, 'BadRequestError');
-  }
-}
+export class BadRequestError extends APIError {}
 /** 401: the API key is missing, unknown or revoked, or the account was deleted. */
-export class AuthenticationError extends APIError {
-  static {
-    nameClass(AuthenticationError, 'AuthenticationError');
-  }
-}
+export class AuthenticationError extends APIError {}
 /** 403: IP not allowlisted, API access disabled, account restricted, or a feature not enabled. */
-export class PermissionDeniedError extends APIError {
-  static {
-    nameClass(PermissionDeniedError, 'PermissionDeniedError');
-  }
-}
+export class PermissionDeniedError extends APIError {}
 /** 404: the resource (or the tenant account named by `X-Account-Id`) does not exist. */
-export class NotFoundError extends APIError {
-  static {
-    nameClass(NotFoundError, 'NotFoundError');
-  }
-}
+export class NotFoundError extends APIError {}
 /** 409: a conflicting resource exists, e.g. a payer name with the same display name. */
-export class ConflictError extends APIError {
-  static {
-    nameClass(ConflictError, 'ConflictError');
-  }
-}
+export class ConflictError extends APIError {}
 /** 429: rate limited. `retryAfter` is the server's `Retry-After` in seconds, when it sent a valid one. */
-export class RateLimitError extends APIError {
-  static {
-    nameClass(RateLimitError, 'RateLimitError');
-  }
-}
+export class RateLimitError extends APIError {}
 /** 5xx: the service or a proxy in front of it failed. */
-export class InternalServerError extends APIError {
-  static {
-    nameClass(InternalServerError, 'InternalServerError');
-  }
-}
+export class InternalServerError extends APIError {}
 
 const STATUS_CLASSES: Record<number, new (status: number, body: unknown, headers: Headers) => APIError> = {
   400: BadRequestError,
@@ -172,27 +155,16 @@ const STATUS_CLASSES: Record<number, new (status: number, body: unknown, headers
 const IMF_FIXDATE =
   /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
 
-/** `Retry-After` as milliseconds from `now`; `undefined` when absent, malformed or in the past. */
-export function retryAfterMs(value: string | null, now = Date.now()): number | undefined {
-  if (value === null) return undefined;
-  const trimmed = value.trim();
+/** `Retry-After` (whole seconds, or a future HTTP date) as milliseconds; `undefined` when absent, malformed or past. */
+export function retryAfterMs(value: string | null): number | undefined {
+  const trimmed = value?.trim() ?? '';
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  if (!IMF_FIXDATE.test(trimmed)) return undefined;
-  const at = Date.parse(trimmed);
-  return Number.isNaN(at) || at <= now ? undefined : at - now;
-}
-
-/** `Retry-After` as seconds from now (whole seconds, or a future HTTP date); malformed or past: undefined. */
-export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
-  const ms = retryAfterMs(value, now);
-  return ms === undefined ? undefined : ms / 1000;
+  const wait = IMF_FIXDATE.test(trimmed) ? Date.parse(trimmed) - Date.now() : Number.NaN;
+  return wait > 0 ? wait : undefined;
 }
 
 /** No HTTP response was received: DNS, refused connection, reset socket, TLS failure. */
 export class APIConnectionError extends PaymentsError {
-  static {
-    nameClass(APIConnectionError, 'APIConnectionError');
-  }
   constructor(message = 'Connection error', options?: { cause?: unknown }) {
     super(message, options);
   }
@@ -200,9 +172,6 @@ export class APIConnectionError extends PaymentsError {
 
 /** An attempt took longer than `timeout` ms (and retries, if any, were used up). */
 export class APITimeoutError extends APIConnectionError {
-  static {
-    nameClass(APITimeoutError, 'APITimeoutError');
-  }
   constructor(message = 'Request timed out') {
     super(message);
   }
@@ -210,9 +179,6 @@ export class APITimeoutError extends APIConnectionError {
 
 /** The caller's `AbortSignal` fired; nothing is retried after it. */
 export class APIUserAbortError extends PaymentsError {
-  static {
-    nameClass(APIUserAbortError, 'APIUserAbortError');
-  }
   constructor(message = 'Request was aborted') {
     super(message);
   }
@@ -220,18 +186,30 @@ export class APIUserAbortError extends PaymentsError {
 
 /** Input refused before anything was sent. `field` names the first offending field. */
 export class RequestValidationError extends PaymentsError {
-  static {
-    nameClass(RequestValidationError, 'RequestValidationError');
-  }
   /** Dotted path of the first offending field, e.g. `bank_address.city`. */
   readonly field: string;
   /** Every offending field. */
   readonly issues: FieldIssue[];
   constructor(issues: FieldIssue[]) {
     const first = issues[0] ?? { path: [], message: 'invalid input' };
-    const list = issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`).join('; ');
-    super(`Invalid request: ${list}`);
+    super(`Invalid request: ${listIssues(issues, '(input)')}`);
     this.field = first.path.join('.');
     this.issues = issues;
   }
 }
+
+nameClasses({
+  PaymentsError,
+  APIError,
+  BadRequestError,
+  AuthenticationError,
+  PermissionDeniedError,
+  NotFoundError,
+  ConflictError,
+  RateLimitError,
+  InternalServerError,
+  APIConnectionError,
+  APITimeoutError,
+  APIUserAbortError,
+  RequestValidationError,
+});

@@ -23,39 +23,32 @@ export type PageLoader<T> = (page: number) => Promise<Page<T>>;
 /** One page of a list, and the way to the next one. */
 export class Page<T> implements AsyncIterable<T> {
   /** The rows of this page. */
-  readonly data: T[];
+  declare readonly data: T[];
   /** 1-based number of this page. */
-  readonly page: number;
-  readonly pageSize: number;
+  declare readonly page: number;
+  declare readonly pageSize: number;
   /** Rows across all pages, when the service reports it. */
-  readonly totalCount?: number;
+  declare readonly totalCount?: number;
   /** Pages in all: as reported, or derived from `totalCount`; a lower bound when the service reports neither. */
-  readonly totalPages: number;
+  declare readonly totalPages: number;
   /** Whether a page follows this one. */
-  readonly hasMore: boolean;
+  declare readonly hasMore: boolean;
   /**
    * Whether the service declared this the last page (`page` reached its `totalPages`, or `hasMore: false`),
    * as opposed to a walk that merely ran out (an empty page, no counters at all). A search that must prove
    * absence reads up to such a page.
    */
-  readonly isLastPage: boolean;
+  declare readonly isLastPage: boolean;
   /** The response this page came from: status, headers and request id. */
-  readonly response: ResponseInfo | undefined;
+  declare readonly response: ResponseInfo | undefined;
   readonly #load: PageLoader<T>;
 
   /**
    * Only a list builds a page (through `InternalPage`), so the constructor is private. `info` is as the list's
-   * shape reader decided it: the next-page rule lives there, one per shape.
+   * shape reader decided it (the next-page rule lives there, one per shape), its `rows` validated.
    */
-  private constructor(info: Omit<PageInfo, 'rows'>, data: T[], load: PageLoader<T>, response?: ResponseInfo) {
-    this.data = data;
-    this.page = info.page;
-    this.pageSize = info.pageSize;
-    if (info.totalCount !== undefined) this.totalCount = info.totalCount;
-    this.hasMore = info.hasMore;
-    this.totalPages = info.totalPages;
-    this.isLastPage = info.isLastPage;
-    this.response = response;
+  private constructor({ rows, ...info }: PageInfo, load: PageLoader<T>, response?: ResponseInfo) {
+    Object.assign(this, info, { data: rows, response });
     this.#load = load;
   }
 
@@ -81,8 +74,7 @@ export class Page<T> implements AsyncIterable<T> {
  * way to make a page that no list returned; this alias is not exported from the package.
  */
 export const InternalPage = Page as unknown as new <T>(
-  info: Omit<PageInfo, 'rows'>,
-  data: T[],
+  info: PageInfo & { rows: T[] },
   load: PageLoader<T>,
   response?: ResponseInfo,
 ) => Page<T>;
@@ -130,10 +122,10 @@ export async function* walkPages<T>(
       // No rows where the service's own counters promised more: it contradicts itself, and rows went unread.
       const promised = page.totalCount === undefined ? 0 : page.totalCount - page.page * page.pageSize;
       if (promised > 0) {
-        const counted = `page ${next.page} held 0 rows where the listing's counters promise ${Math.min(promised, page.pageSize)}`;
+        const counted = `held 0 rows where the listing's counters promise ${Math.min(promised, page.pageSize)}`;
         throw new PaginationError(
           next.page,
-          `page ${next.page} came back empty before the declared end (${counted})`,
+          `page ${next.page} came back empty before the declared end (page ${next.page} ${counted})`,
         );
       }
       return;

@@ -1,12 +1,9 @@
-import { type FieldIssue, nameClass, PaymentsError } from './error.js';
+import { type FieldIssue, listIssues, nameClasses, PaymentsError, setDefined } from './error.js';
 
 /** What can go wrong with a response that arrived: its shape, its size, its pages, or a body lost after a 2xx. */
 
 /** A 2xx response whose body did not match the expected shape. `body` is what arrived. */
 export class ResponseValidationError extends PaymentsError {
-  static {
-    nameClass(ResponseValidationError, 'ResponseValidationError');
-  }
   /** The body that arrived (parsed JSON, or text); absent when there was none to read. */
   declare readonly body?: unknown;
   readonly issues: FieldIssue[];
@@ -14,11 +11,10 @@ export class ResponseValidationError extends PaymentsError {
   /** What was wrong with the body, without the status: `body is not JSON`, or the fields and their problems. */
   readonly reason: string;
   constructor(status: number, body: unknown, issues: FieldIssue[], detail?: string) {
-    const list = issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ');
-    const reason = detail ?? list;
+    const reason = detail ?? listIssues(issues, '(body)');
     super(`Unexpected response shape (HTTP ${status})${reason ? `: ${reason}` : ''}`);
     this.status = status;
-    if (body !== undefined) this.body = body;
+    setDefined(this, { body });
     this.issues = issues;
     this.reason = reason;
   }
@@ -30,9 +26,6 @@ export class ResponseValidationError extends PaymentsError {
  * surfaces as `AcceptedButUnreadableError`, since the service acted on it.
  */
 export class ResponseTooLargeError extends PaymentsError {
-  static {
-    nameClass(ResponseTooLargeError, 'ResponseTooLargeError');
-  }
   readonly status: number;
   /** The `maxResponseBytes` in force. */
   readonly limit: number;
@@ -50,9 +43,6 @@ export class ResponseTooLargeError extends PaymentsError {
  * (`payouts.findByReference`); `payouts.lookupBeforeRetry` does so itself.
  */
 export class AcceptedButUnreadableError extends ResponseValidationError {
-  static {
-    nameClass(AcceptedButUnreadableError, 'AcceptedButUnreadableError');
-  }
   readonly headers: Headers;
   /** The `x-request-id` response header, when the service sent one. */
   declare readonly requestId?: string;
@@ -68,9 +58,7 @@ export class AcceptedButUnreadableError extends ResponseValidationError {
       `${target} was accepted (HTTP ${status}) but its response could not be read: ${reason}. ` +
       'The service acted on it: look it up before sending it again';
     this.headers = headers;
-    const requestId = headers.get('x-request-id');
-    if (requestId) this.requestId = requestId;
-    if (details.cause !== undefined) this.cause = details.cause;
+    setDefined(this, { requestId: headers.get('x-request-id') || undefined, cause: details.cause });
   }
 }
 
@@ -79,9 +67,6 @@ export class AcceptedButUnreadableError extends ResponseValidationError {
  * pages. Walking on would never end, so the walk stops here rather than looping or ending silently.
  */
 export class PaginationError extends PaymentsError {
-  static {
-    nameClass(PaginationError, 'PaginationError');
-  }
   /** The page number that was asked for. */
   readonly page: number;
   constructor(page: number, message: string) {
@@ -89,3 +74,5 @@ export class PaginationError extends PaymentsError {
     this.page = page;
   }
 }
+
+nameClasses({ ResponseValidationError, ResponseTooLargeError, AcceptedButUnreadableError, PaginationError });

@@ -64,10 +64,7 @@ async function readLimited(response: Response, limit: number): Promise<ReadBody>
     chunks.push(value);
     total += value.byteLength;
   }
-  const decoder = new TextDecoder();
-  let text = '';
-  for (const chunk of chunks) text += decoder.decode(chunk, { stream: true });
-  return { text: text + decoder.decode(), cut };
+  return { text: await new Blob(chunks as BlobPart[]).text(), cut };
 }
 
 /** Reads the body within the attempt: the caller's or ky's signal aborting ends the read too. */

@@ -55,18 +55,11 @@ export interface CallContext {
   outcome?: string;
 }
 
-interface Channel {
-  publish(message: unknown): void;
-  runStores<T>(message: unknown, fn: () => T): T;
-}
-interface TracingChannel {
-  readonly hasSubscribers: boolean;
-  start: Channel;
-  end: Channel;
-  asyncStart: Channel;
-  asyncEnd: Channel;
-  error: Channel;
-}
+type Channel = { publish(message: unknown): void; runStores<T>(message: unknown, fn: () => T): T };
+type TracingChannel = { hasSubscribers: boolean } & Record<
+  'start' | 'end' | 'asyncStart' | 'asyncEnd' | 'error',
+  Channel
+>;
 
 let channels: { request?: TracingChannel; call?: TracingChannel } | undefined;
 
@@ -100,16 +93,17 @@ export function errorType(error: unknown): string {
 }
 
 /**
- * Runs `fn` (async: it never throws synchronously) as one traced operation: `start` (with the context's
+ * Runs `fn` (async: it never throws synchronously) as one traced operation, or just runs it without a channel: `start` (with the context's
  * stores entered, so a subscriber's span is the active one inside), `end` when `fn` returned its promise, then
  * `error` if it failed, `asyncStart` and `asyncEnd` when it settled. Unlike `tracePromise` the context never
  * receives the result or the error object, which may hold a body; only `errorType`.
  */
 export function trace<C extends { errorType?: string }, T>(
-  channel: TracingChannel,
+  channel: TracingChannel | undefined,
   context: C,
   fn: () => Promise<T>,
 ): Promise<T> {
+  if (!channel) return fn();
   const settled = () => {
     channel.asyncStart.publish(context);
     channel.asyncEnd.publish(context);
@@ -164,10 +158,8 @@ export function noteResponse(
   context: CallContext | undefined,
   response: { status: number; headers: Headers },
 ) {
-  if (!context) return;
-  context.status = response.status;
   const requestId = response.headers.get('x-request-id');
-  if (requestId) context.requestId = requestId;
+  if (context) Object.assign(context, { status: response.status }, requestId && { requestId });
 }
 
 /** Adds one to a count on a call's context, if it is traced. */

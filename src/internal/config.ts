@@ -1,13 +1,12 @@
 import { PaymentsError, RequestValidationError } from '../core/error.js';
 import { ownData } from '../core/own.js';
 import { isUuid } from '../rules/ids.js';
-import { readEnv } from './env.js';
 import { type ClientHooks, HOOK_KEYS } from './hooks.js';
 import { isLogLevel, LevelLogger, type Logger, type LogLevel } from './logger.js';
 import { CLIENT_OPTION_KEYS, REQUEST_OPTION_KEYS } from './option-bags.js';
 import { refuseUnknownKeys } from './option-keys.js';
-import { type Redact, redactor } from './redact.js';
-import { APP_INFO_KEYS, type AppInfo, appInfoIssue, TOKEN, userAgent } from './user-agent.js';
+import { redactor } from './redact.js';
+import { type AppInfo, TOKEN, userAgent } from './user-agent.js';
 
 /** The path every endpoint of the spec is relative to. */
 export const API_PREFIX = '/api/v1/external';
@@ -67,8 +66,6 @@ export type FetchOptions = Omit<
   dispatcher?: unknown;
 };
 
-const SDK_OWNED_FETCH_OPTIONS = ['method', 'headers', 'body', 'signal', 'redirect', 'window', 'duplex'];
-
 /** Per-call options, accepted as the last argument of every method. */
 export interface RequestOptions {
   signal?: AbortSignal;
@@ -86,24 +83,7 @@ export interface RequestOptions {
 }
 
 /** Client options after defaults and checks. The key lives here and only here. */
-export interface ResolvedConfig {
-  readonly apiKey: string;
-  readonly baseUrl: string;
-  readonly accountId: string | undefined;
-  readonly timeout: number;
-  readonly totalTimeout: number;
-  readonly maxResponseBytes: number;
-  /** Replaces the API key wherever a response or a fetch failure echoes it. */
-  readonly redact: Redact;
-  readonly maxRetries: number;
-  readonly fetch: typeof fetch | undefined;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly logger: LevelLogger;
-  readonly userAgent: string;
-  readonly fetchOptions: Readonly<FetchOptions>;
-  readonly hooks: Readonly<ClientHooks>;
-  readonly options: Readonly<ClientOptions>;
-}
+export type ResolvedConfig = Readonly<ReturnType<typeof resolveConfig>>;
 
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
 
@@ -114,181 +94,168 @@ function normaliseBaseUrl(raw: string, allowInsecureHttp: boolean): string {
   } catch {
     throw new PaymentsError(`baseUrl is not a valid URL: ${JSON.stringify(raw)}`);
   }
-  if (url.protocol === 'http:' && !LOOPBACK.test(url.hostname) && !allowInsecureHttp) {
-    throw new PaymentsError(
-      `baseUrl uses plain http:// on ${url.hostname}; the API key would travel unencrypted. ` +
-        'Use https://, or pass allowInsecureHttp: true for a private test server.',
-    );
-  }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new PaymentsError(`baseUrl must be http(s), got ${url.protocol}`);
   }
-  if (url.username || url.password) throw new PaymentsError('baseUrl must not carry credentials');
-  if (url.search || url.hash) throw new PaymentsError('baseUrl must not carry a query or fragment');
+  if (url.protocol === 'http:' && !LOOPBACK.test(url.hostname) && !allowInsecureHttp) {
+    throw new PaymentsError(
+      `baseUrl uses plain http:// on ${url.hostname}, which would send the API key unencrypted: use https://, ` +
+        'or allowInsecureHttp: true for a private test server',
+    );
+  }
+  if (url.username || url.password || url.search || url.hash) {
+    throw new PaymentsError('baseUrl must not carry credentials, a query or fragment');
+  }
   const path = url.pathname.replace(/\/+$/, '');
   // A proxy may sit in front (`/proxy/api/v1/external`), but another version or API is a mistake to catch here.
   if (path !== '' && !path.endsWith(API_PREFIX)) {
     throw new PaymentsError(`baseUrl must be an origin or end in ${API_PREFIX}, got ${path}`);
   }
-  return `${url.origin}${path === '' ? API_PREFIX : path}`;
+  return `${url.origin}${path || API_PREFIX}`;
 }
 
-/**
- * Rejects values that could split a header (CR/LF) and anything fetch would refuse anyway (a name that is not
- * a token, a character beyond Latin-1), so the caller gets a RequestValidationError rather than a TypeError.
- */
-export function assertHeaderValue(name: string, value: string): void {
-  if (!TOKEN.test(name)) {
-    throw new RequestValidationError([{ path: [name], message: 'is not a valid header name' }]);
-  }
-  if (/[\r\n\0]/.test(value)) {
-    throw new RequestValidationError([
-      { path: [name], message: 'must not contain CR, LF or NUL characters' },
-    ]);
-  }
-  if (/[^\t\x20-\x7e\x80-\xff]/.test(value)) {
-    throw new RequestValidationError([
-      { path: [name], message: 'must hold only visible Latin-1 characters' },
-    ]);
-  }
-}
-
-/** Headers the client sets from `apiKey` and `accountId`, where they are checked; never taken from `headers`. */
-const RESERVED_HEADERS = new Map([
-  ['x-api-key', 'apiKey'],
-  ['x-account-id', 'accountId (or forAccount)'],
-]);
+const invalid = (path: string[], message: string) => new RequestValidationError([{ path, message }]);
 
 /**
  * Framing headers that fetch sets itself and refuses from the caller (with a TypeError thrown before anything
  * is sent, which would otherwise look like a network failure and make a payout's outcome seem unknown).
  */
-const FETCH_OWNED_HEADERS = new Set(
-  'connection content-length expect host keep-alive te trailer transfer-encoding upgrade'.split(' '),
-);
+const FETCH_OWNED_HEADERS =
+  'connection content-length expect host keep-alive te trailer transfer-encoding upgrade';
 
-/** Checks every header of a `headers` option (client or per call). */
+/**
+ * Rejects values that could split a header (CR/LF) and anything fetch would refuse anyway (a name that is not
+ * a token, a character beyond Latin-1), so the caller gets a RequestValidationError rather than a TypeError.
+ */
+function assertHeader(name: string, value: string): void {
+  if (!TOKEN.test(name)) throw invalid([name], 'is not a valid header name');
+  if (/[^\t\x20-\x7e\x80-\xff]/.test(value)) {
+    throw invalid([name], 'must hold only visible Latin-1 characters: no CR, LF or NUL');
+  }
+}
+
+/**
+ * Checks every header of a `headers` option (client or per call). The key and the tenant scope are set from
+ * `apiKey` and `accountId`, where they are checked, never taken from `headers`.
+ */
 export function assertHeaders(headers: Record<string, string>): void {
   for (const [name, value] of Object.entries(headers)) {
-    const option = RESERVED_HEADERS.get(name.toLowerCase());
-    if (option)
-      throw new RequestValidationError([{ path: [name], message: `is set by the client: use ${option}` }]);
-    if (FETCH_OWNED_HEADERS.has(name.toLowerCase()))
-      throw new RequestValidationError([
-        { path: [name], message: 'is set by fetch itself and cannot be sent' },
-      ]);
-    assertHeaderValue(name, value);
+    const lower = name.toLowerCase();
+    if (lower === 'x-api-key') throw invalid([name], 'is set by the client: use apiKey');
+    if (lower === 'x-account-id')
+      throw invalid([name], 'is set by the client: use accountId (or forAccount)');
+    if (FETCH_OWNED_HEADERS.split(' ').includes(lower)) {
+      throw invalid([name], 'is set by fetch itself and cannot be sent');
+    }
+    assertHeader(name, value);
   }
 }
 
 export function assertAccountId(accountId: string): void {
-  if (!isUuid(accountId)) {
-    throw new RequestValidationError([{ path: ['accountId'], message: 'must be a uuid' }]);
-  }
+  if (!isUuid(accountId)) throw invalid(['accountId'], 'must be a uuid');
 }
 
 /** The longest timer JavaScript can set; a longer one (fetch's timeout, a wait) fires at once. */
 export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
-/** A check of a whole number from 0 to `max`, named `name` in its error. */
-function wholeNumber(name: string, max = Number.MAX_SAFE_INTEGER) {
-  return (value: unknown): number => {
-    if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= max) return value;
-    throw new RequestValidationError([{ path: [name], message: `must be a whole number from 0 to ${max}` }]);
-  };
-}
+type Limits = Record<'timeout' | 'totalTimeout' | 'maxRetries' | 'maxResponseBytes', number>;
 
-function checkedUserAgent(app: AppInfo | undefined): string {
-  const issue = app === undefined ? undefined : appInfoIssue(app);
-  if (issue) throw new RequestValidationError([issue]);
-  return userAgent(app);
-}
-
-function checkedFetchOptions(options: FetchOptions | undefined): FetchOptions {
-  for (const key of SDK_OWNED_FETCH_OPTIONS) {
-    if (options && Object.hasOwn(options, key)) {
-      throw new RequestValidationError([{ path: ['fetchOptions', key], message: 'is set by the client' }]);
-    }
-  }
-  return options ?? {};
-}
-
-export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
-
-/** The checks of the limits a call may set, the same for the client's options and a call's. */
-const LIMITS = {
-  timeout: wholeNumber('timeout', MAX_TIMEOUT_MS),
-  totalTimeout: wholeNumber('totalTimeout', MAX_TIMEOUT_MS),
-  maxRetries: wholeNumber('maxRetries'),
-  maxResponseBytes: (value: unknown): number => {
-    if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 1) return value;
-    const message = 'must be a whole number of bytes, at least 1';
-    throw new RequestValidationError([{ path: ['maxResponseBytes'], message }]);
-  },
+/** Each limit a call may set: its range of whole numbers, and the client's default. */
+const LIMITS: Record<keyof Limits, [min: number, max: number, byDefault: number]> = {
+  timeout: [0, MAX_TIMEOUT_MS, 60_000],
+  totalTimeout: [0, MAX_TIMEOUT_MS, 0],
+  maxRetries: [0, Number.MAX_SAFE_INTEGER, 2],
+  maxResponseBytes: [1, Number.MAX_SAFE_INTEGER, 8 * 1024 * 1024],
 };
+
+/** The limits `options` sets, checked, and for the rest (absent or null) `fallback`'s or the defaults. */
+function limits(options: Partial<Record<keyof Limits, unknown>>, fallback?: Limits): Limits {
+  const checked = {} as Limits;
+  for (const [name, [min, max, byDefault]] of Object.entries(LIMITS) as [
+    keyof Limits,
+    [number, number, number],
+  ][]) {
+    // Checked as a whole number below: any other value is refused.
+    const value = options[name] as number | null | undefined;
+    if (value != null && !(Number.isInteger(value) && value >= min && value <= max)) {
+      throw invalid([name], `must be a whole number from ${min} to ${max}`);
+    }
+    checked[name] = value ?? fallback?.[name] ?? byDefault;
+  }
+  return checked;
+}
 
 /**
  * The limits of one call: those the call sets, checked as strictly as the client's (a bad one would send and
  * then fail), and the client's, checked once by `resolveConfig`, for the rest.
  */
-export function callLimits(options: RequestOptions | undefined, config: ResolvedConfig) {
+export function callLimits(options: RequestOptions | undefined, config: ResolvedConfig): Limits {
   if (!options) return config;
   refuseUnknownKeys(options, REQUEST_OPTION_KEYS);
-  const pick = (key: keyof typeof LIMITS) =>
-    (options[key] ?? undefined) === undefined ? config[key] : LIMITS[key](options[key]);
-  const [timeout, totalTimeout, maxRetries] = [pick('timeout'), pick('totalTimeout'), pick('maxRetries')];
-  return { timeout, totalTimeout, maxRetries, maxResponseBytes: pick('maxResponseBytes') };
+  return limits(options, config);
 }
 
-/** A browser's global scope (or jsdom's): both `window` and `document` exist. Workers and edge runtimes have neither. */
-function looksLikeBrowser(): boolean {
-  const scope = globalThis as { window?: unknown; document?: unknown };
-  return scope.window !== undefined && scope.document !== undefined;
+/** An environment variable where one exists (Node, Bun, Deno with --allow-env); undefined elsewhere. */
+function readEnv(name: string): string | undefined {
+  try {
+    return (
+      (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[
+        name
+      ]?.trim() || undefined
+    );
+  } catch {
+    // Deno without env permission throws; treat as unset.
+    return undefined;
+  }
 }
 
-export function resolveConfig(given: ClientOptions): ResolvedConfig {
+const SDK_OWNED_FETCH_OPTIONS = ['method', 'headers', 'body', 'signal', 'redirect', 'window', 'duplex'];
+
+export function resolveConfig(given: ClientOptions) {
   const options = ownData(given);
   refuseUnknownKeys(options, CLIENT_OPTION_KEYS);
   refuseUnknownKeys(options.hooks, HOOK_KEYS, ['hooks']);
-  refuseUnknownKeys(options.appInfo, APP_INFO_KEYS, ['appInfo']);
-  if (looksLikeBrowser() && options.dangerouslyAllowBrowser !== true) {
+  // A browser's global scope (or jsdom's) has both `window` and `document`; workers and edge runtimes neither.
+  const scope = globalThis as { window?: unknown; document?: unknown };
+  if (
+    scope.window !== undefined &&
+    scope.document !== undefined &&
+    options.dangerouslyAllowBrowser !== true
+  ) {
     throw new PaymentsError(
-      'PaymentsClient refuses to run in a browser: its API key moves money, and any visitor of the page could ' +
-        'read it. Call the API from your server. For a browser-like test environment (jsdom, happy-dom), pass ' +
-        'dangerouslyAllowBrowser: true.',
+      'PaymentsClient refuses to run in a browser, where any visitor could read its API key: call the API from ' +
+        'your server, or in a test environment (jsdom) pass dangerouslyAllowBrowser: true',
     );
   }
   const apiKey = options.apiKey ?? readEnv('PAYMENTS_API_KEY');
-  if (!apiKey) {
-    throw new PaymentsError('No API key: pass { apiKey } or set PAYMENTS_API_KEY.');
-  }
-  assertHeaderValue('apiKey', apiKey);
+  if (!apiKey) throw new PaymentsError('No API key: pass { apiKey } or set PAYMENTS_API_KEY.');
+  assertHeader('apiKey', apiKey);
   const redact = redactor(apiKey);
   const rawBaseUrl = options.baseUrl ?? readEnv('PAYMENTS_BASE_URL');
-  if (!rawBaseUrl) {
-    throw new PaymentsError('No base URL: pass { baseUrl } or set PAYMENTS_BASE_URL.');
-  }
+  if (!rawBaseUrl) throw new PaymentsError('No base URL: pass { baseUrl } or set PAYMENTS_BASE_URL.');
   if (options.accountId !== undefined) assertAccountId(options.accountId);
   const headers = { ...options.headers };
   assertHeaders(headers);
   const envLevel = readEnv('PAYMENTS_LOG');
   const level = options.logLevel ?? (isLogLevel(envLevel) ? envLevel : 'warn');
-  if (!isLogLevel(level)) throw new PaymentsError(`logLevel must be off, error, warn, info or debug`);
+  if (!isLogLevel(level)) throw invalid(['logLevel'], 'must be off, error, warn, info or debug');
+  const owned = SDK_OWNED_FETCH_OPTIONS.find(
+    (key) => options.fetchOptions && Object.hasOwn(options.fetchOptions, key),
+  );
+  if (owned) throw invalid(['fetchOptions', owned], 'is set by the client');
   return {
     apiKey,
     baseUrl: normaliseBaseUrl(rawBaseUrl, options.allowInsecureHttp ?? false),
     accountId: options.accountId,
-    timeout: LIMITS.timeout(options.timeout ?? 60_000),
-    totalTimeout: LIMITS.totalTimeout(options.totalTimeout ?? 0),
-    maxResponseBytes: LIMITS.maxResponseBytes(options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES),
+    ...limits(options),
+    /** Replaces the API key wherever a response or a fetch failure echoes it. */
     redact,
-    maxRetries: LIMITS.maxRetries(options.maxRetries ?? 2),
     fetch: options.fetch,
     headers,
     logger: new LevelLogger(options.logger ?? console, level, redact),
-    userAgent: checkedUserAgent(options.appInfo),
-    fetchOptions: checkedFetchOptions(options.fetchOptions),
-    hooks: options.hooks ?? {},
+    userAgent: userAgent(options.appInfo),
+    fetchOptions: (options.fetchOptions ?? {}) as Readonly<FetchOptions>,
+    hooks: (options.hooks ?? {}) as Readonly<ClientHooks>,
     options,
   };
 }

@@ -45,23 +45,6 @@ export interface ClientHooks {
 
 export const HOOK_KEYS = optionKeys<ClientHooks>()(['onRequest', 'onResponse', 'onRetry']);
 
-export function callHook<E>(
-  name: keyof ClientHooks,
-  hook: ((event: E) => void) | undefined,
-  event: E,
-  log: LevelLogger,
-): void {
-  if (!hook) return;
-  try {
-    hook(event);
-  } catch (error) {
-    log.log(
-      'warn',
-      `the ${name} hook threw (ignored): ${error instanceof Error ? error.message : String(error)}`,
-    );
-  }
-}
-
 /**
  * Wraps each attempt of one request; `undefined` when no hook is set and no tracer listens (nothing is
  * measured). The one source of attempt events: the hooks and the request channel get the same numbers.
@@ -82,46 +65,54 @@ export function attemptObserver(
   const urlTemplate = request.template ?? templateOf(path);
   const url = new URL(baseUrl);
   const serverPort = Number(url.port) || (url.protocol === 'http:' ? 80 : 443);
+  const call = <K extends keyof ClientHooks>(name: K, event: Parameters<NonNullable<ClientHooks[K]>>[0]) => {
+    try {
+      hooks[name]?.(event as never);
+    } catch (error) {
+      log.log(
+        'warn',
+        `the ${name} hook threw (ignored): ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  };
   let attempt = 0;
   let ended = 0;
   let reason = '';
-  const run = async (send: () => Promise<Response>, context: RequestContext, started: number) => {
-    const event = { method, path, urlTemplate, attempt: context.attempt };
-    if (context.retryReason !== undefined) {
-      callHook('onRetry', hooks.onRetry, { ...event, reason, delayMs: started - ended }, log);
-    }
-    callHook('onRequest', hooks.onRequest, event, log);
-    try {
-      const response = await send();
-      ended = Date.now();
-      reason = `HTTP ${response.status}`;
-      const requestId = response.headers.get('x-request-id');
-      const status = { status: response.status, durationMs: ended - started };
-      Object.assign(context, status, requestId && { requestId });
-      const answered = { ...event, ...status };
-      callHook('onResponse', hooks.onResponse, requestId ? { ...answered, requestId } : answered, log);
-      return response;
-    } catch (error) {
-      ended = Date.now();
-      reason = errorType(error);
-      throw error;
-    }
-  };
   return {
     run(send) {
       const started = Date.now();
+      const event = { method, path, urlTemplate, attempt: ++attempt };
       const context: RequestContext = {
         method,
         urlTemplate,
         serverAddress: url.hostname,
         serverPort,
-        attempt: ++attempt,
+        attempt,
       };
       // Set before the start event, so a span opened there carries them.
       if (attempt > 1) Object.assign(context, { retryReason: reason, retryDelayMs: started - ended });
-      return channel
-        ? trace(channel, context, () => run(send, context, started))
-        : run(send, context, started);
+      return trace(channel, context, async () => {
+        if (attempt > 1) call('onRetry', { ...event, reason, delayMs: started - ended });
+        call('onRequest', event);
+        try {
+          const response = await send();
+          ended = Date.now();
+          reason = `HTTP ${response.status}`;
+          const requestId = response.headers.get('x-request-id');
+          const answered = {
+            status: response.status,
+            durationMs: ended - started,
+            ...(requestId && { requestId }),
+          };
+          Object.assign(context, answered);
+          call('onResponse', { ...event, ...answered });
+          return response;
+        } catch (error) {
+          ended = Date.now();
+          reason = errorType(error);
+          throw error;
+        }
+      });
     },
   };
 }

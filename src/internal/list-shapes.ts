@@ -101,17 +101,11 @@ const flat =
 
 const nested: Reader = ({ unwrapped, requested, rowsKey }) => {
   const payload = unwrapped?.payload;
-  const rows = rowsIn(isRecord(payload) ? withoutPagination(payload) : undefined, rowsKey);
-  if (!rows || !isRecord(payload) || !isRecord(payload.pagination)) {
-    return `no list beside data.pagination${where(rowsKey)}`;
-  }
-  return counted(rows, payload.pagination, requested);
+  const { pagination, ...rest } = isRecord(payload) ? payload : {};
+  const rows = rowsIn(isRecord(payload) ? rest : undefined, rowsKey);
+  if (!rows || !isRecord(pagination)) return `no list beside data.pagination${where(rowsKey)}`;
+  return counted(rows, pagination, requested);
 };
-
-function withoutPagination(payload: Record<string, unknown>): Record<string, unknown> {
-  const { pagination: _, ...rest } = payload;
-  return rest;
-}
 
 const topLevel: Reader = ({ unwrapped, requested }) => {
   const pagination = unwrapped?.root?.pagination;
@@ -123,34 +117,19 @@ const topLevel: Reader = ({ unwrapped, requested }) => {
 
 const array: Reader = ({ unwrapped, requested, rowsKey }) => {
   const rows = rowsIn(unwrapped?.payload, rowsKey);
-  if (!rows) return `no list found${where(rowsKey)}`;
   // The whole list in one response: the first page is the last.
-  const pageSize = requested.pageSize ?? rows.length;
-  return {
-    rows,
-    page: 1,
-    pageSize,
-    totalCount: rows.length,
-    totalPages: 1,
-    hasMore: false,
-    isLastPage: true,
-  };
+  return rows
+    ? counted(rows, { page: 1, totalPages: 1, totalCount: rows.length }, requested)
+    : `no list found${where(rowsKey)}`;
 };
 
 const csv: Reader = ({ headers, text, requested }) => {
   const totalCount = num(headers.get('x-total-count'));
   const totalPages = num(headers.get('x-total-pages'));
   if (totalPages === undefined) return 'no X-Total-Pages header on the CSV export';
-  return {
-    // The text as sent: a CSV body of `123`, or an empty one, must not come back parsed as JSON.
-    rows: text ? [text] : [],
-    page: requested.page,
-    pageSize: requested.pageSize ?? totalCount ?? 0,
-    totalCount,
-    totalPages,
-    hasMore: text !== '' && requested.page < totalPages,
-    isLastPage: requested.page >= totalPages,
-  };
+  // The text as sent: a CSV body of `123`, or an empty one, must not come back parsed as JSON.
+  const pageSize = requested.pageSize ?? totalCount ?? 0;
+  return counted(text ? [text] : [], { totalCount, totalPages, pageSize }, requested);
 };
 
 const READERS: Record<ListShape, Reader> = { flat: flat(false), nested, 'top-level': topLevel, array, csv };

@@ -19,28 +19,8 @@ export function isLogLevel(value: unknown): value is LogLevel {
   return typeof value === 'string' && value in RANK;
 }
 
-/**
- * Account numbers (NUBANs are 10 digits; wires and IBANs run longer) are personal data: any run of 8 or more
- * digits in a log line keeps only its last 4.
- */
-export function maskDigits(line: string): string {
-  return line.replace(/\d{8,}/g, (run) => `${'*'.repeat(run.length - 4)}${run.slice(-4)}`);
-}
-
 /** Longest log line written, in characters; the rest is replaced by a count. */
-export const MAX_LOG_LINE = 2_000;
-
-/**
- * Parts of a line may come from a response (an id, a warning): control characters are escaped so that a value
- * cannot start a forged line of its own (`\n[payments-service-sdk] ...`) or drive a terminal (ANSI escapes).
- */
-export function escapeControls(line: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is escaped here.
-  return line.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028-\u202e\u2066-\u2069]/g, (c) => {
-    const code = c.charCodeAt(0);
-    return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16)}`;
-  });
-}
+const MAX_LOG_LINE = 2_000;
 
 /** The SDK's logger: level-filtered, masked, escaped, capped, and prefixed so lines are easy to grep. */
 export class LevelLogger {
@@ -57,7 +37,17 @@ export class LevelLogger {
 
   log(level: Exclude<LogLevel, 'off'>, message: string): void {
     if (!this.enabled(level)) return;
-    let line = escapeControls(maskDigits(this.redact(message)));
+    // Account numbers (NUBANs are 10 digits; wires and IBANs run longer) are personal data: a run of 8 or more
+    // digits keeps only its last 4. Parts of a line may come from a response (an id, a warning): control
+    // characters are escaped so that a value cannot start a forged line of its own (`\n[payments-service-sdk]
+    // ...`) or drive a terminal (ANSI escapes).
+    let line = this.redact(message)
+      .replace(/\d{8,}/g, (run) => `${'*'.repeat(run.length - 4)}${run.slice(-4)}`)
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is escaped here.
+      .replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028-\u202e\u2066-\u2069]/g, (c) => {
+        const code = c.charCodeAt(0);
+        return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16)}`;
+      });
     if (line.length > MAX_LOG_LINE) {
       line = `${line.slice(0, MAX_LOG_LINE)}… [${line.length - MAX_LOG_LINE} more characters]`;
     }

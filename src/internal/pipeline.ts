@@ -10,60 +10,48 @@ import type { Unwrapped } from './envelope.js';
 import { isListShape, LIST_SHAPES, type ListShape, readPage } from './list-shapes.js';
 import type { LevelLogger } from './logger.js';
 import { jsonPayload, readCommitted, responseOf, shapeError, validate } from './response.js';
-import {
-  type HttpMethod,
-  type QueryValue,
-  send,
-  type TransportRequest,
-  type TransportResult,
-} from './transport.js';
+import { type QueryValue, send, type TransportRequest, type TransportResult } from './transport.js';
 
 /**
  * The request pipeline every method goes through: the transport sends (auth, retries, timeouts, limits) and
  * returns one `TransportResult`, then the response stage (`response.ts`) turns it into data or an error. Resources
- * describe their calls as `Call`s and `ListCall`s; the client's `request` and `paginate` are the same two entry
+ * describe their calls as `Call`s and `PaginateParams`; the client's `request` and `paginate` are the same two entry
  * points. The caller's options are copied here, once per call (`ownData`), and read from the copy below.
  */
 
 /** One request and what to make of its response. */
-export interface Call<T> {
-  method: HttpMethod;
-  path: string;
-  /** `path` with its ids as names (`/payer-names/{payerNameId}`); see `route` in `path.ts`. */
-  template?: string | undefined;
-  query?: Record<string, QueryValue> | undefined;
-  /** Sent as JSON. */
-  body?: unknown;
-  /** A streamed body (multipart); sent once, never retried. */
-  stream?: TransportRequest['body'];
+export interface Call<T> extends TransportRequest {
   /** Validates (and types) the selected value. */
   schema?: Schema<T> | undefined;
   /** Picks the value to validate out of the unwrapped response (default: the payload). */
   select?: ((response: Unwrapped) => unknown) | undefined;
   /** `text` returns the body as a string instead of unwrapping JSON. */
   responseType?: 'json' | 'text' | undefined;
-  /** Marks a POST as safe to repeat (POST /lookup). */
-  idempotent?: boolean | undefined;
   /**
    * Takes an APIError as success when an earlier attempt may have gone through: a DELETE answered "not found"
    * after a 503 was carried out by the first attempt.
    */
   doneOnRepeat?: ((error: APIError) => boolean) | undefined;
-  options?: RequestOptions | undefined;
 }
 
-/** A list and the shape the spec gives it. */
-export interface ListCall<T> {
+/** A list through `client.paginate` (or a resource): any of the spec's list shapes, walked page by page. */
+export interface PaginateParams<T> {
   path: string;
   /** The query, or a function that validates and returns it (called once, when the list is first used). */
-  query?: Record<string, QueryValue> | (() => Record<string, QueryValue>) | undefined;
+  query?: Record<string, QueryValue> | (() => Record<string, QueryValue>);
   /** Validates (and types) each row. */
-  schema?: Schema<T> | undefined;
-  /** The list's shape; without one it is detected from the first response. */
-  shape?: ListShape | undefined;
-  /** Key of the rows inside `data` (e.g. `transactions`). */
-  rowsKey?: string | undefined;
-  options?: RequestOptions | undefined;
+  schema?: Schema<T>;
+  /**
+   * The list's shape, as the spec's Pagination section names them: `flat` (counters beside the rows in `data`,
+   * with or without `hasMore`), `nested` (`data.pagination`), `top-level` (`data` is the array, `pagination`
+   * beside it), `array` (an unpaginated full array) or `csv` (each page's body is the CSV text, one string per
+   * page, with `X-Total-Count` and `X-Total-Pages` headers). A response not in the named shape is a
+   * `ResponseValidationError`. Without `shape` the shape is detected from each response.
+   */
+  shape?: ListShape;
+  /** Key of the rows inside `data` (e.g. `transactions`); found automatically when the payload has one array. */
+  rowsKey?: string;
+  options?: RequestOptions;
 }
 
 /** Sends requests for one client configuration. Shared by the client and its resources; not public. */
@@ -90,7 +78,7 @@ export class Pipeline {
   }
 
   async #call<T>(call: Call<T>, context?: CallContext): Promise<WithResponse<T>> {
-    const result = await this.#send(call, ownData(call.options), context);
+    const result = await this.#send({ ...call, options: ownData(call.options) }, context);
     const response = responseOf(result, call.doneOnRepeat);
     const info = responseInfo(response);
     if (call.responseType === 'text') return { data: response.text as T, response: info };
@@ -103,14 +91,14 @@ export class Pipeline {
   }
 
   /** A list walked page by page; see `PagePromise`. */
-  list<T>(list: ListCall<T>, operation = 'paginate'): PagePromise<T> {
+  list<T>(list: PaginateParams<T>, operation = 'paginate'): PagePromise<T> {
     // Resolved on first use, so invalid input rejects the PagePromise like any other failure.
     let query: Record<string, QueryValue> | undefined;
     const options = ownData(list.options);
     const load = (page: number): Promise<Page<T>> => traceCall(operation, (c) => read(page, c), { page });
     const read = async (page: number, context: CallContext | undefined): Promise<Page<T>> => {
       const pageQuery = page === 1 && !(query && Object.hasOwn(query, 'page')) ? query : { ...query, page };
-      const result = await this.#send({ method: 'GET', path: list.path, query: pageQuery }, options, context);
+      const result = await this.#send({ method: 'GET', path: list.path, query: pageQuery, options }, context);
       const response = responseOf(result);
       const requested = { page, pageSize: typeof query?.pageSize === 'number' ? query.pageSize : undefined };
       const csv = list.shape === 'csv';
@@ -126,7 +114,7 @@ export class Pipeline {
       const rows = schema
         ? info.rows.map((row, i) => validate(schema, row, response, [String(i)]))
         : (info.rows as T[]);
-      return new Page<T>(info, rows, load, responseInfo(response));
+      return new Page<T>({ ...info, rows }, load, responseInfo(response));
     };
     return new PagePromise(async () => {
       if (list.shape !== undefined && !isListShape(list.shape)) {
@@ -139,21 +127,8 @@ export class Pipeline {
     }, options?.maxPages);
   }
 
-  async #send(
-    call: Omit<Call<unknown>, 'schema' | 'select' | 'options'>,
-    options: RequestOptions | undefined,
-    context?: CallContext,
-  ): Promise<TransportResult> {
-    const result = await send(this.#config, {
-      method: call.method,
-      path: call.path,
-      template: call.template,
-      query: call.query,
-      json: call.body,
-      body: call.stream,
-      idempotent: call.idempotent,
-      options,
-    });
+  async #send(request: TransportRequest, context?: CallContext): Promise<TransportResult> {
+    const result = await send(this.#config, request);
     // The call's span records its final answer, whatever its status, before the response stage reads it.
     if (result.kind === 'response') noteResponse(context, result.response);
     return result;

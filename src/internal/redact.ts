@@ -15,22 +15,18 @@ const MIN_SECRET_LENGTH = 8;
 /** A text with the secret replaced; `cut` also drops a tail that begins the secret (a body cut mid-echo). */
 export type Redact = (text: string, cut?: boolean) => string;
 
-const hex = (code: number) =>
-  [...code.toString(16).padStart(4, '0')]
-    .map((d) => (/\d/.test(d) ? d : `[${d}${d.toUpperCase()}]`))
-    .join('');
-
 /**
  * The secret as any JSON encoder may write it: each character that is not a letter or digit as itself, `\`
- * before it (`\/`, as PHP writes a slash) or `\uXXXX` (as .NET writes `+`), in either case of hex digits.
+ * before it (`\/`, as PHP writes a slash) or `\uXXXX` (as .NET writes `+`), in either case of hex digits (the
+ * `i` flag: a key echoed in another case of letters is redacted too).
  */
 function pattern(secret: string): RegExp {
   const parts = [...secret].map((char) => {
     const literal = char.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
     if (/[A-Za-z0-9]/.test(char)) return literal;
-    return `(?:${literal}|\\\\${literal}|\\\\u${hex(char.charCodeAt(0))})`;
+    return `(?:${literal}|\\\\${literal}|\\\\u${char.charCodeAt(0).toString(16).padStart(4, '0')})`;
   });
-  return new RegExp(parts.join(''), 'g');
+  return new RegExp(parts.join(''), 'gi');
 }
 
 /** The longest run of letters and digits in the secret: a cheap test that rules most texts out at once. */

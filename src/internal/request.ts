@@ -10,39 +10,15 @@ import type { TransportRequest } from './transport.js';
  * the options and reads the rest through the prototype chain, so a polluted `Object.prototype.prefix` would
  * send the key and the payout to another host, and `.json` would replace the validated body.
  */
-const UNSET = Object.freeze({
-  prefix: undefined,
-  baseUrl: undefined,
-  json: undefined,
-  // ky's option merge drops an `undefined` searchParams (and would then read the prototype's); `''` is kept.
+const UNSET_KEYS = (
+  'prefix baseUrl json parseJson stringifyJson onDownloadProgress onUploadProgress context hooks cache ' +
+  'credentials integrity keepalive mode priority referrer referrerPolicy window dispatcher duplex'
+).split(' ');
+// ky's option merge drops an `undefined` searchParams (and would then read the prototype's); `''` is kept.
+const UNSET: Readonly<Record<string, undefined | ''>> = Object.freeze({
+  ...Object.fromEntries(UNSET_KEYS.map((key) => [key, undefined])),
   searchParams: '',
-  parseJson: undefined,
-  stringifyJson: undefined,
-  onDownloadProgress: undefined,
-  onUploadProgress: undefined,
-  context: undefined,
-  hooks: undefined,
-  cache: undefined,
-  credentials: undefined,
-  integrity: undefined,
-  keepalive: undefined,
-  mode: undefined,
-  priority: undefined,
-  referrer: undefined,
-  referrerPolicy: undefined,
-  window: undefined,
-  dispatcher: undefined,
-  duplex: undefined,
 });
-const UNSET_KEYS = Object.keys(UNSET);
-
-/**
- * Whether ky would find one of the options the SDK leaves unset on `Object.prototype`: enumerable or not (a
- * `defineProperty` pollution is invisible to `for...in`), read through `in`, as ky's own reads go.
- */
-function shadowNeeded(): boolean {
-  return UNSET_KEYS.some((key) => key in Object.prototype);
-}
 
 function buildUrl(baseUrl: string, path: string, query: TransportRequest['query']): string {
   const url = `${baseUrl}${assertSafePath(path)}`;
@@ -66,11 +42,11 @@ function buildHeaders(config: ResolvedConfig, request: TransportRequest): Header
   headers.set('Accept', 'application/json');
   if (!headers.has('User-Agent')) headers.set('User-Agent', config.userAgent);
   if (config.accountId) headers.set('X-Account-Id', config.accountId);
-  if (request.json !== undefined) headers.set('Content-Type', 'application/json');
-  if (request.body) {
-    headers.set('Content-Type', request.body.contentType);
+  if (request.body !== undefined) headers.set('Content-Type', 'application/json');
+  if (request.stream) {
+    headers.set('Content-Type', request.stream.contentType);
     // A declared length lets the upload go out with Content-Length rather than chunked encoding.
-    if (request.body.length !== undefined) headers.set('Content-Length', String(request.body.length));
+    if (request.stream.length !== undefined) headers.set('Content-Length', String(request.stream.length));
   }
   return headers;
 }
@@ -98,7 +74,7 @@ export function wireRequest(config: ResolvedConfig, request: TransportRequest) {
   return {
     url: buildUrl(config.baseUrl, request.path, request.query),
     headers: buildHeaders(config, request),
-    body: serialise(request.json),
+    body: serialise(request.body),
   };
 }
 
@@ -108,5 +84,6 @@ export function wireRequest(config: ResolvedConfig, request: TransportRequest) {
  * key costs ky's option merge (paired A/B in bench/ab.mjs: 10-17 µs per request).
  */
 export function unsetOptions(): typeof UNSET | undefined {
-  return shadowNeeded() ? UNSET : undefined;
+  // Enumerable or not (a `defineProperty` pollution is invisible to `for...in`), read through `in`, as ky reads.
+  return Object.keys(UNSET).some((key) => key in Object.prototype) ? UNSET : undefined;
 }

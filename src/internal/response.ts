@@ -5,18 +5,10 @@ import { bodySaysFailure, type Unwrapped, unwrap } from './envelope.js';
 import type { TransportResponse, TransportResult } from './transport.js';
 
 /**
- * The response stage: what every transport result goes through, in this order:
- *
- *   1. outcome   no answer → its PaymentsError; an accepted request whose body was lost →
- *                AcceptedButUnreadableError
- *   2. failure   a non-2xx status, or a 2xx whose legacy envelope says `status: false` → APIError
- *   3. JSON      a body that is not JSON where JSON was expected → ResponseValidationError
- *   4. unwrap    either envelope (or none) → the payload
- *   5. schema    the payload (or each row) validated → ResponseValidationError naming the field
- *
- * This file is the only place an APIError, a ResponseValidationError or an AcceptedButUnreadableError is made
- * (`test/internal/one-place.test.ts` keeps it so); `readCommitted` turns the second kind into the third when the
- * request was one the service acts on.
+ * The response stage, what every transport result goes through: outcome, failure status, JSON, unwrap, schema
+ * (see ARCHITECTURE.md). This file is the only place an APIError, a ResponseValidationError or an
+ * AcceptedButUnreadableError is made (`test/internal/one-place.test.ts` keeps it so); `readCommitted` turns the
+ * second kind into the third when the request was one the service acts on.
  */
 
 /**

@@ -19,19 +19,21 @@ import { retryAfterMs } from '../core/error.js';
  * not the spec's and are ignored.
  */
 export const RETRY_STATUSES = [408, 429, 500, 502, 503, 504];
-export const INITIAL_DELAY_MS = 500;
-export const MAX_DELAY_MS = 8_000;
 export const MAX_RETRY_AFTER_MS = 60_000;
+const MAX_DELAY_MS = 8_000;
 
-/** Backoff before retry number `retry` (1-based), before jitter. */
-export function backoffDelay(retry: number): number {
-  return Math.min(MAX_DELAY_MS, INITIAL_DELAY_MS * 2 ** (retry - 1));
-}
-
-/** Keeps 75-100 % of the delay: enough spread to break up a herd without making the wait unpredictable. */
-export function jitter(delay: number): number {
-  return delay * (0.75 + Math.random() * 0.25);
-}
+/** ky's retry options that are the same for every request. */
+export const KY_RETRY = {
+  methods: ['get', 'post', 'put', 'patch', 'delete'],
+  statusCodes: RETRY_STATUSES,
+  afterStatusCodes: RETRY_STATUSES,
+  maxRetryAfter: MAX_RETRY_AFTER_MS,
+  backoffLimit: MAX_DELAY_MS,
+  delay: (retry: number) => Math.min(MAX_DELAY_MS, 500 * 2 ** (retry - 1)),
+  // Keeps 75-100 % of the delay: enough spread to break up a herd without making the wait unpredictable.
+  jitter: (delay: number) => delay * (0.75 + Math.random() * 0.25),
+  retryOnTimeout: true,
+};
 
 /**
  * GET, DELETE (the spec's deletes are idempotent: archiving twice is a 200 no-op) and PUT/PATCH, whose bodies
@@ -39,17 +41,13 @@ export function jitter(delay: number): number {
  * endpoint says so (POST /lookup is a read).
  */
 export function isSafeToRepeat(method: string, idempotent: boolean | undefined): boolean {
-  if (idempotent !== undefined) return idempotent;
-  return method !== 'POST';
+  return idempotent ?? method !== 'POST';
 }
 
 /** Timing headers ky would also honour; the spec names only `Retry-After`. */
-const FOREIGN_TIMING = [
-  'ratelimit-reset',
-  'x-ratelimit-retry-after',
-  'x-ratelimit-reset',
-  'x-rate-limit-reset',
-];
+const FOREIGN_TIMING = 'ratelimit-reset x-ratelimit-retry-after x-ratelimit-reset x-rate-limit-reset'.split(
+  ' ',
+);
 
 /**
  * The headers ky may read its retry delay from, with only a usable `Retry-After` left; `undefined` when they

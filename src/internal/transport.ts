@@ -1,32 +1,18 @@
-import ky, { HTTPError, type Options as KyOptions } from 'ky';
-import { APIUserAbortError, type PaymentsError, retryAfterMs } from '../core/error.js';
+import ky, { HTTPError, type Options as KyOptions, NetworkError, TimeoutError } from 'ky';
+import {
+  APIConnectionError,
+  APITimeoutError,
+  APIUserAbortError,
+  PaymentsError,
+  retryAfterMs,
+} from '../core/error.js';
+import { ResponseTooLargeError } from '../core/response-errors.js';
 import { type ReadBody, readWithin, type TransportResponse, toTransportResponse } from './body.js';
 import { callLimits, type RequestOptions, type ResolvedConfig } from './config.js';
-import { aboutTheBody, bodyFailure, toPaymentsError } from './failure.js';
 import { attemptObserver } from './hooks.js';
-import { redactHeaders } from './redact.js';
+import { redactHeaders, safeCause } from './redact.js';
 import { unsetOptions, wireRequest } from './request.js';
-import {
-  backoffDelay,
-  isSafeToRepeat,
-  jitter,
-  MAX_DELAY_MS,
-  MAX_RETRY_AFTER_MS,
-  RETRY_STATUSES,
-  timingHeaders,
-} from './retry.js';
-
-/** ky's retry options that are the same for every request: the policy of `retry.ts`. */
-const RETRY = {
-  methods: ['get', 'post', 'put', 'patch', 'delete'],
-  statusCodes: RETRY_STATUSES,
-  afterStatusCodes: RETRY_STATUSES,
-  maxRetryAfter: MAX_RETRY_AFTER_MS,
-  backoffLimit: MAX_DELAY_MS,
-  delay: backoffDelay,
-  jitter,
-  retryOnTimeout: true,
-} satisfies KyOptions['retry'];
+import { isSafeToRepeat, KY_RETRY, MAX_RETRY_AFTER_MS, RETRY_STATUSES, timingHeaders } from './retry.js';
 
 /**
  * ky retries a status only by throwing its `HTTPError` (ky 2.1 `Ky.js`: a status is retried from the error that
@@ -49,9 +35,9 @@ export interface TransportRequest {
   template?: string | undefined;
   query?: Record<string, QueryValue> | undefined;
   /** Sent as JSON. */
-  json?: unknown;
+  body?: unknown;
   /** A ready body (multipart stream) with its content type; sent once, never retried or buffered. */
-  body?: { stream: () => BodyInit; contentType: string; length?: number } | undefined;
+  stream?: { stream: () => BodyInit; contentType: string; length?: number } | undefined;
   /** Overrides the method's default repeat-safety (POST /lookup is a safe POST). */
   idempotent?: boolean | undefined;
   options?: RequestOptions | undefined;
@@ -107,7 +93,7 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
   const wire = wireRequest(config, request);
   const signal = request.options?.signal;
   if (signal?.aborted) throw new APIUserAbortError();
-  const streaming = request.body !== undefined;
+  const streaming = request.stream !== undefined;
   const commits = !isSafeToRepeat(request.method, request.idempotent);
   const limits = callLimits(request.options, config);
   const maxRetries = streaming || commits ? 0 : limits.maxRetries;
@@ -159,7 +145,7 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
     totalTimeout: limits.totalTimeout === 0 ? false : limits.totalTimeout,
     throwHttpErrors: maxRetries > 0 ? throwRetryable : false,
     retry: {
-      ...RETRY,
+      ...KY_RETRY,
       limit: maxRetries,
       // The caller's abort ends the call; so does a server asking for a wait over the cap. `undefined` leaves
       // the decision to ky's policy (statuses, network errors, timeouts).
@@ -172,41 +158,40 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
     // stalled would no longer be retried.
     fetch: (input, init) =>
       observer ? observer.run(() => attemptOnce(input, init)) : attemptOnce(input, init),
+    // A hook costs ky a merge per request, so it is only attached when it will log.
+    ...(log.enabled('info') && {
+      hooks: {
+        beforeRetry: [
+          ({ error, retryCount }) => {
+            const reason = error instanceof HTTPError ? `HTTP ${error.response.status}` : error.name;
+            log.log('info', `retrying ${target} after ${reason} (retry ${retryCount} of ${maxRetries})`);
+          },
+        ],
+      },
+    }),
   };
-  // A hook costs ky a merge per request, so it is only attached when it will log.
-  if (log.enabled('info')) {
-    kyOptions.hooks = {
-      beforeRetry: [
-        ({ error, retryCount }) => {
-          const reason = error instanceof HTTPError ? `HTTP ${error.response.status}` : error.name;
-          log.log('info', `retrying ${target} after ${reason} (retry ${retryCount} of ${maxRetries})`);
-        },
-      ],
-    };
-  }
 
-  const outcome = { target, commits };
   try {
     await ky(wire.url, kyOptions);
   } catch (error) {
     // A retried status ky gave up on is an answer like any other; anything else is no answer, or a lost body.
     if (!(error instanceof HTTPError) || signal?.aborted || accepted) {
-      const failed = { ...outcome, earlierAttemptMayHaveActed };
+      const failed = { target, commits, earlierAttemptMayHaveActed };
       // After a 2xx to a payout, whatever failed is about its body (or the caller's abort): the request is done.
       if (accepted && (signal?.aborted || aboutTheBody(error))) {
         log.log('debug', `✕ ${target} accepted (${accepted.status}), body unreadable`);
         const headers = redactHeaders(accepted.headers, config.redact);
-        const { reason, cause } = bodyFailure(error, config.redact, signal);
+        const { reason, cause } = bodyFailure(error, config, signal);
         return { ...failed, kind: 'accepted-unreadable', status: accepted.status, headers, reason, cause };
       }
-      const error_ = toPaymentsError(error, { target, signal, redact: config.redact, log });
+      const error_ = toPaymentsError(error, target, signal, config);
       return { ...failed, kind: 'failed', error: error_ };
     }
   }
   const { status, headers, read } = answer!;
   if (debug) log.log('debug', `← ${status} ${target} (${Date.now() - started} ms)`);
   const response = toTransportResponse(status, redactHeaders(headers, config.redact), read, config.redact);
-  return { ...outcome, earlierAttemptMayHaveActed, kind: 'response', response };
+  return { target, commits, earlierAttemptMayHaveActed, kind: 'response', response };
 }
 
 const fetchOf = (config: ResolvedConfig) => config.fetch ?? globalThis.fetch;
@@ -223,7 +208,7 @@ function sendStream(config: ResolvedConfig, req: Request, request: TransportRequ
     method: req.method,
     headers: req.headers,
     signal: req.signal,
-    body: request.body!.stream(),
+    body: request.stream!.stream(),
     redirect: UPLOAD_REDIRECT,
     duplex: 'half',
   } as RequestInit);
@@ -243,4 +228,57 @@ function waitTooLong(error: Error): boolean {
   if (!(error instanceof HTTPError)) return false;
   const ms = retryAfterMs(error.response.headers.get('retry-after'));
   return ms !== undefined && ms > MAX_RETRY_AFTER_MS;
+}
+
+/**
+ * What ky, fetch or the body read threw, as the transport turns it into a result. Only the underlying cause is
+ * kept, reduced to name, message and code: ky's errors carry the request (and with it the key header), undici's
+ * parser errors the raw bytes of the response.
+ */
+
+/** The error under ky's `NetworkError`, which wraps fetch's. */
+const underlying = (error: unknown) => (error instanceof NetworkError ? error.cause : error);
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** After a 2xx status line, whether `error` is about the body (cut, stalled, too large) rather than the SDK's own. */
+function aboutTheBody(error: unknown): boolean {
+  return !(error instanceof PaymentsError) || error instanceof ResponseTooLargeError;
+}
+
+/** Why the body of an accepted request could not be read, and the cause, reduced to what is safe to keep. */
+function bodyFailure(error: unknown, { redact }: ResolvedConfig, signal: AbortSignal | undefined) {
+  const cause = safeCause(underlying(error), redact);
+  let reason = redact(`the body was cut (${messageOf(underlying(error))})`);
+  if (error instanceof TimeoutError) reason = 'the body did not arrive within the timeout';
+  if (error instanceof ResponseTooLargeError)
+    reason = `the body exceeded maxResponseBytes (${error.limit} bytes)`;
+  if (signal?.aborted) reason = 'the caller aborted while the body was read';
+  return { reason, cause };
+}
+
+/**
+ * The `PaymentsError` the caller gets for a call that got no answer. A status is not one of these (the
+ * transport returns its response), nor is a lost body after a 2xx to a request that commits.
+ */
+function toPaymentsError(
+  error: unknown,
+  target: string,
+  signal: AbortSignal | undefined,
+  { redact, logger }: ResolvedConfig,
+): PaymentsError {
+  if (error instanceof PaymentsError) return error;
+  if (signal?.aborted) return new APIUserAbortError();
+  if (error instanceof TimeoutError) {
+    // ky 2 raises the same error for an attempt over `timeout` and for a call over `totalTimeout`.
+    logger.log('debug', `✕ ${target} timed out`);
+    return new APITimeoutError(`Request timed out: ${target}`);
+  }
+  const raw = underlying(error);
+  const cause = raw instanceof Error ? (raw.cause ?? raw) : raw;
+  const detail = redact(messageOf(cause));
+  logger.log('debug', `✕ ${target} failed: ${detail}`);
+  return new APIConnectionError(`Connection error: ${target}: ${detail}`, {
+    cause: safeCause(cause, redact),
+  });
 }

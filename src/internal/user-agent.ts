@@ -1,5 +1,6 @@
+import { RequestValidationError } from '../core/error.js';
 import { VERSION } from '../version.js';
-import { optionKeys } from './option-keys.js';
+import { optionKeys, refuseUnknownKeys } from './option-keys.js';
 
 interface RuntimeGlobals {
   Bun?: { version: string };
@@ -27,34 +28,31 @@ export interface AppInfo {
   url?: string;
 }
 
-export const APP_INFO_KEYS = optionKeys<AppInfo>()(['name', 'version', 'url']);
+const APP_INFO_KEYS = optionKeys<AppInfo>()(['name', 'version', 'url']);
 
 /** An RFC 9110 token: what a header name, a User-Agent product and its version must be. */
 export const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-/** Checks `appInfo`; the problem with it, if any, as a field and a message. */
-export function appInfoIssue(info: AppInfo): { path: string[]; message: string } | undefined {
-  if (typeof info.name !== 'string' || !TOKEN.test(info.name)) {
-    return { path: ['appInfo', 'name'], message: "must be a token (letters, digits, !#$%&'*+.^_`|~-)" };
-  }
-  if (info.version !== undefined && (typeof info.version !== 'string' || !TOKEN.test(info.version))) {
-    return { path: ['appInfo', 'version'], message: 'must be a token such as 1.4.2' };
-  }
-  if (
-    info.url !== undefined &&
-    (typeof info.url !== 'string' || !/^https?:\/\/[\x21-\x27\x2a-\x7e]+$/.test(info.url))
-  ) {
-    return { path: ['appInfo', 'url'], message: 'must be an http(s) URL without spaces or parentheses' };
-  }
-  return undefined;
-}
+/** What each `appInfo` field must match (`name` is required), and the message naming the fix. */
+const APP_INFO_RULES: [keyof AppInfo, RegExp, string][] = [
+  ['name', TOKEN, "must be a token (letters, digits, !#$%&'*+.^_`|~-)"],
+  ['version', TOKEN, 'must be a token such as 1.4.2'],
+  ['url', /^https?:\/\/[\x21-\x27\x2a-\x7e]+$/, 'must be an http(s) URL without spaces or parentheses'],
+];
 
 /**
  * `payments-service-sdk/0.1.0 (node 24.21.0; linux x64)`, then `shop/2.1 (+https://shop.example)` when the
- * app says who it is: lets the service's operators see who calls.
+ * app says who it is (checked here): lets the service's operators see who calls.
  */
 export function userAgent(app?: AppInfo): string {
   cached ??= `payments-service-sdk/${VERSION} (${describeRuntime()})`;
   if (!app) return cached;
+  refuseUnknownKeys(app, APP_INFO_KEYS, ['appInfo']);
+  for (const [field, rule, message] of APP_INFO_RULES) {
+    const value = app[field];
+    if ((field === 'name' || value !== undefined) && !(typeof value === 'string' && rule.test(value))) {
+      throw new RequestValidationError([{ path: ['appInfo', field], message }]);
+    }
+  }
   return `${cached} ${app.name}${app.version ? `/${app.version}` : ''}${app.url ? ` (+${app.url})` : ''}`;
 }

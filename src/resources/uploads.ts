@@ -30,7 +30,7 @@ export interface UploadInput {
 }
 
 /** A streamed request body: the multipart `payerNames.create` with documents, sent once and never retried. */
-export type StreamBody = NonNullable<TransportRequest['body']>;
+export type StreamBody = NonNullable<TransportRequest['stream']>;
 
 // form-data-encoder re-slices any chunk over 64 KiB from `chunk.buffer` and ignores `byteOffset`, which
 // corrupts a Buffer view (pooled or subarray); chunks of at most this size pass through it untouched.
