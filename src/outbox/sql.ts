@@ -43,6 +43,8 @@ const TABLE = {
 export const COLUMNS = Object.keys(TABLE) as (keyof typeof TABLE)[];
 
 type Dialect = Record<'text' | 'time' | 'count' | 'flag' | 'false', string>;
+const POSTGRES: Dialect = { text: 'text', time: 'bigint', count: 'integer', flag: 'boolean', false: 'false' };
+const SQLITE: Dialect = { text: 'TEXT', time: 'INTEGER', count: 'INTEGER', flag: 'INTEGER', false: '0' };
 
 function outboxSchema(table: string, dialect: Dialect): string {
   checkTable(table);
@@ -65,24 +67,12 @@ CREATE INDEX IF NOT EXISTS ${indexName(table, 'state')} ON ${table} (state, crea
  * unique: two payouts the listing could not tell apart cannot both be recorded.
  */
 export function postgresOutboxSchema(table = DEFAULT_OUTBOX_TABLE): string {
-  return outboxSchema(table, {
-    text: 'text',
-    time: 'bigint',
-    count: 'integer',
-    flag: 'boolean',
-    false: 'false',
-  });
+  return outboxSchema(table, POSTGRES);
 }
 
 /** The outbox table for SQLite (`node:sqlite`): the same columns, in SQLite's types. */
 export function sqliteOutboxSchema(table = DEFAULT_OUTBOX_TABLE): string {
-  return outboxSchema(table, {
-    text: 'TEXT',
-    time: 'INTEGER',
-    count: 'INTEGER',
-    flag: 'INTEGER',
-    false: '0',
-  });
+  return outboxSchema(table, SQLITE);
 }
 
 /** A row as a driver returns it (bigint columns come back as strings from pg, booleans as 0/1 from SQLite). */
