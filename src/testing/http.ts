@@ -41,9 +41,8 @@ export interface RouteResult {
 /** Everything a route handler may use. */
 export interface RouteContext {
   request: Request;
-  method: string;
-  /** Path relative to the base URL, e.g. `/payouts`. */
-  path: string;
+  /** The JSON object body (see `readJsonObject`). */
+  body: () => Promise<Record<string, unknown>>;
   params: Record<string, string>;
   query: URLSearchParams;
   /** The account the request runs as (the key's, or the `X-Account-Id` one). */
@@ -58,16 +57,22 @@ export interface RouteContext {
   listingLag: number;
 }
 
-/** A route: method, path pattern with `{name}` parameters, and its handler. */
-export interface Route {
-  method: string;
-  pattern: string;
-  /** Money movement: refused for keys with an empty allowlist. */
-  moneyMovement?: boolean;
-  /** False: answered as a path the mock does not know (a route only an `invented` switch turns on). */
-  enabled?: (settings: MockSettings) => boolean;
-  handle: (ctx: RouteContext) => RouteResult | Promise<RouteResult>;
-}
+/** Answers one request of a route. */
+export type RouteHandler = (ctx: RouteContext) => RouteResult | Promise<RouteResult>;
+
+/** A route's handler, alone or with the route's switches. */
+export type RouteSpec =
+  | RouteHandler
+  | {
+      handle: RouteHandler;
+      /** Money movement: refused for keys with an empty allowlist. */
+      moneyMovement?: boolean;
+      /** False: answered as a path the mock does not know (a route only an `invented` switch turns on). */
+      enabled?: (settings: MockSettings) => boolean;
+    };
+
+/** Routes by `'METHOD /path'`, with `{name}` path parameters: `'GET /beneficiaries/{id}'`. */
+export type Routes = Record<string, RouteSpec>;
 
 /** A JSON response with the given status. */
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
@@ -112,17 +117,17 @@ export async function readJsonObject(request: Request): Promise<Record<string, u
 
 /**
  * Validated `page` and `pageSize` (1-based, default 20; at most `max` when given: the spec gives 100 for GET
- * /transactions and no ceiling for the other listings). Problems are added to `collect` when given (so a route
- * can report them with its own), else thrown as a 400.
+ * /transactions and no ceiling for the other listings, unless a test invents one). Problems are added to
+ * `collect` when given (so a route can report them with its own), else thrown as a 400.
  */
 export function readPaging(
-  query: URLSearchParams,
+  ctx: RouteContext,
   collect?: FieldIssue[],
-  max?: number,
-): { page: number; pageSize: number } {
+  max = ctx.settings.invented.pageSizeLimit,
+): Paging {
   const errors: FieldIssue[] = collect ?? [];
   const read = (name: string, fallback: number, limit?: number): number => {
-    const raw = query.get(name);
+    const raw = ctx.query.get(name);
     if (raw === null || raw === '') return fallback;
     const n = /^\d+$/.test(raw.trim()) ? Number(raw) : Number.NaN;
     if (!Number.isSafeInteger(n) || n < 1) errors.push({ path: [name], message: 'must be an integer >= 1' });
@@ -136,19 +141,27 @@ export function readPaging(
   return { page, pageSize };
 }
 
-/** One page of `rows` with the flat counters of the spec (`totalCount`, `page`, `pageSize`, `totalPages`). */
-export function pageOf<T>(rows: T[], paging: { page: number; pageSize: number }) {
-  const start = (paging.page - 1) * paging.pageSize;
-  return {
-    rows: rows.slice(start, start + paging.pageSize),
-    totalCount: rows.length,
-    page: paging.page,
-    pageSize: paging.pageSize,
-    totalPages: Math.ceil(rows.length / paging.pageSize),
-  };
+interface Paging {
+  page: number;
+  pageSize: number;
 }
 
-/** A trimmed string, or undefined when absent or blank. */
-export function text(value: unknown): string | undefined {
-  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+/** One page of `rows` with the flat counters of the spec (`totalCount`, `page`, `pageSize`, `totalPages`). */
+export function pageOf<T>(rows: T[], { page, pageSize }: Paging) {
+  const start = (page - 1) * pageSize;
+  const counters = { totalCount: rows.length, page, pageSize, totalPages: Math.ceil(rows.length / pageSize) };
+  return { rows: rows.slice(start, start + pageSize), counters };
+}
+
+/** A flat listing: this page's rows in their response form under `listKey`, beside the counters. */
+export function flatList<T>(
+  ctx: RouteContext,
+  message: string,
+  listKey: string,
+  rows: T[],
+  view: (row: T) => unknown,
+  paging = readPaging(ctx),
+): RouteResult {
+  const page = pageOf(rows, paging);
+  return { message, data: { [listKey]: page.rows.map(view), ...page.counters }, listKey };
 }

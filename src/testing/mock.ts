@@ -1,7 +1,7 @@
 import { authenticate } from './auth.js';
 import { held, partialBody } from './fault-responses.js';
 import { Faults, faultMessage } from './faults.js';
-import { errorBody, jsonResponse, MockHttpError, successBody } from './http.js';
+import { errorBody, jsonResponse, MockHttpError, readJsonObject, successBody } from './http.js';
 import { createHandlers, type MockHandlers } from './msw.js';
 import { findPayerName, type ReviewDecision, review, viewPayerName } from './payer-name-store.js';
 import { Rng } from './random.js';
@@ -171,7 +171,7 @@ export class PaymentsMock {
     const limited = this.#rateLimited();
     if (limited) return fail(limited);
     const matched = inside ? matchRoute(method, path) : undefined;
-    if (!matched || matched.route.enabled?.(this.settings) === false) {
+    if (!matched || matched.enabled?.(this.settings) === false) {
       return fail(new MockHttpError(404, 'Not found'));
     }
     const pageFault = this.faults.takePageFault(method, path, Number(url.searchParams.get('page')));
@@ -181,16 +181,10 @@ export class PaymentsMock {
     try {
       const forwarded = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim();
       const clientIp = context.clientIp ?? (forwarded || '127.0.0.1');
-      const caller = authenticate(
-        request.headers,
-        this.#state,
-        clientIp,
-        matched.route.moneyMovement ?? false,
-      );
-      const result = await matched.route.handle({
+      const caller = authenticate(request.headers, this.#state, clientIp, matched.moneyMovement ?? false);
+      const result = await matched.handle({
         request,
-        method,
-        path,
+        body: () => readJsonObject(request),
         params: matched.params,
         query: url.searchParams,
         ...caller,

@@ -1,4 +1,4 @@
-import type { Route } from './http.js';
+import type { RouteHandler, RouteSpec, Routes } from './http.js';
 import { accountRoutes } from './routes/accounts.js';
 import { bankRoutes } from './routes/banks.js';
 import { beneficiaryRoutes } from './routes/beneficiaries.js';
@@ -6,15 +6,20 @@ import { payerNameRoutes } from './routes/payer-names.js';
 import { payoutRoutes } from './routes/payouts.js';
 import { transactionRoutes } from './routes/transactions.js';
 
-interface Compiled {
-  route: Route;
-  regex: RegExp;
-  names: string[];
-}
+/** A route as matched: its handler and switches, with its path parameters. */
+export type MatchedRoute = Exclude<RouteSpec, RouteHandler> & { params: Record<string, string> };
 
-function compile(route: Route): Compiled {
+const COMPILED = Object.entries({
+  ...bankRoutes,
+  ...transactionRoutes,
+  ...payoutRoutes,
+  ...beneficiaryRoutes,
+  ...payerNameRoutes,
+  ...accountRoutes,
+} satisfies Routes).map(([key, spec]) => {
+  const [method, pattern = ''] = key.split(' ');
   const names: string[] = [];
-  const source = route.pattern
+  const source = pattern
     .split('/')
     .map((segment) => {
       const param = /^\{(\w+)\}$/.exec(segment);
@@ -23,17 +28,9 @@ function compile(route: Route): Compiled {
       return '([^/]+)';
     })
     .join('/');
-  return { route, regex: new RegExp(`^${source}$`), names };
-}
-
-const COMPILED = [
-  ...bankRoutes,
-  ...transactionRoutes,
-  ...payoutRoutes,
-  ...beneficiaryRoutes,
-  ...payerNameRoutes,
-  ...accountRoutes,
-].map(compile);
+  const route = typeof spec === 'function' ? { handle: spec } : spec;
+  return { method, regex: new RegExp(`^${source}$`), names, route };
+});
 
 function safeDecode(segment: string): string {
   try {
@@ -44,19 +41,11 @@ function safeDecode(segment: string): string {
 }
 
 /** The route for `method` and a path relative to the base URL, with its path parameters. */
-export function matchRoute(
-  method: string,
-  path: string,
-): { route: Route; params: Record<string, string> } | undefined {
-  for (const { route, regex, names } of COMPILED) {
-    if (route.method !== method) continue;
-    const m = regex.exec(path);
-    if (!m) continue;
-    const params: Record<string, string> = {};
-    names.forEach((name, i) => {
-      params[name] = safeDecode(m[i + 1] ?? '');
-    });
-    return { route, params };
+export function matchRoute(method: string, path: string): MatchedRoute | undefined {
+  for (const { method: wanted, regex, names, route } of COMPILED) {
+    const m = wanted === method ? regex.exec(path) : null;
+    if (m)
+      return { ...route, params: Object.fromEntries(names.map((name, i) => [name, safeDecode(m[i + 1]!)])) };
   }
   return undefined;
 }

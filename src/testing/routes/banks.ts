@@ -1,5 +1,5 @@
 import { LOOKUP_MESSAGES } from '../../rules/lookup.js';
-import { MockHttpError, type Route, readJsonObject } from '../http.js';
+import { MockHttpError, type Routes } from '../http.js';
 import { BANKS, resolveAccount } from '../seed/reference.js';
 
 /** Stringy body fields: trimmed, and blank counts as absent (as the spec says for POST /lookup). */
@@ -10,37 +10,27 @@ function field(body: Record<string, unknown>, name: string): string | undefined 
 }
 
 /** GET /banks and POST /lookup (name enquiry; see `resolveAccount` for which accounts resolve). */
-export const bankRoutes: Route[] = [
-  {
-    method: 'GET',
-    pattern: '/banks',
-    handle: () => ({
-      message: 'Banks retrieved successfully',
-      data: { banks: BANKS.map((b) => ({ ...b })) },
-      listKey: 'banks',
-    }),
+export const bankRoutes: Routes = {
+  'GET /banks': () => ({
+    message: 'Banks retrieved successfully',
+    data: { banks: BANKS.map((b) => ({ ...b })) },
+    listKey: 'banks',
+  }),
+  'POST /lookup': async (ctx) => {
+    const body = await ctx.body();
+    const bankCode = field(body, 'bankCode');
+    const accountNumber = field(body, 'accountNumber');
+    const currency = field(body, 'currency');
+    if (!bankCode) throw new MockHttpError(400, LOOKUP_MESSAGES.bankCode);
+    if (!accountNumber) throw new MockHttpError(400, LOOKUP_MESSAGES.accountNumber);
+    if (currency !== undefined && currency !== 'NGN') throw new MockHttpError(400, LOOKUP_MESSAGES.currency);
+    const result = resolveAccount(bankCode, accountNumber);
+    if (!result) {
+      throw new MockHttpError(
+        404,
+        'Account could not be resolved. Please verify the account number and bank and try again.',
+      );
+    }
+    return { message: 'Account details retrieved successfully', data: result };
   },
-  {
-    method: 'POST',
-    pattern: '/lookup',
-    handle: async ({ request }) => {
-      const body = await readJsonObject(request);
-      const bankCode = field(body, 'bankCode');
-      const accountNumber = field(body, 'accountNumber');
-      const currency = field(body, 'currency');
-      if (!bankCode) throw new MockHttpError(400, LOOKUP_MESSAGES.bankCode);
-      if (!accountNumber) throw new MockHttpError(400, LOOKUP_MESSAGES.accountNumber);
-      if (currency !== undefined && currency !== 'NGN') {
-        throw new MockHttpError(400, LOOKUP_MESSAGES.currency);
-      }
-      const result = resolveAccount(bankCode, accountNumber);
-      if (!result) {
-        throw new MockHttpError(
-          404,
-          'Account could not be resolved. Please verify the account number and bank and try again.',
-        );
-      }
-      return { message: 'Account details retrieved successfully', data: result };
-    },
-  },
-];
+};

@@ -1,13 +1,5 @@
 import { beneficiaryWireIssues, missingClassificationFields } from '../../rules/beneficiary.js';
-import {
-  MockHttpError,
-  pageOf,
-  type Route,
-  type RouteContext,
-  readJsonObject,
-  readPaging,
-  validationFailed,
-} from '../http.js';
+import { flatList, MockHttpError, type RouteContext, type Routes, validationFailed } from '../http.js';
 
 type Stored = Record<string, unknown>;
 
@@ -58,7 +50,7 @@ function withWarning(stored: Stored, warning: Record<string, unknown> | undefine
 
 async function update(ctx: RouteContext) {
   const current = find(ctx);
-  const body = await readJsonObject(ctx.request);
+  const body = await ctx.body();
   // The body replaces the record whole, except that an omitted rail keeps the stored one.
   const merged =
     'withdrawal_method' in body ? body : { ...body, withdrawal_method: current.withdrawal_method };
@@ -68,51 +60,34 @@ async function update(ctx: RouteContext) {
   return { message: 'Beneficiary updated successfully', data: withWarning(next, warning) };
 }
 
+async function create(ctx: RouteContext) {
+  const { record, warning } = accept(ctx, await ctx.body());
+  const stored = { id: ctx.rng.uuid(), ...record };
+  ctx.account.beneficiaries.set(stored.id, stored);
+  return { status: 201, message: 'Beneficiary created successfully', data: withWarning(stored, warning) };
+}
+
+function remove(ctx: RouteContext) {
+  ctx.account.beneficiaries.delete(find(ctx).id as string);
+  return { message: 'Beneficiary deleted successfully', data: {} };
+}
+
 /** /beneficiaries: saved payout destinations, validated with the spec's rules (`rules/beneficiary.ts`), the SDK's too. */
-export const beneficiaryRoutes: Route[] = [
-  {
-    method: 'POST',
-    pattern: '/beneficiaries',
-    handle: async (ctx) => {
-      const { record, warning } = accept(ctx, await readJsonObject(ctx.request));
-      const stored = { id: ctx.rng.uuid(), ...record };
-      ctx.account.beneficiaries.set(stored.id, stored);
-      return { status: 201, message: 'Beneficiary created successfully', data: withWarning(stored, warning) };
-    },
-  },
-  {
-    method: 'GET',
-    pattern: '/beneficiaries',
-    handle: (ctx) => {
-      const paging = readPaging(ctx.query, undefined, ctx.settings.invented.pageSizeLimit);
-      const page = pageOf([...ctx.account.beneficiaries.values()].reverse(), paging);
-      return {
-        message: 'Beneficiaries retrieved successfully',
-        data: {
-          beneficiaries: page.rows.map(view),
-          totalCount: page.totalCount,
-          page: page.page,
-          pageSize: page.pageSize,
-          totalPages: page.totalPages,
-        },
-        listKey: 'beneficiaries',
-      };
-    },
-  },
-  {
-    method: 'GET',
-    pattern: '/beneficiaries/{id}',
-    handle: (ctx) => ({ message: 'Beneficiary retrieved successfully', data: view(find(ctx)) }),
-  },
-  { method: 'PATCH', pattern: '/beneficiaries/{id}', handle: update },
-  { method: 'PUT', pattern: '/beneficiaries/{id}', handle: update },
-  {
-    method: 'DELETE',
-    pattern: '/beneficiaries/{id}',
-    handle: (ctx) => {
-      const current = find(ctx);
-      ctx.account.beneficiaries.delete(current.id as string);
-      return { message: 'Beneficiary deleted successfully', data: {} };
-    },
-  },
-];
+export const beneficiaryRoutes: Routes = {
+  'POST /beneficiaries': create,
+  'GET /beneficiaries': (ctx) =>
+    flatList(
+      ctx,
+      'Beneficiaries retrieved successfully',
+      'beneficiaries',
+      [...ctx.account.beneficiaries.values()].reverse(),
+      view,
+    ),
+  'GET /beneficiaries/{id}': (ctx) => ({
+    message: 'Beneficiary retrieved successfully',
+    data: view(find(ctx)),
+  }),
+  'PATCH /beneficiaries/{id}': update,
+  'PUT /beneficiaries/{id}': update,
+  'DELETE /beneficiaries/{id}': remove,
+};

@@ -7,10 +7,9 @@ import {
 import {
   MockHttpError,
   pageOf,
-  type Route,
   type RouteContext,
   type RouteResult,
-  readJsonObject,
+  type Routes,
   readPaging,
   validationFailed,
 } from '../http.js';
@@ -76,7 +75,7 @@ async function create(ctx: RouteContext): Promise<RouteResult> {
   const multipart = (ctx.request.headers.get('content-type') ?? '').toLowerCase().startsWith('multipart/');
   const { input, files, labels } = multipart
     ? await readForm(ctx)
-    : { input: await readJsonObject(ctx.request), files: [] as File[], labels: [] as string[] };
+    : { input: await ctx.body(), files: [] as File[], labels: [] as string[] };
   const issues: FieldIssue[] = [
     ...payerNameCreateIssues(input),
     ...payerNameDocumentIssues(files.map((f) => ({ name: f.name, type: f.type, size: f.size }))),
@@ -107,7 +106,7 @@ async function create(ctx: RouteContext): Promise<RouteResult> {
 function list(ctx: RouteContext): RouteResult {
   guard(ctx);
   const errors: FieldIssue[] = [];
-  const paging = readPaging(ctx.query, errors, ctx.settings.invented.pageSizeLimit);
+  const paging = readPaging(ctx, errors);
   const archivedRaw = ctx.query.get('archived');
   if (archivedRaw !== null && archivedRaw !== 'true' && archivedRaw !== 'false') {
     errors.push({ path: ['archived'], message: 'must be true or false' });
@@ -130,18 +129,11 @@ function list(ctx: RouteContext): RouteResult {
     if (status === undefined) return true;
     return status === 'approved' ? APPROVED.includes(pn.status) : pn.status === status;
   });
-  const page = pageOf(rows, paging);
+  const { rows: shown, counters: c } = pageOf(rows, paging);
+  const pagination = { page: c.page, pageSize: c.pageSize, total: c.totalCount, totalPages: c.totalPages };
   return {
     message: 'Payer names retrieved successfully',
-    data: {
-      payerNames: page.rows.map((pn) => viewPayerName(pn, ctx.now)),
-      pagination: {
-        page: page.page,
-        pageSize: page.pageSize,
-        total: page.totalCount,
-        totalPages: page.totalPages,
-      },
-    },
+    data: { payerNames: shown.map((pn) => viewPayerName(pn, ctx.now)), pagination },
     listKey: 'payerNames',
   };
 }
@@ -153,7 +145,7 @@ function list(ctx: RouteContext): RouteResult {
 async function update(ctx: RouteContext): Promise<RouteResult> {
   const pn = find(ctx);
   if (pn.status === 'archived') throw new MockHttpError(400, 'An archived payer name cannot be updated');
-  const body = await readJsonObject(ctx.request);
+  const body = await ctx.body();
   const merged: Record<string, unknown> = { ...toInput(pn), ...body };
   if (body.metadata === null) delete merged.metadata;
   // Switching to a business drops the stored personal names, unless the body itself sends them.
@@ -177,7 +169,7 @@ async function update(ctx: RouteContext): Promise<RouteResult> {
 
 async function setDefault(ctx: RouteContext): Promise<RouteResult> {
   const pn = find(ctx);
-  const body = await readJsonObject(ctx.request);
+  const body = await ctx.body();
   const isDefault = body.isDefault ?? true;
   if (typeof isDefault !== 'boolean')
     throw validationFailed([{ path: ['isDefault'], message: 'must be a boolean' }]);
@@ -194,32 +186,24 @@ async function setDefault(ctx: RouteContext): Promise<RouteResult> {
   return answer(ctx, pn, 'Default payer name updated');
 }
 
+function archive(ctx: RouteContext): RouteResult {
+  const pn = find(ctx);
+  if (pn.status !== 'archived') {
+    Object.assign(pn, { status: 'archived', isDefault: false, updatedAt: new Date(ctx.now).toISOString() });
+  }
+  return answer(ctx, pn, 'Payer name archived');
+}
+
 /** /payer-names: create (JSON or multipart), list, read (invented, off by default), update, default, archive. */
-export const payerNameRoutes: Route[] = [
-  { method: 'POST', pattern: '/payer-names', handle: create },
-  { method: 'GET', pattern: '/payer-names', handle: list },
-  {
-    // Not in the spec: answered only when a test invents it.
-    method: 'GET',
-    pattern: '/payer-names/{id}',
+export const payerNameRoutes: Routes = {
+  'POST /payer-names': create,
+  'GET /payer-names': list,
+  // Not in the spec: answered only when a test invents it.
+  'GET /payer-names/{id}': {
     enabled: (settings) => settings.invented.getPayerName === true,
     handle: (ctx) => answer(ctx, find(ctx), 'Payer name retrieved successfully'),
   },
-  { method: 'PATCH', pattern: '/payer-names/{id}', handle: update },
-  { method: 'PATCH', pattern: '/payer-names/{id}/default', handle: setDefault },
-  {
-    method: 'DELETE',
-    pattern: '/payer-names/{id}',
-    handle: (ctx) => {
-      const pn = find(ctx);
-      if (pn.status !== 'archived') {
-        Object.assign(pn, {
-          status: 'archived',
-          isDefault: false,
-          updatedAt: new Date(ctx.now).toISOString(),
-        });
-      }
-      return answer(ctx, pn, 'Payer name archived');
-    },
-  },
-];
+  'PATCH /payer-names/{id}': update,
+  'PATCH /payer-names/{id}/default': setDefault,
+  'DELETE /payer-names/{id}': archive,
+};

@@ -2,7 +2,7 @@ import type { FieldIssue } from '../../core/error.js';
 import { toMinorUnits } from '../../rules/currency.js';
 import { PAYOUT_BENEFICIARY_FIELDS as BENEFICIARY_FIELDS, payoutWireIssues } from '../../rules/payout.js';
 import { payoutFee } from '../fees.js';
-import { MockHttpError, type Route, type RouteContext, readJsonObject, validationFailed } from '../http.js';
+import { MockHttpError, type RouteContext, type Routes, validationFailed } from '../http.js';
 import { CURRENCY_CODES, decimalsOf } from '../seed/reference.js';
 import type { MockTransactionRow, PayoutResult } from '../types.js';
 
@@ -101,13 +101,11 @@ function initiate(ctx: RouteContext, input: PayoutInput): PayoutResult {
 }
 
 /** POST /payouts: money movement, answered in the boolean envelope. */
-export const payoutRoutes: Route[] = [
-  {
-    method: 'POST',
-    pattern: '/payouts',
+export const payoutRoutes: Routes = {
+  'POST /payouts': {
     moneyMovement: true,
     handle: async (ctx) => {
-      const input = validate(await readJsonObject(ctx.request));
+      const input = validate(await ctx.body());
       const original =
         ctx.settings.dedupeByReference && input.externalReference
           ? ctx.account.payouts.get(input.externalReference)
@@ -120,4 +118,4 @@ export const payoutRoutes: Route[] = [
       };
     },
   },
-];
+};

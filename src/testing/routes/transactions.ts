@@ -2,7 +2,7 @@ import type { FieldIssue } from '../../core/error.js';
 import { isCalendarDate, isFullTimestamp } from '../../rules/dates.js';
 import { TRANSACTIONS_MAX_PAGE_SIZE } from '../../rules/paging.js';
 import { TRANSACTION_STATUSES } from '../../rules/transactions.js';
-import { pageOf, type Route, type RouteContext, readPaging, validationFailed } from '../http.js';
+import { flatList, type RouteContext, type Routes, readPaging, validationFailed } from '../http.js';
 import { CURRENCIES } from '../seed/reference.js';
 import type { MockTransactionRow } from '../types.js';
 
@@ -57,11 +57,7 @@ function listTransactions(
 ) {
   const errors: FieldIssue[] = [];
   // "one description gives max 100" for GET /transactions; the wallet listing's ceiling is not stated.
-  const paging = readPaging(
-    ctx.query,
-    errors,
-    hideFailed ? TRANSACTIONS_MAX_PAGE_SIZE : ctx.settings.invented.pageSizeLimit,
-  );
+  const paging = readPaging(ctx, errors, hideFailed ? TRANSACTIONS_MAX_PAGE_SIZE : undefined);
   const status = ctx.query.get('status')?.trim() || undefined;
   if (status !== undefined && !(TRANSACTION_STATUSES as readonly string[]).includes(status)) {
     errors.push({ path: ['status'], message: `must be one of: ${TRANSACTION_STATUSES.join(', ')}` });
@@ -79,73 +75,46 @@ function listTransactions(
     if ((from !== undefined && at < from) || (to !== undefined && at > to)) return false;
     return extra(row);
   });
-  const page = pageOf(rows, paging);
-  return {
-    message: 'Transactions retrieved successfully',
-    data: {
-      transactions: page.rows.map(form),
-      totalCount: page.totalCount,
-      page: page.page,
-      pageSize: page.pageSize,
-      totalPages: page.totalPages,
-    },
-    listKey: 'transactions',
-  };
+  return flatList(ctx, 'Transactions retrieved successfully', 'transactions', rows, form, paging);
 }
 
 /** GET /transactions and the wallet reads. */
-export const transactionRoutes: Route[] = [
-  {
-    method: 'GET',
-    pattern: '/transactions',
-    // The older envelope comes with the older row form; GET /wallet/transactions rows are not shown in the spec
-    // in either form, so they keep the current one.
-    handle: (ctx) =>
-      listTransactions(ctx, true, () => true, ctx.settings.envelope === 'legacy' ? olderRow : undefined),
+export const transactionRoutes: Routes = {
+  // The older envelope comes with the older row form; GET /wallet/transactions rows are not shown in the spec
+  // in either form, so they keep the current one.
+  'GET /transactions': (ctx) =>
+    listTransactions(ctx, true, () => true, ctx.settings.envelope === 'legacy' ? olderRow : undefined),
+  'GET /wallet/transactions': (ctx) => {
+    const currency = ctx.query.get('currency')?.trim().toUpperCase() || undefined;
+    const type = ctx.query.get('type')?.trim() || undefined;
+    const reference = ctx.query.get('reference')?.trim() || undefined;
+    return listTransactions(
+      ctx,
+      false,
+      (row) =>
+        (currency === undefined ||
+          row.source_currency === currency ||
+          row.destination_currency === currency) &&
+        (type === undefined || row.transaction_type === type) &&
+        (reference === undefined || row.external_reference === reference),
+    );
   },
-  {
-    method: 'GET',
-    pattern: '/wallet/transactions',
-    handle: (ctx) => {
-      const currency = ctx.query.get('currency')?.trim().toUpperCase() || undefined;
-      const type = ctx.query.get('type')?.trim() || undefined;
-      const reference = ctx.query.get('reference')?.trim() || undefined;
-      return listTransactions(
-        ctx,
-        false,
-        (row) =>
-          (currency === undefined ||
-            row.source_currency === currency ||
-            row.destination_currency === currency) &&
-          (type === undefined || row.transaction_type === type) &&
-          (reference === undefined || row.external_reference === reference),
-      );
+  'GET /wallet/supported-currencies': () => ({
+    message: 'Supported currencies retrieved successfully',
+    data: {
+      currencies: CURRENCIES.map(({ id, code, name, symbol }) => ({
+        id,
+        code,
+        name,
+        symbol,
+        status: 'active',
+      })),
     },
-  },
-  {
-    method: 'GET',
-    pattern: '/wallet/supported-currencies',
-    handle: () => ({
-      message: 'Supported currencies retrieved successfully',
-      data: {
-        currencies: CURRENCIES.map(({ id, code, name, symbol }) => ({
-          id,
-          code,
-          name,
-          symbol,
-          status: 'active',
-        })),
-      },
-      listKey: 'currencies',
-    }),
-  },
-  {
-    method: 'GET',
-    pattern: '/wallet/wallets',
-    handle: ({ account }) => ({
-      message: 'Wallets retrieved successfully',
-      data: { wallets: account.wallets.map((w) => ({ ...w })) },
-      listKey: 'wallets',
-    }),
-  },
-];
+    listKey: 'currencies',
+  }),
+  'GET /wallet/wallets': ({ account }) => ({
+    message: 'Wallets retrieved successfully',
+    data: { wallets: account.wallets.map((w) => ({ ...w })) },
+    listKey: 'wallets',
+  }),
+};
