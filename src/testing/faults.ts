@@ -46,10 +46,15 @@ function matcher(match: FaultMatch | undefined): (method: string, path: string) 
   return (m, path) => (method === '*' || method === m) && regex.test(path);
 }
 
+/** Where a pending fault applies: the pipeline step that takes it. */
+type Slot = 'next' | 'drop' | 'hang:before' | 'hang:after' | 'body' | 'page';
+
 interface Pending {
-  spec: FaultSpec;
+  slot: Slot;
   remaining: number;
   test: (method: string, path: string) => boolean;
+  /** The status to answer (`next`), or which body or page fault. */
+  detail?: FaultSpec | BodyFault | PageFault;
 }
 
 /** What happens to the body of an answer already under way: cut off, stalled, or padded past the client's limit. */
@@ -59,20 +64,18 @@ export type PageFault = 'empty' | 'repeat';
 
 /** Failure injection: canned statuses, cut or hung connections, latency and listing lag. Chainable. */
 export class Faults {
-  #next: Pending[] = [];
-  #drops: Pending[] = [];
-  #hangs: Pending[] = [];
-  #hangsAfterCommit: Pending[] = [];
-  #bodies: Array<Pending & { kind: BodyFault }> = [];
-  #pages: Array<Pending & { kind: PageFault }> = [];
+  #pending: Pending[] = [];
   #latency = 0;
   #listingLag = 0;
 
+  #add(slot: Slot, match: FaultMatch | undefined, times: number, detail?: Pending['detail']): this {
+    this.#pending.push({ slot, remaining: times, test: matcher(match), detail });
+    return this;
+  }
+
   /** Answers the next `times` matching requests with `status`, before auth and before any state change. */
   next(spec: FaultSpec): this {
-    const times = spec.times ?? 1;
-    this.#next.push({ spec, remaining: times, test: matcher(spec.match) });
-    return this;
+    return this.#add('next', spec.match, spec.times ?? 1, spec);
   }
 
   /**
@@ -80,8 +83,7 @@ export class Faults {
    * network error, the loopback server destroys the socket, and `mock.handle` returns `Response.error()`.
    */
   dropAfterCommit(match: FaultMatch = 'POST /payouts', times = 1): this {
-    this.#drops.push({ spec: { status: 0 }, remaining: times, test: matcher(match) });
-    return this;
+    return this.#add('drop', match, times);
   }
 
   /**
@@ -90,8 +92,7 @@ export class Faults {
    * drops the socket; a client with no timeout and no signal waits forever.
    */
   hang(match: FaultMatch = 'POST /payouts', times = 1): this {
-    this.#hangs.push({ spec: { status: 0 }, remaining: times, test: matcher(match) });
-    return this;
+    return this.#add('hang:before', match, times);
   }
 
   /**
@@ -99,8 +100,7 @@ export class Faults {
    * and committed, then hangs until the client's timeout (or abort) gives up on it.
    */
   hangAfterCommit(match: FaultMatch = 'POST /payouts', times = 1): this {
-    this.#hangsAfterCommit.push({ spec: { status: 0 }, remaining: times, test: matcher(match) });
-    return this;
+    return this.#add('hang:after', match, times);
   }
 
   /**
@@ -111,8 +111,7 @@ export class Faults {
    * cannot read: the money moved. (`cut` comes a timer tick after the half: with fake timers, advance them.)
    */
   bodyFault(kind: BodyFault, match: FaultMatch = 'POST /payouts', times = 1): this {
-    this.#bodies.push({ kind, spec: { status: 0 }, remaining: times, test: matcher(match) });
-    return this;
+    return this.#add('body', match, times, kind);
   }
 
   /**
@@ -121,8 +120,7 @@ export class Faults {
    * that ignores `?page` would. A lookup that must prove a payout absent cannot count such a listing as read.
    */
   pageFault(kind: PageFault, match: FaultMatch = 'GET /transactions', times = 1): this {
-    this.#pages.push({ kind, spec: { status: 0 }, remaining: times, test: matcher(match) });
-    return this;
+    return this.#add('page', match, times, kind);
   }
 
   /** Delays every response by `ms` (a `setTimeout`, so fake timers control it). 0 turns it off. */
@@ -139,12 +137,7 @@ export class Faults {
 
   /** Removes every pending fault (statuses, drops, hangs), latency and listing lag. */
   clear(): void {
-    this.#next = [];
-    this.#drops = [];
-    this.#hangs = [];
-    this.#hangsAfterCommit = [];
-    this.#bodies = [];
-    this.#pages = [];
+    this.#pending = [];
     this.#latency = 0;
     this.#listingLag = 0;
   }
@@ -161,36 +154,33 @@ export class Faults {
 
   /** @internal Consumes and returns the fault for this request, if one matches. */
   takeNext(method: string, path: string): FaultSpec | undefined {
-    return take(this.#next, method, path)?.spec;
+    return this.#take('next', method, path)?.detail as FaultSpec | undefined;
   }
 
   /** @internal Consumes a pending drop for this request; true when its connection must be cut. */
   takeDrop(method: string, path: string): boolean {
-    return take(this.#drops, method, path) !== undefined;
+    return this.#take('drop', method, path) !== undefined;
   }
 
   /** @internal Consumes a pending body fault for this request. */
   takeBodyFault(method: string, path: string): BodyFault | undefined {
-    return (take(this.#bodies, method, path) as { kind: BodyFault } | undefined)?.kind;
+    return this.#take('body', method, path)?.detail as BodyFault | undefined;
   }
 
   /** @internal Consumes a pending page fault for a request of `page` (only pages after the first). */
   takePageFault(method: string, path: string, page: number): PageFault | undefined {
-    if (!(page > 1)) return undefined;
-    return (take(this.#pages, method, path) as { kind: PageFault } | undefined)?.kind;
+    return page > 1 ? (this.#take('page', method, path)?.detail as PageFault | undefined) : undefined;
   }
 
   /** @internal Consumes a pending hang (`before` or `after` commit) for this request; true when it must hang. */
   takeHang(method: string, path: string, when: 'before' | 'after'): boolean {
-    return take(when === 'before' ? this.#hangs : this.#hangsAfterCommit, method, path) !== undefined;
+    return this.#take(`hang:${when}`, method, path) !== undefined;
   }
-}
 
-function take(list: Pending[], method: string, path: string): Pending | undefined {
-  const index = list.findIndex((p) => p.test(method, path));
-  if (index < 0) return undefined;
-  const found = list[index]!;
-  found.remaining -= 1;
-  if (found.remaining <= 0) list.splice(index, 1);
-  return found;
+  #take(slot: Slot, method: string, path: string): Pending | undefined {
+    const index = this.#pending.findIndex((p) => p.slot === slot && p.test(method, path));
+    const found = this.#pending[index];
+    if (found && --found.remaining <= 0) this.#pending.splice(index, 1);
+    return found;
+  }
 }

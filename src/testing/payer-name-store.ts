@@ -3,25 +3,7 @@ import { MockHttpError } from './http.js';
 import type { Rng } from './random.js';
 import type { MockAccount, MockPayerName, MockState, PayerNameStatus } from './types.js';
 
-/**
- * Statuses that hold a display name: a new name equal to one of these (case-insensitively) gets 409. The spec
- * frees a name only when it is rejected or archived, so `changes_requested` (still in review) holds it too.
- */
-export const NAME_HOLDING_STATUSES: readonly PayerNameStatus[] = [
-  'pending_review',
-  'changes_requested',
-  'processing',
-  'active',
-  'action_required',
-];
-/** Statuses that may not be the default (rule 2 of PATCH /payer-names/{id}/default). */
-export const NOT_APPROVED: readonly PayerNameStatus[] = [
-  'pending_review',
-  'changes_requested',
-  'rejected',
-  'archived',
-];
-/** What the listing's `status=approved` covers. */
+/** What the listing's `status=approved` covers; only these may be the default (rule 2 of the default endpoint). */
 export const APPROVED: readonly PayerNameStatus[] = ['processing', 'active', 'action_required'];
 
 /** A review decision of `mock.payerNames.review`. */
@@ -54,11 +36,15 @@ export function resolveCountry(value: string): string | undefined {
   return regions().get(v.toLowerCase());
 }
 
-/** Throws 409 when another name of the account in review or approved has this display name. */
+/**
+ * Throws 409 when another name of the account in review or approved has this display name (case-insensitively).
+ * The spec frees a name only when it is rejected or archived, so `changes_requested` (still in review) holds it.
+ */
 export function assertNameFree(account: MockAccount, name: string, exceptId?: string): void {
   const wanted = name.trim().toLowerCase();
   for (const pn of account.payerNames.values()) {
-    if (pn.id !== exceptId && NAME_HOLDING_STATUSES.includes(pn.status) && pn.name.toLowerCase() === wanted) {
+    const holds = pn.status !== 'rejected' && pn.status !== 'archived';
+    if (pn.id !== exceptId && holds && pn.name.toLowerCase() === wanted) {
       throw new MockHttpError(409, `A payer name named "${name}" already exists on this account`);
     }
   }

@@ -1,3 +1,5 @@
+import type { KnownPayerNameStatus } from '../rules/payer-name.js';
+
 /** Success envelope the mock answers with: numeric `status` + `success`, or the older boolean `status`. */
 export type EnvelopeStyle = 'current' | 'legacy';
 
@@ -92,24 +94,25 @@ export interface PaymentsMockOptions {
   historyEnd?: string | Date;
 }
 
-/** Behaviour switches that may be changed on a live mock (`mock.settings.sandbox = true`). */
-export interface MockSettings {
-  /** See `PaymentsMockOptions.sandbox`. */
-  sandbox: boolean;
-  /** See `PaymentsMockOptions.envelope`. */
-  envelope: EnvelopeStyle;
-  /** See `PaymentsMockOptions.dedupeByReference`. */
-  dedupeByReference: boolean;
-  /** See `PaymentsMockOptions.assignNgnReferences` (true: the spec's behaviour). */
-  assignNgnReferences: boolean;
-  /** See `PaymentsMockOptions.beneficiaryGracePeriod`. */
-  beneficiaryGracePeriod: boolean;
-  /** See `PaymentsMockOptions.documentsRequired`. */
-  documentsRequired: boolean;
+/**
+ * Behaviour switches that may be changed on a live mock (`mock.settings.sandbox = true`, or
+ * `mock.settings.invented.getPayerName = true`): the options of the same names, with their defaults applied.
+ */
+export interface MockSettings
+  extends Required<
+    Pick<
+      PaymentsMockOptions,
+      | 'sandbox'
+      | 'envelope'
+      | 'dedupeByReference'
+      | 'assignNgnReferences'
+      | 'beneficiaryGracePeriod'
+      | 'documentsRequired'
+      | 'invented'
+    >
+  > {
   /** See `PaymentsMockOptions.rateLimit`. */
   rateLimit: RateLimit | undefined;
-  /** The `invented` option: change a switch with `mock.settings.invented.getPayerName = true`. */
-  invented: InventedBehaviour;
 }
 
 /** A wallet; balances in minor units. */
@@ -170,14 +173,7 @@ export interface MockPayerNameDocument {
 }
 
 /** Review and registration status of a payer name, collapsed into one value as the spec has it. */
-export type PayerNameStatus =
-  | 'pending_review'
-  | 'changes_requested'
-  | 'processing'
-  | 'active'
-  | 'action_required'
-  | 'rejected'
-  | 'archived';
+export type PayerNameStatus = KnownPayerNameStatus;
 
 /** A stored payer name, in the response's camelCase form. */
 export interface MockPayerName {

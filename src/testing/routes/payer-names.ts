@@ -18,7 +18,6 @@ import {
   applyInput,
   assertNameFree,
   blankPayerName,
-  NOT_APPROVED,
   toInput,
   viewPayerName,
 } from '../payer-name-store.js';
@@ -173,7 +172,7 @@ async function setDefault(ctx: RouteContext): Promise<RouteResult> {
   const isDefault = body.isDefault ?? true;
   if (typeof isDefault !== 'boolean')
     throw validationFailed([{ path: ['isDefault'], message: 'must be a boolean' }]);
-  if (isDefault && NOT_APPROVED.includes(pn.status)) {
+  if (isDefault && !APPROVED.includes(pn.status)) {
     throw new MockHttpError(400, 'Only an approved payer name can be the default');
   }
   const at = new Date(ctx.now).toISOString();

@@ -3,21 +3,23 @@ import { currencyDigits } from '../../rules/currency.js';
 /** Fixed reference data: banks, currencies, and the name-enquiry rule. The same for every seed. */
 
 /** Nigerian banks GET /banks lists, with their NIP institution codes, ordered by name. */
-export const BANKS: ReadonlyArray<{ bankName: string; bankCode: string }> = [
-  { bankName: 'Access Bank', bankCode: '000014' },
-  { bankName: 'Ecobank Nigeria', bankCode: '000010' },
-  { bankName: 'Fidelity Bank', bankCode: '000007' },
-  { bankName: 'First Bank of Nigeria', bankCode: '000016' },
-  { bankName: 'First City Monument Bank', bankCode: '000003' },
-  { bankName: 'Guaranty Trust Bank', bankCode: '000013' },
-  { bankName: 'Kuda Microfinance Bank', bankCode: '090267' },
-  { bankName: 'Moniepoint Microfinance Bank', bankCode: '090405' },
-  { bankName: 'Stanbic IBTC Bank', bankCode: '000012' },
-  { bankName: 'Sterling Bank', bankCode: '000001' },
-  { bankName: 'United Bank for Africa', bankCode: '000004' },
-  { bankName: 'Wema Bank', bankCode: '000017' },
-  { bankName: 'Zenith Bank', bankCode: '000015' },
-];
+export const BANKS: ReadonlyArray<{ bankName: string; bankCode: string }> = `
+000014 Access Bank
+000010 Ecobank Nigeria
+000007 Fidelity Bank
+000016 First Bank of Nigeria
+000003 First City Monument Bank
+000013 Guaranty Trust Bank
+090267 Kuda Microfinance Bank
+090405 Moniepoint Microfinance Bank
+000012 Stanbic IBTC Bank
+000001 Sterling Bank
+000004 United Bank for Africa
+000017 Wema Bank
+000015 Zenith Bank`
+  .trim()
+  .split('\n')
+  .map((row) => ({ bankName: row.slice(7), bankCode: row.slice(0, 6) }));
 
 /** Currencies GET /wallet/supported-currencies lists, ordered by code; `decimals` is the minor-unit exponent. */
 export const CURRENCIES = [
@@ -56,31 +58,10 @@ export function decimalsOf(currency: string): number {
   return currencyDigits(currency) ?? CURRENCIES.find((c) => c.code === currency)?.decimals ?? 2;
 }
 
-const FIRST = [
-  'ADAEZE',
-  'BOLA',
-  'CHINEDU',
-  'DAMILOLA',
-  'EMEKA',
-  'FOLAKE',
-  'GBENGA',
-  'HAUWA',
-  'IFEOMA',
-  'JIDE',
-];
-const MIDDLE = ['AMAKA', 'TUNDE', 'NGOZI', 'SEUN', 'KEMI', 'OBINNA', 'YETUNDE', 'SANI', 'UCHE', 'ZAINAB'];
-const LAST = [
-  'ADEYEMI',
-  'BELLO',
-  'CHUKWU',
-  'DANJUMA',
-  'EZE',
-  'FASHOLA',
-  'GARBA',
-  'IBRAHIM',
-  'OKAFOR',
-  'OKONKWO',
-];
+// Name parts by digit (0-9): first names, middle names, surnames.
+const FIRST = 'ADAEZE BOLA CHINEDU DAMILOLA EMEKA FOLAKE GBENGA HAUWA IFEOMA JIDE'.split(' ');
+const MIDDLE = 'AMAKA TUNDE NGOZI SEUN KEMI OBINNA YETUNDE SANI UCHE ZAINAB'.split(' ');
+const LAST = 'ADEYEMI BELLO CHUKWU DANJUMA EZE FASHOLA GARBA IBRAHIM OKAFOR OKONKWO'.split(' ');
 
 /** A NUBAN that name enquiry resolves: 10 digits, even digit sum. */
 export const KNOWN_ACCOUNT_NUMBER = '0123456788';
