@@ -1,5 +1,7 @@
+import * as z from 'zod/mini';
 import type { FieldIssue } from '../core/error.js';
-import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE } from '../rules/paging.js';
+import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, pagingParams } from '../rules/paging.js';
+import { fieldIssues } from '../rules/schema.js';
 import type { Rng } from './random.js';
 import type { EnvelopeStyle, MockAccount, MockApiKey, MockSettings, MockState } from './types.js';
 
@@ -115,30 +117,28 @@ export async function readJsonObject(request: Request): Promise<Record<string, u
   return value as Record<string, unknown>;
 }
 
+/** A paging parameter as the rules' schema reads it: absent when empty, a number when written as one. */
+function pagingValue(query: URLSearchParams, name: string): string | number | undefined {
+  const raw = query.get(name);
+  if (raw === null || raw === '') return undefined;
+  return /^-?\d+(\.\d+)?$/.test(raw.trim()) ? Number(raw) : raw;
+}
+
 /**
- * Validated `page` and `pageSize` (1-based, default 20; at most `max` when given: the spec gives 100 for GET
- * /transactions and no ceiling for the other listings, unless a test invents one). Problems are added to
- * `collect` when given (so a route can report them with its own), else thrown as a 400.
+ * `page` and `pageSize` checked with the spec's paging rule (`rules/paging.ts`, the SDK's too): at most `max`
+ * when given (GET /transactions has 100; the other listings have none unless a test invents one). Problems
+ * are added to `collect` when given (so a route can report them with its own), else thrown as a 400.
  */
 export function readPaging(
   ctx: RouteContext,
   collect?: FieldIssue[],
   max = ctx.settings.invented.pageSizeLimit,
 ): Paging {
-  const errors: FieldIssue[] = collect ?? [];
-  const read = (name: string, fallback: number, limit?: number): number => {
-    const raw = ctx.query.get(name);
-    if (raw === null || raw === '') return fallback;
-    const n = /^\d+$/.test(raw.trim()) ? Number(raw) : Number.NaN;
-    if (!Number.isSafeInteger(n) || n < 1) errors.push({ path: [name], message: 'must be an integer >= 1' });
-    else if (limit !== undefined && n > limit)
-      errors.push({ path: [name], message: `must be at most ${limit}` });
-    return n;
-  };
-  const page = read('page', DEFAULT_PAGE);
-  const pageSize = read('pageSize', DEFAULT_PAGE_SIZE, max);
-  if (!collect && errors.length) throw validationFailed(errors);
-  return { page, pageSize };
+  const input = { page: pagingValue(ctx.query, 'page'), pageSize: pagingValue(ctx.query, 'pageSize') };
+  const errors = fieldIssues(z.object(pagingParams(max)), input);
+  if (collect) collect.push(...errors);
+  else if (errors.length) throw validationFailed(errors);
+  return { page: Number(input.page ?? DEFAULT_PAGE), pageSize: Number(input.pageSize ?? DEFAULT_PAGE_SIZE) };
 }
 
 interface Paging {

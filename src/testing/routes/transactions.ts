@@ -1,25 +1,22 @@
+import * as z from 'zod/mini';
 import type { FieldIssue } from '../../core/error.js';
-import { isCalendarDate, isFullTimestamp } from '../../rules/dates.js';
+import { isCalendarDate } from '../../rules/dates.js';
 import { TRANSACTIONS_MAX_PAGE_SIZE } from '../../rules/paging.js';
-import { TRANSACTION_STATUSES } from '../../rules/transactions.js';
+import { fieldIssues } from '../../rules/schema.js';
+import { TransactionListParamsSchema } from '../../rules/transactions.js';
 import { flatList, type RouteContext, type Routes, readPaging, validationFailed } from '../http.js';
 import { CURRENCIES } from '../seed/reference.js';
 import type { MockTransactionRow } from '../types.js';
 
+/** The filters both listings take, checked with the SDK's own rules: a known status, and the date format. */
+const FILTERS = z.pick(TransactionListParamsSchema, { status: true, startDate: true, endDate: true });
+
 /** A date bound in ms: a bare day covers the whole UTC day (inclusive on both ends). */
-function bound(query: URLSearchParams, name: string, end: boolean, errors: FieldIssue[]): number | undefined {
-  const raw = query.get(name)?.trim();
-  if (!raw) return undefined;
-  // "YYYY-MM-DD or full ISO 8601 timestamp": the spec's rule, shared with the SDK.
-  const ms = isCalendarDate(raw)
-    ? Date.parse(`${raw}T00:00:00.000Z`) + (end ? 86_399_999 : 0)
-    : isFullTimestamp(raw)
-      ? Date.parse(raw)
-      : Number.NaN;
-  if (Number.isNaN(ms)) {
-    errors.push({ path: [name], message: 'must be YYYY-MM-DD or a full ISO 8601 timestamp' });
-  }
-  return ms;
+function bound(value: string | undefined, end: boolean): number | undefined {
+  if (value === undefined) return undefined;
+  return isCalendarDate(value)
+    ? Date.parse(`${value}T00:00:00.000Z`) + (end ? 86_399_999 : 0)
+    : Date.parse(value);
 }
 
 /** The account's transactions that listings show now (listing lag applied), newest first. */
@@ -58,12 +55,12 @@ function listTransactions(
   const errors: FieldIssue[] = [];
   // "one description gives max 100" for GET /transactions; the wallet listing's ceiling is not stated.
   const paging = readPaging(ctx, errors, hideFailed ? TRANSACTIONS_MAX_PAGE_SIZE : undefined);
-  const status = ctx.query.get('status')?.trim() || undefined;
-  if (status !== undefined && !(TRANSACTION_STATUSES as readonly string[]).includes(status)) {
-    errors.push({ path: ['status'], message: `must be one of: ${TRANSACTION_STATUSES.join(', ')}` });
-  }
-  const from = bound(ctx.query, 'startDate', false, errors);
-  const to = bound(ctx.query, 'endDate', true, errors);
+  const [status, startDate, endDate] = ['status', 'startDate', 'endDate'].map(
+    (name) => ctx.query.get(name)?.trim() || undefined,
+  );
+  errors.push(...fieldIssues(FILTERS, { status, startDate, endDate }));
+  const from = bound(startDate, false);
+  const to = bound(endDate, true);
   // The spec does not say a reversed range is invalid: by default it simply matches no rows.
   if (ctx.settings.invented.rejectReversedDateRange && from !== undefined && to !== undefined && from > to) {
     errors.push({ path: ['endDate'], message: 'must not be before startDate' });
