@@ -7,7 +7,6 @@ export type { BodyFault, FaultMatch, FaultSpec, Faults, PageFault } from './faul
 export { payoutFee } from './fees.js';
 export { createPaymentsMock, DEFAULT_MOCK_BASE_URL, type HandleContext, PaymentsMock } from './mock.js';
 export type { MockHandlers } from './msw.js';
-export type { ReviewDecision } from './payer-name-store.js';
 export {
   BANKS,
   CURRENCIES,

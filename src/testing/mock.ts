@@ -3,7 +3,7 @@ import { held, partialBody } from './fault-responses.js';
 import { Faults, faultMessage } from './faults.js';
 import { errorBody, jsonResponse, MockHttpError, readJsonObject, successBody } from './http.js';
 import { createHandlers, type MockHandlers } from './msw.js';
-import { findPayerName, type ReviewDecision, review, viewPayerName } from './payer-name-store.js';
+import { viewPayerName } from './payer-name-store.js';
 import { Rng } from './random.js';
 import { matchRoute } from './router.js';
 import { settingsFrom } from './settings.js';
@@ -15,6 +15,7 @@ import type {
   MockState,
   PayerNameStatus,
   PaymentsMockOptions,
+  ReviewDecision,
 } from './types.js';
 
 /** Default base URL of the mock. */
@@ -55,10 +56,19 @@ export class PaymentsMock {
   };
   /** Review decisions a real reviewer would take. */
   readonly payerNames = {
-    /** Decides on a `pending_review` name: approve -> `active`, request_changes / reject set `decisionNote`. */
+    /**
+     * Decides on a `pending_review` name: approve -> `active` (the mock skips `processing`; use `setStatus` for
+     * it or `action_required`), request_changes / reject set `decisionNote`.
+     */
     review: (id: string, decision: ReviewDecision, note?: string) => {
       const pn = this.#payerName(id);
-      review(pn, decision, note, Date.now());
+      if (pn.status !== 'pending_review') {
+        throw new Error(`payer name ${pn.id} is ${pn.status}; only pending_review names can be reviewed`);
+      }
+      pn.status =
+        decision === 'approve' ? 'active' : decision === 'reject' ? 'rejected' : 'changes_requested';
+      pn.decisionNote = decision === 'approve' ? null : (note ?? null);
+      pn.updatedAt = new Date().toISOString();
       return viewPayerName(pn, Date.now());
     },
     /** Forces any status (e.g. `processing` or `action_required`), bypassing review. */
@@ -225,9 +235,11 @@ export class PaymentsMock {
   }
 
   #payerName(id: string) {
-    const pn = findPayerName(this.#state, id.toLowerCase());
-    if (!pn) throw new Error(`no payer name ${id} in the mock`);
-    return pn;
+    for (const account of this.#state.accounts.values()) {
+      const pn = account.payerNames.get(id.toLowerCase());
+      if (pn) return pn;
+    }
+    throw new Error(`no payer name ${id} in the mock`);
   }
 
   #finishKyc(accountId: string, status: 'completed' | 'rejected'): MockKycLink {

@@ -1,13 +1,8 @@
-import type { FieldIssue } from '../core/error.js';
-import { MockHttpError } from './http.js';
-import type { Rng } from './random.js';
-import type { MockAccount, MockPayerName, MockState, PayerNameStatus } from './types.js';
+import { MockHttpError, validationFailed } from './http.js';
+import type { MockAccount, MockPayerName, PayerNameStatus } from './types.js';
 
 /** What the listing's `status=approved` covers; only these may be the default (rule 2 of the default endpoint). */
 export const APPROVED: readonly PayerNameStatus[] = ['processing', 'active', 'action_required'];
-
-/** A review decision of `mock.payerNames.review`. */
-export type ReviewDecision = 'approve' | 'request_changes' | 'reject';
 
 let regionNames: Map<string, string> | undefined;
 
@@ -72,29 +67,40 @@ export function toInput(pn: MockPayerName): Record<string, unknown> {
   return input;
 }
 
-/** Applies validated snake_case fields to a record (create or update). */
-export function applyInput(pn: MockPayerName, input: Record<string, unknown>, issues: FieldIssue[]): void {
+/** The fields a create body (or an update merged with the stored fields) sets; no resolvable country is a 400. */
+export function fieldsOf(input: Record<string, unknown>): Omit<MockPayerName, keyof PayerNameRecord> {
   const str = (key: string) => (typeof input[key] === 'string' ? (input[key] as string) : null);
   const country = resolveCountry(String(input.country ?? ''));
-  if (!country)
-    issues.push({ path: ['country'], message: 'must be an ISO 3166-1 alpha-2 code or a country name' });
-  pn.type = input.entity_type === 'business' ? 'business' : 'individual';
-  pn.name = String(input.display_name).trim();
-  pn.firstName = pn.type === 'individual' ? str('first_name') : null;
-  pn.lastName = pn.type === 'individual' ? str('last_name') : null;
-  pn.registrationNumber = str('registration_number');
-  pn.registrationDate = str('registration_date');
-  pn.country = country ?? '';
-  pn.address = {
-    line1: String(input.address_line),
-    city: String(input.city),
-    state: String(input.state_province),
-    postalCode: str('postal_code'),
-  };
+  if (!country) {
+    throw validationFailed([
+      { path: ['country'], message: 'must be an ISO 3166-1 alpha-2 code or a country name' },
+    ]);
+  }
+  const type = input.entity_type === 'business' ? 'business' : 'individual';
   const metadata = input.metadata as MockPayerName['metadata'] | undefined;
-  if (metadata && Object.keys(metadata).length > 0) pn.metadata = { ...metadata };
-  else delete pn.metadata;
+  return {
+    type,
+    name: String(input.display_name).trim(),
+    firstName: type === 'individual' ? str('first_name') : null,
+    lastName: type === 'individual' ? str('last_name') : null,
+    registrationNumber: str('registration_number'),
+    registrationDate: str('registration_date'),
+    country,
+    address: {
+      line1: String(input.address_line),
+      city: String(input.city),
+      state: String(input.state_province),
+      postalCode: str('postal_code'),
+    },
+    ...(metadata && Object.keys(metadata).length > 0 ? { metadata: { ...metadata } } : {}),
+  };
 }
+
+/** What the service keeps beside the fields a body sets. */
+type PayerNameRecord = Pick<
+  MockPayerName,
+  'id' | 'status' | 'isDefault' | 'decisionNote' | 'documents' | 'createdAt' | 'updatedAt'
+>;
 
 /** A short stable hex digest (FNV-1a), for fake URL signatures that do not consume the seeded generator. */
 function digest(text: string): string {
@@ -115,53 +121,4 @@ export function viewPayerName(pn: MockPayerName, now: number): Record<string, un
     })),
     ...(metadata ? { metadata } : {}),
   };
-}
-
-/** An empty record, filled by `applyInput`. */
-export function blankPayerName(rng: Rng, now: number, status: PayerNameStatus): MockPayerName {
-  const at = new Date(now).toISOString();
-  return {
-    id: rng.uuid(),
-    type: 'individual',
-    name: '',
-    firstName: null,
-    lastName: null,
-    registrationNumber: null,
-    registrationDate: null,
-    country: '',
-    address: { line1: '', city: '', state: '', postalCode: null },
-    status,
-    isDefault: false,
-    decisionNote: null,
-    documents: [],
-    createdAt: at,
-    updatedAt: at,
-  };
-}
-
-/** Finds a payer name in any account. */
-export function findPayerName(state: MockState, id: string): MockPayerName | undefined {
-  for (const account of state.accounts.values()) {
-    const found = account.payerNames.get(id);
-    if (found) return found;
-  }
-  return undefined;
-}
-
-/**
- * A reviewer's decision on a `pending_review` name. Approval goes straight to `active` (the mock skips
- * `processing`; use `setStatus` for it or `action_required`); the other two set `decisionNote`.
- */
-export function review(
-  pn: MockPayerName,
-  decision: ReviewDecision,
-  note: string | undefined,
-  now: number,
-): void {
-  if (pn.status !== 'pending_review') {
-    throw new Error(`payer name ${pn.id} is ${pn.status}; only pending_review names can be reviewed`);
-  }
-  pn.status = decision === 'approve' ? 'active' : decision === 'reject' ? 'rejected' : 'changes_requested';
-  pn.decisionNote = decision === 'approve' ? null : (note ?? null);
-  pn.updatedAt = new Date(now).toISOString();
 }

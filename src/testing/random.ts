@@ -30,21 +30,20 @@ export class Rng {
 
   /** `n` hex digits. */
   hex(n: number): string {
-    let out = '';
-    for (let i = 0; i < n; i++) out += Math.floor(this.next() * 16).toString(16);
-    return out;
+    return this.#draw('0123456789abcdef', n);
   }
 
   /** `n` decimal digits (may start with 0). */
   digits(n: number): string {
-    let out = '';
-    for (let i = 0; i < n; i++) out += String(Math.floor(this.next() * 10));
-    return out;
+    return this.#draw('0123456789', n);
   }
 
   /** `n` characters of A-Z and 2-9 (no look-alikes), for codes a person may type. */
   code(n: number): string {
-    const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+    return this.#draw('ABCDEFGHJKLMNPQRSTUVWXYZ23456789', n);
+  }
+
+  #draw(alphabet: string, n: number): string {
     let out = '';
     for (let i = 0; i < n; i++) out += alphabet[Math.floor(this.next() * alphabet.length)];
     return out;

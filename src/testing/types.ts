@@ -175,6 +175,9 @@ export interface MockPayerNameDocument {
 /** Review and registration status of a payer name, collapsed into one value as the spec has it. */
 export type PayerNameStatus = KnownPayerNameStatus;
 
+/** A review decision of `mock.payerNames.review`. */
+export type ReviewDecision = 'approve' | 'request_changes' | 'reject';
+
 /** A stored payer name, in the response's camelCase form. */
 export interface MockPayerName {
   id: string;

@@ -13,15 +13,8 @@ import {
   readPaging,
   validationFailed,
 } from '../http.js';
-import {
-  APPROVED,
-  applyInput,
-  assertNameFree,
-  blankPayerName,
-  toInput,
-  viewPayerName,
-} from '../payer-name-store.js';
-import type { MockPayerName, MockPayerNameDocument } from '../types.js';
+import { APPROVED, assertNameFree, fieldsOf, toInput, viewPayerName } from '../payer-name-store.js';
+import type { MockPayerName } from '../types.js';
 
 /** The feature switch, then the name by id; both apply to every payer-name endpoint. */
 function guard(ctx: RouteContext): void {
@@ -83,20 +76,27 @@ async function create(ctx: RouteContext): Promise<RouteResult> {
     issues.push({ path: ['documents'], message: 'at least one document is required for this account' });
   }
   if (issues.length) throw validationFailed(issues);
-  const pn = blankPayerName(ctx.rng, ctx.now, ctx.settings.sandbox ? 'active' : 'pending_review');
-  applyInput(pn, input, issues);
-  if (issues.length) throw validationFailed(issues);
-  assertNameFree(ctx.account, pn.name);
-  pn.documents = files.map(
-    (file, i): MockPayerNameDocument => ({
+  const id = ctx.rng.uuid();
+  const fields = fieldsOf(input);
+  assertNameFree(ctx.account, fields.name);
+  const at = new Date(ctx.now).toISOString();
+  const pn: MockPayerName = {
+    id,
+    ...fields,
+    status: ctx.settings.sandbox ? 'active' : 'pending_review',
+    isDefault: false,
+    decisionNote: null,
+    documents: files.map((file, i) => ({
       id: ctx.rng.uuid(),
       fileName: file.name,
       description: labels[i]?.trim() ? (labels[i] as string) : null,
       fileType: file.type || 'application/octet-stream',
       fileSize: file.size,
-      createdAt: pn.createdAt,
-    }),
-  );
+      createdAt: at,
+    })),
+    createdAt: at,
+    updatedAt: at,
+  };
   ctx.account.payerNames.set(pn.id, pn);
   const message = ctx.settings.sandbox ? 'Payer name created' : 'Payer name submitted for review';
   return answer(ctx, pn, message, 201);
@@ -153,16 +153,14 @@ async function update(ctx: RouteContext): Promise<RouteResult> {
   }
   const issues = payerNameCreateIssues(merged);
   if (issues.length) throw validationFailed(issues);
-  const next = structuredClone(pn);
-  applyInput(next, merged, issues);
-  if (issues.length) throw validationFailed(issues);
-  assertNameFree(ctx.account, next.name, pn.id);
-  Object.assign(pn, next, {
+  const fields = fieldsOf(merged);
+  assertNameFree(ctx.account, fields.name, pn.id);
+  delete pn.metadata;
+  Object.assign(pn, fields, {
     decisionNote: null,
     status: pn.status === 'changes_requested' ? 'pending_review' : pn.status,
     updatedAt: new Date(ctx.now).toISOString(),
   });
-  if (!next.metadata) delete pn.metadata;
   return answer(ctx, pn, 'Payer name updated successfully');
 }
 
