@@ -7,20 +7,13 @@ import type { EnvelopeStyle, MockAccount, MockApiKey, MockSettings, MockState } 
 
 /** An error answer: thrown by routes, turned into the spec's error envelope by the core. */
 export class MockHttpError extends Error {
-  readonly status: number;
-  readonly extra: Record<string, unknown>;
-  readonly headers: Record<string, string>;
-
   constructor(
-    status: number,
+    readonly status: number,
     message: string,
-    extra: Record<string, unknown> = {},
-    headers: Record<string, string> = {},
+    readonly extra: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
-    this.status = status;
-    this.extra = extra;
-    this.headers = headers;
   }
 }
 

@@ -4,13 +4,13 @@
  * HTTP server (`startMockServer`). Only `mock.handlers` needs msw (2 or 3), as a dev dependency.
  */
 export type { BodyFault, FaultMatch, FaultSpec, Faults, PageFault } from './faults.js';
-export { payoutFee } from './fees.js';
 export { createPaymentsMock, DEFAULT_MOCK_BASE_URL, type HandleContext, PaymentsMock } from './mock.js';
 export type { MockHandlers } from './msw.js';
 export {
   BANKS,
   CURRENCIES,
   KNOWN_ACCOUNT_NUMBER,
+  payoutFee,
   resolveAccount,
   UNKNOWN_ACCOUNT_NUMBER,
 } from './seed/reference.js';

@@ -6,8 +6,7 @@ import { createHandlers, type MockHandlers } from './msw.js';
 import { viewPayerName } from './payer-name-store.js';
 import { Rng } from './random.js';
 import { matchRoute } from './router.js';
-import { settingsFrom } from './settings.js';
-import { createState } from './state.js';
+import { createState, settingsFrom } from './state.js';
 import type {
   MockAccount,
   MockKycLink,
@@ -24,12 +23,6 @@ export const DEFAULT_MOCK_BASE_URL = 'https://payments.mock/api/v1/external';
 /** Per-request facts that are not in the `Request`: the client IP (the loopback server passes the socket's). */
 export interface HandleContext {
   clientIp?: string;
-}
-
-function normaliseBaseUrl(raw: string): { origin: string; path: string } {
-  const url = new URL(raw);
-  const path = url.pathname.replace(/\/+$/, '');
-  return { origin: url.origin, path: path === '' ? '/api/v1/external' : path };
 }
 
 /** A stateful, deterministic, in-process Payments Service. Create with `createPaymentsMock`. */
@@ -105,10 +98,10 @@ export class PaymentsMock {
 
   constructor(options: PaymentsMockOptions = {}) {
     this.#options = options;
-    const { origin, path } = normaliseBaseUrl(options.baseUrl ?? DEFAULT_MOCK_BASE_URL);
-    this.#origin = origin;
-    this.basePath = path;
-    this.baseUrl = `${origin}${path}`;
+    const url = new URL(options.baseUrl ?? DEFAULT_MOCK_BASE_URL);
+    this.#origin = url.origin;
+    this.basePath = url.pathname.replace(/\/+$/, '') || '/api/v1/external';
+    this.baseUrl = `${url.origin}${this.basePath}`;
     this.settings = settingsFrom(options);
     this.reset();
   }

@@ -1,7 +1,7 @@
 import type { Rng } from './random.js';
 import { seedHistory, seedVirtualAccounts } from './seed/history.js';
 import { CURRENCY_CODES } from './seed/reference.js';
-import type { MockAccount, MockApiKey, MockState, PaymentsMockOptions } from './types.js';
+import type { MockAccount, MockApiKey, MockSettings, MockState, PaymentsMockOptions } from './types.js';
 
 /** The key the mock accepts by default: a tenant key allowlisted for 127.0.0.1. */
 export const DEFAULT_API_KEY = 'sk_test_mock';
@@ -123,5 +123,19 @@ export function createState(rng: Rng, options: PaymentsMockOptions): MockState {
     businessAccountId: business.id,
     accounts,
     apiKeys,
+  };
+}
+
+/** The live settings an options object starts with (and `reset()` restores). */
+export function settingsFrom(options: PaymentsMockOptions): MockSettings {
+  return {
+    sandbox: options.sandbox ?? false,
+    envelope: options.envelope ?? 'current',
+    dedupeByReference: options.dedupeByReference ?? true,
+    assignNgnReferences: options.assignNgnReferences ?? true,
+    beneficiaryGracePeriod: options.beneficiaryGracePeriod ?? true,
+    documentsRequired: options.documentsRequired ?? false,
+    rateLimit: options.rateLimit,
+    invented: { ...options.invented },
   };
 }

@@ -3,14 +3,10 @@ import { flatList, MockHttpError, type RouteContext, type Routes, validationFail
 
 type Stored = Record<string, unknown>;
 
-function notFound(id: string): MockHttpError {
-  return new MockHttpError(400, `Beneficiary not found: ${id}`);
-}
-
 function find(ctx: RouteContext): Stored {
   const id = ctx.params.id ?? '';
   const found = ctx.account.beneficiaries.get(id.toLowerCase());
-  if (!found) throw notFound(id);
+  if (!found) throw new MockHttpError(400, `Beneficiary not found: ${id}`);
   return found;
 }
 

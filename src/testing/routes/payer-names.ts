@@ -1,9 +1,11 @@
+import * as z from 'zod/mini';
 import type { FieldIssue } from '../../core/error.js';
 import {
   PAYER_NAME_REVIEW_STATUSES,
   payerNameCreateIssues,
   payerNameDocumentIssues,
 } from '../../rules/payer-name.js';
+import { fieldIssues } from '../../rules/schema.js';
 import {
   MockHttpError,
   pageOf,
@@ -102,29 +104,25 @@ async function create(ctx: RouteContext): Promise<RouteResult> {
   return answer(ctx, pn, message, 201);
 }
 
+/** The listing's filters: `status` one of the spec's review statuses. */
+const LIST_FILTERS = z.object({
+  archived: z.optional(z.enum(['true', 'false'], 'must be true or false')),
+  status: z.optional(z.enum(PAYER_NAME_REVIEW_STATUSES)),
+});
+
 function list(ctx: RouteContext): RouteResult {
   guard(ctx);
   const errors: FieldIssue[] = [];
   const paging = readPaging(ctx, errors);
-  const archivedRaw = ctx.query.get('archived');
-  if (archivedRaw !== null && archivedRaw !== 'true' && archivedRaw !== 'false') {
-    errors.push({ path: ['archived'], message: 'must be true or false' });
-  }
+  const given = ctx.query.get('archived') ?? undefined;
   const status = ctx.query.get('status') || undefined;
-  if (status !== undefined && !(PAYER_NAME_REVIEW_STATUSES as readonly string[]).includes(status)) {
-    errors.push({ path: ['status'], message: `must be one of: ${PAYER_NAME_REVIEW_STATUSES.join(', ')}` });
-  }
+  errors.push(...fieldIssues(LIST_FILTERS, { archived: given, status }));
   if (errors.length) throw validationFailed(errors);
   // "Filters include `archived`": it filters when sent. Without it, archived names are listed too, unless a
   // test invents the service hiding them.
-  const archived =
-    archivedRaw === null
-      ? ctx.settings.invented.hideArchivedPayerNames
-        ? false
-        : undefined
-      : archivedRaw === 'true';
+  const archived = given ?? (ctx.settings.invented.hideArchivedPayerNames ? 'false' : undefined);
   const rows = [...ctx.account.payerNames.values()].reverse().filter((pn) => {
-    if (archived !== undefined && (pn.status === 'archived') !== archived) return false;
+    if (archived !== undefined && (pn.status === 'archived') !== (archived === 'true')) return false;
     if (status === undefined) return true;
     return status === 'approved' ? APPROVED.includes(pn.status) : pn.status === status;
   });

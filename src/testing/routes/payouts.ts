@@ -1,9 +1,8 @@
 import type { FieldIssue } from '../../core/error.js';
 import { toMinorUnits } from '../../rules/currency.js';
 import { PAYOUT_BENEFICIARY_FIELDS as BENEFICIARY_FIELDS, payoutWireIssues } from '../../rules/payout.js';
-import { payoutFee } from '../fees.js';
 import { MockHttpError, type RouteContext, type Routes, validationFailed } from '../http.js';
-import { CURRENCY_CODES, decimalsOf } from '../seed/reference.js';
+import { CURRENCY_CODES, decimalsOf, payoutFee } from '../seed/reference.js';
 import type { MockTransactionRow, PayoutResult } from '../types.js';
 
 interface PayoutInput {

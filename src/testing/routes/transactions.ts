@@ -19,20 +19,12 @@ function bound(value: string | undefined, end: boolean): number | undefined {
     : Date.parse(value);
 }
 
-/** The account's transactions that listings show now (listing lag applied), newest first. */
-function visibleRows(ctx: RouteContext): MockTransactionRow[] {
-  return ctx.account.transactions
-    .filter((t) => t.visibleAt <= ctx.now)
-    .map((t) => t.row)
-    .sort((a, b) => b.created_at.localeCompare(a.created_at));
-}
-
 /**
  * A row as the older variant of the listing shows it: "per-row `type`, `amount`, `currency`, `description`,
  * `created_at` instead of the fields above". Which amount the older form meant is not stated: the mock gives
  * the source side (for a payout the total deducted, as the payout response's `amount` is).
  */
-export function olderRow(row: MockTransactionRow): Record<string, unknown> {
+function olderRow(row: MockTransactionRow): Record<string, unknown> {
   return {
     type: row.transaction_type,
     amount: row.source_amount,
@@ -66,12 +58,16 @@ function listTransactions(
     errors.push({ path: ['endDate'], message: 'must not be before startDate' });
   }
   if (errors.length) throw validationFailed(errors);
-  const rows = visibleRows(ctx).filter((row) => {
-    const at = Date.parse(row.created_at);
-    if (status !== undefined ? row.status !== status : hideFailed && row.status === 'failed') return false;
-    if ((from !== undefined && at < from) || (to !== undefined && at > to)) return false;
-    return extra(row);
-  });
+  // Only what listings show now (listing lag applied), newest first.
+  const visible = ctx.account.transactions.filter((t) => t.visibleAt <= ctx.now).map((t) => t.row);
+  const rows = visible
+    .sort((a, b) => b.created_at.localeCompare(a.created_at))
+    .filter((row) => {
+      const at = Date.parse(row.created_at);
+      if (status !== undefined ? row.status !== status : hideFailed && row.status === 'failed') return false;
+      if ((from !== undefined && at < from) || (to !== undefined && at > to)) return false;
+      return extra(row);
+    });
   return flatList(ctx, 'Transactions retrieved successfully', 'transactions', rows, form, paging);
 }
 

@@ -1,7 +1,6 @@
-import { payoutFee } from '../fees.js';
 import type { Rng } from '../random.js';
 import type { MockTransaction, MockTransactionRow } from '../types.js';
-import { PAYERS } from './reference.js';
+import { PAYERS, payoutFee } from './reference.js';
 
 /** The virtual accounts deposits of one account arrive on. */
 export interface VirtualAccounts {
