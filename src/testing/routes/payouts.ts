@@ -1,52 +1,35 @@
 import type { FieldIssue } from '../../core/error.js';
 import { toMinorUnits } from '../../rules/currency.js';
-import { PAYOUT_BENEFICIARY_FIELDS as BENEFICIARY_FIELDS, payoutWireIssues } from '../../rules/payout.js';
+import {
+  PAYOUT_BENEFICIARY_FIELDS as BENEFICIARY_FIELDS,
+  type PayoutWire,
+  payoutWireIssues,
+} from '../../rules/payout.js';
 import { MockHttpError, type RouteContext, type Routes, validationFailed } from '../http.js';
 import { CURRENCY_CODES, decimalsOf, payoutFee } from '../seed/reference.js';
 import type { MockTransactionRow, PayoutResult } from '../types.js';
 
-interface PayoutInput {
-  amount: number;
-  currency: string;
-  beneficiary: Record<(typeof BENEFICIARY_FIELDS)[number], string>;
-  remark: string | undefined;
-  externalReference: string | undefined;
-}
-
 /** The spec's payout rules (shared with the SDK), then the mock's own: a currency it holds a wallet in. */
-function validate(body: Record<string, unknown>): PayoutInput {
+function validate(body: Record<string, unknown>): PayoutWire {
   const code = typeof body.currency === 'string' ? body.currency.trim().toUpperCase() : '';
-  const errors: FieldIssue[] = payoutWireIssues(
-    body,
-    CURRENCY_CODES.includes(code) ? decimalsOf(code) : undefined,
-  );
-  if (code !== '' && !CURRENCY_CODES.includes(code) && !errors.some((e) => e.path[0] === 'currency')) {
+  const known = CURRENCY_CODES.includes(code);
+  const errors: FieldIssue[] = payoutWireIssues(body, known ? decimalsOf(code) : undefined);
+  if (code !== '' && !known && !errors.some((e) => e.path[0] === 'currency')) {
     errors.push({ path: ['currency'], message: `must be one of: ${CURRENCY_CODES.join(', ')}` });
   }
   if (errors.length) throw validationFailed(errors);
-  const { amount, beneficiary, remark, externalReference } = body as {
-    amount: number;
-    beneficiary: Record<string, string>;
-    remark?: string;
-    externalReference?: string;
-  };
-  return {
-    amount,
-    currency: code,
-    beneficiary: Object.fromEntries(
-      BENEFICIARY_FIELDS.map((k) => [k, beneficiary[k]!.trim()]),
-    ) as PayoutInput['beneficiary'],
-    remark,
-    // Kept exactly as sent: it is what the caller will look the payout up by.
-    externalReference: externalReference || undefined,
-  };
+  const wire = body as unknown as PayoutWire;
+  const trimmed = BENEFICIARY_FIELDS.map((k) => [k, wire.beneficiary[k].trim()]);
+  // The reference is kept exactly as sent: it is what the caller will look the payout up by.
+  const externalReference = wire.externalReference || undefined;
+  return { ...wire, currency: code, beneficiary: Object.fromEntries(trimmed), externalReference };
 }
 
 /**
  * Deducts amount + fee (see `payoutFee`) from the wallet, records a `processing` withdrawal, and remembers
  * the result under its reference so a repeat returns it (unless `settings.dedupeByReference` is off).
  */
-function initiate(ctx: RouteContext, input: PayoutInput): PayoutResult {
+function initiate(ctx: RouteContext, input: PayoutWire): PayoutResult {
   const { account, rng, now } = ctx;
   // Exact decimal digits, not floats (0.1 * 100 is 10.000000000000002).
   const destination = toMinorUnits(input.currency, input.amount, decimalsOf(input.currency));
