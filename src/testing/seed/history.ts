@@ -42,6 +42,23 @@ export function seedVirtualAccounts(rng: Rng, accountName: string): VirtualAccou
 }
 
 type Kind = 'ngn_in' | 'ach_in' | 'wire_in' | 'swift_in' | 'momo_in' | 'ngn_out' | 'wire_out' | 'usdt_out';
+/**
+ * Each kind of seeded row: its currency; for a deposit, its rail (none on NGN bank transfers: that provider
+ * reports no method) and the range of `PAYERS` it comes from; for a withdrawal, its description.
+ */
+const KIND: Record<
+  Kind,
+  { currency: string; rail?: string; payers?: [number, number]; description?: string }
+> = {
+  ngn_in: { currency: 'NGN', payers: [0, 1] },
+  ach_in: { currency: 'USD', rail: 'ach', payers: [2, 3] },
+  wire_in: { currency: 'USD', rail: 'wire_domestic', payers: [2, 3] },
+  swift_in: { currency: 'USD', rail: 'wire_international', payers: [4, 4] },
+  momo_in: { currency: 'XAF', rail: 'mobile_money', payers: [5, 5] },
+  ngn_out: { currency: 'NGN', description: 'Vendor payout' },
+  wire_out: { currency: 'USD', description: 'International wire to supplier' },
+  usdt_out: { currency: 'USDT', description: 'USDT payout' },
+};
 // Drawn with equal odds: local deposits and payouts twice as often as each other kind.
 const KIND_DRAW = 'ngn_in ngn_in ach_in wire_in swift_in momo_in ngn_out ngn_out wire_out usdt_out';
 const KINDS = KIND_DRAW.split(' ') as Kind[];
@@ -55,18 +72,9 @@ function amountFor(rng: Rng, currency: string): number {
 }
 
 function deposit(rng: Rng, kind: Kind, va: VirtualAccounts): Partial<MockTransactionRow> {
-  const currency = kind === 'ngn_in' ? 'NGN' : kind === 'momo_in' ? 'XAF' : 'USD';
-  const payer =
-    PAYERS[
-      kind === 'ngn_in' ? rng.int(0, 1) : kind === 'momo_in' ? 5 : kind === 'swift_in' ? 4 : rng.int(2, 3)
-    ]!;
+  const { currency, rail, payers: [first, last] = [0, 0] } = KIND[kind];
+  const payer = PAYERS[first === last ? first : rng.int(first, last)]!;
   const amount = amountFor(rng, currency);
-  const rail = {
-    ach_in: 'ach',
-    wire_in: 'wire_domestic',
-    swift_in: 'wire_international',
-    momo_in: 'mobile_money',
-  }[kind as 'ach_in'];
   return {
     transaction_type: 'deposit',
     description: `Deposit from ${payer.name}`,
@@ -75,7 +83,6 @@ function deposit(rng: Rng, kind: Kind, va: VirtualAccounts): Partial<MockTransac
     destination_amount: amount,
     source_currency: currency,
     destination_currency: currency,
-    // NGN bank transfers come from a provider that reports no method: the rail stays unknown (omitted).
     ...(rail ? { payment_rail: rail } : {}),
     virtual_account: va[currency as keyof VirtualAccounts],
     payer: {
@@ -88,17 +95,12 @@ function deposit(rng: Rng, kind: Kind, va: VirtualAccounts): Partial<MockTransac
 }
 
 function withdrawal(rng: Rng, kind: Kind, status: string, day: string): Partial<MockTransactionRow> {
-  const currency = kind === 'ngn_out' ? 'NGN' : kind === 'wire_out' ? 'USD' : 'USDT';
+  const { currency, description } = KIND[kind];
   const destination = amountFor(rng, currency);
   const fee = payoutFee(currency, destination);
   const row: Partial<MockTransactionRow> = {
     transaction_type: 'withdrawal',
-    description:
-      kind === 'wire_out'
-        ? 'International wire to supplier'
-        : kind === 'usdt_out'
-          ? 'USDT payout'
-          : 'Vendor payout',
+    description,
     fee_amount: fee,
     source_amount: destination + fee,
     destination_amount: destination,
