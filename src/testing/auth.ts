@@ -5,9 +5,9 @@ import type { MockAccount, MockApiKey, MockState } from './types.js';
 /** Who is calling, and as which account. */
 export interface Caller {
   key: MockApiKey;
-  /** The key's own account. */
+  /** The key's own account (the tenant, when the key is a tenant key). */
   owner: MockAccount;
-  /** The account the request runs as. */
+  /** The account the request runs as (the key's, or the `X-Account-Id` one). */
   account: MockAccount;
 }
 

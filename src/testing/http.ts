@@ -2,8 +2,9 @@ import * as z from 'zod/mini';
 import type { FieldIssue } from '../core/error.js';
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, pagingParams } from '../rules/paging.js';
 import { fieldIssues } from '../rules/schema.js';
+import type { Caller } from './auth.js';
 import type { Rng } from './random.js';
-import type { EnvelopeStyle, MockAccount, MockApiKey, MockSettings, MockState } from './types.js';
+import type { EnvelopeStyle, MockSettings, MockState } from './types.js';
 
 /** An error answer: thrown by routes, turned into the spec's error envelope by the core. */
 export class MockHttpError extends Error {
@@ -34,17 +35,12 @@ export interface RouteResult {
 }
 
 /** Everything a route handler may use. */
-export interface RouteContext {
+export interface RouteContext extends Caller {
   request: Request;
   /** The JSON object body (see `readJsonObject`). */
   body: () => Promise<Record<string, unknown>>;
   params: Record<string, string>;
   query: URLSearchParams;
-  /** The account the request runs as (the key's, or the `X-Account-Id` one). */
-  account: MockAccount;
-  /** The key's own account (the tenant, when the key is a tenant key). */
-  owner: MockAccount;
-  key: MockApiKey;
   state: MockState;
   settings: MockSettings;
   rng: Rng;

@@ -4,31 +4,21 @@ import type { MockAccount, MockPayerName, PayerNameStatus } from './types.js';
 /** What the listing's `status=approved` covers; only these may be the default (rule 2 of the default endpoint). */
 export const APPROVED: readonly PayerNameStatus[] = ['processing', 'active', 'action_required'];
 
-let regionNames: Map<string, string> | undefined;
+let regions: Map<string, string> | undefined;
 
-/** Country names (English) to alpha-2 codes, from Intl, built on first use. */
-function regions(): Map<string, string> {
-  if (regionNames) return regionNames;
-  regionNames = new Map();
-  const display = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
-  const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-  for (const a of letters) {
-    for (const b of letters) {
-      const name = display.of(a + b);
-      if (name) regionNames.set(name.toLowerCase(), a + b);
+/** An ISO 3166-1 alpha-2 code for a code or an English country name (any case); undefined when it is neither. */
+export function resolveCountry(value: string): string | undefined {
+  if (!regions) {
+    // Both spellings of every region Intl names, lower-cased, to its code; built on first use.
+    regions = new Map();
+    const display = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+    const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+    for (const code of [...letters].flatMap((a) => [...letters].map((b) => a + b))) {
+      const name = display.of(code);
+      if (name) regions.set(name.toLowerCase(), code).set(code.toLowerCase(), code);
     }
   }
-  return regionNames;
-}
-
-/** An ISO 3166-1 alpha-2 code for a code or an English country name; undefined when it resolves to none. */
-export function resolveCountry(value: string): string | undefined {
-  const v = value.trim();
-  if (/^[A-Za-z]{2}$/.test(v)) {
-    const code = v.toUpperCase();
-    return [...regions().values()].includes(code) ? code : undefined;
-  }
-  return regions().get(v.toLowerCase());
+  return regions.get(value.trim().toLowerCase());
 }
 
 /**

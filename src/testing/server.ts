@@ -63,10 +63,7 @@ async function answer(mock: PaymentsMock, origin: string, req: IncomingMessage, 
     req.socket.destroy();
     return;
   }
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
+  const headers = Object.fromEntries(response.headers);
   // A body fault declares the whole length and sends part of it: streamed, and cut by destroying the socket.
   if (headers['content-length'] !== undefined && response.body) {
     res.writeHead(response.status, headers);

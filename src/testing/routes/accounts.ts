@@ -21,15 +21,6 @@ function target(ctx: RouteContext): MockAccount {
   return account;
 }
 
-function slug(name: string): string {
-  return (
-    name
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-|-$/g, '') || 'tenant'
-  );
-}
-
 async function create(ctx: RouteContext) {
   requireTenant(ctx);
   const body = await ctx.body();
@@ -78,9 +69,13 @@ function kycLink(ctx: RouteContext) {
   if (!link) {
     for (const old of account.kycLinks) if (old.status === 'active') old.status = 'invalidated';
     const token = ctx.rng.hex(32);
+    const tenant = ctx.owner.name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '');
     link = {
       token,
-      url: `https://${slug(ctx.owner.name)}.verify.payments.mock/kyc/${token}`,
+      url: `https://${tenant || 'tenant'}.verify.payments.mock/kyc/${token}`,
       status: 'active' as const,
       expiresAt: new Date(ctx.now + KYC_VALIDITY_MS).toISOString(),
       accountId: account.id,
