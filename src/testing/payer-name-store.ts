@@ -1,3 +1,5 @@
+import type { FieldIssue } from '../core/error.js';
+import { payerNameCreateIssues } from '../rules/payer-name.js';
 import { MockHttpError, validationFailed } from './http.js';
 import type { MockAccount, MockPayerName, PayerNameStatus } from './types.js';
 
@@ -37,28 +39,32 @@ export function assertNameFree(account: MockAccount, name: string, exceptId?: st
 
 /** Snake_case create fields of a stored name, for validating an update as a whole. */
 export function toInput(pn: MockPayerName): Record<string, unknown> {
-  const input: Record<string, unknown> = {
+  const { address, metadata } = pn;
+  const input = {
     entity_type: pn.type,
     display_name: pn.name,
+    first_name: pn.firstName,
+    last_name: pn.lastName,
+    registration_number: pn.registrationNumber,
+    registration_date: pn.registrationDate,
     country: pn.country,
-    address_line: pn.address.line1,
-    city: pn.address.city,
-    state_province: pn.address.state,
+    address_line: address.line1,
+    city: address.city,
+    state_province: address.state,
+    postal_code: address.postalCode,
+    metadata: metadata && { ...metadata },
   };
-  const optional: Array<[string, string | null]> = [
-    ['first_name', pn.firstName],
-    ['last_name', pn.lastName],
-    ['registration_number', pn.registrationNumber],
-    ['registration_date', pn.registrationDate],
-    ['postal_code', pn.address.postalCode],
-  ];
-  for (const [key, value] of optional) if (value !== null) input[key] = value;
-  if (pn.metadata) input.metadata = { ...pn.metadata };
-  return input;
+  // A field the name does not have is absent: the create schema takes no nulls.
+  return Object.fromEntries(Object.entries(input).filter(([, value]) => value != null));
 }
 
-/** The fields a create body (or an update merged with the stored fields) sets; no resolvable country is a 400. */
-export function fieldsOf(input: Record<string, unknown>): Omit<MockPayerName, keyof PayerNameRecord> {
+/**
+ * The fields a create body (or an update merged with the stored fields) sets, checked with the spec's rules
+ * (the SDK's too) beside `issues` found already; a country that resolves to none is a 400.
+ */
+export function fieldsOf(input: Record<string, unknown>, issues: FieldIssue[] = []): PayerNameFields {
+  issues.unshift(...payerNameCreateIssues(input));
+  if (issues.length) throw validationFailed(issues);
   const str = (key: string) => (typeof input[key] === 'string' ? (input[key] as string) : null);
   const country = resolveCountry(String(input.country ?? ''));
   if (!country) {
@@ -86,12 +92,11 @@ export function fieldsOf(input: Record<string, unknown>): Omit<MockPayerName, ke
   };
 }
 
-/** What the service keeps beside the fields a body sets. */
-type PayerNameRecord = Pick<
+/** A payer name but what the service keeps beside the fields a body sets. */
+type PayerNameFields = Omit<
   MockPayerName,
   'id' | 'status' | 'isDefault' | 'decisionNote' | 'documents' | 'createdAt' | 'updatedAt'
 >;
-
 /** A short stable hex digest (FNV-1a), for fake URL signatures that do not consume the seeded generator. */
 function digest(text: string): string {
   let h = 0x811c9dc5;

@@ -1,10 +1,6 @@
 import * as z from 'zod/mini';
 import type { FieldIssue } from '../../core/error.js';
-import {
-  PAYER_NAME_REVIEW_STATUSES,
-  payerNameCreateIssues,
-  payerNameDocumentIssues,
-} from '../../rules/payer-name.js';
+import { PAYER_NAME_REVIEW_STATUSES, payerNameDocumentIssues } from '../../rules/payer-name.js';
 import { fieldIssues } from '../../rules/schema.js';
 import {
   MockHttpError,
@@ -70,16 +66,12 @@ async function create(ctx: RouteContext): Promise<RouteResult> {
   const { input, files, labels } = multipart
     ? await readForm(ctx)
     : { input: await ctx.body(), files: [] as File[], labels: [] as string[] };
-  const issues: FieldIssue[] = [
-    ...payerNameCreateIssues(input),
-    ...payerNameDocumentIssues(files.map((f) => ({ name: f.name, type: f.type, size: f.size }))),
-  ];
+  const issues = payerNameDocumentIssues(files.map((f) => ({ name: f.name, type: f.type, size: f.size })));
   if (ctx.settings.documentsRequired && files.length === 0) {
     issues.push({ path: ['documents'], message: 'at least one document is required for this account' });
   }
-  if (issues.length) throw validationFailed(issues);
+  const fields = fieldsOf(input, issues);
   const id = ctx.rng.uuid();
-  const fields = fieldsOf(input);
   assertNameFree(ctx.account, fields.name);
   const at = new Date(ctx.now).toISOString();
   const pn: MockPayerName = {
@@ -149,8 +141,6 @@ async function update(ctx: RouteContext): Promise<RouteResult> {
   if (merged.entity_type === 'business') {
     for (const key of ['first_name', 'last_name']) if (!(key in body)) delete merged[key];
   }
-  const issues = payerNameCreateIssues(merged);
-  if (issues.length) throw validationFailed(issues);
   const fields = fieldsOf(merged);
   assertNameFree(ctx.account, fields.name, pn.id);
   delete pn.metadata;
