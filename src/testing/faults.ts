@@ -46,15 +46,21 @@ function matcher(match: FaultMatch | undefined): (method: string, path: string) 
   return (m, path) => (method === '*' || method === m) && regex.test(path);
 }
 
-/** Where a pending fault applies: the pipeline step that takes it. */
-type Slot = 'next' | 'drop' | 'hang:before' | 'hang:after' | 'body' | 'page';
+/** The pipeline steps that take a pending fault, and what each takes: a status, a cut, a hang, which fault. */
+interface Taken {
+  next: FaultSpec;
+  drop: true;
+  'hang:before': true;
+  'hang:after': true;
+  body: BodyFault;
+  page: PageFault;
+}
 
 interface Pending {
-  slot: Slot;
+  slot: keyof Taken;
   remaining: number;
   test: (method: string, path: string) => boolean;
-  /** The status to answer (`next`), or which body or page fault. */
-  detail?: FaultSpec | BodyFault | PageFault;
+  detail: Taken[keyof Taken];
 }
 
 /** What happens to the body of an answer already under way: cut off, stalled, or padded past the client's limit. */
@@ -68,7 +74,7 @@ export class Faults {
   #latency = 0;
   #listingLag = 0;
 
-  #add(slot: Slot, match: FaultMatch | undefined, times: number, detail?: Pending['detail']): this {
+  #add<S extends keyof Taken>(slot: S, match: FaultMatch | undefined, times: number, detail: Taken[S]): this {
     this.#pending.push({ slot, remaining: times, test: matcher(match), detail });
     return this;
   }
@@ -83,7 +89,7 @@ export class Faults {
    * network error, the loopback server destroys the socket, and `mock.handle` returns `Response.error()`.
    */
   dropAfterCommit(match: FaultMatch = 'POST /payouts', times = 1): this {
-    return this.#add('drop', match, times);
+    return this.#add('drop', match, times, true);
   }
 
   /**
@@ -92,7 +98,7 @@ export class Faults {
    * drops the socket; a client with no timeout and no signal waits forever.
    */
   hang(match: FaultMatch = 'POST /payouts', times = 1): this {
-    return this.#add('hang:before', match, times);
+    return this.#add('hang:before', match, times, true);
   }
 
   /**
@@ -100,7 +106,7 @@ export class Faults {
    * and committed, then hangs until the client's timeout (or abort) gives up on it.
    */
   hangAfterCommit(match: FaultMatch = 'POST /payouts', times = 1): this {
-    return this.#add('hang:after', match, times);
+    return this.#add('hang:after', match, times, true);
   }
 
   /**
@@ -152,35 +158,11 @@ export class Faults {
     return this.#listingLag;
   }
 
-  /** @internal Consumes and returns the fault for this request, if one matches. */
-  takeNext(method: string, path: string): FaultSpec | undefined {
-    return this.#take('next', method, path)?.detail as FaultSpec | undefined;
-  }
-
-  /** @internal Consumes a pending drop for this request; true when its connection must be cut. */
-  takeDrop(method: string, path: string): boolean {
-    return this.#take('drop', method, path) !== undefined;
-  }
-
-  /** @internal Consumes a pending body fault for this request. */
-  takeBodyFault(method: string, path: string): BodyFault | undefined {
-    return this.#take('body', method, path)?.detail as BodyFault | undefined;
-  }
-
-  /** @internal Consumes a pending page fault for a request of `page` (only pages after the first). */
-  takePageFault(method: string, path: string, page: number): PageFault | undefined {
-    return page > 1 ? (this.#take('page', method, path)?.detail as PageFault | undefined) : undefined;
-  }
-
-  /** @internal Consumes a pending hang (`before` or `after` commit) for this request; true when it must hang. */
-  takeHang(method: string, path: string, when: 'before' | 'after'): boolean {
-    return this.#take(`hang:${when}`, method, path) !== undefined;
-  }
-
-  #take(slot: Slot, method: string, path: string): Pending | undefined {
+  /** @internal Consumes the pending fault of this step that matches the request, and returns what it holds. */
+  take<S extends keyof Taken>(slot: S, method: string, path: string): Taken[S] | undefined {
     const index = this.#pending.findIndex((p) => p.slot === slot && p.test(method, path));
     const found = this.#pending[index];
     if (found && --found.remaining <= 0) this.#pending.splice(index, 1);
-    return found;
+    return found?.detail as Taken[S] | undefined;
   }
 }

@@ -162,8 +162,8 @@ export class PaymentsMock {
     const method = request.method.toUpperCase();
     const inside = url.pathname === this.basePath || url.pathname.startsWith(`${this.basePath}/`);
     const path = url.pathname.slice(this.basePath.length).replace(/\/+$/, '') || '/';
-    if (inside && this.faults.takeHang(method, path, 'before')) return held(request);
-    const fault = inside ? this.faults.takeNext(method, path) : undefined;
+    if (inside && this.faults.take('hang:before', method, path)) return held(request);
+    const fault = inside ? this.faults.take('next', method, path) : undefined;
     if (fault) {
       const headers: Record<string, string> = { 'x-request-id': requestId };
       if (fault.retryAfter !== undefined) headers['retry-after'] = String(fault.retryAfter);
@@ -177,7 +177,9 @@ export class PaymentsMock {
     if (!matched || matched.enabled?.(this.settings) === false) {
       return fail(new MockHttpError(404, 'Not found'));
     }
-    const pageFault = this.faults.takePageFault(method, path, Number(url.searchParams.get('page')));
+    // Only a page after the first can go wrong before the listing's end.
+    const later = Number(url.searchParams.get('page')) > 1;
+    const pageFault = later ? this.faults.take('page', method, path) : undefined;
     // A cache in front that ignores `?page` answers page 1 whatever was asked.
     if (pageFault === 'repeat') url.searchParams.delete('page');
     let response: Response;
@@ -208,9 +210,9 @@ export class PaymentsMock {
       response = fail(error);
     }
     // Checked after the handler ran: the request is committed, only its answer is lost.
-    if (inside && this.faults.takeHang(method, path, 'after')) return held(request);
-    if (this.faults.takeDrop(method, path)) return Response.error();
-    const bodyFault = inside ? this.faults.takeBodyFault(method, path) : undefined;
+    if (inside && this.faults.take('hang:after', method, path)) return held(request);
+    if (this.faults.take('drop', method, path)) return Response.error();
+    const bodyFault = inside ? this.faults.take('body', method, path) : undefined;
     return bodyFault ? await partialBody(response, bodyFault, request.signal) : response;
   }
 

@@ -22,14 +22,7 @@ export interface MockServer {
 }
 
 // Hop-by-hop and framing headers belong to this connection, not to the request the mock sees.
-const SKIPPED = new Set([
-  'host',
-  'connection',
-  'content-length',
-  'transfer-encoding',
-  'keep-alive',
-  'expect',
-]);
+const SKIPPED = new Set('host connection content-length transfer-encoding keep-alive expect'.split(' '));
 
 async function toRequest(req: IncomingMessage, origin: string, signal: AbortSignal): Promise<Request> {
   const headers = new Headers();

@@ -42,13 +42,13 @@ const clientOf = (baseUrl: string, fetch?: typeof globalThis.fetch) =>
  * machine, and could fire before the mock even saw (or committed) the request.
  */
 function watchHangs(mock: PaymentsMock) {
-  const take = mock.faults.takeHang.bind(mock.faults);
+  const take = mock.faults.take.bind(mock.faults);
   let taken = 0;
   let waited = 0;
   const waiters: Array<{ n: number; resolve: () => void }> = [];
-  vi.spyOn(mock.faults, 'takeHang').mockImplementation((method, path, when) => {
-    const hung = take(method, path, when);
-    if (hung) {
+  vi.spyOn(mock.faults, 'take').mockImplementation((slot, method, path) => {
+    const hung = take(slot, method, path);
+    if (hung && slot.startsWith('hang:')) {
       taken++;
       for (const w of waiters.filter((w) => w.n <= taken)) w.resolve();
     }

@@ -71,14 +71,10 @@ function remove(ctx: RouteContext) {
 /** /beneficiaries: saved payout destinations, validated with the spec's rules (`rules/beneficiary.ts`), the SDK's too. */
 export const beneficiaryRoutes: Routes = {
   'POST /beneficiaries': create,
-  'GET /beneficiaries': (ctx) =>
-    flatList(
-      ctx,
-      'Beneficiaries retrieved successfully',
-      'beneficiaries',
-      [...ctx.account.beneficiaries.values()].reverse(),
-      view,
-    ),
+  'GET /beneficiaries': (ctx) => {
+    const rows = [...ctx.account.beneficiaries.values()].reverse();
+    return flatList(ctx, 'Beneficiaries retrieved successfully', 'beneficiaries', rows, view);
+  },
   'GET /beneficiaries/{id}': (ctx) => ({
     message: 'Beneficiary retrieved successfully',
     data: view(find(ctx)),
