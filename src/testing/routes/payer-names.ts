@@ -36,12 +36,9 @@ function answer(ctx: RouteContext, pn: MockPayerName, message: string, status = 
 
 /** Text fields, files and positional labels of a multipart create; `metadata` is refused there. */
 async function readForm(ctx: RouteContext) {
-  let form: FormData;
-  try {
-    form = await ctx.request.formData();
-  } catch {
+  const form = await ctx.request.formData().catch(() => {
     throw new MockHttpError(400, 'Invalid multipart body');
-  }
+  });
   const input: Record<string, unknown> = {};
   const files: File[] = [];
   const labels: string[] = [];
