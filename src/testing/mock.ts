@@ -31,6 +31,8 @@ export class PaymentsMock {
   readonly baseUrl: string;
   /** The API prefix path, e.g. `/api/v1/external`. */
   readonly basePath: string;
+  /** The origin the MSW handlers answer on. */
+  readonly origin: string;
   /** Behaviour switches; change them at any time. `reset()` restores the options. */
   readonly settings: MockSettings;
   /** Failure injection. */
@@ -89,7 +91,6 @@ export class PaymentsMock {
   };
 
   readonly #options: PaymentsMockOptions;
-  readonly #origin: string;
   #state!: MockState;
   #rng!: Rng;
   #hits: number[] = [];
@@ -99,7 +100,7 @@ export class PaymentsMock {
   constructor(options: PaymentsMockOptions = {}) {
     this.#options = options;
     const url = new URL(options.baseUrl ?? DEFAULT_MOCK_BASE_URL);
-    this.#origin = url.origin;
+    this.origin = url.origin;
     this.basePath = url.pathname.replace(/\/+$/, '') || '/api/v1/external';
     this.baseUrl = `${url.origin}${this.basePath}`;
     this.settings = settingsFrom(options);
@@ -118,11 +119,6 @@ export class PaymentsMock {
   /** Everything the mock holds; inspect or edit it in tests. */
   get state(): MockState {
     return this.#state;
-  }
-
-  /** The origin the MSW handlers answer on. */
-  get origin(): string {
-    return this.#origin;
   }
 
   /** An account's state (default: the main account). Throws for an unknown id. */

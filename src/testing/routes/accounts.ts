@@ -13,9 +13,7 @@ function requireTenant(ctx: RouteContext): void {
 /** The account named in the path: the tenant's own or one in its tenancy, else 404. */
 function target(ctx: RouteContext): MockAccount {
   const id = (ctx.params.id ?? '').toLowerCase();
-  if (!isUuid(id)) {
-    throw validationFailed([{ path: ['accountId'], message: 'must be a uuid' }]);
-  }
+  if (!isUuid(id)) throw validationFailed([{ path: ['accountId'], message: 'must be a uuid' }]);
   const account = ctx.state.accounts.get(id);
   if (!inTenancy(ctx.owner, account)) throw new MockHttpError(404, 'Account not found in your tenancy');
   return account;
@@ -29,10 +27,8 @@ async function create(ctx: RouteContext) {
     throw validationFailed([{ path: ['type'], message: 'must be one of: individual, business' }]);
   }
   const given = [body.first_name, body.last_name].filter((v) => typeof v === 'string').join(' ');
-  const named = [body.name, body.business_name].find((v) => typeof v === 'string' && v.trim()) as
-    | string
-    | undefined;
-  const name = named?.trim() || given || `Account ${ctx.state.accounts.size + 1}`;
+  const named = [body.name, body.business_name].map((v) => (typeof v === 'string' ? v.trim() : ''));
+  const name = named.find(Boolean) || given || `Account ${ctx.state.accounts.size + 1}`;
   const { id: _ignored, ...record } = body;
   const account = createAccount(
     ctx.rng,
