@@ -65,24 +65,15 @@ export type RouteSpec =
 /** Routes by `'METHOD /path'`, with `{name}` path parameters: `'GET /beneficiaries/{id}'`. */
 export type Routes = Record<string, RouteSpec>;
 
-/** A JSON response with the given status. */
-export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json', ...headers },
-  });
-}
-
 /** The success envelope of `result` in `style`. */
 export function successBody(result: RouteResult, style: EnvelopeStyle): Record<string, unknown> {
-  const status = result.status ?? 200;
   let data = result.data;
   if (style === 'legacy' && result.listKey && data && typeof data === 'object') {
     const { [result.listKey]: rows, ...rest } = data as Record<string, unknown>;
     data = { data: rows, ...rest };
   }
   if (style === 'legacy' || result.booleanEnvelope) return { status: true, message: result.message, data };
-  return { status, message: result.message, success: true, data };
+  return { status: result.status ?? 200, message: result.message, success: true, data };
 }
 
 /** The error envelope: numeric `status` (boolean `false` in the legacy style) and never `success`. */
@@ -130,10 +121,7 @@ export function readPaging(
   return { page: Number(input.page ?? DEFAULT_PAGE), pageSize: Number(input.pageSize ?? DEFAULT_PAGE_SIZE) };
 }
 
-interface Paging {
-  page: number;
-  pageSize: number;
-}
+type Paging = { page: number; pageSize: number };
 
 /** One page of `rows` with the flat counters of the spec (`totalCount`, `page`, `pageSize`, `totalPages`). */
 export function pageOf<T>(rows: T[], { page, pageSize }: Paging) {

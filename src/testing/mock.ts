@@ -1,7 +1,7 @@
 import { authenticate } from './auth.js';
 import { held, partialBody } from './fault-responses.js';
 import { Faults, faultMessage } from './faults.js';
-import { errorBody, jsonResponse, MockHttpError, readJsonObject, successBody } from './http.js';
+import { errorBody, MockHttpError, readJsonObject, successBody } from './http.js';
 import { createHandlers, type MockHandlers } from './msw.js';
 import { viewPayerName } from './payer-name-store.js';
 import { Rng } from './random.js';
@@ -153,7 +153,10 @@ export class PaymentsMock {
     const requestId = `req_mock_${String(++this.#requests).padStart(6, '0')}`;
     const style = this.settings.envelope;
     const fail = (error: MockHttpError) =>
-      jsonResponse(error.status, errorBody(error, style), { 'x-request-id': requestId, ...error.headers });
+      Response.json(errorBody(error, style), {
+        status: error.status,
+        headers: { 'x-request-id': requestId, ...error.headers },
+      });
     const url = new URL(request.url);
     const method = request.method.toUpperCase();
     const inside = url.pathname === this.basePath || url.pathname.startsWith(`${this.basePath}/`);
@@ -165,7 +168,7 @@ export class PaymentsMock {
       if (fault.retryAfter !== undefined) headers['retry-after'] = String(fault.retryAfter);
       const body =
         fault.body ?? errorBody(new MockHttpError(fault.status, faultMessage(fault.status)), style);
-      return jsonResponse(fault.status, body, headers);
+      return Response.json(body, { status: fault.status, headers });
     }
     const limited = this.#rateLimited();
     if (limited) return fail(limited);
@@ -198,8 +201,9 @@ export class PaymentsMock {
       if (pageFault === 'empty' && result.listKey) {
         (result.data as Record<string, unknown>)[result.listKey] = [];
       }
-      response = jsonResponse(result.status ?? 200, successBody(result, style), {
-        'x-request-id': requestId,
+      response = Response.json(successBody(result, style), {
+        status: result.status ?? 200,
+        headers: { 'x-request-id': requestId },
       });
     } catch (error) {
       if (!(error instanceof MockHttpError)) throw error;
