@@ -1,4 +1,5 @@
 import type { HttpHandler } from 'msw';
+import type { PaymentsMock } from './mock.js';
 import { loaded } from './msw-load.js';
 
 /** The MSW handlers of a mock: one catch-all under its base URL. */
@@ -30,10 +31,7 @@ function mswApi(): MswApi {
  * One `http.all` handler matching the mock's origin and base path. The client IP is read from
  * `X-Forwarded-For` (first entry) when present, else 127.0.0.1.
  */
-export function createHandlers(mock: {
-  baseUrl: string;
-  handle: (request: Request) => Promise<Response>;
-}): MockHandlers {
+export function createHandlers(mock: Pick<PaymentsMock, 'baseUrl' | 'handle'>): MockHandlers {
   const { http, HttpResponse } = mswApi();
   const escaped = mock.baseUrl.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const pattern = new RegExp(`^${escaped}(?:/.*)?$`);

@@ -151,18 +151,15 @@ async function update(ctx: RouteContext): Promise<RouteResult> {
 
 async function setDefault(ctx: RouteContext): Promise<RouteResult> {
   const pn = find(ctx);
-  const body = await ctx.body();
-  const isDefault = body.isDefault ?? true;
+  const isDefault = (await ctx.body()).isDefault ?? true;
   if (typeof isDefault !== 'boolean')
     throw validationFailed([{ path: ['isDefault'], message: 'must be a boolean' }]);
   if (isDefault && !APPROVED.includes(pn.status)) {
     throw new MockHttpError(400, 'Only an approved payer name can be the default');
   }
   const at = new Date(ctx.now).toISOString();
-  if (isDefault) {
-    for (const other of ctx.account.payerNames.values()) {
-      if (other.isDefault && other.id !== pn.id) Object.assign(other, { isDefault: false, updatedAt: at });
-    }
+  for (const other of isDefault ? ctx.account.payerNames.values() : []) {
+    if (other.isDefault && other.id !== pn.id) Object.assign(other, { isDefault: false, updatedAt: at });
   }
   if (pn.isDefault !== isDefault) Object.assign(pn, { isDefault, updatedAt: at });
   return answer(ctx, pn, 'Default payer name updated');

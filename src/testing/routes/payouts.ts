@@ -47,12 +47,11 @@ function initiate(ctx: RouteContext, input: PayoutWire): PayoutResult {
   const reference =
     (serviceAssigned ? undefined : input.externalReference) ??
     `PO-${created.slice(0, 10).replaceAll('-', '')}-${rng.code(10)}`;
-  const description = input.remark ?? `Payout to ${input.beneficiary.accountName}`;
   const row: MockTransactionRow = {
     id: rng.uuid(),
     transaction_type: 'withdrawal',
     status: 'processing',
-    description,
+    description: input.remark ?? `Payout to ${input.beneficiary.accountName}`,
     external_reference: reference,
     fee_amount: fee,
     source_amount: total,
