@@ -34,6 +34,8 @@ function answer(ctx: RouteContext, pn: MockPayerName, message: string, status = 
   return { status, message, data: viewPayerName(pn, ctx.now) };
 }
 
+const FORM_METADATA = 'cannot be sent as multipart/form-data; set it with the update endpoint';
+
 /** Text fields, files and positional labels of a multipart create; `metadata` is refused there. */
 async function readForm(ctx: RouteContext) {
   const form = await ctx.request.formData().catch(() => {
@@ -43,16 +45,10 @@ async function readForm(ctx: RouteContext) {
   const files: File[] = [];
   const labels: string[] = [];
   for (const [key, value] of form.entries()) {
+    if (key === 'metadata') throw validationFailed([{ path: ['metadata'], message: FORM_METADATA }]);
     if (key === 'documents' && typeof value !== 'string') files.push(value);
     else if (key === 'documentDescriptions') labels.push(String(value));
-    else if (key === 'metadata') {
-      throw validationFailed([
-        {
-          path: ['metadata'],
-          message: 'cannot be sent as multipart/form-data; set it with the update endpoint',
-        },
-      ]);
-    } else input[key] = String(value);
+    else input[key] = String(value);
   }
   return { input, files, labels };
 }

@@ -2,12 +2,8 @@ import type { Rng } from '../random.js';
 import type { MockTransaction, MockTransactionRow } from '../types.js';
 import { PAYERS, payoutFee } from './reference.js';
 
-/** The virtual accounts deposits of one account arrive on. */
-export interface VirtualAccounts {
-  NGN: Record<string, string>;
-  USD: Record<string, string>;
-  XAF: Record<string, string>;
-}
+/** The virtual accounts deposits of one account arrive on, by currency. */
+export type VirtualAccounts = Record<'NGN' | 'USD' | 'XAF', Record<string, string>>;
 
 /** Seeds the receiving accounts deposits name in `virtual_account`. */
 export function seedVirtualAccounts(rng: Rng, accountName: string): VirtualAccounts {
