@@ -31,6 +31,7 @@ function validate(body: Record<string, unknown>): PayoutWire {
  */
 function initiate(ctx: RouteContext, input: PayoutWire): PayoutResult {
   const { account, rng, now } = ctx;
+  const { bankCode, bankName, accountName } = input.beneficiary;
   // Exact decimal digits, not floats (0.1 * 100 is 10.000000000000002).
   const destination = toMinorUnits(input.currency, input.amount, decimalsOf(input.currency));
   const fee = payoutFee(input.currency, destination);
@@ -51,7 +52,7 @@ function initiate(ctx: RouteContext, input: PayoutWire): PayoutResult {
     id: rng.uuid(),
     transaction_type: 'withdrawal',
     status: 'processing',
-    description: input.remark ?? `Payout to ${input.beneficiary.accountName}`,
+    description: input.remark ?? `Payout to ${accountName}`,
     external_reference: reference,
     fee_amount: fee,
     source_amount: total,
@@ -70,11 +71,7 @@ function initiate(ctx: RouteContext, input: PayoutWire): PayoutResult {
     created_at: created,
     destination_amount: destination,
     amount: total,
-    beneficiary: {
-      bank_code: input.beneficiary.bankCode,
-      bank_name: input.beneficiary.bankName,
-      account_name: input.beneficiary.accountName,
-    },
+    beneficiary: { bank_code: bankCode, bank_name: bankName, account_name: accountName },
   };
   // A repeat is recognised by the caller's reference, whatever reference the payout was listed under.
   account.payouts.set(input.externalReference ?? reference, result);
