@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import type { FieldIssue } from '../core/error.js';
-import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, pagingParams } from '../rules/paging.js';
+import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, page, pageSize } from '../rules/paging.js';
 import { fieldIssues } from '../rules/schema.js';
 import type { Caller } from './auth.js';
 import type { Rng } from './random.js';
@@ -115,7 +115,7 @@ export function readPaging(
   max = ctx.settings.invented.pageSizeLimit,
 ): Paging {
   const input = { page: pagingValue(ctx.query, 'page'), pageSize: pagingValue(ctx.query, 'pageSize') };
-  const errors = fieldIssues(z.object(pagingParams(max)), input);
+  const errors = fieldIssues(z.object({ page, pageSize: pageSize(max) }), input);
   if (collect) collect.push(...errors);
   else if (errors.length) throw validationFailed(errors);
   return { page: Number(input.page ?? DEFAULT_PAGE), pageSize: Number(input.pageSize ?? DEFAULT_PAGE_SIZE) };
