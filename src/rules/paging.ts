@@ -10,7 +10,7 @@ export const DEFAULT_PAGE_SIZE = 20;
 /** The ceiling the spec states for GET /transactions. */
 export const TRANSACTIONS_MAX_PAGE_SIZE = 100;
 
-const atLeastOne = z.int().check(z.gte(1, 'must be at least 1'));
+const atLeastOne = z.int('must be a whole number').check(z.gte(1, 'must be at least 1'));
 
 /** `page` as the spec's Pagination section states it. */
 export const page = z.optional(atLeastOne);

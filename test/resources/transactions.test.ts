@@ -46,7 +46,7 @@ describe('transactions.list', () => {
   it.each([
     [{ pageSize: 0 }, 'pageSize', 'must be at least 1'],
     [{ pageSize: 101 }, 'pageSize', 'must be at most 100'],
-    [{ pageSize: 2.5 }, 'pageSize', ''],
+    [{ pageSize: 2.5 }, 'pageSize', 'must be a whole number'],
     [{ page: 0 }, 'page', 'must be at least 1'],
     [{ status: 'done' }, 'status', 'must be one of'],
     [{ startDate: '01/11/2026' }, 'startDate', 'YYYY-MM-DD'],
@@ -147,7 +147,7 @@ describe('validation messages', () => {
         () => undefined,
         (e: unknown) => e as RequestValidationError,
       );
-    expect(wrong?.message).toBe('Invalid request: pageSize: must be a number');
+    expect(wrong?.message).toBe('Invalid request: pageSize: must be a whole number');
     const missing = await makeClient()
       .banks.lookup({ accountNumber: '0123456789' } as never)
       .catch((e: RequestValidationError) => e);

@@ -108,6 +108,16 @@ describe('transactions', () => {
       expect(res.body.message).toBe('Validation failed');
       expect(res.body.errors[0].path).toEqual([Object.keys(query)[0]]);
     }
+    // Read with the SDK's own paging rule, so the mock's words are the SDK's.
+    for (const [query, message] of [
+      [{ page: 1.5 }, 'must be a whole number'],
+      [{ pageSize: 'abc' }, 'must be a whole number'],
+      [{ page: -2 }, 'must be at least 1'],
+    ] as const) {
+      const res = await call(main, 'GET', '/transactions', { query });
+      expect(res.status).toBe(400);
+      expect(res.body.errors[0]).toMatchObject({ path: Object.keys(query), message });
+    }
     const page = await call(main, 'GET', '/transactions', { query: { page: 3, pageSize: 25 } });
     expect(page.body.data).toMatchObject({ totalCount: 54, page: 3, pageSize: 25, totalPages: 3 });
     expect(page.body.data.transactions).toHaveLength(4);
