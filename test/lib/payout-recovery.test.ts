@@ -371,6 +371,48 @@ describe('payouts.lookupBeforeRetry: when it must stop rather than send again', 
     const outcome = await settle(makeClient().payouts.lookupBeforeRetry(body, options));
     expect(!outcome.ok && (outcome.error as RequestValidationError).field).toBe(field);
   });
+
+  it('takes null for maxAttempts, totalTimeout and visibilityWaits as their defaults, and sends once', async () => {
+    const service = payoutService(['none']);
+    const options = { maxAttempts: null, totalTimeout: null, visibilityWaits: null } as never;
+    const outcome = await settle(makeClient().payouts.lookupBeforeRetry(body, options));
+    expect(outcome).toMatchObject({ ok: true, value: { status: 'created', attempts: 1 } });
+    expect(service.posts()).toBe(1);
+  });
+
+  it.each([
+    [{ since: null }, 'since'],
+    [{ maxLookupPages: null }, 'maxLookupPages'],
+    [{ match: null }, 'match'],
+  ])('refuses %o (no default applies to null) before sending', async (options, field) => {
+    const outcome = await settle(makeClient().payouts.lookupBeforeRetry(body, options as never));
+    expect(!outcome.ok && (outcome.error as RequestValidationError).field).toBe(field);
+  });
+
+  it('names every bad option in one error, before sending', async () => {
+    const options = {
+      maxAttempts: 0,
+      totalTimeout: -1,
+      visibilityWaits: [],
+      maxLookupPages: 1.5,
+      match: 'x',
+    };
+    const outcome = await settle(makeClient().payouts.lookupBeforeRetry(body, options as never));
+    const fields =
+      !outcome.ok && (outcome.error as RequestValidationError).issues.map((i) => i.path.join('.'));
+    expect(fields).toEqual(['maxLookupPages', 'match', 'maxAttempts', 'totalTimeout', 'visibilityWaits']);
+  });
+
+  it.each([
+    [{ since: null }, 'since'],
+    [{ since: new Date(Number.NaN) }, 'since'],
+    [{ maxLookupPages: null }, 'maxLookupPages'],
+    [{ maxLookupPages: 0 }, 'maxLookupPages'],
+    [{ match: null }, 'match'],
+  ])('findByReference refuses %o before sending', async (options, field) => {
+    const outcome = await settle(makeClient().payouts.findByReference('inv-77', options as never));
+    expect(!outcome.ok && (outcome.error as RequestValidationError).field).toBe(field);
+  });
 });
 
 function payoutData() {

@@ -50,6 +50,23 @@ describe('wallet', () => {
     });
   });
 
+  it('transactions.list takes null or undefined pass-through values and leaves them out; refuses an object, naming it', async () => {
+    const urls: URL[] = [];
+    server.use(
+      http.get(`${BASE}/wallet/transactions`, ({ request }) => {
+        urls.push(new URL(request.url));
+        return ok({ transactions: [], totalCount: 0, page: 1, pageSize: 20, totalPages: 0 });
+      }),
+    );
+    await makeClient()
+      .wallet.transactions.list({ query: { currency: 'USD', reference: null, status: undefined } })
+      .toArray();
+    expect(Object.fromEntries(urls[0]!.searchParams)).toEqual({ currency: 'USD' });
+    const refused = makeClient().wallet.transactions.list({ query: { currency: { code: 'USD' } } as never });
+    await expect(refused).rejects.toMatchObject({ issues: [{ path: ['query', 'currency'] }] });
+    expect(urls).toHaveLength(1);
+  });
+
   it('transactions.list refuses bad paging before sending (pageSize 0; no ceiling the spec does not state)', async () => {
     await expect(makeClient().wallet.transactions.list({ pageSize: 0 })).rejects.toBeInstanceOf(
       RequestValidationError,
