@@ -46,7 +46,7 @@ export interface LookupBeforeRetryOptions
     since: Date;
     signal?: AbortSignal;
   }) => Promise<Transaction | undefined>;
-  /** Called at each step. */
+  /** Called at each step, for logging. A throw from it is logged as a warning and ignored: the outcome still reaches you. */
   onAttempt?: (event: PayoutAttemptEvent) => void;
   /**
    * Milliseconds this whole call may take before it stops sending. No POST starts after it, and a
@@ -76,9 +76,14 @@ export const LOOKUP_BEFORE_RETRY_OPTION_KEYS = optionKeys<LookupBeforeRetryOptio
 
 const ms = (w: unknown) => typeof w === 'number' && Number.isFinite(w) && w >= 0 && w <= MAX_TIMEOUT_MS;
 
-// null is taken as absent here (the default applies), as it always was.
+const isFunction = (f: unknown) => typeof f === 'function';
+// null is taken as absent here (the default applies), as it always was. The callbacks are checked too: one that
+// is not a function would otherwise fail only when first called, after a POST may have moved the money.
 const RecoveryOptionsSchema = z.looseObject({
   ...SearchOptionsSchema.shape,
+  find: option(isFunction, 'must be a function'),
+  onAttempt: option(isFunction, 'must be a function'),
+  lookupFirst: option((b: unknown) => typeof b === 'boolean', 'must be a boolean'),
   maxAttempts: z.nullable(atLeastOne),
   totalTimeout: z.nullable(
     option(

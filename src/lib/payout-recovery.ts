@@ -94,6 +94,8 @@ type Step = PayoutAttemptEvent extends infer E
 export interface RecoveryDeps {
   post: (body: PayoutWire, options: RequestOptions) => PromiseLike<Payout>;
   search: (externalReference: string, since: Date) => Promise<SearchResult>;
+  /** Where a failure of the caller's own callback is reported (the client's logger). */
+  warn?: (message: string) => void;
 }
 
 /**
@@ -118,8 +120,15 @@ export async function recoverPayout(
 ): Promise<PayoutOutcome> {
   const ref = body.externalReference;
   const { maxAttempts, waits, deadline } = checkRecoveryOptions(options);
-  const notify = (event: Step) =>
-    options.onAttempt?.({ ...event, externalReference: ref } as PayoutAttemptEvent);
+  // The caller's callback is for logging: if it throws, the outcome still reaches the caller (a throw after a
+  // POST went through would leave the merchant without one for money that moved), so it is logged and ignored.
+  const notify = (event: Step) => {
+    try {
+      options.onAttempt?.({ ...event, externalReference: ref } as PayoutAttemptEvent);
+    } catch (error) {
+      deps.warn?.(`onAttempt threw (ignored): ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
   const errors: unknown[] = [];
   const postErrors: unknown[] = [];
   const search = options.find

@@ -100,7 +100,8 @@ export class Payouts extends APIResource {
       const post = (b: PayoutWire, o: RequestOptions) => this.api.call(this.#post(b, o), 'payouts.create');
       const payout = { ...checked, externalReference: checked.externalReference! };
       try {
-        const outcome = await recoverPayout({ post, search }, payout, options);
+        const warn = (message: string) => this.api.logger.log('warn', message);
+        const outcome = await recoverPayout({ post, search, warn }, payout, options);
         if (context) Object.assign(context, { outcome: outcome.status, attempts: outcome.attempts });
         return outcome;
       } catch (error) {

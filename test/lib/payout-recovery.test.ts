@@ -415,6 +415,35 @@ describe('payouts.lookupBeforeRetry: when it must stop rather than send again', 
   });
 });
 
+describe("payouts.lookupBeforeRetry: the caller's callbacks", () => {
+  it.each([
+    [{ onAttempt: 'log' }, 'onAttempt'],
+    [{ find: {} }, 'find'],
+    [{ lookupFirst: 'yes' }, 'lookupFirst'],
+  ])('refuses %o before anything is sent', async (options, field) => {
+    const service = payoutService(['none']);
+    const outcome = await settle(makeClient().payouts.lookupBeforeRetry(body, options as never));
+    expect(!outcome.ok && (outcome.error as RequestValidationError).field).toBe(field);
+    expect(service.posts()).toBe(0);
+  });
+
+  it('returns the outcome when onAttempt throws (the money moved), and logs the throw as a warning', async () => {
+    const service = payoutService(['none']);
+    const warnings: string[] = [];
+    const client = makeClient({
+      logLevel: 'warn',
+      logger: { debug() {}, info() {}, warn: (m: string) => warnings.push(m), error() {} },
+    });
+    const onAttempt = () => {
+      throw new Error('log sink down');
+    };
+    const outcome = await settle(client.payouts.lookupBeforeRetry(body, { onAttempt }));
+    expect(outcome).toMatchObject({ ok: true, value: { status: 'created', attempts: 1 } });
+    expect(service.posts()).toBe(1);
+    expect(warnings.join('\n')).toContain('onAttempt threw (ignored): log sink down');
+  });
+});
+
 function payoutData() {
   return {
     id: 'p2',
