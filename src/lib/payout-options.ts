@@ -93,7 +93,7 @@ const RecoveryOptionsSchema = z.looseObject({
   ),
   visibilityWaits: z.nullable(
     option(
-      (w: unknown) => Array.isArray(w) && w.length > 0 && w.every(ms),
+      (w: unknown) => Array.isArray(w) && w.length > 0 && [...w].every(ms), // spread: every() skips holes
       `must be a non-empty list of milliseconds (0 to ${MAX_TIMEOUT_MS})`,
     ),
   ),
