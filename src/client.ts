@@ -50,23 +50,10 @@ export interface RequestParams<T> {
 }
 
 const REQUEST_PARAM_KEYS = optionKeys<RequestParams<unknown>>()([
-  'method',
-  'path',
-  'query',
-  'body',
-  'schema',
-  'select',
-  'responseType',
-  'idempotent',
-  'options',
+  'method path query body schema select responseType idempotent options',
 ]);
 const PAGINATE_PARAM_KEYS = optionKeys<PaginateParams<unknown>>()([
-  'path',
-  'query',
-  'schema',
-  'shape',
-  'rowsKey',
-  'options',
+  'path query schema shape rowsKey options',
 ]);
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
