@@ -3,19 +3,11 @@ import { PaymentsError, RequestValidationError } from './error.js';
 import { PaginationError } from './response-errors.js';
 import { isRecord, safeStringify } from './values.js';
 
-/** The numbers of one page, whatever shape it came in. */
-export interface PageInfo {
-  rows: unknown[];
-  page: number;
-  pageSize: number;
-  totalCount: number | undefined;
-  /** As reported or derived; when the service reports neither, a lower bound. */
-  totalPages: number;
-  /** Whether a page follows this one. */
-  hasMore: boolean;
-  /** The service declared this the last page, as opposed to a walk that merely ran out. */
-  isLastPage: boolean;
-}
+/** The numbers of one page, whatever shape it came in, and its rows (not yet validated). */
+export type PageInfo = { rows: unknown[] } & Pick<
+  Page<unknown>,
+  'page' | 'pageSize' | 'totalCount' | 'totalPages' | 'hasMore' | 'isLastPage'
+>;
 
 /** Loads page `n` of the same list, with the same query and request options. */
 export type PageLoader<T> = (page: number) => Promise<Page<T>>;

@@ -171,10 +171,8 @@ const LIMITS: Record<keyof Limits, [min: number, max: number, byDefault: number]
 /** The limits `options` sets, checked, and for the rest (absent or null) `fallback`'s or the defaults. */
 function limits(options: Partial<Record<keyof Limits, unknown>>, fallback?: Limits): Limits {
   const checked = {} as Limits;
-  for (const [name, [min, max, byDefault]] of Object.entries(LIMITS) as [
-    keyof Limits,
-    [number, number, number],
-  ][]) {
+  for (const name of Object.keys(LIMITS) as (keyof Limits)[]) {
+    const [min, max, byDefault] = LIMITS[name];
     // Checked as a whole number below: any other value is refused.
     const value = options[name] as number | null | undefined;
     if (value != null && !(Number.isInteger(value) && value >= min && value <= max)) {
@@ -198,11 +196,7 @@ export function callLimits(options: RequestOptions | undefined, config: Resolved
 /** An environment variable where one exists (Node, Bun, Deno with --allow-env); undefined elsewhere. */
 function readEnv(name: string): string | undefined {
   try {
-    return (
-      (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[
-        name
-      ]?.trim() || undefined
-    );
+    return globalThis.process?.env?.[name]?.trim() || undefined;
   } catch {
     // Deno without env permission throws; treat as unset.
     return undefined;

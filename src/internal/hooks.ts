@@ -89,10 +89,11 @@ export function attemptObserver(
         serverPort,
         attempt,
       };
+      const retry = attempt > 1 && { reason, delayMs: started - ended };
       // Set before the start event, so a span opened there carries them.
-      if (attempt > 1) Object.assign(context, { retryReason: reason, retryDelayMs: started - ended });
+      if (retry) Object.assign(context, { retryReason: retry.reason, retryDelayMs: retry.delayMs });
       return trace(channel, context, async () => {
-        if (attempt > 1) call('onRetry', { ...event, reason, delayMs: started - ended });
+        if (retry) call('onRetry', { ...event, ...retry });
         call('onRequest', event);
         try {
           const response = await send();

@@ -14,13 +14,6 @@ import { redactHeaders, safeCause } from './redact.js';
 import { unsetOptions, wireRequest } from './request.js';
 import { isSafeToRepeat, KY_RETRY, MAX_RETRY_AFTER_MS, RETRY_STATUSES, timingHeaders } from './retry.js';
 
-/**
- * ky retries a status only by throwing its `HTTPError` (ky 2.1 `Ky.js`: a status is retried from the error that
- * `throwHttpErrors` raises; with `false` nothing is retried). So only the statuses the policy retries throw, and
- * only when retries are allowed; any other status comes back from ky as a response.
- */
-const throwRetryable = (status: number) => RETRY_STATUSES.includes(status);
-
 /** The HTTP methods the API uses. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** A query parameter value; `undefined` and `null` are left out of the URL. */
@@ -42,8 +35,6 @@ export interface TransportRequest {
   idempotent?: boolean | undefined;
   options?: RequestOptions | undefined;
 }
-
-export type { TransportResponse } from './body.js';
 
 /**
  * What one call came to, built here and nowhere else; the response stage (`response.ts`) turns it into data or
@@ -143,7 +134,10 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
     // `totalTimeout` the whole call, retries and their waits included.
     timeout: limits.timeout === 0 ? false : limits.timeout,
     totalTimeout: limits.totalTimeout === 0 ? false : limits.totalTimeout,
-    throwHttpErrors: maxRetries > 0 ? throwRetryable : false,
+    // ky retries a status only by throwing its `HTTPError` (ky 2.1 `Ky.js`; with `false` nothing is retried). So
+    // only the statuses the policy retries throw, and only when retries are allowed; any other status comes
+    // back from ky as a response.
+    throwHttpErrors: maxRetries > 0 ? (status) => RETRY_STATUSES.includes(status) : false,
     retry: {
       ...KY_RETRY,
       limit: maxRetries,
@@ -231,12 +225,9 @@ function waitTooLong(error: Error): boolean {
 }
 
 /**
- * What ky, fetch or the body read threw, as the transport turns it into a result. Only the underlying cause is
- * kept, reduced to name, message and code: ky's errors carry the request (and with it the key header), undici's
- * parser errors the raw bytes of the response.
+ * The error under ky's `NetworkError`, which wraps fetch's. Only it is kept, reduced to name, message and code
+ * (`safeCause`): ky's errors carry the request (and with it the key header), undici's the response's raw bytes.
  */
-
-/** The error under ky's `NetworkError`, which wraps fetch's. */
 const underlying = (error: unknown) => (error instanceof NetworkError ? error.cause : error);
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
