@@ -49,16 +49,12 @@ export const HOOK_KEYS = optionKeys<ClientHooks>()(['onRequest', 'onResponse', '
  * Wraps each attempt of one request; `undefined` when no hook is set and no tracer listens (nothing is
  * measured). The one source of attempt events: the hooks and the request channel get the same numbers.
  */
-export interface AttemptObserver {
-  run(attempt: () => Promise<Response>): Promise<Response>;
-}
-
 export function attemptObserver(
   hooks: ClientHooks,
   log: LevelLogger,
   request: { method: string; path: string; template?: string | undefined },
   baseUrl: string,
-): AttemptObserver | undefined {
+): { run(send: () => Promise<Response>): Promise<Response> } | undefined {
   const channel = requestChannel();
   if (!channel && !hooks.onRequest && !hooks.onResponse && !hooks.onRetry) return undefined;
   const { method, path } = request;

@@ -109,7 +109,9 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
     // Until an answer says otherwise, an attempt that went out may have been carried out.
     lastMayHaveActed = true;
     const req = input as Request;
-    const response = await (streaming ? sendStream(config, req, request) : fetchOf(config)(input, init));
+    const response = await (streaming
+      ? sendStream(config, req, request)
+      : (config.fetch ?? globalThis.fetch)(input, init));
     if (commits && response.status >= 200 && response.status < 300) {
       accepted = { status: response.status, headers: response.headers };
     }
@@ -188,8 +190,6 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
   return { target, commits, earlierAttemptMayHaveActed, kind: 'response', response };
 }
 
-const fetchOf = (config: ResolvedConfig) => config.fetch ?? globalThis.fetch;
-
 /**
  * ky clones a request's body for retries, which would hold a whole upload in memory; a streamed body is sent
  * once, so it is attached here, after ky's bookkeeping, straight to fetch. `redirect: 'error'`, not 'manual':
@@ -197,7 +197,7 @@ const fetchOf = (config: ResolvedConfig) => config.fetch ?? globalThis.fetch;
  * an upload is therefore an APIConnectionError; nothing follows it either way.
  */
 function sendStream(config: ResolvedConfig, req: Request, request: TransportRequest): Promise<Response> {
-  return fetchOf(config)(req.url, {
+  return (config.fetch ?? globalThis.fetch)(req.url, {
     ...config.fetchOptions,
     method: req.method,
     headers: req.headers,
