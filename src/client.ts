@@ -7,7 +7,6 @@ import {
   type ResolvedConfig,
   resolveConfig,
 } from './internal/config.js';
-import type { Unwrapped } from './internal/envelope.js';
 import { optionKeys, refuseUnknownKeys } from './internal/option-keys.js';
 import { type PaginateParams, Pipeline } from './internal/pipeline.js';
 import type { HttpMethod, QueryValue } from './internal/transport.js';
@@ -132,7 +131,7 @@ export class PaymentsClient {
     return this.#api.call(() => {
       // Refused, not dropped: a key it does not know (a raw `stream` included) is a caller's mistake.
       refuseUnknownKeys(params, REQUEST_PARAM_KEYS);
-      return params as RequestParams<T> & { select?: (r: Unwrapped) => unknown };
+      return params;
     }, 'request');
   }
 

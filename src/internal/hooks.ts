@@ -1,4 +1,4 @@
-import { errorType, type RequestContext, requestChannel, templateOf, trace } from './channels.js';
+import { errorType, listening, type RequestContext, templateOf, trace } from './channels.js';
 import type { LevelLogger } from './logger.js';
 import { optionKeys } from './option-keys.js';
 
@@ -55,7 +55,7 @@ export function attemptObserver(
   request: { method: string; path: string; template?: string | undefined },
   baseUrl: string,
 ): { run(send: () => Promise<Response>): Promise<Response> } | undefined {
-  const channel = requestChannel();
+  const channel = listening('request');
   if (!channel && !hooks.onRequest && !hooks.onResponse && !hooks.onRetry) return undefined;
   const { method, path } = request;
   const urlTemplate = request.template ?? templateOf(path);
