@@ -72,15 +72,11 @@ export const InternalPage = Page as unknown as new <T>(
 ) => Page<T>;
 export type InternalPage<T> = Page<T>;
 
-function fingerprint(row: unknown): string {
-  if (isRecord(row) && typeof row.id === 'string') return row.id.slice(0, 100);
-  return safeStringify(row, '').slice(0, 200);
-}
-
 /** What identifies a page's content: its size and its first and last rows (not the page number it claims). */
-export function pageKey(page: Page<unknown>): string {
-  const rows = page.data;
-  return `${rows.length}:${fingerprint(rows[0])}:${fingerprint(rows[rows.length - 1])}`;
+function pageKey({ data: rows }: Page<unknown>): string {
+  const print = (row: unknown) =>
+    isRecord(row) && typeof row.id === 'string' ? row.id.slice(0, 100) : safeStringify(row, '').slice(0, 200);
+  return `${rows.length}:${print(rows[0])}:${print(rows.at(-1))}`;
 }
 
 /**

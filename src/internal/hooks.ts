@@ -1,3 +1,4 @@
+import { messageOf } from '../core/values.js';
 import { errorType, listening, type RequestContext, templateOf, trace } from './channels.js';
 import type { LevelLogger } from './logger.js';
 import { optionKeys } from './option-keys.js';
@@ -65,10 +66,7 @@ export function attemptObserver(
     try {
       hooks[name]?.(event as never);
     } catch (error) {
-      log.log(
-        'warn',
-        `the ${name} hook threw (ignored): ${error instanceof Error ? error.message : String(error)}`,
-      );
+      log.log('warn', `the ${name} hook threw (ignored): ${messageOf(error)}`);
     }
   };
   let attempt = 0;

@@ -57,14 +57,12 @@ export interface PaginateParams<T> {
 /** Sends requests for one client configuration. Shared by the client and its resources; not public. */
 export class Pipeline {
   readonly #config: ResolvedConfig;
+  /** The client's logger, for resources that warn once (deprecations). */
+  readonly logger: LevelLogger;
 
   constructor(config: ResolvedConfig) {
     this.#config = config;
-  }
-
-  /** The client's logger, for resources that warn once (deprecations). */
-  get logger(): LevelLogger {
-    return this.#config.logger;
+    this.logger = config.logger;
   }
 
   /**

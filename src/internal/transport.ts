@@ -7,6 +7,7 @@ import {
   retryAfterMs,
 } from '../core/error.js';
 import { ResponseTooLargeError } from '../core/response-errors.js';
+import { messageOf } from '../core/values.js';
 import { type ReadBody, readWithin, type TransportResponse, toTransportResponse } from './body.js';
 import { callLimits, type RequestOptions, type ResolvedConfig } from './config.js';
 import { attemptObserver } from './hooks.js';
@@ -180,8 +181,7 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
         const { reason, cause } = bodyFailure(error, config, signal);
         return { ...failed, kind: 'accepted-unreadable', status: accepted.status, headers, reason, cause };
       }
-      const error_ = toPaymentsError(error, target, signal, config);
-      return { ...failed, kind: 'failed', error: error_ };
+      return { ...failed, kind: 'failed', error: toPaymentsError(error, target, signal, config) };
     }
   }
   const { status, headers, read } = answer!;
@@ -229,8 +229,6 @@ function waitTooLong(error: Error): boolean {
  * (`safeCause`): ky's errors carry the request (and with it the key header), undici's the response's raw bytes.
  */
 const underlying = (error: unknown) => (error instanceof NetworkError ? error.cause : error);
-
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** After a 2xx status line, whether `error` is about the body (cut, stalled, too large) rather than the SDK's own. */
 function aboutTheBody(error: unknown): boolean {
