@@ -211,11 +211,8 @@ export function resolveConfig(given: ClientOptions) {
   refuseUnknownKeys(options.hooks, HOOK_KEYS, ['hooks']);
   // A browser's global scope (or jsdom's) has both `window` and `document`; workers and edge runtimes neither.
   const scope = globalThis as { window?: unknown; document?: unknown };
-  if (
-    scope.window !== undefined &&
-    scope.document !== undefined &&
-    options.dangerouslyAllowBrowser !== true
-  ) {
+  const browser = scope.window !== undefined && scope.document !== undefined;
+  if (browser && options.dangerouslyAllowBrowser !== true) {
     throw new PaymentsError(
       'PaymentsClient refuses to run in a browser, where any visitor could read its API key: call the API from ' +
         'your server, or in a test environment (jsdom) pass dangerouslyAllowBrowser: true',

@@ -72,9 +72,6 @@ export type TransportResult = {
     }
 );
 
-/** An answer after which the service may have acted on the request: it failed in a way the policy retries. */
-const mayHaveActed = (status: number) => status !== 429 && RETRY_STATUSES.includes(status);
-
 /**
  * Sends one logical request: builds URL and headers, runs the attempts through ky with the retry policy of
  * `retry.ts`, reads each body within its attempt, and returns what the call came to. Each attempt gets its own
@@ -117,7 +114,8 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
       accepted = { status: response.status, headers: response.headers };
     }
     const read = await readWithin(response, req.signal, limits.maxResponseBytes);
-    lastMayHaveActed = mayHaveActed(response.status);
+    // The service may have acted on an attempt that failed in a way the policy retries (not a 429: a refusal).
+    lastMayHaveActed = response.status !== 429 && RETRY_STATUSES.includes(response.status);
     // ky may read retry timing from the headers: it gets only a usable `Retry-After`, and so does the caller.
     const headers =
       (RETRY_STATUSES.includes(response.status) && timingHeaders(response.headers)) || undefined;
