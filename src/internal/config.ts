@@ -117,11 +117,18 @@ function normaliseBaseUrl(raw: string, allowInsecureHttp: boolean): string {
 const invalid = (path: string[], message: string) => new RequestValidationError([{ path, message }]);
 
 /**
- * Framing headers that fetch sets itself and refuses from the caller (with a TypeError thrown before anything
- * is sent, which would otherwise look like a network failure and make a payout's outcome seem unknown).
+ * Headers a `headers` option may not set, and why. The key and the tenant scope are set from `apiKey` and
+ * `accountId`, where they are checked. The framing headers fetch sets itself and refuses from the caller (with
+ * a TypeError thrown before anything is sent, which would otherwise look like a network failure and make a
+ * payout's outcome seem unknown).
  */
-const FETCH_OWNED_HEADERS =
-  'connection content-length expect host keep-alive te trailer transfer-encoding upgrade';
+const OWNED_HEADERS = new Map([
+  ['x-api-key', 'is set by the client: use apiKey'],
+  ['x-account-id', 'is set by the client: use accountId (or forAccount)'],
+  ...'connection content-length expect host keep-alive te trailer transfer-encoding upgrade'
+    .split(' ')
+    .map((name) => [name, 'is set by fetch itself and cannot be sent'] as const),
+]);
 
 /**
  * Rejects values that could split a header (CR/LF) and anything fetch would refuse anyway (a name that is not
@@ -134,19 +141,11 @@ function assertHeader(name: string, value: string): void {
   }
 }
 
-/**
- * Checks every header of a `headers` option (client or per call). The key and the tenant scope are set from
- * `apiKey` and `accountId`, where they are checked, never taken from `headers`.
- */
+/** Checks every header of a `headers` option (client or per call). */
 export function assertHeaders(headers: Record<string, string>): void {
   for (const [name, value] of Object.entries(headers)) {
-    const lower = name.toLowerCase();
-    if (lower === 'x-api-key') throw invalid([name], 'is set by the client: use apiKey');
-    if (lower === 'x-account-id')
-      throw invalid([name], 'is set by the client: use accountId (or forAccount)');
-    if (FETCH_OWNED_HEADERS.split(' ').includes(lower)) {
-      throw invalid([name], 'is set by fetch itself and cannot be sent');
-    }
+    const owned = OWNED_HEADERS.get(name.toLowerCase());
+    if (owned) throw invalid([name], owned);
     assertHeader(name, value);
   }
 }

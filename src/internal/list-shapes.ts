@@ -81,9 +81,7 @@ function counted(
   };
 }
 
-function where(rowsKey: string | undefined): string {
-  return rowsKey ? ` at "${rowsKey}"` : '';
-}
+const where = (rowsKey: string | undefined) => (rowsKey ? ` at "${rowsKey}"` : '');
 
 const flat =
   (guess: boolean): Reader =>
