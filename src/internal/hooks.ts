@@ -60,8 +60,8 @@ export function attemptObserver(
   if (!channel && !hooks.onRequest && !hooks.onResponse && !hooks.onRetry) return undefined;
   const { method, path } = request;
   const urlTemplate = request.template ?? templateOf(path);
-  const url = new URL(baseUrl);
-  const serverPort = Number(url.port) || (url.protocol === 'http:' ? 80 : 443);
+  const { hostname: serverAddress, port, protocol } = new URL(baseUrl);
+  const serverPort = Number(port) || (protocol === 'http:' ? 80 : 443);
   const call = <K extends keyof ClientHooks>(name: K, event: Parameters<NonNullable<ClientHooks[K]>>[0]) => {
     try {
       hooks[name]?.(event as never);
@@ -76,13 +76,7 @@ export function attemptObserver(
     run(send) {
       const started = Date.now();
       const event = { method, path, urlTemplate, attempt: ++attempt };
-      const context: RequestContext = {
-        method,
-        urlTemplate,
-        serverAddress: url.hostname,
-        serverPort,
-        attempt,
-      };
+      const context: RequestContext = { method, urlTemplate, serverAddress, serverPort, attempt };
       const retry = attempt > 1 && { reason, delayMs: started - ended };
       // Set before the start event, so a span opened there carries them.
       if (retry) Object.assign(context, { retryReason: retry.reason, retryDelayMs: retry.delayMs });
