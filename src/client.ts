@@ -7,7 +7,6 @@ import {
   type ResolvedConfig,
   resolveConfig,
 } from './internal/config.js';
-import type { Unwrapped } from './internal/envelope.js';
 import { optionKeys, refuseUnknownKeys } from './internal/option-keys.js';
 import { type PaginateParams, Pipeline } from './internal/pipeline.js';
 import type { HttpMethod, QueryValue } from './internal/transport.js';
@@ -50,23 +49,10 @@ export interface RequestParams<T> {
 }
 
 const REQUEST_PARAM_KEYS = optionKeys<RequestParams<unknown>>()([
-  'method',
-  'path',
-  'query',
-  'body',
-  'schema',
-  'select',
-  'responseType',
-  'idempotent',
-  'options',
+  'method path query body schema select responseType idempotent options',
 ]);
 const PAGINATE_PARAM_KEYS = optionKeys<PaginateParams<unknown>>()([
-  'path',
-  'query',
-  'schema',
-  'shape',
-  'rowsKey',
-  'options',
+  'path query schema shape rowsKey options',
 ]);
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
@@ -145,7 +131,7 @@ export class PaymentsClient {
     return this.#api.call(() => {
       // Refused, not dropped: a key it does not know (a raw `stream` included) is a caller's mistake.
       refuseUnknownKeys(params, REQUEST_PARAM_KEYS);
-      return params as RequestParams<T> & { select?: (r: Unwrapped) => unknown };
+      return params;
     }, 'request');
   }
 

@@ -55,8 +55,7 @@ nameClass(WebhookError, 'WebhookError');
 
 function toText(rawBody: unknown): string {
   if (typeof rawBody === 'string') return rawBody;
-  if (rawBody instanceof Uint8Array || rawBody instanceof ArrayBuffer)
-    return new TextDecoder().decode(rawBody);
+  if (rawBody instanceof Uint8Array) return new TextDecoder().decode(rawBody);
   // A parsed object has lost the exact bytes a signature covers; re-serialising would not give them back.
   throw new WebhookError(
     'parseWebhook needs the raw request body (string or bytes), read before any JSON body parser runs',
@@ -81,12 +80,12 @@ export async function parseWebhook<T extends WebhookPayload = WebhookPayload>(
   if (!options?.verify && options?.unverified !== true) {
     throw new WebhookError('parseWebhook needs a verify function (or unverified: true, for tests)');
   }
-  const text = toText(rawBody);
+  // The exact bytes as received, verified before decoding: that could drop a BOM or replace invalid UTF-8.
+  const exact = rawBody instanceof ArrayBuffer ? new Uint8Array(rawBody) : rawBody;
+  const text = toText(exact);
   if (options.verify) {
     let verified = false;
     try {
-      // The exact bytes as received: decoding first could drop a BOM or replace invalid UTF-8 under a signature.
-      const exact = rawBody instanceof ArrayBuffer ? new Uint8Array(rawBody) : rawBody;
       verified = await options.verify(exact, options.headers ?? {});
     } catch (error) {
       throw new WebhookError('Webhook verification failed', { cause: error });

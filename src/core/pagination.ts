@@ -3,19 +3,11 @@ import { PaymentsError, RequestValidationError } from './error.js';
 import { PaginationError } from './response-errors.js';
 import { isRecord, safeStringify } from './values.js';
 
-/** The numbers of one page, whatever shape it came in. */
-export interface PageInfo {
-  rows: unknown[];
-  page: number;
-  pageSize: number;
-  totalCount: number | undefined;
-  /** As reported or derived; when the service reports neither, a lower bound. */
-  totalPages: number;
-  /** Whether a page follows this one. */
-  hasMore: boolean;
-  /** The service declared this the last page, as opposed to a walk that merely ran out. */
-  isLastPage: boolean;
-}
+/** The numbers of one page, whatever shape it came in, and its rows (not yet validated). */
+export type PageInfo = { rows: unknown[] } & Pick<
+  Page<unknown>,
+  'page' | 'pageSize' | 'totalCount' | 'totalPages' | 'hasMore' | 'isLastPage'
+>;
 
 /** Loads page `n` of the same list, with the same query and request options. */
 export type PageLoader<T> = (page: number) => Promise<Page<T>>;
@@ -80,15 +72,11 @@ export const InternalPage = Page as unknown as new <T>(
 ) => Page<T>;
 export type InternalPage<T> = Page<T>;
 
-function fingerprint(row: unknown): string {
-  if (isRecord(row) && typeof row.id === 'string') return row.id.slice(0, 100);
-  return safeStringify(row, '').slice(0, 200);
-}
-
 /** What identifies a page's content: its size and its first and last rows (not the page number it claims). */
-export function pageKey(page: Page<unknown>): string {
-  const rows = page.data;
-  return `${rows.length}:${fingerprint(rows[0])}:${fingerprint(rows[rows.length - 1])}`;
+function pageKey({ data: rows }: Page<unknown>): string {
+  const print = (row: unknown) =>
+    isRecord(row) && typeof row.id === 'string' ? row.id.slice(0, 100) : safeStringify(row, '').slice(0, 200);
+  return `${rows.length}:${print(rows[0])}:${print(rows.at(-1))}`;
 }
 
 /**

@@ -63,27 +63,26 @@ type TracingChannel = { hasSubscribers: boolean } & Record<
 
 let channels: { request?: TracingChannel; call?: TracingChannel } | undefined;
 
-/** Loads the channels once, without a static import: bundlers and edge runtimes would fail on one. */
-function load(): NonNullable<typeof channels> {
-  if (channels) return channels;
-  channels = {};
-  try {
-    const process = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-    const dc = process?.getBuiltinModule?.('node:diagnostics_channel') as
-      | { tracingChannel?: (name: string) => TracingChannel }
-      | undefined;
-    if (dc?.tracingChannel) {
-      channels = { request: dc.tracingChannel(REQUEST_CHANNEL), call: dc.tracingChannel(CALL_CHANNEL) };
+/**
+ * The channel, only when someone listens. Loaded once, without a static import: bundlers and edge runtimes
+ * would fail on one.
+ */
+export function listening(name: 'request' | 'call'): TracingChannel | undefined {
+  if (!channels) {
+    channels = {};
+    try {
+      const process = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+      const dc = process?.getBuiltinModule?.('node:diagnostics_channel') as
+        | { tracingChannel?: (name: string) => TracingChannel }
+        | undefined;
+      if (dc?.tracingChannel) {
+        channels = { request: dc.tracingChannel(REQUEST_CHANNEL), call: dc.tracingChannel(CALL_CHANNEL) };
+      }
+    } catch {
+      // A runtime that refuses the module has no channels.
     }
-  } catch {
-    // A runtime that refuses the module has no channels.
   }
-  return channels;
-}
-
-/** The request channel, only when someone listens. */
-export function requestChannel(): TracingChannel | undefined {
-  const channel = load().request;
+  const channel = channels[name];
   return channel?.hasSubscribers ? channel : undefined;
 }
 
@@ -93,8 +92,8 @@ export function errorType(error: unknown): string {
 }
 
 /**
- * Runs `fn` (async: it never throws synchronously) as one traced operation, or just runs it without a channel: `start` (with the context's
- * stores entered, so a subscriber's span is the active one inside), `end` when `fn` returned its promise, then
+ * Runs `fn` (async: it never throws synchronously) as one traced operation, or plainly without a channel:
+ * `start` (its stores entered, so a subscriber's span is the active one inside), `end` when `fn` returned, then
  * `error` if it failed, `asyncStart` and `asyncEnd` when it settled. Unlike `tracePromise` the context never
  * receives the result or the error object, which may hold a body; only `errorType`.
  */
@@ -127,17 +126,17 @@ export function trace<C extends { errorType?: string }, T>(
 }
 
 /**
- * Traces one SDK call on `payments-service-sdk:call`; `fn` (an async function, so that nothing throws
- * synchronously) gets the context to fill in (status, counts, outcome), or `undefined` when nobody listens. The outbox traces `settle` with it:
- * `traceCall('outbox.settle', () => settle(reference))`.
+ * Traces one SDK call on `payments-service-sdk:call`; `fn` (async, so that nothing throws synchronously) gets
+ * the context to fill in (status, counts, outcome), or `undefined` when nobody listens. The outbox traces
+ * `settle` with it: `traceCall('outbox.settle', () => settle(reference))`.
  */
 export function traceCall<T>(
   operation: string,
   fn: (context: CallContext | undefined) => Promise<T>,
   fields?: Omit<CallContext, 'operation'>,
 ): Promise<T> {
-  const channel = load().call;
-  if (!channel?.hasSubscribers) return fn(undefined);
+  const channel = listening('call');
+  if (!channel) return fn(undefined);
   const context: CallContext = { operation, ...fields };
   return trace(channel, context, () => fn(context));
 }

@@ -117,11 +117,18 @@ function normaliseBaseUrl(raw: string, allowInsecureHttp: boolean): string {
 const invalid = (path: string[], message: string) => new RequestValidationError([{ path, message }]);
 
 /**
- * Framing headers that fetch sets itself and refuses from the caller (with a TypeError thrown before anything
- * is sent, which would otherwise look like a network failure and make a payout's outcome seem unknown).
+ * Headers a `headers` option may not set, and why. The key and the tenant scope are set from `apiKey` and
+ * `accountId`, where they are checked. The framing headers fetch sets itself and refuses from the caller (with
+ * a TypeError thrown before anything is sent, which would otherwise look like a network failure and make a
+ * payout's outcome seem unknown).
  */
-const FETCH_OWNED_HEADERS =
-  'connection content-length expect host keep-alive te trailer transfer-encoding upgrade';
+const OWNED_HEADERS = new Map([
+  ['x-api-key', 'is set by the client: use apiKey'],
+  ['x-account-id', 'is set by the client: use accountId (or forAccount)'],
+  ...'connection content-length expect host keep-alive te trailer transfer-encoding upgrade'
+    .split(' ')
+    .map((name) => [name, 'is set by fetch itself and cannot be sent'] as const),
+]);
 
 /**
  * Rejects values that could split a header (CR/LF) and anything fetch would refuse anyway (a name that is not
@@ -134,19 +141,11 @@ function assertHeader(name: string, value: string): void {
   }
 }
 
-/**
- * Checks every header of a `headers` option (client or per call). The key and the tenant scope are set from
- * `apiKey` and `accountId`, where they are checked, never taken from `headers`.
- */
+/** Checks every header of a `headers` option (client or per call). */
 export function assertHeaders(headers: Record<string, string>): void {
   for (const [name, value] of Object.entries(headers)) {
-    const lower = name.toLowerCase();
-    if (lower === 'x-api-key') throw invalid([name], 'is set by the client: use apiKey');
-    if (lower === 'x-account-id')
-      throw invalid([name], 'is set by the client: use accountId (or forAccount)');
-    if (FETCH_OWNED_HEADERS.split(' ').includes(lower)) {
-      throw invalid([name], 'is set by fetch itself and cannot be sent');
-    }
+    const owned = OWNED_HEADERS.get(name.toLowerCase());
+    if (owned) throw invalid([name], owned);
     assertHeader(name, value);
   }
 }
@@ -171,10 +170,8 @@ const LIMITS: Record<keyof Limits, [min: number, max: number, byDefault: number]
 /** The limits `options` sets, checked, and for the rest (absent or null) `fallback`'s or the defaults. */
 function limits(options: Partial<Record<keyof Limits, unknown>>, fallback?: Limits): Limits {
   const checked = {} as Limits;
-  for (const [name, [min, max, byDefault]] of Object.entries(LIMITS) as [
-    keyof Limits,
-    [number, number, number],
-  ][]) {
+  for (const name of Object.keys(LIMITS) as (keyof Limits)[]) {
+    const [min, max, byDefault] = LIMITS[name];
     // Checked as a whole number below: any other value is refused.
     const value = options[name] as number | null | undefined;
     if (value != null && !(Number.isInteger(value) && value >= min && value <= max)) {
@@ -198,11 +195,7 @@ export function callLimits(options: RequestOptions | undefined, config: Resolved
 /** An environment variable where one exists (Node, Bun, Deno with --allow-env); undefined elsewhere. */
 function readEnv(name: string): string | undefined {
   try {
-    return (
-      (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[
-        name
-      ]?.trim() || undefined
-    );
+    return globalThis.process?.env?.[name]?.trim() || undefined;
   } catch {
     // Deno without env permission throws; treat as unset.
     return undefined;
@@ -217,11 +210,8 @@ export function resolveConfig(given: ClientOptions) {
   refuseUnknownKeys(options.hooks, HOOK_KEYS, ['hooks']);
   // A browser's global scope (or jsdom's) has both `window` and `document`; workers and edge runtimes neither.
   const scope = globalThis as { window?: unknown; document?: unknown };
-  if (
-    scope.window !== undefined &&
-    scope.document !== undefined &&
-    options.dangerouslyAllowBrowser !== true
-  ) {
+  const browser = scope.window !== undefined && scope.document !== undefined;
+  if (browser && options.dangerouslyAllowBrowser !== true) {
     throw new PaymentsError(
       'PaymentsClient refuses to run in a browser, where any visitor could read its API key: call the API from ' +
         'your server, or in a test environment (jsdom) pass dangerouslyAllowBrowser: true',

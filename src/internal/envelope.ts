@@ -21,16 +21,11 @@ export interface Unwrapped {
 
 const ENVELOPE_KEYS = new Set(['status', 'message', 'success']);
 
-/** True when `body` carries envelope markers: a numeric or boolean `status`, or a `success` flag. */
-function hasEnvelope(body: Record<string, unknown>): boolean {
-  return (
-    typeof body.success === 'boolean' || typeof body.status === 'boolean' || typeof body.status === 'number'
-  );
-}
-
 export function unwrap(body: unknown): Unwrapped {
-  if (!isRecord(body) || !hasEnvelope(body)) {
-    return { payload: body, root: isRecord(body) ? body : undefined, message: undefined };
+  if (!isRecord(body)) return { payload: body, root: undefined, message: undefined };
+  // The envelope's markers: a numeric or boolean `status`, or a `success` flag.
+  if (typeof body.success !== 'boolean' && !['boolean', 'number'].includes(typeof body.status)) {
+    return { payload: body, root: body, message: undefined };
   }
   const message = typeof body.message === 'string' ? body.message : undefined;
   if ('data' in body) return { payload: body.data, root: body, message };

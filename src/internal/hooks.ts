@@ -1,4 +1,5 @@
-import { errorType, type RequestContext, requestChannel, templateOf, trace } from './channels.js';
+import { messageOf } from '../core/values.js';
+import { errorType, listening, type RequestContext, templateOf, trace } from './channels.js';
 import type { LevelLogger } from './logger.js';
 import { optionKeys } from './option-keys.js';
 
@@ -49,30 +50,23 @@ export const HOOK_KEYS = optionKeys<ClientHooks>()(['onRequest', 'onResponse', '
  * Wraps each attempt of one request; `undefined` when no hook is set and no tracer listens (nothing is
  * measured). The one source of attempt events: the hooks and the request channel get the same numbers.
  */
-export interface AttemptObserver {
-  run(attempt: () => Promise<Response>): Promise<Response>;
-}
-
 export function attemptObserver(
   hooks: ClientHooks,
   log: LevelLogger,
   request: { method: string; path: string; template?: string | undefined },
   baseUrl: string,
-): AttemptObserver | undefined {
-  const channel = requestChannel();
+): { run(send: () => Promise<Response>): Promise<Response> } | undefined {
+  const channel = listening('request');
   if (!channel && !hooks.onRequest && !hooks.onResponse && !hooks.onRetry) return undefined;
   const { method, path } = request;
   const urlTemplate = request.template ?? templateOf(path);
-  const url = new URL(baseUrl);
-  const serverPort = Number(url.port) || (url.protocol === 'http:' ? 80 : 443);
+  const { hostname: serverAddress, port, protocol } = new URL(baseUrl);
+  const serverPort = Number(port) || (protocol === 'http:' ? 80 : 443);
   const call = <K extends keyof ClientHooks>(name: K, event: Parameters<NonNullable<ClientHooks[K]>>[0]) => {
     try {
       hooks[name]?.(event as never);
     } catch (error) {
-      log.log(
-        'warn',
-        `the ${name} hook threw (ignored): ${error instanceof Error ? error.message : String(error)}`,
-      );
+      log.log('warn', `the ${name} hook threw (ignored): ${messageOf(error)}`);
     }
   };
   let attempt = 0;
@@ -82,17 +76,12 @@ export function attemptObserver(
     run(send) {
       const started = Date.now();
       const event = { method, path, urlTemplate, attempt: ++attempt };
-      const context: RequestContext = {
-        method,
-        urlTemplate,
-        serverAddress: url.hostname,
-        serverPort,
-        attempt,
-      };
+      const context: RequestContext = { method, urlTemplate, serverAddress, serverPort, attempt };
+      const retry = attempt > 1 && { reason, delayMs: started - ended };
       // Set before the start event, so a span opened there carries them.
-      if (attempt > 1) Object.assign(context, { retryReason: reason, retryDelayMs: started - ended });
+      if (retry) Object.assign(context, { retryReason: retry.reason, retryDelayMs: retry.delayMs });
       return trace(channel, context, async () => {
-        if (attempt > 1) call('onRetry', { ...event, reason, delayMs: started - ended });
+        if (retry) call('onRetry', { ...event, ...retry });
         call('onRequest', event);
         try {
           const response = await send();

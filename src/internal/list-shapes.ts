@@ -18,11 +18,6 @@ export const LIST_SHAPES = ['flat', 'nested', 'top-level', 'array', 'csv'] as co
 /** One of the list shapes the spec states. */
 export type ListShape = (typeof LIST_SHAPES)[number];
 
-/** Whether `value` names a list shape (a caller's typo must not fall back to detection). */
-export function isListShape(value: unknown): value is ListShape {
-  return (LIST_SHAPES as readonly unknown[]).includes(value);
-}
-
 /** What a reader gets: the response as read, and the page and size that were asked for. */
 export interface ListResponse {
   unwrapped: Unwrapped | undefined;
@@ -86,9 +81,7 @@ function counted(
   };
 }
 
-function where(rowsKey: string | undefined): string {
-  return rowsKey ? ` at "${rowsKey}"` : '';
-}
+const where = (rowsKey: string | undefined) => (rowsKey ? ` at "${rowsKey}"` : '');
 
 const flat =
   (guess: boolean): Reader =>

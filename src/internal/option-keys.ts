@@ -8,16 +8,23 @@ import { RequestValidationError } from '../core/error.js';
  * cannot drift apart.
  */
 
-type Missing<T, K extends readonly string[]> = Exclude<keyof T & string, K[number]>;
+/** The keys a list names: each entry one key, or several separated by spaces (`'timeout totalTimeout'`). */
+type Words<S extends string> = S extends `${infer Head} ${infer Rest}` ? Head | Words<Rest> : S;
+
+/** `unknown` when `U` is empty; else a type error that names `U` under `label`. */
+type None<U, Label extends string> = [U] extends [never] ? unknown : Record<Label, U>;
 
 /**
  * The key list of an option bag, checked against its interface at compile time:
- * `optionKeys<RequestOptions>()(['signal', 'timeout', ...])`. A key missing from the list is a type error.
+ * `optionKeys<RequestOptions>()(['signal timeout', ...])`. A key missing from the list, or a word that is not a
+ * key, is a type error.
  */
 export function optionKeys<T>() {
-  return <const K extends readonly (keyof T & string)[]>(
-    keys: K & ([Missing<T, K>] extends [never] ? unknown : { missing: Missing<T, K> }),
-  ): K => keys;
+  return <const K extends readonly string[]>(
+    keys: K &
+      None<Exclude<keyof T & string, Words<K[number]>>, 'missing'> &
+      None<Exclude<Words<K[number]>, keyof T>, 'notAKey'>,
+  ): Words<K[number]>[] => keys.flatMap((words) => words.split(' ')) as Words<K[number]>[];
 }
 
 /** Edit distance, for the did-you-mean; keys are short, so the quadratic table costs nothing. */

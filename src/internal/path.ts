@@ -1,12 +1,6 @@
 import { RequestValidationError } from '../core/error.js';
 import { isUuid } from '../rules/ids.js';
 
-/** A path parameter the spec types as uuid: anything else is refused before sending. */
-export function uuidSegment(name: string, value: unknown): string {
-  if (!isUuid(value)) throw new RequestValidationError([{ path: [name], message: 'must be a uuid' }]);
-  return value;
-}
-
 /** The problem with a character that compatibility normalisation (NFKC) turns into `.`, `/` or `\` (`．`, `／`, `＼`). */
 function lookalike(path: string): string | undefined {
   for (const char of path) {
@@ -43,12 +37,14 @@ export function assertSafePath(path: string): string {
 }
 
 /**
- * A path built from its template, each `{name}` filled with a uuid (checked as `uuidSegment` does), and the
- * template itself, which tracing reports in place of the path so that no id reaches a span name.
+ * A path built from its template, each `{name}` filled with a uuid (the spec types every path parameter so:
+ * anything else is refused before sending), and the template itself, which tracing reports in place of the
+ * path so that no id reaches a span name.
  */
 export function route(template: string, ids: Record<string, unknown>): { path: string; template: string } {
-  return {
-    path: template.replace(/\{(\w+)\}/g, (_, name: string) => uuidSegment(name, ids[name])),
-    template,
-  };
+  const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    if (!isUuid(ids[name])) throw new RequestValidationError([{ path: [name], message: 'must be a uuid' }]);
+    return ids[name];
+  });
+  return { path, template };
 }

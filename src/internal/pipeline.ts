@@ -7,7 +7,7 @@ import type { Schema } from '../rules/schema.js';
 import { type CallContext, noteResponse, traceCall } from './channels.js';
 import type { RequestOptions, ResolvedConfig } from './config.js';
 import type { Unwrapped } from './envelope.js';
-import { isListShape, LIST_SHAPES, type ListShape, readPage } from './list-shapes.js';
+import { LIST_SHAPES, type ListShape, readPage } from './list-shapes.js';
 import type { LevelLogger } from './logger.js';
 import { jsonPayload, readCommitted, responseOf, shapeError, validate } from './response.js';
 import { type QueryValue, send, type TransportRequest, type TransportResult } from './transport.js';
@@ -57,14 +57,12 @@ export interface PaginateParams<T> {
 /** Sends requests for one client configuration. Shared by the client and its resources; not public. */
 export class Pipeline {
   readonly #config: ResolvedConfig;
+  /** The client's logger, for resources that warn once (deprecations). */
+  readonly logger: LevelLogger;
 
   constructor(config: ResolvedConfig) {
     this.#config = config;
-  }
-
-  /** The client's logger, for resources that warn once (deprecations). */
-  get logger(): LevelLogger {
-    return this.#config.logger;
+    this.logger = config.logger;
   }
 
   /**
@@ -117,7 +115,8 @@ export class Pipeline {
       return new Page<T>({ ...info, rows }, load, responseInfo(response));
     };
     return new PagePromise(async () => {
-      if (list.shape !== undefined && !isListShape(list.shape)) {
+      // A typo in `shape` must not fall back to detection.
+      if (list.shape !== undefined && !(LIST_SHAPES as readonly unknown[]).includes(list.shape)) {
         throw new RequestValidationError([
           { path: ['shape'], message: `must be one of: ${LIST_SHAPES.join(', ')}` },
         ]);

@@ -29,15 +29,11 @@ function pattern(secret: string): RegExp {
   return new RegExp(parts.join(''), 'gi');
 }
 
-/** The longest run of letters and digits in the secret: a cheap test that rules most texts out at once. */
-function anchor(secret: string): string {
-  return (secret.match(/[A-Za-z0-9]+/g) ?? []).reduce((a, b) => (b.length > a.length ? b : a), '');
-}
-
 export function redactor(secret: string): Redact {
   if (secret.length < MIN_SECRET_LENGTH) return (text) => text;
   const regex = pattern(secret);
-  const probe = anchor(secret);
+  // The longest run of letters and digits in the secret: a cheap test that rules most texts out at once.
+  const probe = (secret.match(/[A-Za-z0-9]+/g) ?? []).reduce((a, b) => (b.length > a.length ? b : a), '');
   const head = secret.slice(0, Math.min(secret.length - 1, 24));
   return (text, cut = false) => {
     let out = probe.length >= 4 && !text.includes(probe) ? text : text.replace(regex, REDACTED);

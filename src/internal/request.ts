@@ -3,8 +3,6 @@ import { assertHeaders, type ResolvedConfig } from './config.js';
 import { assertSafePath } from './path.js';
 import type { TransportRequest } from './transport.js';
 
-/** What goes on the wire for one request: its URL, its headers and its JSON body, and ky's unset options. */
-
 /**
  * Every option ky or the Request constructor reads that the SDK does not set, as an own `undefined`: ky copies
  * the options and reads the rest through the prototype chain, so a polluted `Object.prototype.prefix` would

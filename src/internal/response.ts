@@ -1,8 +1,9 @@
 import { APIError, PaymentsError } from '../core/error.js';
 import { AcceptedButUnreadableError, ResponseValidationError } from '../core/response-errors.js';
 import { check, type Schema, toFieldIssues } from '../rules/schema.js';
+import type { TransportResponse } from './body.js';
 import { bodySaysFailure, type Unwrapped, unwrap } from './envelope.js';
-import type { TransportResponse, TransportResult } from './transport.js';
+import type { TransportResult } from './transport.js';
 
 /**
  * The response stage, what every transport result goes through: outcome, failure status, JSON, unwrap, schema

@@ -7,19 +7,13 @@ import {
   retryAfterMs,
 } from '../core/error.js';
 import { ResponseTooLargeError } from '../core/response-errors.js';
+import { messageOf } from '../core/values.js';
 import { type ReadBody, readWithin, type TransportResponse, toTransportResponse } from './body.js';
 import { callLimits, type RequestOptions, type ResolvedConfig } from './config.js';
 import { attemptObserver } from './hooks.js';
 import { redactHeaders, safeCause } from './redact.js';
 import { unsetOptions, wireRequest } from './request.js';
 import { isSafeToRepeat, KY_RETRY, MAX_RETRY_AFTER_MS, RETRY_STATUSES, timingHeaders } from './retry.js';
-
-/**
- * ky retries a status only by throwing its `HTTPError` (ky 2.1 `Ky.js`: a status is retried from the error that
- * `throwHttpErrors` raises; with `false` nothing is retried). So only the statuses the policy retries throw, and
- * only when retries are allowed; any other status comes back from ky as a response.
- */
-const throwRetryable = (status: number) => RETRY_STATUSES.includes(status);
 
 /** The HTTP methods the API uses. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -42,8 +36,6 @@ export interface TransportRequest {
   idempotent?: boolean | undefined;
   options?: RequestOptions | undefined;
 }
-
-export type { TransportResponse } from './body.js';
 
 /**
  * What one call came to, built here and nowhere else; the response stage (`response.ts`) turns it into data or
@@ -80,9 +72,6 @@ export type TransportResult = {
     }
 );
 
-/** An answer after which the service may have acted on the request: it failed in a way the policy retries. */
-const mayHaveActed = (status: number) => status !== 429 && RETRY_STATUSES.includes(status);
-
 /**
  * Sends one logical request: builds URL and headers, runs the attempts through ky with the retry policy of
  * `retry.ts`, reads each body within its attempt, and returns what the call came to. Each attempt gets its own
@@ -118,12 +107,15 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
     // Until an answer says otherwise, an attempt that went out may have been carried out.
     lastMayHaveActed = true;
     const req = input as Request;
-    const response = await (streaming ? sendStream(config, req, request) : fetchOf(config)(input, init));
+    const response = await (streaming
+      ? sendStream(config, req, request)
+      : (config.fetch ?? globalThis.fetch)(input, init));
     if (commits && response.status >= 200 && response.status < 300) {
       accepted = { status: response.status, headers: response.headers };
     }
     const read = await readWithin(response, req.signal, limits.maxResponseBytes);
-    lastMayHaveActed = mayHaveActed(response.status);
+    // The service may have acted on an attempt that failed in a way the policy retries (not a 429: a refusal).
+    lastMayHaveActed = response.status !== 429 && RETRY_STATUSES.includes(response.status);
     // ky may read retry timing from the headers: it gets only a usable `Retry-After`, and so does the caller.
     const headers =
       (RETRY_STATUSES.includes(response.status) && timingHeaders(response.headers)) || undefined;
@@ -143,7 +135,10 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
     // `totalTimeout` the whole call, retries and their waits included.
     timeout: limits.timeout === 0 ? false : limits.timeout,
     totalTimeout: limits.totalTimeout === 0 ? false : limits.totalTimeout,
-    throwHttpErrors: maxRetries > 0 ? throwRetryable : false,
+    // ky retries a status only by throwing its `HTTPError` (ky 2.1 `Ky.js`; with `false` nothing is retried). So
+    // only the statuses the policy retries throw, and only when retries are allowed; any other status comes
+    // back from ky as a response.
+    throwHttpErrors: maxRetries > 0 ? (status) => RETRY_STATUSES.includes(status) : false,
     retry: {
       ...KY_RETRY,
       limit: maxRetries,
@@ -184,8 +179,7 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
         const { reason, cause } = bodyFailure(error, config, signal);
         return { ...failed, kind: 'accepted-unreadable', status: accepted.status, headers, reason, cause };
       }
-      const error_ = toPaymentsError(error, target, signal, config);
-      return { ...failed, kind: 'failed', error: error_ };
+      return { ...failed, kind: 'failed', error: toPaymentsError(error, target, signal, config) };
     }
   }
   const { status, headers, read } = answer!;
@@ -194,8 +188,6 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
   return { target, commits, earlierAttemptMayHaveActed, kind: 'response', response };
 }
 
-const fetchOf = (config: ResolvedConfig) => config.fetch ?? globalThis.fetch;
-
 /**
  * ky clones a request's body for retries, which would hold a whole upload in memory; a streamed body is sent
  * once, so it is attached here, after ky's bookkeeping, straight to fetch. `redirect: 'error'`, not 'manual':
@@ -203,7 +195,7 @@ const fetchOf = (config: ResolvedConfig) => config.fetch ?? globalThis.fetch;
  * an upload is therefore an APIConnectionError; nothing follows it either way.
  */
 function sendStream(config: ResolvedConfig, req: Request, request: TransportRequest): Promise<Response> {
-  return fetchOf(config)(req.url, {
+  return (config.fetch ?? globalThis.fetch)(req.url, {
     ...config.fetchOptions,
     method: req.method,
     headers: req.headers,
@@ -231,15 +223,10 @@ function waitTooLong(error: Error): boolean {
 }
 
 /**
- * What ky, fetch or the body read threw, as the transport turns it into a result. Only the underlying cause is
- * kept, reduced to name, message and code: ky's errors carry the request (and with it the key header), undici's
- * parser errors the raw bytes of the response.
+ * The error under ky's `NetworkError`, which wraps fetch's. Only it is kept, reduced to name, message and code
+ * (`safeCause`): ky's errors carry the request (and with it the key header), undici's the response's raw bytes.
  */
-
-/** The error under ky's `NetworkError`, which wraps fetch's. */
 const underlying = (error: unknown) => (error instanceof NetworkError ? error.cause : error);
-
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** After a 2xx status line, whether `error` is about the body (cut, stalled, too large) rather than the SDK's own. */
 function aboutTheBody(error: unknown): boolean {

@@ -17,6 +17,16 @@ describe('option key lists follow their interface', () => {
     optionKeys<Bag>()(['a', 'b', 'c']);
   });
 
+  it('an entry may name several keys, separated by spaces, each checked the same way', () => {
+    expect(optionKeys<Bag>()(['a b'])).toEqual(['a', 'b']);
+    // @ts-expect-error `b` is missing
+    optionKeys<Bag>()(['a']);
+    // @ts-expect-error `c` is not a key of the interface
+    optionKeys<Bag>()(['a b c']);
+    // @ts-expect-error a doubled space names an empty key
+    optionKeys<Bag>()(['a  b']);
+  });
+
   it('PayoutOutcome not_sent carries the error, the reason and maybe retryAfterMs', () => {
     type NotSent = Extract<PayoutOutcome, { status: 'not_sent' }>;
     expectTypeOf<NotSent['error']>().toEqualTypeOf<unknown>();
