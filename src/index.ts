@@ -72,6 +72,7 @@ export {
   type BeneficiaryInput,
   type BeneficiaryListParams,
   BeneficiaryListParamsSchema,
+  type BeneficiaryRailFields,
   BeneficiarySchema,
   type BeneficiaryWriteOptions,
   beneficiaryInputIssues,
@@ -115,7 +116,7 @@ export {
   type WalletTransactionListParams,
   type WalletTransactions,
 } from './resources/wallet.js';
-export type { BeneficiaryWrite } from './rules/beneficiary.js';
+export { BeneficiaryFieldsSchema, type BeneficiaryWrite } from './rules/beneficiary.js';
 export { currencyDigits, toMajorUnits, toMinorUnits } from './rules/currency.js';
 export {
   type KnownPayerNameStatus,

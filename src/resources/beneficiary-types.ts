@@ -1,3 +1,6 @@
+import type * as z from 'zod/mini';
+import type { BeneficiaryFieldsSchema } from '../rules/beneficiary.js';
+
 /** The beneficiary inputs by rail: what the compiler checks. `rules/beneficiary.ts` holds the same rules at run time. */
 
 /** Who holds the account: `individual` or `business`. */
@@ -18,99 +21,64 @@ export interface BankAddress {
 }
 
 /** Fields every rail may carry, as the spec's update table spells them. */
-export interface BeneficiaryFields {
-  /**
-   * Fields the spec names without spelling: crypto wallet address and network, destination business id, mobile
-   * money operator and wallet number, intermediary bank name and routing number, IBAN, BIC, sort code, contact
-   * person, postal-address objects. Put them here under the names your account manager gives; they are sent
-   * at the top level of the body, untouched. A field the SDK knows goes in its own property.
-   */
-  extra?: Record<string, unknown>;
+export interface BeneficiaryFields
+  extends Omit<z.input<typeof BeneficiaryFieldsSchema>, 'currency' | 'bank_address' | 'withdrawal_method'> {
   /** Max 10; a supported wallet or FX corridor currency. */
   currency: string;
-  /** A friendly label. */
-  label?: string;
-  /** Max 100. */
-  email?: string;
-  /** Max 100; a nickname for crypto and `platform_transfer`. Required on every rail except `mobile_money`. */
-  account_name?: string;
-  /** Max 50; trimmed before sending. Required for `ach`, `domestic_wire`, `international_wire`. */
-  account_number?: string;
-  /** Max 100. Required for `ach`, `domestic_wire`, `international_wire`. */
-  bank_name?: string;
-  /** Max 20; required when `currency` is NGN and `account_number` is sent. */
-  bank_code?: string;
   /**
    * On `ach`, `domestic_wire` and `international_wire` every part is required and `country` is a two-letter
    * ISO 3166-1 code; optional on other rails (sent as given).
    */
   bank_address?: BankAddress;
-  /** Max 20; required for `international_wire`. */
-  swift_code?: string;
-  /** Max 20; a 9-digit ABA number, required for `ach` and `domestic_wire` and sent in the same request whenever those are. */
-  routing_number?: string;
-  /**
-   * `individual` or `business`: required for bank-account beneficiaries except NGN (accepted but optional
-   * there); not applicable to crypto, mobile money, `platform_transfer`.
-   */
-  account_owner_type?: AccountOwnerType;
-  /** Required when `currency` is USD (checked at run time: the compiler cannot tell `'USD'` from `string`). */
-  account_category?: AccountCategory;
 }
 
+/** The fields every rail may carry, those named by `K` required: the base of each input type by rail. */
+export type BeneficiaryRailFields<K extends keyof BeneficiaryFields> = Omit<BeneficiaryFields, K> &
+  Required<Pick<BeneficiaryFields, K>>;
+
 /** NGN bank transfer: no rail. On update, omitting `withdrawal_method` keeps the stored rail; null or '' clears it. */
-export interface NgnBankTransferInput extends BeneficiaryFields {
+export interface NgnBankTransferInput extends BeneficiaryRailFields<'account_name'> {
   /** Omit (or null) for an NGN bank transfer; on update, omitting keeps the stored rail and null or '' clears it. */
   withdrawal_method?: null | '';
-  account_name: string;
 }
 
 /** `ach` or `domestic_wire`: US bank details with a 9-digit routing number. */
-export interface UsBankBeneficiaryInput extends BeneficiaryFields {
+export interface UsBankBeneficiaryInput
+  extends BeneficiaryRailFields<
+    'account_name' | 'account_number' | 'bank_name' | 'bank_address' | 'routing_number' | 'account_owner_type'
+  > {
   /** The rail. On update, restating it has its fields checked; omitting it keeps the stored rail. */
   withdrawal_method: 'ach' | 'domestic_wire';
-  account_name: string;
-  account_number: string;
-  bank_name: string;
-  bank_address: BankAddress;
-  routing_number: string;
-  account_owner_type: AccountOwnerType;
 }
 
 /** `international_wire`: bank details with a SWIFT code. */
-export interface InternationalWireBeneficiaryInput extends BeneficiaryFields {
+export interface InternationalWireBeneficiaryInput
+  extends BeneficiaryRailFields<
+    'account_name' | 'account_number' | 'bank_name' | 'bank_address' | 'swift_code' | 'account_owner_type'
+  > {
   /** The rail. On update, restating it has its fields checked; omitting it keeps the stored rail. */
   withdrawal_method: 'international_wire';
-  account_name: string;
-  account_number: string;
-  bank_name: string;
-  bank_address: BankAddress;
-  swift_code: string;
-  account_owner_type: AccountOwnerType;
 }
 
 /**
  * `local_transfer`. `account_owner_type` is required unless the currency is NGN (where the spec makes it
  * optional); the compiler cannot tell `'NGN'` from any other string, so that rule runs at run time.
  */
-export interface LocalTransferBeneficiaryInput extends BeneficiaryFields {
+export interface LocalTransferBeneficiaryInput extends BeneficiaryRailFields<'account_name'> {
   /** The rail. On update, restating it has its fields checked; omitting it keeps the stored rail. */
   withdrawal_method: 'local_transfer';
-  account_name: string;
 }
 
 /** `crypto_usdt` or `crypto_usdc`; wallet address and network go under the names your account manager gives. */
-export interface CryptoBeneficiaryInput extends BeneficiaryFields {
+export interface CryptoBeneficiaryInput extends BeneficiaryRailFields<'account_name'> {
   /** The rail. On update, restating it has its fields checked; omitting it keeps the stored rail. */
   withdrawal_method: 'crypto_usdt' | 'crypto_usdc';
-  account_name: string;
 }
 
 /** `platform_transfer` to another business; its id goes under the name your account manager gives. */
-export interface PlatformTransferBeneficiaryInput extends BeneficiaryFields {
+export interface PlatformTransferBeneficiaryInput extends BeneficiaryRailFields<'account_name'> {
   /** The rail. On update, restating it has its fields checked; omitting it keeps the stored rail. */
   withdrawal_method: 'platform_transfer';
-  account_name: string;
 }
 
 /** `mobile_money`; operator and wallet number go under the names your account manager gives. */

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import type { FieldIssue } from '../core/error.js';
 import { isRecord } from '../core/values.js';
-import { atMost, extraIssues, fieldIssues, gatherExtra, trimmedString } from './schema.js';
+import { atMost, extraIssues, fieldIssues, gatherExtra, strictObject, trimmedString } from './schema.js';
 
 /** Every rail the spec lists for `withdrawal_method`; none of them (null) is an NGN bank transfer. */
 export const WITHDRAWAL_METHODS = [
@@ -84,35 +84,60 @@ function railIssues(b: Record<string, unknown>, mode: BeneficiaryWrite): RuleIss
 
 const text = (max: number) => z.optional(z.string().check(atMost(max)));
 
-const fieldsSchema = z.strictObject({
+/**
+ * The body fields of a beneficiary, as the spec's update table spells them, each optional here: which are
+ * required depends on the rail (the rail rules above, and the input types by rail).
+ */
+export const BeneficiaryFieldsSchema = strictObject({
+  // `currency` and `bank_address` are typed more narrowly by BeneficiaryFields, which documents them.
   currency: text(10),
+  /** A friendly label. */
   label: z.optional(z.string()),
+  /** Max 100. */
   email: text(100),
+  /** Max 100; a nickname for crypto and `platform_transfer`. Required on every rail except `mobile_money`. */
   account_name: text(100),
+  /** Max 50; trimmed before sending. Required for `ach`, `domestic_wire`, `international_wire`. */
   account_number: z.optional(trimmedString.check(atMost(50))),
+  /** Max 100. Required for `ach`, `domestic_wire`, `international_wire`. */
   bank_name: text(100),
+  /** Max 20; required when `currency` is NGN and `account_number` is sent. */
   bank_code: text(20),
   bank_address: z.optional(z.record(z.string(), z.string())),
+  /** Max 20; required for `international_wire`. */
   swift_code: text(20),
+  /** Max 20; a 9-digit ABA number, required for `ach` and `domestic_wire` and sent in the same request whenever those are. */
   routing_number: text(20),
+  /**
+   * `individual` or `business`: required for bank-account beneficiaries except NGN (accepted but optional
+   * there); not applicable to crypto, mobile money, `platform_transfer`.
+   */
   account_owner_type: z.optional(z.enum(['individual', 'business'])),
+  /** Required when `currency` is USD (checked at run time: the compiler cannot tell `'USD'` from `string`). */
   account_category: z.optional(z.enum(['checking', 'savings'])),
+  /** The rail; none (null or '') is an NGN bank transfer. */
   withdrawal_method: z.optional(
     z.nullable(
       z.enum([...WITHDRAWAL_METHODS, ''], `must be one of ${WITHDRAWAL_METHODS.join(', ')}, or null`),
     ),
   ),
+  /**
+   * Fields the spec names without spelling: crypto wallet address and network, destination business id, mobile
+   * money operator and wallet number, intermediary bank name and routing number, IBAN, BIC, sort code, contact
+   * person, postal-address objects. Put them here under the names your account manager gives; they are sent
+   * at the top level of the body, untouched. A field the SDK knows goes in its own property.
+   */
   extra: z.optional(z.record(z.string(), z.unknown())),
 });
 
 /** The body fields the spec spells; anything else it names goes in `extra`. */
-const BENEFICIARY_FIELDS = Object.keys(fieldsSchema.shape).filter((key) => key !== 'extra');
+const BENEFICIARY_FIELDS = Object.keys(BeneficiaryFieldsSchema.shape).filter((key) => key !== 'extra');
 
 /** Whether a body creates a beneficiary or replaces one (`update` may omit the rail to keep it). */
 export type BeneficiaryWrite = 'create' | 'update';
 
 function inputSchema(mode: BeneficiaryWrite, requireClassification: boolean) {
-  return fieldsSchema.check(
+  return BeneficiaryFieldsSchema.check(
     z.superRefine(
       (value, ctx) => {
         if (!isRecord(value)) return;
