@@ -72,6 +72,7 @@ export {
   type BeneficiaryInput,
   type BeneficiaryListParams,
   BeneficiaryListParamsSchema,
+  type BeneficiaryRail,
   type BeneficiaryRailFields,
   BeneficiarySchema,
   type BeneficiaryWriteOptions,

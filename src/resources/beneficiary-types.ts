@@ -36,6 +36,15 @@ export interface BeneficiaryFields
 export type BeneficiaryRailFields<K extends keyof BeneficiaryFields> = Omit<BeneficiaryFields, K> &
   Required<Pick<BeneficiaryFields, K>>;
 
+/** The input of rail `M`, which requires the fields named by `K`. */
+export type BeneficiaryRail<
+  M extends string,
+  K extends keyof BeneficiaryFields,
+> = BeneficiaryRailFields<K> & {
+  /** The rail. On update, restating it has its fields checked; omitting it keeps the stored rail. */
+  withdrawal_method: M;
+};
+
 /** NGN bank transfer: no rail. On update, omitting `withdrawal_method` keeps the stored rail; null or '' clears it. */
 export interface NgnBankTransferInput extends BeneficiaryRailFields<'account_name'> {
   /** Omit (or null) for an NGN bank transfer; on update, omitting keeps the stored rail and null or '' clears it. */
@@ -44,48 +53,34 @@ export interface NgnBankTransferInput extends BeneficiaryRailFields<'account_nam
 
 /** `ach` or `domestic_wire`: US bank details with a 9-digit routing number. */
 export interface UsBankBeneficiaryInput
-  extends BeneficiaryRailFields<
+  extends BeneficiaryRail<
+    'ach' | 'domestic_wire',
     'account_name' | 'account_number' | 'bank_name' | 'bank_address' | 'routing_number' | 'account_owner_type'
-  > {
-  /** The rail. On update, restating it has its fields checked; omitting it keeps the stored rail. */
-  withdrawal_method: 'ach' | 'domestic_wire';
-}
+  > {}
 
 /** `international_wire`: bank details with a SWIFT code. */
 export interface InternationalWireBeneficiaryInput
-  extends BeneficiaryRailFields<
+  extends BeneficiaryRail<
+    'international_wire',
     'account_name' | 'account_number' | 'bank_name' | 'bank_address' | 'swift_code' | 'account_owner_type'
-  > {
-  /** The rail. On update, restating it has its fields checked; omitting it keeps the stored rail. */
-  withdrawal_method: 'international_wire';
-}
+  > {}
 
 /**
  * `local_transfer`. `account_owner_type` is required unless the currency is NGN (where the spec makes it
  * optional); the compiler cannot tell `'NGN'` from any other string, so that rule runs at run time.
  */
-export interface LocalTransferBeneficiaryInput extends BeneficiaryRailFields<'account_name'> {
-  /** The rail. On update, restating it has its fields checked; omitting it keeps the stored rail. */
-  withdrawal_method: 'local_transfer';
-}
+export interface LocalTransferBeneficiaryInput extends BeneficiaryRail<'local_transfer', 'account_name'> {}
 
 /** `crypto_usdt` or `crypto_usdc`; wallet address and network go under the names your account manager gives. */
-export interface CryptoBeneficiaryInput extends BeneficiaryRailFields<'account_name'> {
-  /** The rail. On update, restating it has its fields checked; omitting it keeps the stored rail. */
-  withdrawal_method: 'crypto_usdt' | 'crypto_usdc';
-}
+export interface CryptoBeneficiaryInput
+  extends BeneficiaryRail<'crypto_usdt' | 'crypto_usdc', 'account_name'> {}
 
 /** `platform_transfer` to another business; its id goes under the name your account manager gives. */
-export interface PlatformTransferBeneficiaryInput extends BeneficiaryRailFields<'account_name'> {
-  /** The rail. On update, restating it has its fields checked; omitting it keeps the stored rail. */
-  withdrawal_method: 'platform_transfer';
-}
+export interface PlatformTransferBeneficiaryInput
+  extends BeneficiaryRail<'platform_transfer', 'account_name'> {}
 
 /** `mobile_money`; operator and wallet number go under the names your account manager gives. */
-export interface MobileMoneyBeneficiaryInput extends BeneficiaryFields {
-  /** The rail. On update, restating it has its fields checked; omitting it keeps the stored rail. */
-  withdrawal_method: 'mobile_money';
-}
+export interface MobileMoneyBeneficiaryInput extends BeneficiaryRail<'mobile_money', never> {}
 
 /**
  * A beneficiary to create, or the whole new state of one to update, by rail. `account_owner_type` and
