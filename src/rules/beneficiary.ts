@@ -19,16 +19,10 @@ export type WithdrawalMethod = (typeof WITHDRAWAL_METHODS)[number];
 
 const BANK_DETAIL_RAILS = new Set<unknown>(['ach', 'domestic_wire', 'international_wire']);
 const ABA_RAILS = new Set<unknown>(['ach', 'domestic_wire']);
-// "required for bank-account beneficiaries except NGN": the bank rails, and no rail at all (a bank transfer).
-const OWNER_TYPE_RAILS = new Set<unknown>([...BANK_DETAIL_RAILS, 'local_transfer', null, '', undefined]);
-// The spec ties account_category to USD alone, but checking/savings only means something for a bank account,
-// so rails without one are left for the service to judge rather than refused here.
-const NO_BANK_ACCOUNT_RAILS = new Set<unknown>([
-  'crypto_usdt',
-  'crypto_usdc',
-  'platform_transfer',
-  'mobile_money',
-]);
+// Bank-account beneficiaries: the bank rails, and no rail at all (a bank transfer). The spec requires
+// account_owner_type of them (except NGN); it ties account_category to USD alone, but checking/savings only
+// means something for a bank account, so other rails are left for the service to judge rather than refused.
+const BANK_ACCOUNT_RAILS = new Set<unknown>([...BANK_DETAIL_RAILS, 'local_transfer', null, '', undefined]);
 
 // Only absence and blank strings count as missing: any other wrong value is already named by the field schema.
 const missing = (v: unknown) => v === undefined || (typeof v === 'string' && v.trim() === '');
@@ -58,8 +52,8 @@ function railIssues(b: Record<string, unknown>, mode: BeneficiaryWrite): RuleIss
   require('swift_code', rail === 'international_wire');
   require('routing_number', ABA_RAILS.has(rail));
   require('bank_code', currency === 'NGN' && !missing(b.account_number));
-  require('account_owner_type', OWNER_TYPE_RAILS.has(rail) && currency !== 'NGN', true);
-  require('account_category', currency === 'USD' && !NO_BANK_ACCOUNT_RAILS.has(rail), true);
+  require('account_owner_type', BANK_ACCOUNT_RAILS.has(rail) && currency !== 'NGN', true);
+  require('account_category', currency === 'USD' && BANK_ACCOUNT_RAILS.has(rail), true);
   const address = b.bank_address;
   // On these rails every part is required and `country` is a two-letter code; on other rails it is optional.
   if (BANK_DETAIL_RAILS.has(rail) && isRecord(address)) {
