@@ -63,28 +63,13 @@ export {
   LookupParamsSchema,
 } from './resources/banks.js';
 export {
-  type AccountCategory,
-  type AccountOwnerType,
-  type BankAddress,
   type Beneficiaries,
   type Beneficiary,
-  type BeneficiaryFields,
-  type BeneficiaryInput,
   type BeneficiaryListParams,
   BeneficiaryListParamsSchema,
   BeneficiarySchema,
   type BeneficiaryWriteOptions,
-  beneficiaryInputIssues,
-  type CryptoBeneficiaryInput,
-  type InternationalWireBeneficiaryInput,
   isBeneficiaryNotFound,
-  type LocalTransferBeneficiaryInput,
-  type MobileMoneyBeneficiaryInput,
-  type NgnBankTransferInput,
-  type PlatformTransferBeneficiaryInput,
-  type UsBankBeneficiaryInput,
-  WITHDRAWAL_METHODS,
-  type WithdrawalMethod,
 } from './resources/beneficiaries.js';
 export { type Broker, type ReferralLink, ReferralLinkSchema } from './resources/broker.js';
 export {
@@ -115,7 +100,27 @@ export {
   type WalletTransactionListParams,
   type WalletTransactions,
 } from './resources/wallet.js';
-export type { BeneficiaryWrite } from './rules/beneficiary.js';
+export {
+  type AccountCategory,
+  type AccountOwnerType,
+  type BankAddress,
+  type BeneficiaryFields,
+  BeneficiaryFieldsSchema,
+  type BeneficiaryInput,
+  type BeneficiaryRail,
+  type BeneficiaryRailFields,
+  type BeneficiaryWrite,
+  beneficiaryInputIssues,
+  type CryptoBeneficiaryInput,
+  type InternationalWireBeneficiaryInput,
+  type LocalTransferBeneficiaryInput,
+  type MobileMoneyBeneficiaryInput,
+  type NgnBankTransferInput,
+  type PlatformTransferBeneficiaryInput,
+  type UsBankBeneficiaryInput,
+  WITHDRAWAL_METHODS,
+  type WithdrawalMethod,
+} from './rules/beneficiary.js';
 export { currencyDigits, toMajorUnits, toMinorUnits } from './rules/currency.js';
 export {
   type KnownPayerNameStatus,

@@ -10,6 +10,7 @@ import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
 import { route } from '../internal/path.js';
 import type { Call } from '../internal/pipeline.js';
 import {
+  type BeneficiaryInput,
   type BeneficiaryWrite,
   beneficiaryInputSchema,
   beneficiaryWire,
@@ -17,12 +18,7 @@ import {
 } from '../rules/beneficiary.js';
 import { page, pageSize } from '../rules/paging.js';
 import { looseObject, openEnum, parseRequest, strictObject } from '../rules/schema.js';
-import type { BeneficiaryInput } from './beneficiary-types.js';
 import { APIResource } from './resource.js';
-
-export { beneficiaryInputIssues, WITHDRAWAL_METHODS, type WithdrawalMethod } from '../rules/beneficiary.js';
-// The input types and the rail rules are part of this resource's surface.
-export * from './beneficiary-types.js';
 
 const optionalString = z.optional(z.string());
 

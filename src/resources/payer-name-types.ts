@@ -12,7 +12,6 @@ import type { UploadInput } from './uploads.js';
 /** Response schemas and input types of the payer-name resource; the rules are in `rules/payer-name.ts`. */
 
 const nullableString = z.nullable(z.string());
-const metadataValue = z.union([z.string(), z.number(), z.boolean()]);
 
 /** A file attached to a payer name; read by review only, never forwarded to a payout rail. */
 export const PayerNameDocumentSchema = looseObject({
@@ -77,7 +76,7 @@ export const PayerNameSchema = looseObject({
   /** Files attached for review; never forwarded to a payout rail. */
   documents: z.array(PayerNameDocumentSchema),
   /** Your flat key/value data, echoed verbatim (webhooks carry it too); omitted entirely when none is set. */
-  metadata: z.optional(z.record(z.string(), metadataValue)),
+  metadata: z.optional(z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]))),
   /** ISO 8601 date-time. */
   createdAt: z.string(),
   /** ISO 8601 date-time. */

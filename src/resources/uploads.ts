@@ -29,9 +29,6 @@ export interface UploadInput {
   size?: number;
 }
 
-/** A streamed request body: the multipart `payerNames.create` with documents, sent once and never retried. */
-export type StreamBody = NonNullable<TransportRequest['stream']>;
-
 // form-data-encoder re-slices any chunk over 64 KiB from `chunk.buffer` and ignores `byteOffset`, which
 // corrupts a Buffer view (pooled or subarray); chunks of at most this size pass through it untouched.
 const CHUNK = 64 * 1024;
@@ -108,10 +105,6 @@ function isStream(value: unknown): value is AsyncIterable<unknown> | ReadableStr
   return Symbol.asyncIterator in value || typeof (value as ReadableStream).getReader === 'function';
 }
 
-function baseName(path: string): string {
-  return path.split(/[\\/]/).pop() ?? path;
-}
-
 type Resolved = { part: UploadPart; issues?: undefined } | { part?: undefined; issues: FieldIssue[] };
 
 /**
@@ -137,7 +130,8 @@ export async function preparePart(
     return fail('must be a non-negative integer', ['size']);
   }
   const declared = contentType || (isBlob(file) && file.type !== '' ? file.type : undefined) || undefined;
-  const ownName = typeof file === 'string' ? baseName(file) : isBlob(file) ? (file as File).name : undefined;
+  const ownName =
+    typeof file === 'string' ? file.split(/[\\/]/).pop() : isBlob(file) ? (file as File).name : undefined;
   const provisional = fileName ?? ownName ?? '';
   const type = acceptedType(policy, declared, provisional);
   if (!type) {
@@ -228,7 +222,7 @@ class EntryList {
 /** Encodes text fields and file parts, in the given order, as a streamed `multipart/form-data` body. */
 export async function encodeMultipart(
   fields: ReadonlyArray<[string, string | UploadPart]>,
-): Promise<StreamBody> {
+): Promise<NonNullable<TransportRequest['stream']>> {
   const [{ FormData }, { FormDataEncoder }] = await Promise.all([
     import('formdata-node'),
     import('form-data-encoder'),

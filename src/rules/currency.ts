@@ -80,9 +80,7 @@ export function toMajorUnits(currency: string, minor: number, given?: number): s
   if (!Number.isSafeInteger(minor)) {
     throw new PaymentsError(`toMajorUnits: ${minor} is not a whole number of minor units within 2^53`);
   }
-  const negative = minor < 0;
   const text = String(Math.abs(minor)).padStart(digits + 1, '0');
-  const whole = text.slice(0, text.length - digits);
-  const fraction = text.slice(text.length - digits);
-  return `${negative ? '-' : ''}${whole}${digits ? `.${fraction}` : ''}`;
+  const point = text.length - digits;
+  return `${minor < 0 ? '-' : ''}${text.slice(0, point)}${digits ? `.${text.slice(point)}` : ''}`;
 }

@@ -5,8 +5,8 @@ import * as z from 'zod/mini';
  * timestamp": full means date, hours, minutes and seconds (a fraction allowed) and an offset (`Z` or `±hh:mm`).
  * `2026-11-01T10:00Z` (no seconds) and `2026-11-01T10:00:00` (no offset, so no instant) are not full.
  */
-export const CALENDAR_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-export const FULL_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/i;
+const CALENDAR_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const FULL_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/i;
 
 /** A real day written YYYY-MM-DD: `2026-02-30` has the shape but is no day. */
 export function isCalendarDate(value: string): boolean {
@@ -16,14 +16,10 @@ export function isCalendarDate(value: string): boolean {
   return date.toISOString().slice(0, 10) === value;
 }
 
-/** A full ISO 8601 timestamp naming a real instant on a real day. */
-export function isFullTimestamp(value: string): boolean {
+/** A transactions date filter: a calendar date, or a full ISO 8601 timestamp naming a real instant on a real day. */
+function isDateFilter(value: string): boolean {
+  if (isCalendarDate(value)) return true;
   return FULL_TIMESTAMP.test(value) && isCalendarDate(value.slice(0, 10)) && !Number.isNaN(Date.parse(value));
-}
-
-/** A transactions date filter: a calendar date or a full timestamp. */
-export function isDateFilter(value: string): boolean {
-  return isCalendarDate(value) || isFullTimestamp(value);
 }
 
 /** A date filter: `YYYY-MM-DD`, a full ISO 8601 timestamp (seconds and offset), or a `Date` (sent as its ISO string). */

@@ -3,14 +3,12 @@ import { describe, expect, it, vi } from 'vitest';
 import {
   AuthenticationError,
   BadRequestError,
-  type PaymentsClient,
-  RequestValidationError,
-} from '../../src/index.js';
-import {
   type BeneficiaryInput,
   beneficiaryInputIssues,
   isBeneficiaryNotFound,
-} from '../../src/resources/beneficiaries.js';
+  type PaymentsClient,
+  RequestValidationError,
+} from '../../src/index.js';
 import { missingClassificationFields } from '../../src/rules/beneficiary.js';
 import { BASE, CANARY_KEY, fail, makeClient, ok, useServer } from '../helpers/server.js';
 

@@ -1,12 +1,13 @@
 // Compile-time checks: `npm run typecheck` (tsc) fails if an `@ts-expect-error` below stops being an error.
 import { describe, expectTypeOf, it } from 'vitest';
-import type { APIPromise, PagePromise } from '../../src/index.js';
 import type {
+  APIPromise,
   Beneficiaries,
   Beneficiary,
   BeneficiaryInput,
+  PagePromise,
   UsBankBeneficiaryInput,
-} from '../../src/resources/beneficiaries.js';
+} from '../../src/index.js';
 
 const address = { city: 'New York', country: 'US' };
 
