@@ -31,25 +31,21 @@ export function decimalsOf(currency: string): number {
 }
 
 /** Currencies GET /wallet/supported-currencies lists, ordered by code; `decimals` is the minor-unit exponent. */
-export const CURRENCIES: ReadonlyArray<{
-  id: string;
-  code: string;
-  name: string;
-  symbol: string;
-  decimals: number;
-}> = `
+export const CURRENCIES = Object.freeze(
+  `
 NGN ₦ Nigerian Naira
 USD $ US Dollar
 USDC USDC USD Coin
 USDT USDT Tether USD
 XAF FCFA Central African CFA Franc`
-  .trim()
-  .split('\n')
-  .map((row, i) => {
-    const [code = '', symbol = '', ...name] = row.split(' ');
-    const id = `5b0f8d3e-1c2a-4f6b-9a7e-00000000000${i + 1}`;
-    return { id, code, name: name.join(' '), symbol, decimals: decimalsOf(code) };
-  });
+    .trim()
+    .split('\n')
+    .map((row, i) => {
+      const [code = '', symbol = '', ...name] = row.split(' ');
+      const id = `5b0f8d3e-1c2a-4f6b-9a7e-00000000000${i + 1}`;
+      return { id, code, name: name.join(' '), symbol, decimals: decimalsOf(code) };
+    }),
+);
 
 /** Codes of the supported currencies. */
 export const CURRENCY_CODES: readonly string[] = CURRENCIES.map((c) => c.code);
