@@ -12,6 +12,9 @@ export const LOOKUP_MESSAGES = {
   currency: 'Currency must be one of: NGN',
 } as const;
 
+/** A Nigerian account number (NUBAN): 10 digits. */
+export const NUBAN = /^\d{10}$/;
+
 // The service trims and treats blank as absent, so the SDK does the same and reports "required" up front.
 const trimmed = (required: string) => trimmedString.check(z.refine((value) => value !== '', required));
 
@@ -22,7 +25,7 @@ export const LookupParamsSchema = strictObject({
   /** 10-digit NUBAN; trimmed before sending, blank counts as absent. */
   accountNumber: z.pipe(
     trimmed(LOOKUP_MESSAGES.accountNumber),
-    z.string().check(z.refine((v) => /^\d{10}$/.test(v), 'must be a 10-digit NUBAN')),
+    z.string().check(z.refine((v) => NUBAN.test(v), 'must be a 10-digit NUBAN')),
   ),
   /** Only `NGN`, assumed when omitted. */
   currency: z.optional(z.literal('NGN', LOOKUP_MESSAGES.currency)),

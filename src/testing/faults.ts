@@ -1,3 +1,5 @@
+import { escapeRegExp } from './router.js';
+
 /** Which requests a fault applies to: `'POST /payouts'`, `'/transactions'` (any method), `*` for one segment. */
 export type FaultMatch = string | ((request: { method: string; path: string }) => boolean);
 
@@ -38,10 +40,7 @@ function matcher(match: FaultMatch | undefined): (method: string, path: string) 
   const [first, second] = match.trim().split(/\s+/);
   const method = second === undefined ? '*' : (first ?? '*').toUpperCase();
   const pattern = second ?? first ?? '';
-  const escaped = pattern
-    .replace(/\/+$/, '')
-    .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
-    .replaceAll('*', '[^/]+');
+  const escaped = escapeRegExp(pattern.replace(/\/+$/, '')).replaceAll('\\*', '[^/]+');
   const regex = new RegExp(`^${escaped}/?$`);
   return (m, path) => (method === '*' || method === m) && regex.test(path);
 }

@@ -1,6 +1,7 @@
 import type { HttpHandler } from 'msw';
 import type { PaymentsMock } from './mock.js';
 import { loaded } from './msw-load.js';
+import { escapeRegExp } from './router.js';
 
 /** The MSW handlers of a mock: one catch-all under its base URL. */
 export type MockHandlers = HttpHandler[];
@@ -33,8 +34,7 @@ function mswApi(): MswApi {
  */
 export function createHandlers(mock: Pick<PaymentsMock, 'baseUrl' | 'handle'>): MockHandlers {
   const { http, HttpResponse } = mswApi();
-  const escaped = mock.baseUrl.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const pattern = new RegExp(`^${escaped}(?:/.*)?$`);
+  const pattern = new RegExp(`^${escapeRegExp(mock.baseUrl)}(?:/.*)?$`);
   return [
     http.all(pattern, async ({ request }) => {
       const response = await mock.handle(request);

@@ -6,6 +6,9 @@ import { payerNameRoutes } from './routes/payer-names.js';
 import { payoutRoutes } from './routes/payouts.js';
 import { transactionRoutes } from './routes/transactions.js';
 
+/** `text` matched literally inside a regular expression. */
+export const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /** A route as matched: its handler and switches, with its path parameters. */
 export type MatchedRoute = Exclude<RouteSpec, RouteHandler> & { params: Record<string, string> };
 
@@ -23,7 +26,7 @@ const COMPILED = Object.entries({
     .split('/')
     .map((segment) => {
       const param = /^\{(\w+)\}$/.exec(segment);
-      if (!param) return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      if (!param) return escapeRegExp(segment);
       names.push(param[1]!);
       return '([^/]+)';
     })

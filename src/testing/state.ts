@@ -107,15 +107,9 @@ export function createState(rng: Rng, options: PaymentsMockOptions): MockState {
       const name = `Business ${accountId.slice(0, 8)}`;
       accounts.set(accountId, createAccount(rng, { id: accountId, type: 'business', name }, context));
     }
-    return {
-      key: k.key,
-      accountId,
-      tenant: k.tenant ?? false,
-      allowlist: [...(k.allowlist ?? [])],
-      apiAccess: k.apiAccess ?? true,
-      restricted: k.restricted ?? false,
-      deleted: k.deleted ?? false,
-    };
+    // Absent switches stay absent (auth reads them as off); the allowlist is copied, so a test editing
+    // `mock.state` leaves the options, and so the next `reset()`, alone.
+    return { ...k, accountId, allowlist: [...(k.allowlist ?? [])] };
   });
   return {
     mainAccountId: main.id,

@@ -100,15 +100,9 @@ export interface PaymentsMockOptions {
  */
 export interface MockSettings
   extends Required<
-    Pick<
+    Omit<
       PaymentsMockOptions,
-      | 'sandbox'
-      | 'envelope'
-      | 'dedupeByReference'
-      | 'assignNgnReferences'
-      | 'beneficiaryGracePeriod'
-      | 'documentsRequired'
-      | 'invented'
+      'baseUrl' | 'apiKeys' | 'seed' | 'payerNamesEnabled' | 'historyEnd' | 'rateLimit'
     >
   > {
   /** See `PaymentsMockOptions.rateLimit`. */

@@ -24,24 +24,25 @@ function view(stored: Stored): Stored {
 }
 
 /**
- * Validates `body` as the whole new state (create, or update with the rail already merged in) and returns the
- * record to store plus the grace-period warning, if any.
+ * Validates `body` as the whole new state (create, or update with the rail already merged in), stores it
+ * under `id` (a new one drawn only once it is valid) and answers its view, with the grace-period warning if any.
  */
-function accept(ctx: RouteContext, body: Stored): { record: Stored; warning?: Record<string, unknown> } {
+function save(ctx: RouteContext, body: Stored, id?: string): Stored {
   const grace = ctx.settings.beneficiaryGracePeriod;
   const issues = beneficiaryWireIssues(body, { allowUnclassified: grace });
   if (issues.length) throw validationFailed(issues);
-  const record: Stored = { ...body, withdrawal_method: body.withdrawal_method || null };
-  if (typeof record.account_number === 'string') record.account_number = record.account_number.trim();
+  const stored: Stored = {
+    id: id ?? ctx.rng.uuid(),
+    ...body,
+    withdrawal_method: body.withdrawal_method || null,
+  };
+  if (typeof stored.account_number === 'string') stored.account_number = stored.account_number.trim();
+  ctx.account.beneficiaries.set(id ?? (stored.id as string), stored);
   const missing = grace ? missingClassificationFields(body) : [];
-  if (missing.length === 0) return { record };
+  if (missing.length === 0) return view(stored);
   // "Fields of `deprecation_warning`: not shown": none unless the test invents them.
   const invent = ctx.settings.invented.deprecationWarning;
-  return { record, warning: invent ? invent([...missing]) : {} };
-}
-
-function withWarning(stored: Stored, warning: Record<string, unknown> | undefined): Stored {
-  return warning ? { ...view(stored), deprecation_warning: warning } : view(stored);
+  return { ...view(stored), deprecation_warning: invent ? invent([...missing]) : {} };
 }
 
 async function update(ctx: RouteContext) {
@@ -50,17 +51,11 @@ async function update(ctx: RouteContext) {
   // The body replaces the record whole, except that an omitted rail keeps the stored one.
   const merged =
     'withdrawal_method' in body ? body : { ...body, withdrawal_method: current.withdrawal_method };
-  const { record, warning } = accept(ctx, merged);
-  const next = { id: current.id, ...record };
-  ctx.account.beneficiaries.set(current.id as string, next);
-  return { message: 'Beneficiary updated successfully', data: withWarning(next, warning) };
+  return { message: 'Beneficiary updated successfully', data: save(ctx, merged, current.id as string) };
 }
 
 async function create(ctx: RouteContext) {
-  const { record, warning } = accept(ctx, await ctx.body());
-  const stored = { id: ctx.rng.uuid(), ...record };
-  ctx.account.beneficiaries.set(stored.id, stored);
-  return { status: 201, message: 'Beneficiary created successfully', data: withWarning(stored, warning) };
+  return { status: 201, message: 'Beneficiary created successfully', data: save(ctx, await ctx.body()) };
 }
 
 function remove(ctx: RouteContext) {

@@ -95,13 +95,7 @@ export const transactionRoutes: Routes = {
   'GET /wallet/supported-currencies': () => ({
     message: 'Supported currencies retrieved successfully',
     data: {
-      currencies: CURRENCIES.map(({ id, code, name, symbol }) => ({
-        id,
-        code,
-        name,
-        symbol,
-        status: 'active',
-      })),
+      currencies: CURRENCIES.map(({ decimals: _, ...currency }) => ({ ...currency, status: 'active' })),
     },
     listKey: 'currencies',
   }),

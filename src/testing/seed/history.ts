@@ -7,33 +7,19 @@ export type VirtualAccounts = Record<'NGN' | 'USD' | 'XAF', Record<string, strin
 
 /** Seeds the receiving accounts deposits name in `virtual_account`. */
 export function seedVirtualAccounts(rng: Rng, accountName: string): VirtualAccounts {
+  // The id is drawn before the number: the seeded ids depend on that order.
+  const va = (currency: string, method: string, bank_name: string, number: () => string) => {
+    const id = rng.uuid();
+    return { id, currency, method, bank_name, account_number: number(), account_name: accountName };
+  };
   return {
-    NGN: {
-      id: rng.uuid(),
-      currency: 'NGN',
-      method: 'bank_transfer',
-      bank_name: 'Wema Bank',
-      account_number: rng.digits(10),
-      account_name: accountName,
-    },
+    NGN: va('NGN', 'bank_transfer', 'Wema Bank', () => rng.digits(10)),
     USD: {
-      id: rng.uuid(),
-      currency: 'USD',
-      method: 'ach',
-      bank_name: 'Lead Bank',
-      account_number: rng.digits(12),
-      account_name: accountName,
+      ...va('USD', 'ach', 'Lead Bank', () => rng.digits(12)),
       routing_number: '101019644',
       swift_code: 'LEADUS44',
     },
-    XAF: {
-      id: rng.uuid(),
-      currency: 'XAF',
-      method: 'mobile_money',
-      bank_name: 'MTN Mobile Money',
-      account_number: `2376${rng.digits(8)}`,
-      account_name: accountName,
-    },
+    XAF: va('XAF', 'mobile_money', 'MTN Mobile Money', () => `2376${rng.digits(8)}`),
   };
 }
 

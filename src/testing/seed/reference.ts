@@ -1,4 +1,5 @@
 import { currencyDigits } from '../../rules/currency.js';
+import { NUBAN } from '../../rules/lookup.js';
 
 /** Fixed reference data: banks, currencies, the name-enquiry rule and the fee. The same for every seed. */
 
@@ -21,42 +22,33 @@ export const BANKS: ReadonlyArray<{ bankName: string; bankCode: string }> = `
   .split('\n')
   .map((row) => ({ bankName: row.slice(7), bankCode: row.slice(0, 6) }));
 
+/**
+ * Minor-unit exponent of a supported currency: ISO's (XAF has none), and 2 for USDC and USDT, whose smallest
+ * unit the spec does not state (an invention of the mock, listed in docs/testing.md).
+ */
+export function decimalsOf(currency: string): number {
+  return currencyDigits(currency) ?? 2;
+}
+
 /** Currencies GET /wallet/supported-currencies lists, ordered by code; `decimals` is the minor-unit exponent. */
-export const CURRENCIES = [
-  {
-    id: '5b0f8d3e-1c2a-4f6b-9a7e-000000000001',
-    code: 'NGN',
-    name: 'Nigerian Naira',
-    symbol: '₦',
-    decimals: 2,
-  },
-  { id: '5b0f8d3e-1c2a-4f6b-9a7e-000000000002', code: 'USD', name: 'US Dollar', symbol: '$', decimals: 2 },
-  { id: '5b0f8d3e-1c2a-4f6b-9a7e-000000000003', code: 'USDC', name: 'USD Coin', symbol: 'USDC', decimals: 2 },
-  {
-    id: '5b0f8d3e-1c2a-4f6b-9a7e-000000000004',
-    code: 'USDT',
-    name: 'Tether USD',
-    symbol: 'USDT',
-    decimals: 2,
-  },
-  {
-    id: '5b0f8d3e-1c2a-4f6b-9a7e-000000000005',
-    code: 'XAF',
-    name: 'Central African CFA Franc',
-    symbol: 'FCFA',
-    decimals: 0,
-  },
-] as const;
+export const CURRENCIES = Object.freeze(
+  `
+NGN ₦ Nigerian Naira
+USD $ US Dollar
+USDC USDC USD Coin
+USDT USDT Tether USD
+XAF FCFA Central African CFA Franc`
+    .trim()
+    .split('\n')
+    .map((row, i) => {
+      const [code = '', symbol = '', ...name] = row.split(' ');
+      const id = `5b0f8d3e-1c2a-4f6b-9a7e-00000000000${i + 1}`;
+      return { id, code, name: name.join(' '), symbol, decimals: decimalsOf(code) };
+    }),
+);
 
 /** Codes of the supported currencies. */
 export const CURRENCY_CODES: readonly string[] = CURRENCIES.map((c) => c.code);
-
-/** Minor-unit exponent of a supported currency (XAF has none). */
-export function decimalsOf(currency: string): number {
-  // ISO digits from the spec's module; the mock's own table only where the spec states none (USDC, USDT: an
-  // invention of the mock, listed in docs/testing.md).
-  return currencyDigits(currency) ?? CURRENCIES.find((c) => c.code === currency)?.decimals ?? 2;
-}
 
 // Name parts by digit (0-9): first names, middle names, surnames.
 const FIRST = 'ADAEZE BOLA CHINEDU DAMILOLA EMEKA FOLAKE GBENGA HAUWA IFEOMA JIDE'.split(' ');
@@ -76,7 +68,7 @@ export const UNKNOWN_ACCOUNT_NUMBER = '0123456789';
  */
 export function resolveAccount(bankCode: string, accountNumber: string) {
   const bank = BANKS.find((b) => b.bankCode === bankCode);
-  if (!bank || !/^\d{10}$/.test(accountNumber)) return undefined;
+  if (!bank || !NUBAN.test(accountNumber)) return undefined;
   const digits = accountNumber.split('').map(Number);
   if (digits.reduce((a, b) => a + b, 0) % 2 !== 0) return undefined;
   const accountName = `${FIRST[digits[0]!]} ${MIDDLE[digits[4]!]} ${LAST[digits[9]!]}`;
