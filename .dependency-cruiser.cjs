@@ -38,7 +38,7 @@ module.exports = {
       name: 'no-circular',
       comment:
         'a cycle of runtime imports means two modules are one; split what both need into the lower one. A cycle ' +
-        'through a type-only import is allowed: option-bags.ts checks its key lists against config.ts types',
+        'through a type-only import is allowed: request.ts builds the wire form of transport.ts types',
       severity: 'error',
       from: {},
       to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },

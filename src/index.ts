@@ -1,6 +1,7 @@
 export { type PaginateParams, PaymentsClient, type RequestParams } from './client.js';
 export { APIPromise, type ResponseInfo, type WithResponse } from './core/api-promise.js';
 export {
+  AcceptedButUnreadableError,
   APIConnectionError,
   APIError,
   APITimeoutError,
@@ -13,18 +14,15 @@ export {
   InternalServerError,
   type KnownErrorCode,
   NotFoundError,
+  PaginationError,
   PaymentsError,
   PermissionDeniedError,
   RateLimitError,
   RequestValidationError,
-} from './core/error.js';
-export { Page, PagePromise } from './core/pagination.js';
-export {
-  AcceptedButUnreadableError,
-  PaginationError,
   ResponseTooLargeError,
   ResponseValidationError,
-} from './core/response-errors.js';
+} from './core/error.js';
+export { Page, PagePromise } from './core/pagination.js';
 export type { CallContext, RequestContext } from './internal/channels.js';
 export type { ClientOptions, FetchOptions, RequestOptions } from './internal/config.js';
 export type { ClientHooks, RequestEvent, ResponseEvent, RetryEvent } from './internal/hooks.js';

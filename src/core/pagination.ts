@@ -1,6 +1,5 @@
 import type { ResponseInfo } from './api-promise.js';
-import { PaymentsError, RequestValidationError } from './error.js';
-import { PaginationError } from './response-errors.js';
+import { PaginationError, PaymentsError, RequestValidationError } from './error.js';
 import { isRecord, safeStringify } from './values.js';
 
 /** The numbers of one page, whatever shape it came in, and its rows (not yet validated). */

@@ -1,5 +1,5 @@
+import { ResponseTooLargeError } from '../core/error.js';
 import { parseOwnJson, prototypePolluted } from '../core/own.js';
-import { ResponseTooLargeError } from '../core/response-errors.js';
 import type { Redact } from './redact.js';
 
 /**

@@ -3,8 +3,7 @@ import { ownData } from '../core/own.js';
 import { isUuid } from '../rules/ids.js';
 import { type ClientHooks, HOOK_KEYS } from './hooks.js';
 import { isLogLevel, LevelLogger, type Logger, type LogLevel } from './logger.js';
-import { CLIENT_OPTION_KEYS, REQUEST_OPTION_KEYS } from './option-bags.js';
-import { refuseUnknownKeys } from './option-keys.js';
+import { optionKeys, refuseUnknownKeys } from './option-keys.js';
 import { redactor } from './redact.js';
 import { type AppInfo, TOKEN, userAgent } from './user-agent.js';
 
@@ -54,6 +53,11 @@ export interface ClientOptions {
   hooks?: ClientHooks;
 }
 
+const CLIENT_OPTION_KEYS = optionKeys<ClientOptions>()([
+  'apiKey baseUrl accountId timeout totalTimeout maxResponseBytes maxRetries fetch headers logger logLevel',
+  'allowInsecureHttp dangerouslyAllowBrowser appInfo fetchOptions hooks',
+]);
+
 /**
  * Options for every fetch the client makes (`keepalive`, `priority`, an undici `dispatcher`, ...). Method,
  * headers, body, signal and redirect are the SDK's: a redirect followed would carry the key elsewhere.
@@ -81,6 +85,11 @@ export interface RequestOptions {
   maxRetries?: number;
   headers?: Record<string, string>;
 }
+
+/** The keys of `RequestOptions`, for it and the bags that extend it. */
+export const REQUEST_OPTION_KEYS = optionKeys<RequestOptions>()([
+  'signal timeout totalTimeout maxResponseBytes maxPages maxRetries headers',
+]);
 
 /** Client options after defaults and checks. The key lives here and only here. */
 export type ResolvedConfig = Readonly<ReturnType<typeof resolveConfig>>;

@@ -1,6 +1,5 @@
 import { InternalAPIPromise as APIPromise, responseInfo, type WithResponse } from '../core/api-promise.js';
-import type { APIError } from '../core/error.js';
-import { RequestValidationError } from '../core/error.js';
+import { type APIError, RequestValidationError } from '../core/error.js';
 import { ownData } from '../core/own.js';
 import { InternalPage as Page, PagePromise } from '../core/pagination.js';
 import type { Schema } from '../rules/schema.js';

@@ -1,5 +1,9 @@
-import { APIError, PaymentsError } from '../core/error.js';
-import { AcceptedButUnreadableError, ResponseValidationError } from '../core/response-errors.js';
+import {
+  AcceptedButUnreadableError,
+  APIError,
+  PaymentsError,
+  ResponseValidationError,
+} from '../core/error.js';
 import { check, type Schema, toFieldIssues } from '../rules/schema.js';
 import type { TransportResponse } from './body.js';
 import { bodySaysFailure, type Unwrapped, unwrap } from './envelope.js';

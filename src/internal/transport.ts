@@ -4,9 +4,9 @@ import {
   APITimeoutError,
   APIUserAbortError,
   PaymentsError,
+  ResponseTooLargeError,
   retryAfterMs,
 } from '../core/error.js';
-import { ResponseTooLargeError } from '../core/response-errors.js';
 import { messageOf } from '../core/values.js';
 import { type ReadBody, readWithin, type TransportResponse, toTransportResponse } from './body.js';
 import { callLimits, type RequestOptions, type ResolvedConfig } from './config.js';

@@ -1,5 +1,4 @@
-import { APIError } from '../core/error.js';
-import { AcceptedButUnreadableError, ResponseValidationError } from '../core/response-errors.js';
+import { AcceptedButUnreadableError, APIError, ResponseValidationError } from '../core/error.js';
 
 /**
  * What one failed POST /payouts says about the payout, for `lookupBeforeRetry`: whether it proves nothing moved,

@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
-import { nameClass, PaymentsError, RequestValidationError } from '../core/error.js';
+import { nameClass, PaginationError, PaymentsError, RequestValidationError } from '../core/error.js';
 import { type Page, type PagePromise, walkPages } from '../core/pagination.js';
-import { PaginationError } from '../core/response-errors.js';
 import type { RequestOptions } from '../internal/config.js';
 import { optionKeys } from '../internal/option-keys.js';
 import { referenceIssue } from '../rules/payout.js';

@@ -2,8 +2,7 @@ import type { APIPromise } from '../core/api-promise.js';
 import { APIUserAbortError, RequestValidationError } from '../core/error.js';
 import { ownData, ownField } from '../core/own.js';
 import { type CallContext, count, traceCall } from '../internal/channels.js';
-import type { RequestOptions } from '../internal/config.js';
-import { REQUEST_OPTION_KEYS } from '../internal/option-bags.js';
+import { REQUEST_OPTION_KEYS, type RequestOptions } from '../internal/config.js';
 import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
 import type { Call } from '../internal/pipeline.js';
 import {
