@@ -64,8 +64,13 @@ export const InternalAPIPromise = APIPromise as unknown as new <T>(
 ) => APIPromise<T>;
 export type InternalAPIPromise<T> = APIPromise<T>;
 
+/** A response's status, and its `x-request-id` when the service sent one. */
+export function statusAndId({ status, headers }: { status: number; headers: Headers }) {
+  const requestId = headers.get('x-request-id');
+  return { status, ...(requestId && { requestId }) };
+}
+
 /** The response info of a read response. */
 export function responseInfo(response: { status: number; headers: Headers }): ResponseInfo {
-  const requestId = response.headers.get('x-request-id');
-  return { status: response.status, headers: response.headers, ...(requestId && { requestId }) };
+  return { ...statusAndId(response), headers: response.headers };
 }

@@ -198,6 +198,9 @@ export class RequestValidationError extends PaymentsError {
   }
 }
 
+/** The `RequestValidationError` of one field: `throw invalid(['maxPages'], 'must be a whole number')`. */
+export const invalid = (path: string[], message: string) => new RequestValidationError([{ path, message }]);
+
 /** A 2xx response whose body did not match the expected shape. `body` is what arrived. */
 export class ResponseValidationError extends PaymentsError {
   /** The body that arrived (parsed JSON, or text); absent when there was none to read. */

@@ -1,5 +1,5 @@
 import type { ResponseInfo } from './api-promise.js';
-import { PaginationError, PaymentsError, RequestValidationError } from './error.js';
+import { invalid, PaginationError, PaymentsError } from './error.js';
 import { isRecord, safeStringify } from './values.js';
 
 /** The numbers of one page, whatever shape it came in, and its rows (not yet validated). */
@@ -135,7 +135,7 @@ export async function* walkPages<T>(
 /** A typo in `maxPages` (0, NaN, 2.5) would otherwise end a walk after the first page without a word. */
 function assertMaxPages(maxPages: number): number {
   if (maxPages === Number.POSITIVE_INFINITY || (Number.isInteger(maxPages) && maxPages >= 1)) return maxPages;
-  throw new RequestValidationError([{ path: ['maxPages'], message: 'must be a whole number of at least 1' }]);
+  throw invalid(['maxPages'], 'must be a whole number of at least 1');
 }
 
 /**

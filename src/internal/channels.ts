@@ -1,3 +1,5 @@
+import { statusAndId } from '../core/api-promise.js';
+
 /**
  * The SDK's work published on `node:diagnostics_channel` tracing channels, for tracers (`payments-service-sdk/otel`,
  * dd-trace, your own). Contexts carry names, numbers and the request id, never the key, a header value or a body.
@@ -157,8 +159,7 @@ export function noteResponse(
   context: CallContext | undefined,
   response: { status: number; headers: Headers },
 ) {
-  const requestId = response.headers.get('x-request-id');
-  if (context) Object.assign(context, { status: response.status }, requestId && { requestId });
+  if (context) Object.assign(context, statusAndId(response));
 }
 
 /** Adds one to a count on a call's context, if it is traced. */

@@ -1,4 +1,4 @@
-import { PaymentsError, RequestValidationError } from '../core/error.js';
+import { invalid, PaymentsError } from '../core/error.js';
 import { ownData } from '../core/own.js';
 import { isUuid } from '../rules/ids.js';
 import { type ClientHooks, HOOK_KEYS } from './hooks.js';
@@ -97,12 +97,8 @@ export type ResolvedConfig = Readonly<ReturnType<typeof resolveConfig>>;
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
 
 function normaliseBaseUrl(raw: string, allowInsecureHttp: boolean): string {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new PaymentsError(`baseUrl is not a valid URL: ${JSON.stringify(raw)}`);
-  }
+  if (!URL.canParse(raw)) throw new PaymentsError(`baseUrl is not a valid URL: ${JSON.stringify(raw)}`);
+  const url = new URL(raw);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new PaymentsError(`baseUrl must be http(s), got ${url.protocol}`);
   }
@@ -122,8 +118,6 @@ function normaliseBaseUrl(raw: string, allowInsecureHttp: boolean): string {
   }
   return `${url.origin}${path || API_PREFIX}`;
 }
-
-const invalid = (path: string[], message: string) => new RequestValidationError([{ path, message }]);
 
 /**
  * Headers a `headers` option may not set, and why. The key and the tenant scope are set from `apiKey` and
@@ -181,7 +175,6 @@ function limits(options: Partial<Record<keyof Limits, unknown>>, fallback?: Limi
   const checked = {} as Limits;
   for (const name of Object.keys(LIMITS) as (keyof Limits)[]) {
     const [min, max, byDefault] = LIMITS[name];
-    // Checked as a whole number below: any other value is refused.
     const value = options[name] as number | null | undefined;
     if (value != null && !(Number.isInteger(value) && value >= min && value <= max)) {
       throw invalid([name], `must be a whole number from ${min} to ${max}`);

@@ -1,3 +1,4 @@
+import { statusAndId } from '../core/api-promise.js';
 import { messageOf } from '../core/values.js';
 import { errorType, listening, type RequestContext, templateOf, trace } from './channels.js';
 import type { LevelLogger } from './logger.js';
@@ -55,7 +56,7 @@ export function attemptObserver(
   log: LevelLogger,
   request: { method: string; path: string; template?: string | undefined },
   baseUrl: string,
-): { run(send: () => Promise<Response>): Promise<Response> } | undefined {
+): ((send: () => Promise<Response>) => Promise<Response>) | undefined {
   const channel = listening('request');
   if (!channel && !hooks.onRequest && !hooks.onResponse && !hooks.onRetry) return undefined;
   const { method, path } = request;
@@ -72,36 +73,29 @@ export function attemptObserver(
   let attempt = 0;
   let ended = 0;
   let reason = '';
-  return {
-    run(send) {
-      const started = Date.now();
-      const event = { method, path, urlTemplate, attempt: ++attempt };
-      const context: RequestContext = { method, urlTemplate, serverAddress, serverPort, attempt };
-      const retry = attempt > 1 && { reason, delayMs: started - ended };
-      // Set before the start event, so a span opened there carries them.
-      if (retry) Object.assign(context, { retryReason: retry.reason, retryDelayMs: retry.delayMs });
-      return trace(channel, context, async () => {
-        if (retry) call('onRetry', { ...event, ...retry });
-        call('onRequest', event);
-        try {
-          const response = await send();
-          ended = Date.now();
-          reason = `HTTP ${response.status}`;
-          const requestId = response.headers.get('x-request-id');
-          const answered = {
-            status: response.status,
-            durationMs: ended - started,
-            ...(requestId && { requestId }),
-          };
-          Object.assign(context, answered);
-          call('onResponse', { ...event, ...answered });
-          return response;
-        } catch (error) {
-          ended = Date.now();
-          reason = errorType(error);
-          throw error;
-        }
-      });
-    },
+  return (send) => {
+    const started = Date.now();
+    const event = { method, path, urlTemplate, attempt: ++attempt };
+    const context: RequestContext = { method, urlTemplate, serverAddress, serverPort, attempt };
+    const retry = attempt > 1 && { reason, delayMs: started - ended };
+    // Set before the start event, so a span opened there carries them.
+    if (retry) Object.assign(context, { retryReason: retry.reason, retryDelayMs: retry.delayMs });
+    return trace(channel, context, async () => {
+      if (retry) call('onRetry', { ...event, ...retry });
+      call('onRequest', event);
+      try {
+        const response = await send();
+        ended = Date.now();
+        reason = `HTTP ${response.status}`;
+        const answered = { ...statusAndId(response), durationMs: ended - started };
+        Object.assign(context, answered);
+        call('onResponse', { ...event, ...answered });
+        return response;
+      } catch (error) {
+        ended = Date.now();
+        reason = errorType(error);
+        throw error;
+      }
+    });
   };
 }

@@ -35,15 +35,10 @@ function num(value: unknown): number | undefined {
 }
 
 function rowsIn(payload: unknown, rowsKey: string | undefined): unknown[] | undefined {
-  if (rowsKey !== undefined) {
-    const rows = pickList(payload, rowsKey);
-    return Array.isArray(rows) ? rows : undefined;
-  }
-  if (Array.isArray(payload)) return payload;
-  if (!isRecord(payload)) return undefined;
-  if (Array.isArray(payload.data)) return payload.data;
+  const rows = pickList(payload, rowsKey ?? 'data');
+  if (Array.isArray(rows)) return rows;
   // The escape hatch may not know the key: the payload's one array is the list.
-  return onlyArray(payload);
+  return rowsKey === undefined && isRecord(payload) ? onlyArray(payload) : undefined;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { RequestValidationError } from '../core/error.js';
+import { invalid } from '../core/error.js';
 import { isUuid } from '../rules/ids.js';
 
 /** The problem with a character that compatibility normalisation (NFKC) turns into `.`, `/` or `\` (`．`, `／`, `＼`). */
@@ -32,7 +32,7 @@ const UNSAFE_PATH: ReadonlyArray<[(path: string) => boolean, string]> = [
  */
 export function assertSafePath(path: string): string {
   const problem = UNSAFE_PATH.find(([unsafe]) => unsafe(path))?.[1] ?? lookalike(path);
-  if (problem) throw new RequestValidationError([{ path: ['path'], message: problem }]);
+  if (problem) throw invalid(['path'], problem);
   return path;
 }
 
@@ -43,7 +43,7 @@ export function assertSafePath(path: string): string {
  */
 export function route(template: string, ids: Record<string, unknown>): { path: string; template: string } {
   const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
-    if (!isUuid(ids[name])) throw new RequestValidationError([{ path: [name], message: 'must be a uuid' }]);
+    if (!isUuid(ids[name])) throw invalid([name], 'must be a uuid');
     return ids[name];
   });
   return { path, template };

@@ -1,5 +1,5 @@
 import { InternalAPIPromise as APIPromise, responseInfo, type WithResponse } from '../core/api-promise.js';
-import { type APIError, RequestValidationError } from '../core/error.js';
+import { type APIError, invalid } from '../core/error.js';
 import { ownData } from '../core/own.js';
 import { InternalPage as Page, PagePromise } from '../core/pagination.js';
 import type { Schema } from '../rules/schema.js';
@@ -116,9 +116,7 @@ export class Pipeline {
     return new PagePromise(async () => {
       // A typo in `shape` must not fall back to detection.
       if (list.shape !== undefined && !(LIST_SHAPES as readonly unknown[]).includes(list.shape)) {
-        throw new RequestValidationError([
-          { path: ['shape'], message: `must be one of: ${LIST_SHAPES.join(', ')}` },
-        ]);
+        throw invalid(['shape'], `must be one of: ${LIST_SHAPES.join(', ')}`);
       }
       query = typeof list.query === 'function' ? list.query() : list.query;
       return load(query && Object.hasOwn(query, 'page') && typeof query.page === 'number' ? query.page : 1);

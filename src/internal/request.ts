@@ -1,4 +1,4 @@
-import { RequestValidationError } from '../core/error.js';
+import { invalid } from '../core/error.js';
 import { assertHeaders, type ResolvedConfig } from './config.js';
 import { assertSafePath } from './path.js';
 import type { TransportRequest } from './transport.js';
@@ -59,8 +59,7 @@ function serialise(json: unknown): string | undefined {
   try {
     return JSON.stringify(json);
   } catch (error) {
-    const message = `cannot be sent as JSON: ${(error as Error).message}`;
-    throw new RequestValidationError([{ path: ['body'], message }]);
+    throw invalid(['body'], `cannot be sent as JSON: ${(error as Error).message}`);
   }
 }
 

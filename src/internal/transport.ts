@@ -122,7 +122,7 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
     answer = { status: response.status, headers: headers ?? response.headers, read };
     return headers ? new Response(null, { status: response.status, headers }) : response;
   };
-  const observer = attemptObserver(config.hooks, log, request, config.baseUrl);
+  const observe = attemptObserver(config.hooks, log, request, config.baseUrl);
 
   const kyOptions: KyOptions = {
     ...unsetOptions(),
@@ -151,8 +151,7 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
     // Called once per attempt, under ky's per-attempt signal. The body is read here, not through ky's `.text()`:
     // ky 2 bounds that read by the timeout too, but after the attempt is over, so a GET whose body was cut or
     // stalled would no longer be retried.
-    fetch: (input, init) =>
-      observer ? observer.run(() => attemptOnce(input, init)) : attemptOnce(input, init),
+    fetch: (input, init) => (observe ? observe(() => attemptOnce(input, init)) : attemptOnce(input, init)),
     // A hook costs ky a merge per request, so it is only attached when it will log.
     ...(log.enabled('info') && {
       hooks: {

@@ -1,4 +1,4 @@
-import { RequestValidationError } from '../core/error.js';
+import { invalid } from '../core/error.js';
 import { VERSION } from '../version.js';
 import { optionKeys, refuseUnknownKeys } from './option-keys.js';
 
@@ -51,7 +51,7 @@ export function userAgent(app?: AppInfo): string {
   for (const [field, rule, message] of APP_INFO_RULES) {
     const value = app[field];
     if ((field === 'name' || value !== undefined) && !(typeof value === 'string' && rule.test(value))) {
-      throw new RequestValidationError([{ path: ['appInfo', field], message }]);
+      throw invalid(['appInfo', field], message);
     }
   }
   return `${cached} ${app.name}${app.version ? `/${app.version}` : ''}${app.url ? ` (+${app.url})` : ''}`;
