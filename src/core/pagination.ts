@@ -99,11 +99,9 @@ export async function* walkPages<T>(
   yield page;
   while (page.hasNextPage() && walked < maxPages) {
     const next = await page.getNextPage();
-    if (next.page > page.page + 1) {
-      throw new PaginationError(
-        page.page + 1,
-        `asked for page ${page.page + 1}, the server answered page ${next.page}`,
-      );
+    const asked = page.page + 1;
+    if (next.page > asked) {
+      throw new PaginationError(asked, `asked for page ${asked}, the server answered page ${next.page}`);
     }
     if (next.data.length === 0) {
       // No rows where the service's own counters promised more: it contradicts itself, and rows went unread.
@@ -121,8 +119,8 @@ export async function* walkPages<T>(
     if (seen.size > SEEN_PAGES) seen.delete(seen.values().next().value as string);
     if (next.page <= page.page || seen.has(pageKey(next))) {
       throw new PaginationError(
-        page.page + 1,
-        `page ${page.page + 1} repeated an earlier page of this walk (the server ignores \`page\` or cycles ` +
+        asked,
+        `page ${asked} repeated an earlier page of this walk (the server ignores \`page\` or cycles ` +
           'through cached pages); the walk stopped',
       );
     }

@@ -231,9 +231,7 @@ export function resolveConfig(given: ClientOptions) {
   const envLevel = readEnv('PAYMENTS_LOG');
   const level = options.logLevel ?? (isLogLevel(envLevel) ? envLevel : 'warn');
   if (!isLogLevel(level)) throw invalid(['logLevel'], 'must be off, error, warn, info or debug');
-  const owned = SDK_OWNED_FETCH_OPTIONS.find(
-    (key) => options.fetchOptions && Object.hasOwn(options.fetchOptions, key),
-  );
+  const owned = SDK_OWNED_FETCH_OPTIONS.find((key) => Object.hasOwn(options.fetchOptions ?? {}, key));
   if (owned) throw invalid(['fetchOptions', owned], 'is set by the client');
   return {
     apiKey,

@@ -45,11 +45,7 @@ export function pickList(payload: unknown, key: string): unknown {
   return Array.isArray(payload.data) ? payload.data : undefined;
 }
 
-/**
- * A body the service sent with a failure status may still claim success in a legacy form (`status: false`);
- * an error is decided by the HTTP status, and a 2xx whose body says `status: false` or `success: false` is an
- * error too, since the legacy envelope reports failures that way.
- */
+/** Whether the body says it failed: the legacy envelope's `status: false`, sent even with HTTP 200. */
 export function bodySaysFailure(body: unknown): boolean {
   return isRecord(body) && (body.status === false || body.success === false);
 }

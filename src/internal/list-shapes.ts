@@ -97,9 +97,8 @@ const nested: Reader = ({ unwrapped, requested, rowsKey }) => {
 
 const topLevel: Reader = ({ unwrapped, requested }) => {
   const pagination = unwrapped?.root?.pagination;
-  if (!Array.isArray(unwrapped?.payload) || !isRecord(pagination)) {
+  if (!Array.isArray(unwrapped?.payload) || !isRecord(pagination))
     return 'no data array with pagination beside it';
-  }
   return counted(unwrapped.payload, pagination, requested);
 };
 

@@ -99,13 +99,8 @@ export class Pipeline {
       const response = responseOf(result);
       const requested = { page, pageSize: typeof query?.pageSize === 'number' ? query.pageSize : undefined };
       const csv = list.shape === 'csv';
-      const info = readPage(list.shape, {
-        unwrapped: csv ? undefined : jsonPayload(response),
-        headers: response.headers,
-        text: response.text,
-        requested,
-        rowsKey: list.rowsKey,
-      });
+      const unwrapped = csv ? undefined : jsonPayload(response);
+      const info = readPage(list.shape, { ...response, unwrapped, requested, rowsKey: list.rowsKey });
       if (typeof info === 'string') throw shapeError(response, info);
       const schema = csv ? undefined : list.schema;
       const rows = schema

@@ -31,7 +31,6 @@ export function responseOf(
     throw new AcceptedButUnreadableError(target, status, headers, reason, { cause });
   }
   const { status, body, headers } = result.response;
-  // The legacy envelope reports failures as `status: false`, sometimes with HTTP 200.
   if (status < 200 || status >= 300 || bodySaysFailure(body)) {
     const error = APIError.from(status, body, headers);
     if (!(result.earlierAttemptMayHaveActed && doneOnRepeat?.(error))) throw error;

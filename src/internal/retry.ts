@@ -15,8 +15,7 @@ import { retryAfterMs } from '../core/error.js';
  * server telling us when it can take the request again, so it replaces the backoff. One over 60 s ends the
  * retries instead: waiting that long would look like a hang, and the error carries `retryAfter` so the caller
  * can decide. A malformed one (`NaN`, `1e400`, a date in the past or in another format) is ignored: the normal
- * backoff applies. Other rate-limit headers (`RateLimit-Reset`, `X-RateLimit-*`), which ky would honour, are
- * not the spec's and are ignored.
+ * backoff applies. Other rate-limit headers are not the spec's and are ignored (`timingHeaders`).
  */
 export const RETRY_STATUSES = [408, 429, 500, 502, 503, 504];
 export const MAX_RETRY_AFTER_MS = 60_000;
@@ -44,7 +43,7 @@ export function isSafeToRepeat(method: string, idempotent: boolean | undefined):
   return idempotent ?? method !== 'POST';
 }
 
-/** Timing headers ky would also honour; the spec names only `Retry-After`. */
+/** Rate-limit headers ky would also honour; the spec names only `Retry-After`. */
 const FOREIGN_TIMING = 'ratelimit-reset x-ratelimit-retry-after x-ratelimit-reset x-rate-limit-reset'.split(
   ' ',
 );
