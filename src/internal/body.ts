@@ -57,7 +57,6 @@ async function readLimited(response: Response, limit: number): Promise<ReadBody>
       if (response.status >= 200 && response.status < 300)
         throw new ResponseTooLargeError(response.status, limit);
       chunks.push(value.subarray(0, limit - total));
-      total = limit;
       cut = true;
       break;
     }

@@ -105,25 +105,19 @@ export function trace<C extends { errorType?: string }, T>(
   fn: () => Promise<T>,
 ): Promise<T> {
   if (!channel) return fn();
-  const settled = () => {
-    channel.asyncStart.publish(context);
-    channel.asyncEnd.publish(context);
-  };
   return channel.start.runStores(context, () => {
     const promise = fn();
     channel.end.publish(context);
-    return promise.then(
-      (value) => {
-        settled();
-        return value;
-      },
-      (error: unknown) => {
+    return promise
+      .catch((error: unknown) => {
         context.errorType = errorType(error);
         channel.error.publish(context);
-        settled();
         throw error;
-      },
-    );
+      })
+      .finally(() => {
+        channel.asyncStart.publish(context);
+        channel.asyncEnd.publish(context);
+      });
   });
 }
 

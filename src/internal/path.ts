@@ -3,12 +3,8 @@ import { isUuid } from '../rules/ids.js';
 
 /** The problem with a character that compatibility normalisation (NFKC) turns into `.`, `/` or `\` (`．`, `／`, `＼`). */
 function lookalike(path: string): string | undefined {
-  for (const char of path) {
-    if (char.charCodeAt(0) > 0x7f && /[./\\]/.test(char.normalize('NFKC'))) {
-      return `must not contain "${char}", which normalises to ".", "/" or "\\"`;
-    }
-  }
-  return undefined;
+  const char = [...path].find((c) => c.charCodeAt(0) > 0x7f && /[./\\]/.test(c.normalize('NFKC')));
+  return char && `must not contain "${char}", which normalises to ".", "/" or "\\"`;
 }
 
 /**

@@ -21,11 +21,8 @@ const UNSET: Readonly<Record<string, undefined | ''>> = Object.freeze({
 function buildUrl(baseUrl: string, path: string, query: TransportRequest['query']): string {
   const url = `${baseUrl}${assertSafePath(path)}`;
   if (!query) return url;
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) {
-    if (value !== undefined && value !== null) params.append(key, String(value));
-  }
-  const search = params.toString();
+  const defined = Object.entries(query).filter(([, value]) => value != null);
+  const search = new URLSearchParams(defined.map(([key, value]) => [key, String(value)])).toString();
   return search ? `${url}?${search}` : url;
 }
 

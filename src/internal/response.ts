@@ -70,14 +70,12 @@ export function readCommitted<T>(result: TransportResult, response: TransportRes
   try {
     return read();
   } catch (error) {
-    if (!result.commits || (error instanceof PaymentsError && !(error instanceof ResponseValidationError)))
-      throw error;
     const shape = error instanceof ResponseValidationError ? error : undefined;
+    if (!result.commits || (error instanceof PaymentsError && !shape)) throw error;
     const reason = shape ? shape.reason : `reading it threw ${(error as Error)?.name ?? 'an error'}`;
-    throw new AcceptedButUnreadableError(result.target, response.status, response.headers, reason, {
-      body: shape ? shape.body : response.body,
-      issues: shape?.issues ?? [],
-      ...(shape ? {} : { cause: error }),
-    });
+    const details = shape
+      ? { body: shape.body, issues: shape.issues }
+      : { body: response.body, cause: error };
+    throw new AcceptedButUnreadableError(result.target, response.status, response.headers, reason, details);
   }
 }
