@@ -45,9 +45,7 @@ export function setDefined(target: object, fields: Record<string, unknown>): voi
   }
 }
 
-function text(value: unknown): string | undefined {
-  return typeof value === 'string' && value !== '' ? value : undefined;
-}
+const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
 
 /** `String(value)` for anything JSON can hold: `{"toString": 1}` makes `String()` itself throw. */
 function asText(value: unknown): string {
@@ -59,21 +57,16 @@ function asText(value: unknown): string {
 function readIssues(value: unknown): FieldIssue[] | undefined {
   if (!Array.isArray(value)) return undefined;
   return value.map((item) => {
-    const record = (item ?? {}) as Record<string, unknown>;
-    const rawPath = record.path;
-    const path = Array.isArray(rawPath) ? rawPath.map(asText) : typeof rawPath === 'string' ? [rawPath] : [];
-    return { path, message: asText(record.message ?? 'invalid') };
+    const { path, message } = (item ?? {}) as Record<string, unknown>;
+    const at = Array.isArray(path) ? path.map(asText) : typeof path === 'string' ? [path] : [];
+    return { path: at, message: asText(message ?? 'invalid') };
   });
 }
 
 /** `a.b: message; c: message`; an issue with no path reads as `whole: message`, or its message alone. */
 export function listIssues(issues: FieldIssue[], whole?: string): string {
-  return issues
-    .map((i) => {
-      const at = i.path.join('.') || whole;
-      return at ? `${at}: ${i.message}` : i.message;
-    })
-    .join('; ');
+  const at = (issue: FieldIssue) => issue.path.join('.') || whole;
+  return issues.map((issue) => (at(issue) ? `${at(issue)}: ${issue.message}` : issue.message)).join('; ');
 }
 
 /** The service answered with a non-2xx status. `body` is the parsed JSON, or the raw text when not JSON. */

@@ -27,7 +27,8 @@ export interface ListResponse {
   rowsKey: string | undefined;
 }
 
-type Reader = (response: ListResponse) => PageInfo | string;
+/** `guess`: the shape was detected, not named (only `flat` reads it: see `readPage`). */
+type Reader = (response: ListResponse, guess?: boolean) => PageInfo | string;
 
 function num(value: unknown): number | undefined {
   const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
@@ -78,14 +79,12 @@ function counted(
 
 const where = (rowsKey: string | undefined) => (rowsKey ? ` at "${rowsKey}"` : '');
 
-const flat =
-  (guess: boolean): Reader =>
-  ({ unwrapped, requested, rowsKey }) => {
-    const payload = unwrapped?.payload;
-    const rows = rowsIn(payload, rowsKey);
-    if (!rows || !isRecord(payload)) return `no list with flat counters${where(rowsKey)}`;
-    return counted(rows, payload, requested, guess);
-  };
+const flat: Reader = ({ unwrapped, requested, rowsKey }, guess) => {
+  const payload = unwrapped?.payload;
+  const rows = rowsIn(payload, rowsKey);
+  if (!rows || !isRecord(payload)) return `no list with flat counters${where(rowsKey)}`;
+  return counted(rows, payload, requested, guess);
+};
 
 const nested: Reader = ({ unwrapped, requested, rowsKey }) => {
   const payload = unwrapped?.payload;
@@ -119,7 +118,7 @@ const csv: Reader = ({ headers, text, requested }) => {
   return counted(text ? [text] : [], { totalCount, totalPages, pageSize }, requested);
 };
 
-const READERS: Record<ListShape, Reader> = { flat: flat(false), nested, 'top-level': topLevel, array, csv };
+const READERS: Record<ListShape, Reader> = { flat, nested, 'top-level': topLevel, array, csv };
 
 /** The shape of a JSON list page whose shape nobody named: only `client.paginate` without `shape` asks. */
 function detect({ unwrapped }: ListResponse): ListShape {
@@ -136,7 +135,5 @@ function detect({ unwrapped }: ListResponse): ListShape {
  * (a server the spec does not describe) takes a full page as a sign of more, so such a list is still walked.
  */
 export function readPage(shape: ListShape | undefined, response: ListResponse): PageInfo | string {
-  if (shape) return READERS[shape](response);
-  const detected = detect(response);
-  return detected === 'flat' ? flat(true)(response) : READERS[detected](response);
+  return shape ? READERS[shape](response) : READERS[detect(response)](response, true);
 }
