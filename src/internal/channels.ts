@@ -1,5 +1,3 @@
-import { statusAndId } from '../core/api-promise.js';
-
 /**
  * The SDK's work published on `node:diagnostics_channel` tracing channels, for tracers (`payments-service-sdk/otel`,
  * dd-trace, your own). Contexts carry names, numbers and the request id, never the key, a header value or a body.
@@ -146,14 +144,6 @@ export function templateOf(path: string): string {
     .split('/')
     .map((segment) => (/\d/.test(segment) || segment.length > 40 ? '{id}' : segment))
     .join('/');
-}
-
-/** Records a call's final response (any status) on its context. */
-export function noteResponse(
-  context: CallContext | undefined,
-  response: { status: number; headers: Headers },
-) {
-  if (context) Object.assign(context, statusAndId(response));
 }
 
 /** Adds one to a count on a call's context, if it is traced. */

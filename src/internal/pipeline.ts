@@ -1,9 +1,14 @@
-import { InternalAPIPromise as APIPromise, responseInfo, type WithResponse } from '../core/api-promise.js';
+import {
+  InternalAPIPromise as APIPromise,
+  responseInfo,
+  statusAndId,
+  type WithResponse,
+} from '../core/api-promise.js';
 import { type APIError, invalid } from '../core/error.js';
 import { ownData } from '../core/own.js';
 import { InternalPage as Page, PagePromise } from '../core/pagination.js';
 import type { Schema } from '../rules/schema.js';
-import { type CallContext, noteResponse, traceCall } from './channels.js';
+import { type CallContext, traceCall } from './channels.js';
 import type { RequestOptions, ResolvedConfig } from './config.js';
 import type { Unwrapped } from './envelope.js';
 import { LIST_SHAPES, type ListShape, readPage } from './list-shapes.js';
@@ -121,7 +126,7 @@ export class Pipeline {
   async #send(request: TransportRequest, context?: CallContext): Promise<TransportResult> {
     const result = await send(this.#config, request);
     // The call's span records its final answer, whatever its status, before the response stage reads it.
-    if (result.kind === 'response') noteResponse(context, result.response);
+    if (context && result.kind === 'response') Object.assign(context, statusAndId(result.response));
     return result;
   }
 }

@@ -217,8 +217,7 @@ const UPLOAD_REDIRECT =
 /** A valid `Retry-After` over the cap ends the retries: the error carries `retryAfter` for the caller. */
 function waitTooLong(error: Error): boolean {
   if (!(error instanceof HTTPError)) return false;
-  const ms = retryAfterMs(error.response.headers.get('retry-after'));
-  return ms !== undefined && ms > MAX_RETRY_AFTER_MS;
+  return (retryAfterMs(error.response.headers.get('retry-after')) ?? 0) > MAX_RETRY_AFTER_MS;
 }
 
 /**
