@@ -13,7 +13,7 @@ const MAX_DEPTH = 64;
  * fields (`Object.create({ amount: '999.00' })`) must not be read. An instance of a class (a Date, a Blob, a
  * stream, an AbortSignal) has a prototype with its own `constructor`, and is kept as it is.
  */
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== 'object') return false;
   for (let proto = Object.getPrototypeOf(value); proto !== null; proto = Object.getPrototypeOf(proto)) {
     if (proto === Object.prototype) return true;

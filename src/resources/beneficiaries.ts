@@ -16,7 +16,7 @@ import {
   WITHDRAWAL_METHODS,
 } from '../rules/beneficiary.js';
 import { page, pageSize } from '../rules/paging.js';
-import { looseObject, openEnum, parseRequest, strictObject } from '../rules/schema.js';
+import { looseObject, openEnum, parseRequest, recordOf, strictObject } from '../rules/schema.js';
 import { APIResource } from './resource.js';
 
 const optionalString = z.optional(z.string());
@@ -52,7 +52,7 @@ export const BeneficiarySchema = looseObject({
    * `account_category`) was omitted; the spec does not show its fields. After the enforcement date the
    * omission is a 400.
    */
-  deprecation_warning: z.optional(z.record(z.string(), z.unknown())),
+  deprecation_warning: z.optional(recordOf(z.unknown())),
 });
 /** A saved beneficiary. */
 export type Beneficiary = z.infer<typeof BeneficiarySchema>;

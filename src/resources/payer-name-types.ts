@@ -6,7 +6,7 @@ import {
   PAYER_NAME_STATUSES,
   type PayerNameCreateSchema,
 } from '../rules/payer-name.js';
-import { looseObject, openEnum, strictObject } from '../rules/schema.js';
+import { looseObject, openEnum, recordOf, strictObject } from '../rules/schema.js';
 import type { UploadInput } from './uploads.js';
 
 /** Response schemas and input types of the payer-name resource; the rules are in `rules/payer-name.ts`. */
@@ -76,7 +76,7 @@ export const PayerNameSchema = looseObject({
   /** Files attached for review; never forwarded to a payout rail. */
   documents: z.array(PayerNameDocumentSchema),
   /** Your flat key/value data, echoed verbatim (webhooks carry it too); omitted entirely when none is set. */
-  metadata: z.optional(z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]))),
+  metadata: z.optional(recordOf(z.union([z.string(), z.number(), z.boolean()]))),
   /** ISO 8601 date-time. */
   createdAt: z.string(),
   /** ISO 8601 date-time. */
@@ -120,10 +120,7 @@ export const PayerNameListParamsSchema = strictObject({
   status: z.optional(openEnum(PAYER_NAME_REVIEW_STATUSES)),
   /** Parameters the spec does not show, sent as given. */
   query: z.optional(
-    z.record(
-      z.string(),
-      z.union([z.string(), z.number(), z.boolean()], 'must be a string, number or boolean'),
-    ),
+    recordOf(z.union([z.string(), z.number(), z.boolean()], 'must be a string, number or boolean')),
   ),
 }).check(
   z.superRefine((params, ctx) => {

@@ -7,7 +7,7 @@ import type { RequestOptions } from '../internal/config.js';
 import type { Call, Pipeline } from '../internal/pipeline.js';
 import type { QueryValue } from '../internal/transport.js';
 import { page, pageSize } from '../rules/paging.js';
-import { PassThroughQuery, type Schema } from '../rules/schema.js';
+import { PassThroughQuery, recordOf, type Schema } from '../rules/schema.js';
 import { pagedQuery } from './resource.js';
 
 /**
@@ -16,7 +16,7 @@ import { pagedQuery } from './resource.js';
  */
 
 /** Any record: every field kept. */
-export const PlainRecordSchema = z.record(z.string(), z.unknown());
+export const PlainRecordSchema = recordOf(z.unknown());
 
 /** Paging plus a pass-through `query`, for lists whose filters the spec does not show. */
 const PagedPassThroughParams = z.strictObject({ page, pageSize: pageSize(), query: PassThroughQuery });

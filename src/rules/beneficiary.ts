@@ -1,7 +1,15 @@
 import * as z from 'zod/mini';
 import type { FieldIssue } from '../core/error.js';
 import { isRecord } from '../core/values.js';
-import { atMost, extraIssues, fieldIssues, gatherExtra, strictObject, trimmedString } from './schema.js';
+import {
+  atMost,
+  extraIssues,
+  fieldIssues,
+  gatherExtra,
+  recordOf,
+  strictObject,
+  trimmedString,
+} from './schema.js';
 
 /** Every rail the spec lists for `withdrawal_method`; none of them (null) is an NGN bank transfer. */
 export const WITHDRAWAL_METHODS = [
@@ -97,7 +105,7 @@ export const BeneficiaryFieldsSchema = strictObject({
   bank_name: text(100),
   /** Max 20; required when `currency` is NGN and `account_number` is sent. */
   bank_code: text(20),
-  bank_address: z.optional(z.record(z.string(), z.string())),
+  bank_address: z.optional(recordOf(z.string())),
   /** Max 20; required for `international_wire`. */
   swift_code: text(20),
   /** Max 20; a 9-digit ABA number, required for `ach` and `domestic_wire` and sent in the same request whenever those are. */
@@ -121,7 +129,7 @@ export const BeneficiaryFieldsSchema = strictObject({
    * person, postal-address objects. Put them here under the names your account manager gives; they are sent
    * at the top level of the body, untouched. A field the SDK knows goes in its own property.
    */
-  extra: z.optional(z.record(z.string(), z.unknown())),
+  extra: z.optional(recordOf(z.unknown())),
 });
 
 /** The body fields the spec spells; anything else it names goes in `extra`. */
@@ -269,8 +277,7 @@ export function beneficiaryWireIssues(
   input: unknown,
   options: { mode?: BeneficiaryWrite; allowUnclassified?: boolean } = {},
 ): FieldIssue[] {
-  const body = isRecord(input) ? gatherExtra(input, BENEFICIARY_FIELDS) : input;
-  return fieldIssues(beneficiaryInputSchema(options), body);
+  return beneficiaryInputIssues(isRecord(input) ? gatherExtra(input, BENEFICIARY_FIELDS) : input, options);
 }
 
 /** Classification fields the body omits where required: during the grace period the service then adds `deprecation_warning`. */

@@ -30,8 +30,8 @@ export const dateFilter = z.pipe(
       .check(
         z.refine(isDateFilter, 'must be YYYY-MM-DD or a full ISO 8601 timestamp with seconds and offset'),
       ),
-    // zod's date refuses an Invalid Date itself.
-    z.date(),
+    // A real instant: an Invalid Date is refused. (zod's `z.date` checks the same, with 90 B more per bundle.)
+    z.custom<Date>((value) => value instanceof Date && !Number.isNaN(value.getTime())),
   ]),
   z.transform((value) => (value instanceof Date ? value.toISOString() : value)),
 );

@@ -28,7 +28,7 @@ export const LookupParamsSchema = strictObject({
     z.string().check(z.refine((v) => NUBAN.test(v), 'must be a 10-digit NUBAN')),
   ),
   /** Only `NGN`, assumed when omitted. */
-  currency: z.optional(z.literal('NGN', LOOKUP_MESSAGES.currency)),
+  currency: z.optional(z.enum(['NGN'], LOOKUP_MESSAGES.currency)),
 });
 
 /** Parameters of a name enquiry. */

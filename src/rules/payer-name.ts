@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import type { FieldIssue } from '../core/error.js';
 import { isCalendarDate } from './dates.js';
-import { atMost, fieldIssues, strictObject } from './schema.js';
+import { atMost, fieldIssues, recordOf, strictObject } from './schema.js';
 import { acceptedType, describeTypes, type UploadPolicy } from './upload-policy.js';
 
 /**
@@ -60,28 +60,25 @@ const text = (max: number) =>
   );
 const optionalText = (max: number) => z.optional(z.string().check(atMost(max)));
 
-const MetadataSchema = z
-  .record(
-    z.string(),
-    z.union([z.string().check(atMost(500)), z.number(), z.boolean()], {
-      error: 'must be a string, a number or a boolean (metadata is flat)',
-    }),
-    'must be a flat object',
-  )
-  .check(
-    z.superRefine((metadata, ctx) => {
-      for (const key of Object.keys(metadata)) {
-        if (key.length > 64) {
-          ctx.addIssue({
-            code: 'custom',
-            message: 'key must be at most 64 characters',
-            path: [key],
-            input: key,
-          });
-        }
+const MetadataSchema = recordOf(
+  z.union([z.string().check(atMost(500)), z.number(), z.boolean()], {
+    error: 'must be a string, a number or a boolean (metadata is flat)',
+  }),
+  'must be a flat object',
+).check(
+  z.superRefine((metadata, ctx) => {
+    for (const key of Object.keys(metadata)) {
+      if (key.length > 64) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'key must be at most 64 characters',
+          path: [key],
+          input: key,
+        });
       }
-    }),
-  );
+    }
+  }),
+);
 
 const createFields = {
   /** `individual` or `business`. */

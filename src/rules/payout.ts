@@ -2,7 +2,15 @@ import * as z from 'zod/mini';
 import type { FieldIssue } from '../core/error.js';
 import { currencyDigits, minorUnits, toMinorUnits } from './currency.js';
 import { isUuid } from './ids.js';
-import { extraIssues, fieldIssues, gatherExtra, looseObject, object, strictObject } from './schema.js';
+import {
+  extraIssues,
+  fieldIssues,
+  gatherExtra,
+  looseObject,
+  object,
+  recordOf,
+  strictObject,
+} from './schema.js';
 
 /**
  * POST /payouts as the spec states it: `amount` (number, major units), `currency` (a code) and `beneficiary`
@@ -94,7 +102,7 @@ const payoutShape = {
    * Body fields the spec does not name, sent as given at the top level. Fields it names go in their own
    * properties (an unknown top-level property is refused, so a typo cannot drop your reference).
    */
-  extra: z.optional(z.record(z.string(), z.unknown())),
+  extra: z.optional(recordOf(z.unknown())),
 };
 
 /** The body fields the spec names, the one pass-through (`extra`) included. */

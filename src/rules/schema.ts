@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { type FieldIssue, RequestValidationError } from '../core/error.js';
-import { ownData } from '../core/own.js';
+import { isPlainObject, ownData } from '../core/own.js';
 
 /** Any zod (classic or mini) schema: both implement the same core contract. */
 export type Schema<T> = z.core.$ZodType<T>;
@@ -36,6 +36,17 @@ export function openEnum<const T extends readonly string[]>(_values: T) {
   return z.string() as unknown as z.ZodMiniType<T[number] | (string & {}), T[number] | (string & {})>;
 }
 
+/**
+ * An object of `value`s under any string keys, as `z.record(z.string(), value)` checks it: a class instance (a
+ * Map, a Date) is refused, `__proto__` is dropped. Written as an object with a catchall because the SDK already
+ * carries zod's object code, and z.record's own added 620 B to every gzipped bundle. The instance check comes
+ * first: a check on the object itself would see the plain copy zod makes of it.
+ */
+export function recordOf<T extends z.core.SomeType>(value: T, error = 'must be an object') {
+  const values = z.catchall(z.object({}), value);
+  return z.pipe(z.custom<z.input<typeof values>>(isPlainObject, error), values);
+}
+
 /** A length ceiling on a string, named in characters. */
 export const atMost = (max: number) =>
   z.refine<string>((value) => value.length <= max, `must be at most ${max} characters`);
@@ -48,7 +59,7 @@ export const trimmedString = z.pipe(
 
 /** A caller-supplied query, sent as given: for filters whose names the spec does not show. */
 export const PassThroughQuery = z.optional(
-  z.record(z.string(), z.optional(z.nullable(z.union([z.string(), z.number(), z.boolean()])))),
+  recordOf(z.optional(z.nullable(z.union([z.string(), z.number(), z.boolean()])))),
 );
 
 function sizeMessage(bound: 'at least' | 'at most', limit: number | bigint, origin: string): string {

@@ -76,7 +76,7 @@ describe("the read tools' input schemas, derived from the SDK's request schemas"
     for (const [name, property] of Object.entries(sdk.properties)) {
       expect(bare(tool.properties[name]), name).toEqual(property);
     }
-    expect(tool.properties.currency).toMatchObject({ const: 'NGN' });
+    expect(tool.properties.currency).toMatchObject({ enum: ['NGN'] });
     expect(tool.required).toEqual(sdk.required);
     expect(tool.required).toEqual(['bankCode', 'accountNumber']);
   });

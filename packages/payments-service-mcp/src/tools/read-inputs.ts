@@ -22,10 +22,11 @@ const described = <S extends zm.ZodMiniType>(schema: S, description: string): S 
   schema.check(z.describe(description));
 
 /**
- * What JSON can carry of an SDK field, as its JSON Schema (input side) shows it: a pipe (trim, then check)
- * becomes what it takes in, and a union loses its `Date` branch (the SDK's date filters also take a `Date`,
- * which JSON Schema cannot express and an agent cannot send). The checks of what is left (a 10-digit NUBAN, a
- * real YYYY-MM-DD day) are not run here: the SDK runs them in the call, so a bad value reaches the agent as its
+ * What JSON can carry of an SDK field, as its JSON Schema (input side) shows it. A pipe (trim, then check) becomes
+ * what it takes in, except an object of values, whose first stage only refuses a Map or a Date: it becomes the
+ * object of its second stage. A union loses its custom branch: the SDK's date filters also take a `Date`, which
+ * JSON Schema cannot express and an agent cannot send. The checks of what is left (a 10-digit NUBAN, a real
+ * YYYY-MM-DD day) are not run here: the SDK runs them in the call, so a bad value reaches the agent as its
  * RequestValidationError naming the field, not as the MCP SDK's own untyped input error.
  */
 export function carried<S extends z.core.$ZodType>(schema: S): zm.ZodMiniType<z.input<S>, z.input<S>> {
@@ -33,11 +34,13 @@ export function carried<S extends z.core.$ZodType>(schema: S): zm.ZodMiniType<z.
   switch (def.type) {
     case 'optional':
       return zm.optional(carried((def as z.core.$ZodOptionalDef).innerType)) as never;
-    case 'pipe':
-      return carried((def as z.core.$ZodPipeDef).in) as never;
+    case 'pipe': {
+      const { in: first, out } = def as z.core.$ZodPipeDef;
+      return carried(first._zod.def.type === 'custom' ? out : first) as never;
+    }
     case 'union': {
       const kept = (def as z.core.$ZodUnionDef).options
-        .filter((o) => o._zod.def.type !== 'date')
+        .filter((o) => o._zod.def.type !== 'custom')
         .map(carried);
       return (kept.length === 1 ? kept[0] : zm.union(kept)) as never;
     }
