@@ -1,5 +1,6 @@
+import type * as z from 'zod/mini';
 import type { FieldIssue } from '../core/error.js';
-import { payerNameCreateIssues } from '../rules/payer-name.js';
+import { type PayerNameCreateSchema, payerNameCreateIssues } from '../rules/payer-name.js';
 import { MockHttpError, validationFailed } from './http.js';
 import type { MockAccount, MockPayerName, PayerNameStatus } from './types.js';
 
@@ -65,30 +66,28 @@ export function toInput(pn: MockPayerName): Record<string, unknown> {
 export function fieldsOf(input: Record<string, unknown>, issues: FieldIssue[] = []): PayerNameFields {
   issues.unshift(...payerNameCreateIssues(input));
   if (issues.length) throw validationFailed(issues);
-  const str = (key: string) => (typeof input[key] === 'string' ? (input[key] as string) : null);
-  const country = resolveCountry(String(input.country ?? ''));
+  const body = input as z.output<typeof PayerNameCreateSchema>;
+  const country = resolveCountry(body.country);
   if (!country) {
     throw validationFailed([
       { path: ['country'], message: 'must be an ISO 3166-1 alpha-2 code or a country name' },
     ]);
   }
-  const type = input.entity_type === 'business' ? 'business' : 'individual';
-  const metadata = input.metadata as MockPayerName['metadata'] | undefined;
   return {
-    type,
-    name: String(input.display_name).trim(),
-    firstName: type === 'individual' ? str('first_name') : null,
-    lastName: type === 'individual' ? str('last_name') : null,
-    registrationNumber: str('registration_number'),
-    registrationDate: str('registration_date'),
+    type: body.entity_type,
+    name: body.display_name.trim(),
+    firstName: body.first_name ?? null,
+    lastName: body.last_name ?? null,
+    registrationNumber: body.registration_number ?? null,
+    registrationDate: body.registration_date ?? null,
     country,
     address: {
-      line1: String(input.address_line),
-      city: String(input.city),
-      state: String(input.state_province),
-      postalCode: str('postal_code'),
+      line1: body.address_line,
+      city: body.city,
+      state: body.state_province,
+      postalCode: body.postal_code ?? null,
     },
-    ...(metadata && Object.keys(metadata).length > 0 ? { metadata: { ...metadata } } : {}),
+    ...(body.metadata && Object.keys(body.metadata).length > 0 ? { metadata: { ...body.metadata } } : {}),
   };
 }
 
