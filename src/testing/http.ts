@@ -28,6 +28,7 @@ export function validationFailed(errors: FieldIssue[]): MockHttpError {
 export interface RouteResult {
   status?: number;
   message: string;
+  /** Serialized as the answer is made, so a route hands out stored objects as they are, uncopied. */
   data: unknown;
   /** Key of the rows inside `data`; the legacy envelope moves them to `data.data`. */
   listKey?: string;

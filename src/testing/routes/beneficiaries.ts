@@ -13,7 +13,7 @@ function find(ctx: RouteContext): Stored {
 
 /** Only populated fields are returned, `withdrawal_method` always (null without a rail). */
 function view(stored: Stored): Stored {
-  const shown = Object.entries(structuredClone(stored)).filter(
+  const shown = Object.entries(stored).filter(
     ([, value]) => value != null && value !== '' && !(isRecord(value) && Object.keys(value).length === 0),
   );
   return { ...Object.fromEntries(shown), withdrawal_method: stored.withdrawal_method || null };
