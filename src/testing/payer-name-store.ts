@@ -60,10 +60,10 @@ export function toInput(pn: MockPayerName): Record<string, unknown> {
 }
 
 /**
- * The fields a create body (or an update merged with the stored fields) sets, checked with the spec's rules
- * (the SDK's too) beside `issues` found already; a country that resolves to none is a 400.
+ * The fields of a stored name that a create body (or an update merged with the stored fields) sets, checked
+ * with the spec's rules (the SDK's too) beside `issues` found already; a country that resolves to none is a 400.
  */
-export function fieldsOf(input: Record<string, unknown>, issues: FieldIssue[] = []): PayerNameFields {
+export function fieldsOf(input: Record<string, unknown>, issues: FieldIssue[] = []) {
   issues.unshift(...payerNameCreateIssues(input));
   if (issues.length) throw validationFailed(issues);
   const body = input as z.output<typeof PayerNameCreateSchema>;
@@ -91,11 +91,6 @@ export function fieldsOf(input: Record<string, unknown>, issues: FieldIssue[] = 
   };
 }
 
-/** A payer name but what the service keeps beside the fields a body sets. */
-type PayerNameFields = Omit<
-  MockPayerName,
-  'id' | 'status' | 'isDefault' | 'decisionNote' | 'documents' | 'createdAt' | 'updatedAt'
->;
 /** A short stable hex digest (FNV-1a), for fake URL signatures that do not consume the seeded generator. */
 function digest(text: string): string {
   let h = 0x811c9dc5;
