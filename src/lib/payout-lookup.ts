@@ -33,12 +33,7 @@ export interface FindByReferenceOptions extends Pick<RequestOptions, 'signal' | 
 }
 
 export const FIND_BY_REFERENCE_OPTION_KEYS = optionKeys<FindByReferenceOptions>()([
-  'signal',
-  'timeout',
-  'headers',
-  'since',
-  'match',
-  'maxLookupPages',
+  'signal timeout headers since match maxLookupPages',
 ]);
 
 /** The transaction listing, as `client.transactions.list` offers it. */
@@ -58,13 +53,13 @@ export class PayoutLookupIncompleteError extends PaymentsError {
   static {
     nameClass(PayoutLookupIncompleteError, 'PayoutLookupIncompleteError');
   }
-  readonly externalReference: string;
-  /** Why the search could not prove the payout absent. */
-  readonly reason: string;
-  constructor(externalReference: string, reason: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly externalReference: string,
+    /** Why the search could not prove the payout absent. */
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
     super(`Could not establish whether payout ${externalReference} exists: ${reason}`, options);
-    this.externalReference = externalReference;
-    this.reason = reason;
   }
 }
 

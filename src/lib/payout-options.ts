@@ -57,21 +57,8 @@ export interface LookupBeforeRetryOptions
 }
 
 export const LOOKUP_BEFORE_RETRY_OPTION_KEYS = optionKeys<LookupBeforeRetryOptions>()([
-  'signal',
-  'timeout',
-  'maxResponseBytes',
-  'maxPages',
-  'headers',
-  'match',
-  'maxLookupPages',
-  'maxAttempts',
-  'digits',
-  'visibilityWaits',
-  'lookupFirst',
-  'since',
-  'find',
-  'onAttempt',
-  'totalTimeout',
+  'signal timeout maxResponseBytes maxPages headers match maxLookupPages maxAttempts digits visibilityWaits',
+  'lookupFirst since find onAttempt totalTimeout',
 ]);
 
 const ms = (w: unknown) => typeof w === 'number' && Number.isFinite(w) && w >= 0 && w <= MAX_TIMEOUT_MS;

@@ -59,21 +59,18 @@ export class PayoutOutcomeUnknownError extends PaymentsError {
   static {
     nameClass(PayoutOutcomeUnknownError, 'PayoutOutcomeUnknownError');
   }
-  readonly externalReference: string;
-  /** The error of every attempt and lookup, in order. */
-  readonly errors: unknown[];
-  readonly attempts: number;
-  /** Why the SDK stopped instead of sending again. */
-  readonly reason: string;
-  constructor(externalReference: string, attempts: number, errors: unknown[], reason: string) {
+  constructor(
+    readonly externalReference: string,
+    readonly attempts: number,
+    /** The error of every attempt and lookup, in order. */
+    readonly errors: unknown[],
+    /** Why the SDK stopped instead of sending again. */
+    readonly reason: string,
+  ) {
     super(
       `Outcome of payout ${externalReference} is unknown after ${attempts} attempt(s): ${reason}; ` +
         'look it up by this reference before sending again',
     );
-    this.externalReference = externalReference;
-    this.attempts = attempts;
-    this.errors = errors;
-    this.reason = reason;
   }
 }
 
