@@ -28,8 +28,7 @@ export {
 export type { CallContext, RequestContext } from './internal/channels.js';
 export type { ClientOptions, FetchOptions, RequestOptions } from './internal/config.js';
 export type { ClientHooks, RequestEvent, ResponseEvent, RetryEvent } from './internal/hooks.js';
-export type { ListShape } from './internal/list-shapes.js';
-export { LIST_SHAPES } from './internal/list-shapes.js';
+export { LIST_SHAPES, type ListShape } from './internal/list-shapes.js';
 export type { Logger, LogLevel } from './internal/logger.js';
 export type { HttpMethod, QueryValue } from './internal/transport.js';
 export type { AppInfo } from './internal/user-agent.js';
@@ -59,8 +58,6 @@ export {
   type Bank,
   BankSchema,
   type Banks,
-  type LookupParams,
-  LookupParamsSchema,
 } from './resources/banks.js';
 export {
   type Beneficiaries,
@@ -122,6 +119,7 @@ export {
   type WithdrawalMethod,
 } from './rules/beneficiary.js';
 export { currencyDigits, toMajorUnits, toMinorUnits } from './rules/currency.js';
+export { type LookupParams, LookupParamsSchema } from './rules/lookup.js';
 export {
   type KnownPayerNameStatus,
   PAYER_NAME_DOCUMENT_MAX_BYTES,
