@@ -80,12 +80,8 @@ export class PayoutOutcomeUnknownError extends PaymentsError {
  */
 const SERVICE_ASSIGNED_REFERENCE = new Set(['NGN']);
 
-/** An event as the algorithm reports it; `notify` adds the reference. */
-type Step = PayoutAttemptEvent extends infer E
-  ? E extends unknown
-    ? Omit<E, 'externalReference'>
-    : never
-  : never;
+/** An event as the algorithm reports it (`notify` adds the reference): `Omit` on each member of the union. */
+type Step<E = PayoutAttemptEvent> = E extends unknown ? Omit<E, 'externalReference'> : never;
 
 /** What the algorithm needs from the client: one POST, and one search of the listing. */
 export interface RecoveryDeps {
