@@ -1,4 +1,4 @@
-export { type PaginateParams, PaymentsClient, type RequestParams } from './client.js';
+export { PaymentsClient, type RequestParams } from './client.js';
 export { APIPromise, type ResponseInfo, type WithResponse } from './core/api-promise.js';
 export {
   APIConnectionError,
@@ -30,6 +30,7 @@ export type { ClientOptions, FetchOptions, RequestOptions } from './internal/con
 export type { ClientHooks, RequestEvent, ResponseEvent, RetryEvent } from './internal/hooks.js';
 export { LIST_SHAPES, type ListShape } from './internal/list-shapes.js';
 export type { Logger, LogLevel } from './internal/logger.js';
+export type { PaginateParams } from './internal/pipeline.js';
 export type { HttpMethod, QueryValue } from './internal/transport.js';
 export type { AppInfo } from './internal/user-agent.js';
 export {
