@@ -88,15 +88,16 @@ export class PaymentsClient {
 
   constructor(options: ClientOptions = {}) {
     this.#config = resolveConfig(options);
-    this.#api = new Pipeline(this.#config);
-    this.banks = new Banks(this, this.#api);
-    this.transactions = new Transactions(this, this.#api);
-    this.wallet = new Wallet(this, this.#api);
-    this.payouts = new Payouts(this, this.#api);
-    this.beneficiaries = new Beneficiaries(this, this.#api);
-    this.payerNames = new PayerNames(this, this.#api);
-    this.accounts = new Accounts(this, this.#api);
-    this.broker = new Broker(this, this.#api);
+    const api = new Pipeline(this.#config);
+    this.#api = api;
+    this.banks = new Banks(this, api);
+    this.transactions = new Transactions(this, api);
+    this.wallet = new Wallet(this, api);
+    this.payouts = new Payouts(this, api);
+    this.beneficiaries = new Beneficiaries(this, api);
+    this.payerNames = new PayerNames(this, api);
+    this.accounts = new Accounts(this, api);
+    this.broker = new Broker(this, api);
   }
 
   /** The base URL requests go to, ending in `/api/v1/external`. */
