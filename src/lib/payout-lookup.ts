@@ -1,10 +1,9 @@
 import * as z from 'zod/mini';
-import { nameClass, PaymentsError, RequestValidationError } from '../core/error.js';
+import { nameClass, PaymentsError } from '../core/error.js';
 import { type Page, type PagePromise, walkPages } from '../core/pagination.js';
 import { PaginationError } from '../core/response-errors.js';
 import type { RequestOptions } from '../internal/config.js';
 import { optionKeys } from '../internal/option-keys.js';
-import { referenceIssue } from '../rules/payout.js';
 import {
   isLegacyTransaction,
   type Transaction,
@@ -82,12 +81,6 @@ export const SearchOptionsSchema = z.looseObject({
   maxLookupPages: atLeastOne,
   match: option((f: unknown) => typeof f === 'function', 'must be a function'),
 });
-
-export function checkReference(value: unknown, path = 'externalReference'): string {
-  const problem = referenceIssue(value);
-  if (problem) throw new RequestValidationError([{ path: [path], message: problem }]);
-  return value as string;
-}
 
 /**
  * Why a page holds fewer rows than the service's own counters promise, if it does: an empty last page of a

@@ -84,7 +84,7 @@ const SERVICE_ASSIGNED_REFERENCE = new Set(['NGN']);
 type Step<E = PayoutAttemptEvent> = E extends unknown ? Omit<E, 'externalReference'> : never;
 
 /** What the algorithm needs from the client: one POST, and one search of the listing. */
-export interface RecoveryDeps {
+interface RecoveryDeps {
   post: (body: PayoutWire, options: RequestOptions) => PromiseLike<Payout>;
   search: (externalReference: string, since: Date) => Promise<SearchResult>;
   /** Where a failure of the caller's own callback is reported (the client's logger). */

@@ -179,7 +179,7 @@ export async function preparePart(
 }
 
 /** A pull-based web stream over an async iterable: the next chunk is produced only when fetch asks for it. */
-export function toWebStream(source: () => AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {
+function toWebStream(source: () => AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {
   let iterator: AsyncIterator<Uint8Array> | undefined;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
