@@ -20,8 +20,6 @@ import { Transactions } from './resources/transactions.js';
 import { Wallet } from './resources/wallet.js';
 import type { Schema } from './rules/schema.js';
 
-export type { PaginateParams };
-
 /** A request through `client.request`: any endpoint, with the client's auth, retries, envelope and errors. */
 export interface RequestParams<T> {
   method: HttpMethod;

@@ -1,4 +1,4 @@
-export { type PaginateParams, PaymentsClient, type RequestParams } from './client.js';
+export { PaymentsClient, type RequestParams } from './client.js';
 export { APIPromise, type ResponseInfo, type WithResponse } from './core/api-promise.js';
 export {
   AcceptedButUnreadableError,
@@ -26,9 +26,9 @@ export { Page, PagePromise } from './core/pagination.js';
 export type { CallContext, RequestContext } from './internal/channels.js';
 export type { ClientOptions, FetchOptions, RequestOptions } from './internal/config.js';
 export type { ClientHooks, RequestEvent, ResponseEvent, RetryEvent } from './internal/hooks.js';
-export type { ListShape } from './internal/list-shapes.js';
-export { LIST_SHAPES } from './internal/list-shapes.js';
+export { LIST_SHAPES, type ListShape } from './internal/list-shapes.js';
 export type { Logger, LogLevel } from './internal/logger.js';
+export type { PaginateParams } from './internal/pipeline.js';
 export type { HttpMethod, QueryValue } from './internal/transport.js';
 export type { AppInfo } from './internal/user-agent.js';
 export {
@@ -57,8 +57,6 @@ export {
   type Bank,
   BankSchema,
   type Banks,
-  type LookupParams,
-  LookupParamsSchema,
 } from './resources/banks.js';
 export {
   type Beneficiaries,
@@ -120,6 +118,7 @@ export {
   type WithdrawalMethod,
 } from './rules/beneficiary.js';
 export { currencyDigits, toMajorUnits, toMinorUnits } from './rules/currency.js';
+export { type LookupParams, LookupParamsSchema } from './rules/lookup.js';
 export {
   type KnownPayerNameStatus,
   PAYER_NAME_DOCUMENT_MAX_BYTES,

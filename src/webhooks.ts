@@ -53,15 +53,6 @@ export type ParseWebhookOptions = { headers?: WebhookHeaders } & (
 export class WebhookError extends PaymentsError {}
 nameClass(WebhookError, 'WebhookError');
 
-function toText(rawBody: unknown): string {
-  if (typeof rawBody === 'string') return rawBody;
-  if (rawBody instanceof Uint8Array) return new TextDecoder().decode(rawBody);
-  // A parsed object has lost the exact bytes a signature covers; re-serialising would not give them back.
-  throw new WebhookError(
-    'parseWebhook needs the raw request body (string or bytes), read before any JSON body parser runs',
-  );
-}
-
 /**
  * Verifies and parses a webhook delivery from its raw body. `verify` is required (the spec says events are
  * signed but not how, so you supply the check); `{ unverified: true }` skips it on purpose.
@@ -82,7 +73,12 @@ export async function parseWebhook<T extends WebhookPayload = WebhookPayload>(
   }
   // The exact bytes as received, verified before decoding: that could drop a BOM or replace invalid UTF-8.
   const exact = rawBody instanceof ArrayBuffer ? new Uint8Array(rawBody) : rawBody;
-  const text = toText(exact);
+  if (typeof exact !== 'string' && !(exact instanceof Uint8Array)) {
+    // A parsed object has lost the exact bytes a signature covers; re-serialising would not give them back.
+    throw new WebhookError(
+      'parseWebhook needs the raw request body (string or bytes), read before any JSON body parser runs',
+    );
+  }
   if (options.verify) {
     let verified = false;
     try {
@@ -94,7 +90,7 @@ export async function parseWebhook<T extends WebhookPayload = WebhookPayload>(
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = JSON.parse(typeof exact === 'string' ? exact : new TextDecoder().decode(exact));
   } catch {
     throw new WebhookError('Webhook body is not JSON');
   }

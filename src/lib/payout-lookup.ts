@@ -1,9 +1,8 @@
 import * as z from 'zod/mini';
-import { nameClass, PaginationError, PaymentsError, RequestValidationError } from '../core/error.js';
+import { nameClass, PaginationError, PaymentsError } from '../core/error.js';
 import { type Page, type PagePromise, walkPages } from '../core/pagination.js';
 import type { RequestOptions } from '../internal/config.js';
 import { optionKeys } from '../internal/option-keys.js';
-import { referenceIssue } from '../rules/payout.js';
 import {
   isLegacyTransaction,
   type Transaction,
@@ -32,12 +31,7 @@ export interface FindByReferenceOptions extends Pick<RequestOptions, 'signal' | 
 }
 
 export const FIND_BY_REFERENCE_OPTION_KEYS = optionKeys<FindByReferenceOptions>()([
-  'signal',
-  'timeout',
-  'headers',
-  'since',
-  'match',
-  'maxLookupPages',
+  'signal timeout headers since match maxLookupPages',
 ]);
 
 /** The transaction listing, as `client.transactions.list` offers it. */
@@ -57,13 +51,13 @@ export class PayoutLookupIncompleteError extends PaymentsError {
   static {
     nameClass(PayoutLookupIncompleteError, 'PayoutLookupIncompleteError');
   }
-  readonly externalReference: string;
-  /** Why the search could not prove the payout absent. */
-  readonly reason: string;
-  constructor(externalReference: string, reason: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly externalReference: string,
+    /** Why the search could not prove the payout absent. */
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
     super(`Could not establish whether payout ${externalReference} exists: ${reason}`, options);
-    this.externalReference = externalReference;
-    this.reason = reason;
   }
 }
 
@@ -86,12 +80,6 @@ export const SearchOptionsSchema = z.looseObject({
   maxLookupPages: atLeastOne,
   match: option((f: unknown) => typeof f === 'function', 'must be a function'),
 });
-
-export function checkReference(value: unknown, path = 'externalReference'): string {
-  const problem = referenceIssue(value);
-  if (problem) throw new RequestValidationError([{ path: [path], message: problem }]);
-  return value as string;
-}
 
 /**
  * Why a page holds fewer rows than the service's own counters promise, if it does: an empty last page of a

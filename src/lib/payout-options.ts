@@ -6,19 +6,13 @@ import type { Transaction } from '../rules/transactions.js';
 import { atLeastOne, type FindByReferenceOptions, option, SearchOptionsSchema } from './payout-lookup.js';
 
 /** One step of `lookupBeforeRetry`, for logging. */
-export type PayoutAttemptEvent =
-  | { type: 'post'; attempt: number; externalReference: string }
-  | { type: 'ambiguous'; attempt: number; externalReference: string; error: unknown }
-  | {
-      type: 'lookup';
-      attempt: number;
-      externalReference: string;
-      waitedMs: number;
-      found: boolean;
-      error?: unknown;
-    }
-  | { type: 'retry-after'; attempt: number; externalReference: string; waitMs: number }
-  | { type: 'created' | 'recovered' | 'not_sent'; attempt: number; externalReference: string };
+export type PayoutAttemptEvent = { attempt: number; externalReference: string } & (
+  | { type: 'post' }
+  | { type: 'ambiguous'; error: unknown }
+  | { type: 'lookup'; waitedMs: number; found: boolean; error?: unknown }
+  | { type: 'retry-after'; waitMs: number }
+  | { type: 'created' | 'recovered' | 'not_sent' }
+);
 
 /** Options of `payouts.lookupBeforeRetry`. */
 export interface LookupBeforeRetryOptions
@@ -57,21 +51,8 @@ export interface LookupBeforeRetryOptions
 }
 
 export const LOOKUP_BEFORE_RETRY_OPTION_KEYS = optionKeys<LookupBeforeRetryOptions>()([
-  'signal',
-  'timeout',
-  'maxResponseBytes',
-  'maxPages',
-  'headers',
-  'match',
-  'maxLookupPages',
-  'maxAttempts',
-  'digits',
-  'visibilityWaits',
-  'lookupFirst',
-  'since',
-  'find',
-  'onAttempt',
-  'totalTimeout',
+  'signal timeout maxResponseBytes maxPages headers match maxLookupPages maxAttempts digits visibilityWaits',
+  'lookupFirst since find onAttempt totalTimeout',
 ]);
 
 const ms = (w: unknown) => typeof w === 'number' && Number.isFinite(w) && w >= 0 && w <= MAX_TIMEOUT_MS;

@@ -59,21 +59,18 @@ export class PayoutOutcomeUnknownError extends PaymentsError {
   static {
     nameClass(PayoutOutcomeUnknownError, 'PayoutOutcomeUnknownError');
   }
-  readonly externalReference: string;
-  /** The error of every attempt and lookup, in order. */
-  readonly errors: unknown[];
-  readonly attempts: number;
-  /** Why the SDK stopped instead of sending again. */
-  readonly reason: string;
-  constructor(externalReference: string, attempts: number, errors: unknown[], reason: string) {
+  constructor(
+    readonly externalReference: string,
+    readonly attempts: number,
+    /** The error of every attempt and lookup, in order. */
+    readonly errors: unknown[],
+    /** Why the SDK stopped instead of sending again. */
+    readonly reason: string,
+  ) {
     super(
       `Outcome of payout ${externalReference} is unknown after ${attempts} attempt(s): ${reason}; ` +
         'look it up by this reference before sending again',
     );
-    this.externalReference = externalReference;
-    this.attempts = attempts;
-    this.errors = errors;
-    this.reason = reason;
   }
 }
 
@@ -83,15 +80,11 @@ export class PayoutOutcomeUnknownError extends PaymentsError {
  */
 const SERVICE_ASSIGNED_REFERENCE = new Set(['NGN']);
 
-/** An event as the algorithm reports it; `notify` adds the reference. */
-type Step = PayoutAttemptEvent extends infer E
-  ? E extends unknown
-    ? Omit<E, 'externalReference'>
-    : never
-  : never;
+/** An event as the algorithm reports it (`notify` adds the reference): `Omit` on each member of the union. */
+type Step<E = PayoutAttemptEvent> = E extends unknown ? Omit<E, 'externalReference'> : never;
 
 /** What the algorithm needs from the client: one POST, and one search of the listing. */
-export interface RecoveryDeps {
+interface RecoveryDeps {
   post: (body: PayoutWire, options: RequestOptions) => PromiseLike<Payout>;
   search: (externalReference: string, since: Date) => Promise<SearchResult>;
   /** Where a failure of the caller's own callback is reported (the client's logger). */

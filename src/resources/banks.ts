@@ -36,8 +36,6 @@ export const AccountLookupSchema = looseObject({
 /** The result of a name enquiry. */
 export type AccountLookup = z.infer<typeof AccountLookupSchema>;
 
-export { type LookupParams, LookupParamsSchema };
-
 /** Nigerian banks and name enquiry. */
 export class Banks extends APIResource {
   /** GET /banks: every supported Nigerian bank (the service caches and refreshes the list). */

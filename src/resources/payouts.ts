@@ -1,12 +1,11 @@
 import type { APIPromise } from '../core/api-promise.js';
 import { APIUserAbortError, RequestValidationError } from '../core/error.js';
 import { ownData, ownField } from '../core/own.js';
-import { type CallContext, count, traceCall } from '../internal/channels.js';
+import { count, traceCall } from '../internal/channels.js';
 import { REQUEST_OPTION_KEYS, type RequestOptions } from '../internal/config.js';
 import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
 import type { Call } from '../internal/pipeline.js';
 import {
-  checkReference,
   DEFAULT_LOOKBACK_MS,
   FIND_BY_REFERENCE_OPTION_KEYS,
   type FindByReferenceOptions,
@@ -23,6 +22,7 @@ import {
   PayoutSchema,
   type PayoutWire,
   payoutBodySchema,
+  referenceIssue,
 } from '../rules/payout.js';
 import { parseRequest } from '../rules/schema.js';
 import type { Transaction } from '../rules/transactions.js';
@@ -123,27 +123,26 @@ export class Payouts extends APIResource {
     externalReference: string,
     given: FindByReferenceOptions = {},
   ): Promise<Transaction | null> {
-    return traceCall('payouts.findByReference', (context) => this.#find(externalReference, given, context));
-  }
-
-  async #find(externalReference: string, given: FindByReferenceOptions, context: CallContext | undefined) {
-    const options = ownData(given);
-    refuseUnknownKeys(options, FIND_BY_REFERENCE_OPTION_KEYS);
-    const ref = checkReference(externalReference);
-    parseRequest(SearchOptionsSchema, options);
-    const since = options.since ?? new Date(Date.now() - DEFAULT_LOOKBACK_MS);
-    let result: SearchResult;
-    try {
-      const pages = () => count(context, 'pages');
-      result = await searchByReference(this.client.transactions, ref, since, options, pages);
-      if (context) context.found = Boolean(result.found);
-    } catch (error) {
-      if (error instanceof RequestValidationError || error instanceof APIUserAbortError) throw error;
-      const reason = `the listing could not be read (${(error as Error).message})`;
-      throw new PayoutLookupIncompleteError(ref, reason, { cause: error });
-    }
-    if (result.found) return result.found;
-    if (!result.complete) throw new PayoutLookupIncompleteError(ref, result.reason);
-    return null;
+    return traceCall('payouts.findByReference', async (context) => {
+      const options = ownData(given);
+      refuseUnknownKeys(options, FIND_BY_REFERENCE_OPTION_KEYS);
+      const problem = referenceIssue(externalReference);
+      if (problem) throw new RequestValidationError([{ path: ['externalReference'], message: problem }]);
+      parseRequest(SearchOptionsSchema, options);
+      const since = options.since ?? new Date(Date.now() - DEFAULT_LOOKBACK_MS);
+      let result: SearchResult;
+      try {
+        const pages = () => count(context, 'pages');
+        result = await searchByReference(this.client.transactions, externalReference, since, options, pages);
+        if (context) context.found = Boolean(result.found);
+      } catch (error) {
+        if (error instanceof RequestValidationError || error instanceof APIUserAbortError) throw error;
+        const reason = `the listing could not be read (${(error as Error).message})`;
+        throw new PayoutLookupIncompleteError(externalReference, reason, { cause: error });
+      }
+      if (result.found) return result.found;
+      if (!result.complete) throw new PayoutLookupIncompleteError(externalReference, result.reason);
+      return null;
+    });
   }
 }

@@ -44,12 +44,6 @@ export interface SchemaOptions<T> extends RequestOptions {
   schema?: Schema<T>;
 }
 
-/** The caller's `schema` apart from the options left for the request. */
-function splitSchema<T>(given: SchemaOptions<T> | undefined) {
-  const { schema, ...options } = ownData(given ?? {});
-  return { schema, options };
-}
-
 /** The caller's schema (a plain record when none); refuses one that is not a zod schema (a JavaScript caller's mistake). */
 function checkSchema<T>(schema: Schema<T> | undefined): Schema<T> {
   if (schema === undefined) return PlainRecordSchema as Schema<unknown> as Schema<T>;
@@ -67,7 +61,7 @@ export function recordCall<T, R = T>(
   build: (schema: Schema<T>) => Omit<Call<R>, 'options'>,
 ): APIPromise<R> {
   return api.call<R>(() => {
-    const { schema, options } = splitSchema(given);
+    const { schema, ...options } = ownData(given ?? {});
     return { ...build(checkSchema(schema)), options };
   }, operation);
 }
@@ -80,7 +74,7 @@ export function recordList<T>(
   params: PassThroughListParams,
   given: SchemaOptions<T> | undefined,
 ): PagePromise<T> {
-  const { schema, options } = splitSchema(given);
+  const { schema, ...options } = ownData(given ?? {});
   return api.list<T>(
     {
       path,

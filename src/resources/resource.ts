@@ -7,20 +7,16 @@ import type { QueryValue } from '../internal/transport.js';
 import type { ListTransactions } from '../lib/payout-lookup.js';
 import { parseRequest, type Schema } from '../rules/schema.js';
 
-/** What a namespace reaches of the client: the transaction listing, which payout lookups read. */
-export interface ClientNamespaces {
-  readonly transactions: { list: ListTransactions };
-}
-
-/** A namespace of endpoints: sends through the pipeline, and reaches other namespaces through the client. */
+/**
+ * A namespace of endpoints: sends through the pipeline, and reaches other namespaces through the client (the
+ * transaction listing, which payout lookups read).
+ */
 export abstract class APIResource {
-  protected readonly client: ClientNamespaces;
-  protected readonly api: Pipeline;
   /** @internal Only the client builds its namespaces. */
-  constructor(client: ClientNamespaces, api: Pipeline) {
-    this.client = client;
-    this.api = api;
-  }
+  constructor(
+    protected readonly client: { readonly transactions: { list: ListTransactions } },
+    protected readonly api: Pipeline,
+  ) {}
 }
 
 /**

@@ -33,8 +33,6 @@ export type WalletRecord = Record<string, unknown>;
  */
 export type WalletTransaction = Record<string, unknown>;
 
-const NOT_ONE_LIST = 'expected an array, or an object holding one array';
-
 /**
  * Paging of GET /wallet/transactions (at least 1 a page; the spec states no ceiling), plus a pass-through
  * `query`: the endpoint filters by currency, type and reference, but the spec does not show the parameter
@@ -84,7 +82,7 @@ export class Wallet extends APIResource {
       path: '/wallet/wallets',
       // The spec gives no key: the payload itself when it is an array, or its one array (`data.data`, any key).
       select: (r) => (isRecord(r.payload) ? (onlyArray(r.payload) ?? r.payload) : r.payload),
-      schema: z.array(schema, { error: NOT_ONE_LIST }),
+      schema: z.array(schema, { error: 'expected an array, or an object holding one array' }),
     }));
   }
 }

@@ -1,3 +1,4 @@
+import { MockHttpError } from './http.js';
 import { escapeRegExp } from './router.js';
 
 /** Which requests a fault applies to: `'POST /payouts'`, `'/transactions'` (any method), `*` for one segment. */
@@ -29,9 +30,10 @@ const MESSAGES: Record<number, string> = {
   504: 'Gateway timeout',
 };
 
-/** Default message of a faulted status. */
-export function faultMessage(status: number): string {
-  return MESSAGES[status] ?? `HTTP ${status}`;
+/** The error a canned status answers with: the status's usual message, and `Retry-After` when set. */
+export function faultError({ status, retryAfter }: FaultSpec): MockHttpError {
+  const headers = retryAfter === undefined ? undefined : { 'retry-after': String(retryAfter) };
+  return new MockHttpError(status, MESSAGES[status] ?? `HTTP ${status}`, {}, headers);
 }
 
 function matcher(match: FaultMatch | undefined): (method: string, path: string) => boolean {
@@ -164,4 +166,59 @@ export class Faults {
     if (found && --found.remaining <= 0) this.#pending.splice(index, 1);
     return found?.detail as Taken[S] | undefined;
   }
+}
+
+const OVERSIZED_PADDING = 9 * 1024 * 1024;
+
+/** Settles once `signal` aborts (at once if it has). */
+function aborted(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+}
+
+/**
+ * The answer's status and headers with half its body, then a cut (the stream errors as undici's does when a
+ * socket closes early) or a stall (nothing more until the client gives up); or, `oversized`, the whole answer
+ * then 9 MiB of spaces (still valid JSON), streamed in 64 KiB chunks rather than held. `content-length` names
+ * the whole body, so a client over a real socket sees the truncation too.
+ */
+export async function partialBody(
+  response: Response,
+  kind: BodyFault,
+  signal: AbortSignal,
+): Promise<Response> {
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  const headers = new Headers(response.headers);
+  headers.set('content-length', String(bytes.length + (kind === 'oversized' ? OVERSIZED_PADDING : 0)));
+  const chunks = kind === 'oversized' ? padded(bytes) : halfThenCut(bytes, kind, signal);
+  const body = new ReadableStream<Uint8Array>({
+    // Pulled, not pushed: an error raised while the first chunk is still queued would discard it.
+    async pull(controller) {
+      const next = await chunks.next();
+      if (next.done) controller.close();
+      else controller.enqueue(next.value);
+    },
+  });
+  return new Response(body, { status: response.status, headers });
+}
+
+async function* padded(bytes: Uint8Array) {
+  yield bytes;
+  const spaces = new Uint8Array(64 * 1024).fill(0x20);
+  for (let left = OVERSIZED_PADDING; left > 0; left -= spaces.length) {
+    yield spaces.subarray(0, Math.min(spaces.length, left));
+  }
+}
+
+async function* halfThenCut(bytes: Uint8Array, kind: BodyFault, signal: AbortSignal) {
+  yield bytes.subarray(0, Math.floor(bytes.length / 2));
+  if (kind === 'cut' && !signal.aborted) await new Promise((resolve) => setTimeout(resolve, 1));
+  else await aborted(signal);
+  throw new TypeError('terminated');
+}
+
+/** A response withheld until the client gives up on the request (its signal aborts), then a cut connection. */
+export async function held(request: Request): Promise<Response> {
+  await aborted(request.signal);
+  return Response.error();
 }

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import type { FieldIssue } from '../core/error.js';
+import { isRecord } from '../core/values.js';
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, page, pageSize } from '../rules/paging.js';
 import { fieldIssues } from '../rules/schema.js';
 import type { Caller } from './auth.js';
@@ -27,6 +28,7 @@ export function validationFailed(errors: FieldIssue[]): MockHttpError {
 export interface RouteResult {
   status?: number;
   message: string;
+  /** Serialized as the answer is made, so a route hands out stored objects as they are, uncopied. */
   data: unknown;
   /** Key of the rows inside `data`; the legacy envelope moves them to `data.data`. */
   listKey?: string;
@@ -91,10 +93,8 @@ export async function readJsonObject(request: Request): Promise<Record<string, u
   } catch {
     throw new MockHttpError(400, 'Invalid JSON body');
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw validationFailed([{ path: [], message: 'body must be a JSON object' }]);
-  }
-  return value as Record<string, unknown>;
+  if (!isRecord(value)) throw validationFailed([{ path: [], message: 'body must be a JSON object' }]);
+  return value;
 }
 
 /** A paging parameter as the rules' schema reads it: absent when empty, a number when written as one. */

@@ -1,6 +1,5 @@
 import { authenticate } from './auth.js';
-import { held, partialBody } from './fault-responses.js';
-import { Faults, faultMessage } from './faults.js';
+import { Faults, faultError, held, partialBody } from './faults.js';
 import { errorBody, MockHttpError, readJsonObject, successBody } from './http.js';
 import { createHandlers, type MockHandlers } from './msw.js';
 import { viewPayerName } from './payer-name-store.js';
@@ -152,27 +151,23 @@ export class PaymentsMock {
   async #respond(request: Request, context: HandleContext): Promise<Response> {
     const requestId = `req_mock_${String(++this.#requests).padStart(6, '0')}`;
     const style = this.settings.envelope;
-    const fail = (error: MockHttpError) =>
-      Response.json(errorBody(error, style), {
+    const fail = (error: MockHttpError, body?: unknown) =>
+      Response.json(body ?? errorBody(error, style), {
         status: error.status,
         headers: { 'x-request-id': requestId, ...error.headers },
       });
     const url = new URL(request.url);
     const method = request.method.toUpperCase();
-    const inside = url.pathname === this.basePath || url.pathname.startsWith(`${this.basePath}/`);
-    const path = url.pathname.slice(this.basePath.length).replace(/\/+$/, '') || '/';
-    if (inside && this.faults.take('hang:before', method, path)) return held(request);
-    const fault = inside ? this.faults.take('next', method, path) : undefined;
-    if (fault) {
-      const headers: Record<string, string> = { 'x-request-id': requestId };
-      if (fault.retryAfter !== undefined) headers['retry-after'] = String(fault.retryAfter);
-      const body =
-        fault.body ?? errorBody(new MockHttpError(fault.status, faultMessage(fault.status)), style);
-      return Response.json(body, { status: fault.status, headers });
+    if (url.pathname !== this.basePath && !url.pathname.startsWith(`${this.basePath}/`)) {
+      return fail(this.#rateLimited() ?? new MockHttpError(404, 'Not found'));
     }
+    const path = url.pathname.slice(this.basePath.length).replace(/\/+$/, '') || '/';
+    if (this.faults.take('hang:before', method, path)) return held(request);
+    const fault = this.faults.take('next', method, path);
+    if (fault) return fail(faultError(fault), fault.body);
     const limited = this.#rateLimited();
     if (limited) return fail(limited);
-    const matched = inside ? matchRoute(method, path) : undefined;
+    const matched = matchRoute(method, path);
     if (!matched || matched.enabled?.(this.settings) === false) {
       return fail(new MockHttpError(404, 'Not found'));
     }
@@ -210,9 +205,9 @@ export class PaymentsMock {
       response = fail(error);
     }
     // Checked after the handler ran: the request is committed, only its answer is lost.
-    if (inside && this.faults.take('hang:after', method, path)) return held(request);
+    if (this.faults.take('hang:after', method, path)) return held(request);
     if (this.faults.take('drop', method, path)) return Response.error();
-    const bodyFault = inside ? this.faults.take('body', method, path) : undefined;
+    const bodyFault = this.faults.take('body', method, path);
     return bodyFault ? await partialBody(response, bodyFault, request.signal) : response;
   }
 

@@ -1,19 +1,14 @@
-import type { HttpHandler } from 'msw';
+import type * as Msw from 'msw';
 import type { PaymentsMock } from './mock.js';
 import { loaded } from './msw-load.js';
 import { escapeRegExp } from './router.js';
 
 /** The MSW handlers of a mock: one catch-all under its base URL. */
-export type MockHandlers = HttpHandler[];
-
-interface MswApi {
-  http: { all: (path: RegExp, resolver: (info: { request: Request }) => Promise<Response>) => HttpHandler };
-  HttpResponse: { error: () => Response };
-}
+export type MockHandlers = Msw.HttpHandler[];
 
 /** msw 2 and 3 both export `http.all` and `HttpResponse.error`; msw 1 and older (with `rest`) do not. */
-function mswApi(): MswApi {
-  const module = loaded as Partial<MswApi> | Error;
+function mswApi(): typeof Msw {
+  const module = loaded as Partial<typeof Msw> | Error;
   if (module instanceof Error) {
     throw new Error(
       'mock.handlers needs msw 2 or 3 (`npm i -D msw`), which could not be loaded ' +
@@ -25,7 +20,7 @@ function mswApi(): MswApi {
       'mock.handlers needs msw 2 or 3; the msw installed has no `http` export (msw 1 or older?)',
     );
   }
-  return module as MswApi;
+  return module as typeof Msw;
 }
 
 /**

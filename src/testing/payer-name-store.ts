@@ -1,5 +1,6 @@
+import type * as z from 'zod/mini';
 import type { FieldIssue } from '../core/error.js';
-import { payerNameCreateIssues } from '../rules/payer-name.js';
+import { type PayerNameCreateSchema, payerNameCreateIssues } from '../rules/payer-name.js';
 import { MockHttpError, validationFailed } from './http.js';
 import type { MockAccount, MockPayerName, PayerNameStatus } from './types.js';
 
@@ -59,44 +60,37 @@ export function toInput(pn: MockPayerName): Record<string, unknown> {
 }
 
 /**
- * The fields a create body (or an update merged with the stored fields) sets, checked with the spec's rules
- * (the SDK's too) beside `issues` found already; a country that resolves to none is a 400.
+ * The fields of a stored name that a create body (or an update merged with the stored fields) sets, checked
+ * with the spec's rules (the SDK's too) beside `issues` found already; a country that resolves to none is a 400.
  */
-export function fieldsOf(input: Record<string, unknown>, issues: FieldIssue[] = []): PayerNameFields {
+export function fieldsOf(input: Record<string, unknown>, issues: FieldIssue[] = []) {
   issues.unshift(...payerNameCreateIssues(input));
   if (issues.length) throw validationFailed(issues);
-  const str = (key: string) => (typeof input[key] === 'string' ? (input[key] as string) : null);
-  const country = resolveCountry(String(input.country ?? ''));
+  const body = input as z.output<typeof PayerNameCreateSchema>;
+  const country = resolveCountry(body.country);
   if (!country) {
     throw validationFailed([
       { path: ['country'], message: 'must be an ISO 3166-1 alpha-2 code or a country name' },
     ]);
   }
-  const type = input.entity_type === 'business' ? 'business' : 'individual';
-  const metadata = input.metadata as MockPayerName['metadata'] | undefined;
   return {
-    type,
-    name: String(input.display_name).trim(),
-    firstName: type === 'individual' ? str('first_name') : null,
-    lastName: type === 'individual' ? str('last_name') : null,
-    registrationNumber: str('registration_number'),
-    registrationDate: str('registration_date'),
+    type: body.entity_type,
+    name: body.display_name.trim(),
+    firstName: body.first_name ?? null,
+    lastName: body.last_name ?? null,
+    registrationNumber: body.registration_number ?? null,
+    registrationDate: body.registration_date ?? null,
     country,
     address: {
-      line1: String(input.address_line),
-      city: String(input.city),
-      state: String(input.state_province),
-      postalCode: str('postal_code'),
+      line1: body.address_line,
+      city: body.city,
+      state: body.state_province,
+      postalCode: body.postal_code ?? null,
     },
-    ...(metadata && Object.keys(metadata).length > 0 ? { metadata: { ...metadata } } : {}),
+    ...(body.metadata && Object.keys(body.metadata).length > 0 ? { metadata: { ...body.metadata } } : {}),
   };
 }
 
-/** A payer name but what the service keeps beside the fields a body sets. */
-type PayerNameFields = Omit<
-  MockPayerName,
-  'id' | 'status' | 'isDefault' | 'decisionNote' | 'documents' | 'createdAt' | 'updatedAt'
->;
 /** A short stable hex digest (FNV-1a), for fake URL signatures that do not consume the seeded generator. */
 function digest(text: string): string {
   let h = 0x811c9dc5;
@@ -107,13 +101,12 @@ function digest(text: string): string {
 /** The response form: documents get a download URL signed for one hour from `now`. */
 export function viewPayerName(pn: MockPayerName, now: number): Record<string, unknown> {
   const expires = Math.floor(now / 1000) + 3600;
-  const { metadata, documents, ...rest } = structuredClone(pn);
+  const { documents, ...rest } = structuredClone(pn);
   return {
     ...rest,
     documents: documents.map((doc) => ({
       ...doc,
       downloadUrl: `https://files.payments.mock/payer-names/${pn.id}/documents/${doc.id}?expires=${expires}&signature=${digest(`${doc.id}:${expires}`)}`,
     })),
-    ...(metadata ? { metadata } : {}),
   };
 }

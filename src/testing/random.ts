@@ -51,10 +51,8 @@ export class Rng {
 
   /** A version-4-shaped uuid. */
   uuid(): string {
-    const h = this.hex(32).split('');
-    h[12] = '4';
-    h[16] = '89ab'[Number.parseInt(h[16] ?? '0', 16) & 3] ?? '8';
-    const s = h.join('');
-    return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
+    const s = this.hex(32);
+    const variant = '89ab'[Number.parseInt(s[16] ?? '0', 16) & 3];
+    return `${s.slice(0, 8)}-${s.slice(8, 12)}-4${s.slice(13, 16)}-${variant}${s.slice(17, 20)}-${s.slice(20)}`;
   }
 }

@@ -9,9 +9,6 @@ import { transactionRoutes } from './routes/transactions.js';
 /** `text` matched literally inside a regular expression. */
 export const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** A route as matched: its handler and switches, with its path parameters. */
-export type MatchedRoute = Exclude<RouteSpec, RouteHandler> & { params: Record<string, string> };
-
 const COMPILED = Object.entries({
   ...bankRoutes,
   ...transactionRoutes,
@@ -31,7 +28,7 @@ const COMPILED = Object.entries({
       return '([^/]+)';
     })
     .join('/');
-  const route = typeof spec === 'function' ? { handle: spec } : spec;
+  const route: Exclude<RouteSpec, RouteHandler> = typeof spec === 'function' ? { handle: spec } : spec;
   return { method, regex: new RegExp(`^${source}$`), names, route };
 });
 
@@ -43,8 +40,8 @@ function safeDecode(segment: string): string {
   }
 }
 
-/** The route for `method` and a path relative to the base URL, with its path parameters. */
-export function matchRoute(method: string, path: string): MatchedRoute | undefined {
+/** The route for `method` and a path under the base path: its handler, its switches, its path parameters. */
+export function matchRoute(method: string, path: string) {
   for (const { method: wanted, regex, names, route } of COMPILED) {
     const m = wanted === method ? regex.exec(path) : null;
     if (m)

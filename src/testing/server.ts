@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { createPaymentsMock, type PaymentsMock } from './mock.js';
 import type { PaymentsMockOptions } from './types.js';
 
@@ -93,8 +93,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => resolve());
   });
-  const address = server.address();
-  const actualPort = typeof address === 'object' && address ? address.port : port;
+  const { port: actualPort } = server.address() as AddressInfo;
   origin = `http://127.0.0.1:${actualPort}`;
   return {
     url: origin,

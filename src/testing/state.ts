@@ -11,10 +11,7 @@ export const DEFAULT_API_KEY = 'sk_test_mock';
  */
 export const FIXED_HISTORY_END = '2026-01-01T00:00:00.000Z';
 
-interface AccountSeed {
-  type: 'individual' | 'business';
-  name: string;
-  tenantId?: string | undefined;
+interface AccountSeed extends Pick<MockAccount, 'type' | 'name' | 'tenantId'> {
   id?: string;
   /** Balances in minor units by currency; missing currencies start at 0. */
   balances?: Record<string, number>;

@@ -14,9 +14,9 @@ import type {
   PayoutCreateParams,
   TransactionListParams,
 } from '../../src/index.js';
-import type { LookupParamsSchema } from '../../src/resources/banks.js';
 import type { PayerNameListParamsSchema } from '../../src/resources/payer-name-types.js';
 import type { beneficiaryInputSchema } from '../../src/rules/beneficiary.js';
+import type { LookupParamsSchema } from '../../src/rules/lookup.js';
 import type { PayerNameCreateSchema, PayerNameUpdateSchema } from '../../src/rules/payer-name.js';
 import type { payoutBodySchema } from '../../src/rules/payout.js';
 import type { TransactionListParamsSchema } from '../../src/rules/transactions.js';

@@ -36,13 +36,13 @@ async function create(ctx: RouteContext) {
     { now: ctx.now, historyEnd: ctx.now, payerNamesEnabled: ctx.owner.payerNamesEnabled },
   );
   ctx.state.accounts.set(account.id, account);
-  return { status: 201, message: 'Account created successfully', data: { ...account.record } };
+  return { status: 201, message: 'Account created successfully', data: account.record };
 }
 
 function list(ctx: RouteContext) {
   requireTenant(ctx);
   const rows = [...ctx.state.accounts.values()].filter((a) => a.tenantId === ctx.owner.id).reverse();
-  const result = flatList(ctx, 'Accounts retrieved successfully', 'accounts', rows, (a) => ({ ...a.record }));
+  const result = flatList(ctx, 'Accounts retrieved successfully', 'accounts', rows, (a) => a.record);
   const data = result.data as { page: number; totalPages: number; hasMore?: boolean };
   data.hasMore = data.page < data.totalPages;
   return result;
@@ -99,6 +99,6 @@ export const accountRoutes: Routes = {
     // One code per account: asking again returns the same link.
     const code = ctx.account.referral?.code ?? ctx.rng.code(8);
     ctx.account.referral ??= { code, inviteUrl: `https://app.payments.mock/signup?ref=${code}` };
-    return { message: 'Referral link created successfully', data: { ...ctx.account.referral } };
+    return { message: 'Referral link created successfully', data: ctx.account.referral };
   },
 };

@@ -13,7 +13,7 @@ function field(body: Record<string, unknown>, name: string): string | undefined 
 export const bankRoutes: Routes = {
   'GET /banks': () => ({
     message: 'Banks retrieved successfully',
-    data: { banks: BANKS.map((b) => ({ ...b })) },
+    data: { banks: BANKS },
     listKey: 'banks',
   }),
   'POST /lookup': async (ctx) => {

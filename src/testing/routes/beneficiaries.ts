@@ -1,3 +1,4 @@
+import { isRecord } from '../../core/values.js';
 import { beneficiaryWireIssues, missingClassificationFields } from '../../rules/beneficiary.js';
 import { flatList, MockHttpError, type RouteContext, type Routes, validationFailed } from '../http.js';
 
@@ -12,15 +13,10 @@ function find(ctx: RouteContext): Stored {
 
 /** Only populated fields are returned, `withdrawal_method` always (null without a rail). */
 function view(stored: Stored): Stored {
-  const out: Stored = {};
-  for (const [key, value] of Object.entries(stored)) {
-    if (value === undefined || value === null || value === '') continue;
-    if (typeof value === 'object' && !Array.isArray(value) && Object.keys(value as object).length === 0)
-      continue;
-    out[key] = structuredClone(value);
-  }
-  out.withdrawal_method = stored.withdrawal_method || null;
-  return out;
+  const shown = Object.entries(stored).filter(
+    ([, value]) => value != null && value !== '' && !(isRecord(value) && Object.keys(value).length === 0),
+  );
+  return { ...Object.fromEntries(shown), withdrawal_method: stored.withdrawal_method || null };
 }
 
 /**

@@ -36,8 +36,10 @@ function answer(ctx: RouteContext, pn: MockPayerName, message: string, status = 
 
 const FORM_METADATA = 'cannot be sent as multipart/form-data; set it with the update endpoint';
 
-/** Text fields, files and positional labels of a multipart create; `metadata` is refused there. */
-async function readForm(ctx: RouteContext) {
+/** Text fields, files and positional labels of a create, JSON or multipart; `metadata` is refused in a form. */
+async function readCreate(ctx: RouteContext) {
+  const type = ctx.request.headers.get('content-type') ?? '';
+  if (!type.toLowerCase().startsWith('multipart/')) return { input: await ctx.body(), files: [], labels: [] };
   const form = await ctx.request.formData().catch(() => {
     throw new MockHttpError(400, 'Invalid multipart body');
   });
@@ -55,10 +57,7 @@ async function readForm(ctx: RouteContext) {
 
 async function create(ctx: RouteContext): Promise<RouteResult> {
   guard(ctx);
-  const multipart = (ctx.request.headers.get('content-type') ?? '').toLowerCase().startsWith('multipart/');
-  const { input, files, labels } = multipart
-    ? await readForm(ctx)
-    : { input: await ctx.body(), files: [] as File[], labels: [] as string[] };
+  const { input, files, labels } = await readCreate(ctx);
   const issues = payerNameDocumentIssues(files.map((f) => ({ name: f.name, type: f.type, size: f.size })));
   if (ctx.settings.documentsRequired && files.length === 0) {
     issues.push({ path: ['documents'], message: 'at least one document is required for this account' });

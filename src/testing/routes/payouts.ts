@@ -88,12 +88,8 @@ export const payoutRoutes: Routes = {
         ctx.settings.dedupeByReference && input.externalReference
           ? ctx.account.payouts.get(input.externalReference)
           : undefined;
-      const result = original ?? initiate(ctx, input);
-      return {
-        message: 'Payout initiated successfully',
-        data: structuredClone(result),
-        booleanEnvelope: true,
-      };
+      const data = original ?? initiate(ctx, input);
+      return { message: 'Payout initiated successfully', data, booleanEnvelope: true };
     },
   },
 };
