@@ -1,5 +1,5 @@
 import type { APIPromise } from '../core/api-promise.js';
-import { APIUserAbortError, RequestValidationError } from '../core/error.js';
+import { APIUserAbortError, invalid, RequestValidationError } from '../core/error.js';
 import { ownData, ownField } from '../core/own.js';
 import { count, traceCall } from '../internal/channels.js';
 import { REQUEST_OPTION_KEYS, type RequestOptions } from '../internal/config.js';
@@ -44,7 +44,7 @@ export function parsePayout(body: PayoutCreateParams, requireReference = false, 
   const { extra, ...parsed } = parseRequest(payoutBodySchema(digits), body);
   if (requireReference && !parsed.externalReference) {
     const message = 'is required: create one with createExternalReference() and persist it before sending';
-    throw new RequestValidationError([{ path: ['externalReference'], message }]);
+    throw invalid(['externalReference'], message);
   }
   return { ...extra, ...parsed, amount: Number(parsed.amount) };
 }
@@ -127,7 +127,7 @@ export class Payouts extends APIResource {
       const options = ownData(given);
       refuseUnknownKeys(options, FIND_BY_REFERENCE_OPTION_KEYS);
       const problem = referenceIssue(externalReference);
-      if (problem) throw new RequestValidationError([{ path: ['externalReference'], message: problem }]);
+      if (problem) throw invalid(['externalReference'], problem);
       parseRequest(SearchOptionsSchema, options);
       const since = options.since ?? new Date(Date.now() - DEFAULT_LOOKBACK_MS);
       let result: SearchResult;

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import type { APIPromise } from '../core/api-promise.js';
-import { RequestValidationError } from '../core/error.js';
+import { invalid } from '../core/error.js';
 import { ownData } from '../core/own.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../internal/config.js';
@@ -48,7 +48,7 @@ export interface SchemaOptions<T> extends RequestOptions {
 function checkSchema<T>(schema: Schema<T> | undefined): Schema<T> {
   if (schema === undefined) return PlainRecordSchema as Schema<unknown> as Schema<T>;
   if (schema === null || typeof schema !== 'object' || !('_zod' in schema)) {
-    throw new RequestValidationError([{ path: ['schema'], message: 'must be a zod schema' }]);
+    throw invalid(['schema'], 'must be a zod schema');
   }
   return schema;
 }

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { PaymentsError, RequestValidationError } from '../core/error.js';
+import { invalid, PaymentsError } from '../core/error.js';
 
 /**
  * Minor-unit digits. The spec states amounts in "the smallest unit of its currency" and gives NGN kobo and USD
@@ -33,16 +33,12 @@ export const minorUnits = z
 function digitsOf(currency: string, digits: number | undefined): number {
   if (digits !== undefined) {
     if (Number.isInteger(digits) && digits >= 0 && digits <= 18) return digits;
-    throw new RequestValidationError([{ path: ['digits'], message: 'must be a whole number from 0 to 18' }]);
+    throw invalid(['digits'], 'must be a whole number from 0 to 18');
   }
   const stated = currencyDigits(currency);
   if (stated !== undefined) return stated;
-  throw new RequestValidationError([
-    {
-      path: ['digits'],
-      message: `is required for ${currency}: the spec does not state its smallest unit (pass your account's figure)`,
-    },
-  ]);
+  const why = "the spec does not state its smallest unit (pass your account's figure)";
+  throw invalid(['digits'], `is required for ${currency}: ${why}`);
 }
 
 const DECIMAL = /^(-)?(\d+)(?:\.(\d+))?$/;
@@ -57,18 +53,16 @@ export function toMinorUnits(currency: string, major: string | number, given?: n
   const text = typeof major === 'number' ? String(major) : major.trim();
   const match = DECIMAL.exec(text);
   if (!match || (typeof major === 'number' && !Number.isFinite(major))) {
-    throw new RequestValidationError([{ path: ['amount'], message: `is not a decimal number: ${text}` }]);
+    throw invalid(['amount'], `is not a decimal number: ${text}`);
   }
   const [, sign, whole, fraction = ''] = match;
   const significant = fraction.replace(/0+$/, '');
   if (significant.length > digits) {
-    throw new RequestValidationError([
-      { path: ['amount'], message: `${currency} has ${digits} decimal places; got ${text}` },
-    ]);
+    throw invalid(['amount'], `${currency} has ${digits} decimal places; got ${text}`);
   }
   const minor = Number(`${sign ?? ''}${whole}${significant.padEnd(digits, '0')}`);
   if (!Number.isSafeInteger(minor)) {
-    throw new RequestValidationError([{ path: ['amount'], message: `is too large: ${text}` }]);
+    throw invalid(['amount'], `is too large: ${text}`);
   }
   return minor === 0 ? 0 : minor;
 }
