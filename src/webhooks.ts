@@ -79,6 +79,8 @@ export async function parseWebhook<T extends WebhookPayload = WebhookPayload>(
       'parseWebhook needs the raw request body (string or bytes), read before any JSON body parser runs',
     );
   }
+  // Decoded before `verify` runs: a verifier that reuses or wipes the buffer cannot change what is parsed.
+  const text = typeof exact === 'string' ? exact : new TextDecoder().decode(exact);
   if (options.verify) {
     let verified = false;
     try {
@@ -90,7 +92,7 @@ export async function parseWebhook<T extends WebhookPayload = WebhookPayload>(
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(typeof exact === 'string' ? exact : new TextDecoder().decode(exact));
+    parsed = JSON.parse(text);
   } catch {
     throw new WebhookError('Webhook body is not JSON');
   }

@@ -30,6 +30,15 @@ describe('parseWebhook', () => {
     ).rejects.toThrow(/verification failed/);
   });
 
+  it('parses the bytes as they arrived, even when the verifier wipes its buffer afterwards', async () => {
+    const bytes = new TextEncoder().encode(raw);
+    const verify = (body: string | Uint8Array) => {
+      if (body instanceof Uint8Array) body.fill(0x20);
+      return true;
+    };
+    expect(await parseWebhook(bytes, { verify })).toMatchObject({ event: 'transaction.uetr.assigned' });
+  });
+
   it('refuses a parsed object, non-JSON and non-objects', async () => {
     await expect(parseWebhook({ event: 'x' } as any, { unverified: true })).rejects.toThrow(
       /raw request body/,

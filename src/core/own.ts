@@ -16,7 +16,8 @@ const MAX_DEPTH = 64;
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== 'object') return false;
   for (let proto = Object.getPrototypeOf(value); proto !== null; proto = Object.getPrototypeOf(proto)) {
-    if (proto === Object.prototype) return true;
+    // The root of the chain: `Object.prototype` of this realm or of another (a `node:vm` context, an iframe).
+    if (Object.getPrototypeOf(proto) === null) return true;
     if (Object.hasOwn(proto, 'constructor')) return false;
   }
   return true;

@@ -97,8 +97,13 @@ export type ResolvedConfig = Readonly<ReturnType<typeof resolveConfig>>;
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
 
 function normaliseBaseUrl(raw: string, allowInsecureHttp: boolean): string {
-  if (!URL.canParse(raw)) throw new PaymentsError(`baseUrl is not a valid URL: ${JSON.stringify(raw)}`);
-  const url = new URL(raw);
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    // Not `URL.canParse`: from JavaScript a Symbol or an object whose toString throws would escape it untyped.
+    throw new PaymentsError(`baseUrl is not a valid URL: ${JSON.stringify(raw)}`);
+  }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new PaymentsError(`baseUrl must be http(s), got ${url.protocol}`);
   }

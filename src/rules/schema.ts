@@ -40,7 +40,8 @@ export function openEnum<const T extends readonly string[]>(_values: T) {
  * An object of `value`s under any string keys, as `z.record(z.string(), value)` checks it: a class instance (a
  * Map, a Date) is refused, `__proto__` is dropped. Written as an object with a catchall because the SDK already
  * carries zod's object code, and z.record's own added 620 B to every gzipped bundle. The instance check comes
- * first: a check on the object itself would see the plain copy zod makes of it.
+ * first: a check on the object itself would see the plain copy zod makes of it. Unlike z.record, the keys are
+ * read as zod reads an object's (inherited enumerable ones too, symbols not): the SDK hands it `ownData` copies.
  */
 export function recordOf<T extends z.core.SomeType>(value: T, error = 'must be an object') {
   const values = z.catchall(z.object({}), value);

@@ -101,12 +101,13 @@ function digest(text: string): string {
 /** The response form: documents get a download URL signed for one hour from `now`. */
 export function viewPayerName(pn: MockPayerName, now: number): Record<string, unknown> {
   const expires = Math.floor(now / 1000) + 3600;
-  const { documents, ...rest } = structuredClone(pn);
+  const { metadata, documents, ...rest } = structuredClone(pn);
   return {
     ...rest,
     documents: documents.map((doc) => ({
       ...doc,
       downloadUrl: `https://files.payments.mock/payer-names/${pn.id}/documents/${doc.id}?expires=${expires}&signature=${digest(`${doc.id}:${expires}`)}`,
     })),
+    ...(metadata ? { metadata } : {}),
   };
 }

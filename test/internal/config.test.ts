@@ -56,6 +56,15 @@ describe('configuration', () => {
     );
     expect(() => makeClient({ baseUrl: 'ftp://x.test' })).toThrow(/http/);
     expect(() => makeClient({ baseUrl: 'not a url' })).toThrow(/not a valid URL/);
+    // From JavaScript: values the URL parser cannot even turn into a string are still a typed error.
+    const unprintable = {
+      toString() {
+        throw new Error('no string');
+      },
+    };
+    for (const baseUrl of [Symbol('url'), unprintable]) {
+      expect(() => makeClient({ baseUrl: baseUrl as never })).toThrow(PaymentsError);
+    }
   });
 
   it('validates accountId, timeout, maxRetries and header values at construction', () => {

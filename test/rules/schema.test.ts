@@ -3,13 +3,15 @@
  * with it, so "as z.record checks it" stays true.
  */
 
+import vm from 'node:vm';
+import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { RequestValidationError } from '../../src/index.js';
 import { fieldIssues, recordOf } from '../../src/rules/schema.js';
-import { makeClient, useServer } from '../helpers/server.js';
+import { BASE, makeClient, PAYOUT_BENEFICIARY, payoutInitiated, useServer } from '../helpers/server.js';
 
-useServer();
+const server = useServer();
 
 const ok = (schema: z.core.$ZodType, value: unknown) => z.safeParse(schema, value).success;
 
@@ -20,6 +22,8 @@ describe('recordOf', () => {
     { a: 'x', b: 5 },
     Object.assign(Object.create(null), { a: 'x' }),
     Object.create({ inherited: 'x' }),
+    vm.runInNewContext('({ a: "x" })'),
+    vm.runInNewContext('new Map()'),
     JSON.parse('{"__proto__": "x", "a": "y"}'),
     'text',
     5,
@@ -62,6 +66,24 @@ describe('recordOf', () => {
   it('keeps a key whose optional value is undefined, as z.record does', () => {
     const out = z.parse(recordOf(z.optional(z.string())), { a: undefined });
     expect(Object.hasOwn(out, 'a')).toBe(true);
+  });
+
+  it('sends the fields of a plain object made in another realm (a node:vm context)', async () => {
+    let sent: unknown;
+    server.use(
+      http.post(`${BASE}/payouts`, async ({ request }) => {
+        sent = await request.json();
+        return HttpResponse.json(payoutInitiated({ destination_amount: 1000, fee_amount: 0 }));
+      }),
+    );
+    await makeClient().payouts.create({
+      amount: '10.00',
+      currency: 'NGN',
+      beneficiary: PAYOUT_BENEFICIARY,
+      externalReference: 'inv-realm-1',
+      extra: vm.runInNewContext('({ purpose_code: "P0101" })'),
+    });
+    expect(sent).toMatchObject({ purpose_code: 'P0101', externalReference: 'inv-realm-1' });
   });
 
   it('refuses a Map as payer-name metadata before anything is sent', async () => {

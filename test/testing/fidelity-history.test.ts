@@ -51,4 +51,9 @@ describe('the default seeded history', () => {
     expect(rows(mock)[0]!.created_at < FIXED_HISTORY_END).toBe(true);
     expect(rows(mock)[0]!.created_at.slice(0, 10)).toBe('2025-12-31');
   });
+
+  it("keeps one key order in a deposit's payer across releases (a merchant may compare the JSON text)", () => {
+    const deposit = rows(createPaymentsMock()).find((row) => row.payer)!;
+    expect(Object.keys(deposit.payer!)).toEqual(['name', 'account_number', 'bank_name', 'country']);
+  });
 });

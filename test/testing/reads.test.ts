@@ -39,6 +39,15 @@ describe('banks and lookup', () => {
       bvn: '',
       accountNameVerified: true,
     });
+    // The answer's JSON keeps one order across releases (a merchant may compare the text).
+    expect(Object.keys(ok.body.data)).toEqual([
+      'accountNumber',
+      'accountName',
+      'bankCode',
+      'bankName',
+      'bvn',
+      'accountNameVerified',
+    ]);
     const unknown = await call(main, 'POST', '/lookup', {
       body: { bankCode: '000013', accountNumber: UNKNOWN_ACCOUNT_NUMBER },
     });

@@ -67,7 +67,12 @@ function deposit(rng: Rng, kind: Kind, va: VirtualAccounts): Partial<MockTransac
     destination_currency: currency,
     ...(rail ? { payment_rail: rail } : {}),
     virtual_account: va[currency as keyof VirtualAccounts],
-    payer: { ...payer, account_number: rng.digits(10) },
+    payer: {
+      name: payer.name,
+      account_number: rng.digits(10),
+      bank_name: payer.bank_name,
+      country: payer.country,
+    },
   };
 }
 

@@ -72,7 +72,14 @@ export function resolveAccount(bankCode: string, accountNumber: string) {
   const digits = accountNumber.split('').map(Number);
   if (digits.reduce((a, b) => a + b, 0) % 2 !== 0) return undefined;
   const accountName = `${FIRST[digits[0]!]} ${MIDDLE[digits[4]!]} ${LAST[digits[9]!]}`;
-  return { accountNumber, accountName, ...bank, bvn: '', accountNameVerified: true };
+  return {
+    accountNumber,
+    accountName,
+    bankCode,
+    bankName: bank.bankName,
+    bvn: '',
+    accountNameVerified: true,
+  };
 }
 
 /** Payers and names the seeded history draws from. */
