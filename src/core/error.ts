@@ -267,8 +267,6 @@ export class PaginationError extends PaymentsError {
   }
 }
 
-nameClasses({ ResponseValidationError, ResponseTooLargeError, AcceptedButUnreadableError, PaginationError });
-
 nameClasses({
   PaymentsError,
   APIError,
@@ -283,4 +281,8 @@ nameClasses({
   APITimeoutError,
   APIUserAbortError,
   RequestValidationError,
+  ResponseValidationError,
+  ResponseTooLargeError,
+  AcceptedButUnreadableError,
+  PaginationError,
 });
