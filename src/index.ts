@@ -31,10 +31,18 @@ export type { Logger, LogLevel } from './internal/logger.js';
 export type { PaginateParams } from './internal/pipeline.js';
 export type { HttpMethod, QueryValue } from './internal/transport.js';
 export type { AppInfo } from './internal/user-agent.js';
+export type { SearchResult } from './lib/listing-proof.js';
+export {
+  type PayoutMatch,
+  type PayoutMatchDoubt,
+  type RemarkIdentity,
+  remarkKey,
+  remarkMatch,
+} from './lib/payout-identity.js';
 export {
   type FindByReferenceOptions,
   PayoutLookupIncompleteError,
-  type PayoutMatch,
+  type SearchOptions,
 } from './lib/payout-lookup.js';
 export {
   type LookupBeforeRetryOptions,

@@ -51,11 +51,19 @@ export interface ClientOptions {
   fetchOptions?: FetchOptions;
   /** Structured events per attempt for metrics: `onRequest`, `onResponse`, `onRetry`. */
   hooks?: ClientHooks;
+  /**
+   * Currencies whose payouts the service lists under a reference it assigns, not yours: the spec says so of
+   * "NGN and mobile money payouts". NGN is always one; name the currencies your account pays by mobile money
+   * (e.g. `['XAF']`), since nothing in a POST /payouts body says which rail it takes. Such a payout is found in
+   * the listing only by a `match` (e.g. `remarkMatch`), so `lookupBeforeRetry`, `findByReference`, the outbox and
+   * the MCP server never take its reference's absence as proof. Read trimmed, in any case.
+   */
+  serviceAssignedCurrencies?: string[];
 }
 
 const CLIENT_OPTION_KEYS = optionKeys<ClientOptions>()([
   'apiKey baseUrl accountId timeout totalTimeout maxResponseBytes maxRetries fetch headers logger logLevel',
-  'allowInsecureHttp dangerouslyAllowBrowser appInfo fetchOptions hooks',
+  'allowInsecureHttp dangerouslyAllowBrowser appInfo fetchOptions hooks serviceAssignedCurrencies',
 ]);
 
 /**
@@ -236,6 +244,10 @@ export function resolveConfig(given: ClientOptions) {
   const envLevel = readEnv('PAYMENTS_LOG');
   const level = options.logLevel ?? (isLogLevel(envLevel) ? envLevel : 'warn');
   if (!isLogLevel(level)) throw invalid(['logLevel'], 'must be off, error, warn, info or debug');
+  const assigned = options.serviceAssignedCurrencies ?? [];
+  if (!Array.isArray(assigned) || !assigned.every((c) => typeof c === 'string' && c.trim() !== '')) {
+    throw invalid(['serviceAssignedCurrencies'], 'must be a list of currency codes');
+  }
   const owned = SDK_OWNED_FETCH_OPTIONS.find((key) => Object.hasOwn(options.fetchOptions ?? {}, key));
   if (owned) throw invalid(['fetchOptions', owned], 'is set by the client');
   return {
@@ -251,6 +263,8 @@ export function resolveConfig(given: ClientOptions) {
     userAgent: userAgent(options.appInfo),
     fetchOptions: (options.fetchOptions ?? {}) as Readonly<FetchOptions>,
     hooks: (options.hooks ?? {}) as Readonly<ClientHooks>,
+    /** NGN, always (the spec), and the currencies the caller adds: upper case. */
+    serviceAssigned: new Set(['NGN', ...assigned.map((c) => c.trim().toUpperCase())]) as ReadonlySet<string>,
     options,
   };
 }

@@ -63,10 +63,13 @@ export class Pipeline {
   readonly #config: ResolvedConfig;
   /** The client's logger, for resources that warn once (deprecations). */
   readonly logger: LevelLogger;
+  /** Currencies whose listed payout reference the service assigns (upper case; NGN always). */
+  readonly serviceAssigned: ReadonlySet<string>;
 
   constructor(config: ResolvedConfig) {
     this.#config = config;
     this.logger = config.logger;
+    this.serviceAssigned = config.serviceAssigned;
   }
 
   /**

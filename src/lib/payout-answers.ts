@@ -24,6 +24,14 @@ export function wasAccepted(error: unknown): boolean {
 }
 
 /**
+ * The service answered and did not take the payout: 429 (rate limited) or 503 (unavailable), which say "not
+ * now". Any other failure (no answer, a timeout, 408, 500, 502, 504, a 2xx cut short) may have moved money.
+ */
+export function answeredWithoutCommitment(error: unknown): boolean {
+  return error instanceof APIError && !wasAccepted(error) && (error.status === 429 || error.status === 503);
+}
+
+/**
  * The wait a 429 or 503 asked for with a valid `Retry-After` (the error's `retryAfter`, already checked by the
  * transport), in milliseconds; `undefined` for any other failure, or when the service did not say.
  */
@@ -42,7 +50,7 @@ const STATUS_TEXT: Record<number, string> = {
 };
 
 /** One POST's failure in words: `answered 429 Too Many Requests`, `failed without an answer (APIConnectionError)`. */
-function postFailure(error: unknown): string {
+export function postFailure(error: unknown): string {
   if (error instanceof APIError && !wasAccepted(error)) {
     return `answered ${error.status}${STATUS_TEXT[error.status] ? ` ${STATUS_TEXT[error.status]}` : ''}`;
   }

@@ -1,50 +1,69 @@
 import * as z from 'zod/mini';
-import { nameClass, PaginationError, PaymentsError } from '../core/error.js';
-import { type Page, type PagePromise, walkPages } from '../core/pagination.js';
+import { nameClass, PaymentsError } from '../core/error.js';
 import type { RequestOptions } from '../internal/config.js';
 import { optionKeys } from '../internal/option-keys.js';
 import {
-  isLegacyTransaction,
-  type Transaction,
-  type TransactionListItem,
-  type TransactionListParams,
-} from '../rules/transactions.js';
+  type ListTransactions,
+  type ProofWindow,
+  type SearchResult,
+  searchListings,
+} from './listing-proof.js';
+import { identityGap, judgeOf, type PayoutMatch } from './payout-identity.js';
 
 /**
- * Finding a payout in the transaction listing by its `externalReference`, and saying whether its absence is
- * proven. Absence is proven only by reading every listing searched to the end the service declared; anything
- * less (an empty or repeated page before that end, a page cap, a row in the older form that carries no
- * reference) leaves the search incomplete, and a payout is never sent again on an incomplete search.
+ * Finding a payout in the transaction listing, and saying whether its absence is proven: the options every
+ * search takes, their defaults and checks, and the error for a search that proves nothing. The walk itself is
+ * `listing-proof.ts`; how a row is recognised, `payout-identity.ts`.
  */
 
-/** Decides whether a listed transaction is the payout with this reference. */
-export type PayoutMatch = (transaction: Transaction, externalReference: string) => boolean;
-
-/** Options of `payouts.findByReference`. */
-export interface FindByReferenceOptions extends Pick<RequestOptions, 'signal' | 'timeout' | 'headers'> {
-  /** Earliest creation time searched. Default: 7 days back. */
+/** How a search bounds its window and recognises the payout: shared by `findByReference` and `lookupBeforeRetry`. */
+export interface SearchOptions {
+  /**
+   * Earliest creation time searched: when the payout was first sent (your record of it), by the clock of
+   * `clock`. Default: 7 days back.
+   */
   since?: Date;
-  /** Default: the same `external_reference`. For NGN, where the service may assign its own, pass one. */
+  /**
+   * Latest time the payout can have been sent (the end of its last POST), by the clock of `clock`. Default: none,
+   * the window reaches the service's now. Setting it keeps a lookup long after the send to the minutes around it.
+   */
+  until?: Date;
+  /**
+   * Now, in epoch ms, by the clock `since` and `until` were read from (your database's, say). Every answer's
+   * `Date` header is compared with it: a disagreement beyond `windowMarginMs` makes the search no proof of
+   * absence. Default `Date.now`.
+   */
+  clock?: () => number;
+  /**
+   * Milliseconds the clocks may disagree by, and the service may take to stamp a payout after its POST: the
+   * window reaches twice this beyond `since` and `until`. Default 120,000 (2 minutes).
+   */
+  windowMarginMs?: number;
+  /**
+   * How to recognise the payout. Default: a withdrawal under the same `external_reference`. For currencies whose
+   * listed reference the service assigns (NGN, and the client's `serviceAssignedCurrencies`), pass one, e.g.
+   * `remarkMatch({ remark, amount, currency })`.
+   */
   match?: PayoutMatch;
-  /** Pages of each listing read at most (100 rows a page). Default 5. */
+  /** Queries of each listing at most (100 rows each). Default 20. */
   maxLookupPages?: number;
 }
 
+/** Options of `payouts.findByReference`. */
+export interface FindByReferenceOptions
+  extends SearchOptions,
+    Pick<RequestOptions, 'signal' | 'timeout' | 'headers'> {
+  /**
+   * The payout's currency. Without it, a withdrawal in a currency whose listed reference the service assigns
+   * (NGN, and the client's `serviceAssignedCurrencies`) might be this payout, and the search cannot prove it
+   * absent while the window holds one.
+   */
+  currency?: string;
+}
+
 export const FIND_BY_REFERENCE_OPTION_KEYS = optionKeys<FindByReferenceOptions>()([
-  'signal timeout headers since match maxLookupPages',
+  'signal timeout headers since until clock windowMarginMs match maxLookupPages currency',
 ]);
-
-/** The transaction listing, as `client.transactions.list` offers it. */
-export type ListTransactions = (
-  params: TransactionListParams,
-  options: RequestOptions,
-) => PagePromise<TransactionListItem>;
-
-/** What a search established. `complete: false` (with the reason): the payout may be in rows not read. */
-export type SearchResult =
-  | { found: Transaction; complete: true }
-  | { found?: undefined; complete: true }
-  | { found?: undefined; complete: false; reason: string };
 
 /** Absence of a payout could not be established: see `reason`. Do not send it again; look again later. */
 export class PayoutLookupIncompleteError extends PaymentsError {
@@ -63,7 +82,8 @@ export class PayoutLookupIncompleteError extends PaymentsError {
 
 const DAY_MS = 86_400_000;
 export const DEFAULT_LOOKBACK_MS = 7 * DAY_MS;
-const DEFAULT_MAX_PAGES = 5;
+const DEFAULT_MAX_PAGES = 20;
+const DEFAULT_MARGIN_MS = 120_000;
 
 /** An option that, when given, must pass `ok`; `message` says what it must be. */
 export const option = (ok: (value: never) => boolean, message: string) =>
@@ -74,138 +94,66 @@ export const atLeastOne = option(
   'must be a whole number of at least 1',
 );
 
+const isDate = (d: unknown) => d instanceof Date && Number.isFinite(d.getTime());
+export const isFunction = (f: unknown) => typeof f === 'function';
+
 /** The search options, checked before anything is sent. */
 export const SearchOptionsSchema = z.looseObject({
-  since: option((d: unknown) => d instanceof Date && Number.isFinite(d.getTime()), 'must be a valid Date'),
+  since: option(isDate, 'must be a valid Date'),
+  until: option(isDate, 'must be a valid Date'),
+  clock: option(isFunction, 'must be a function returning epoch milliseconds'),
+  windowMarginMs: option(
+    (n: unknown) => Number.isInteger(n) && (n as number) >= 0 && (n as number) <= DAY_MS,
+    `must be a whole number of milliseconds from 0 to ${DAY_MS}`,
+  ),
   maxLookupPages: atLeastOne,
-  match: option((f: unknown) => typeof f === 'function', 'must be a function'),
+  match: option(isFunction, 'must be a function'),
+  currency: option((c: unknown) => typeof c === 'string' && c.trim() !== '', 'must be a currency code'),
 });
 
 /**
- * Why a page holds fewer rows than the service's own counters promise, if it does: an empty last page of a
- * listing whose `totalCount` says it has rows is as incomplete as an empty page in the middle.
+ * The window a search reads, by `clock`: from `since` (or the first POST of this call, or 7 days back) to
+ * `until` (or the end of this call's last POST). `openEnded` (an earlier process may have sent the payout, at a
+ * time nobody recorded): up to the service's now unless `until` says otherwise.
  */
-function shortfall(page: Page<TransactionListItem>): string | undefined {
-  const { totalCount, pageSize, data } = page;
-  if (totalCount !== undefined && pageSize > 0) {
-    const expected = Math.max(0, Math.min(pageSize, totalCount - (page.page - 1) * pageSize));
-    if (data.length < expected) {
-      return `page ${page.page} held ${data.length} rows where the listing's counters promise ${expected}`;
-    }
-    return undefined;
-  }
-  return data.length === 0 && page.page > 1 ? `page ${page.page} came back empty` : undefined;
+export function windowOf(
+  options: SearchOptions,
+  sent?: { first: number; last: number },
+  openEnded = false,
+): ProofWindow {
+  const clock = options.clock ?? Date.now;
+  const since = options.since?.getTime() ?? sent?.first ?? clock() - DEFAULT_LOOKBACK_MS;
+  const until = options.until?.getTime() ?? (openEnded ? undefined : sent?.last);
+  return {
+    since: new Date(Math.min(since, sent?.first ?? since)),
+    until: until === undefined ? undefined : new Date(Math.max(until, sent?.last ?? until)),
+    clock,
+    marginMs: options.windowMarginMs ?? DEFAULT_MARGIN_MS,
+  };
 }
 
-type ListingResult = SearchResult | { found?: undefined; complete: false; reason: string; shifted: true };
-
-/**
- * Reads one listing up to its declared end, or says why it could not. The listing pages by offset, newest
- * first: if it changes between two pages (a newer row fails and leaves, another arrives), rows move across
- * the page boundary and one could be skipped, so every page must report the counters the first one did, and
- * the rows read must add up to them. The pages come from `walkPages`, whose guards (a repeated or skipped page,
- * an empty one) end the search as incomplete.
- */
-async function searchListing(
-  first: () => PagePromise<TransactionListItem>,
-  externalReference: string,
-  match: PayoutMatch,
-  ownReference: boolean,
-  maxPages: number,
-  onPage: (() => void) | undefined,
-): Promise<ListingResult> {
-  const firstPage = await first();
-  const counters = `${firstPage.totalCount}/${firstPage.totalPages}`;
-  let rows = 0;
-  let read = 0;
-  let last = firstPage;
-  try {
-    for await (const page of walkPages(firstPage, maxPages)) {
-      read++;
-      onPage?.();
-      last = page;
-      for (const row of page.data) {
-        // A row in the older form carries no reference: it might be this payout. So might a withdrawal listed
-        // without one, when the reference is what recognises it.
-        if (isLegacyTransaction(row)) {
-          return { complete: false, reason: 'the listing holds rows in the older form, without references' };
-        }
-        if (match(row, externalReference)) return { found: row, complete: true };
-        if (
-          ownReference &&
-          row.transaction_type === 'withdrawal' &&
-          !Object.hasOwn(row, 'external_reference')
-        ) {
-          return { complete: false, reason: 'the listing holds a withdrawal without a reference' };
-        }
-      }
-      rows += page.data.length;
-      if (`${page.totalCount}/${page.totalPages}` !== counters) {
-        return { complete: false, reason: 'the listing changed while it was read', shifted: true };
-      }
-      const short = shortfall(page);
-      if (short) return { complete: false, reason: short };
-      if (page.isLastPage) {
-        // The end is proof only when nothing contradicts it: no `hasMore: true`, and every row counted.
-        if (page.hasNextPage())
-          return { complete: false, reason: `page ${page.page} is last and says more follow` };
-        if (page.totalCount !== undefined && rows !== page.totalCount) {
-          return {
-            complete: false,
-            reason: `${rows} rows read where the listing counts ${page.totalCount}`,
-            shifted: true,
-          };
-        }
-        return { complete: true };
-      }
-      if (!page.hasNextPage()) {
-        return { complete: false, reason: `page ${page.page} ended the listing before its declared end` };
-      }
-    }
-  } catch (error) {
-    if (error instanceof PaginationError) return { complete: false, reason: error.message };
-    throw error;
-  }
-  // The walk stopped at the cap, or on an empty page before the listing's declared end.
-  if (read >= maxPages) return { complete: false, reason: `maxLookupPages (${maxPages}) reached` };
-  return { complete: false, reason: `page ${last.page + 1} came back empty before the declared end` };
+/** What a search needs: the listing, and which currencies' listed references the service assigns. */
+export interface SearchDeps {
+  list: ListTransactions;
+  assigns: (currency: string) => boolean;
 }
 
-/** The default rule: a withdrawal listed under this exact reference (a deposit may carry the same text). */
-const sameReference: PayoutMatch = (tx, ref) =>
-  tx.transaction_type === 'withdrawal' &&
-  Object.hasOwn(tx, 'external_reference') &&
-  tx.external_reference === ref;
-
 /**
- * Searches the default listing and the `status: failed` one (the default hides failed payouts) for the
- * reference, from `since` (with a day's margin either side: the service's day boundary may not be the
- * caller's). Request failures propagate to the caller.
+ * Searches the listings for the payout sent with `ref`, within `window`. Request failures propagate. A payout
+ * in a currency whose listed reference the service assigns, without a `match`, can be found but never proven
+ * absent.
  */
-export async function searchByReference(
-  transactions: { list: ListTransactions },
-  externalReference: string,
-  since: Date,
+export async function searchFor(
+  deps: SearchDeps,
+  ref: string,
+  window: ProofWindow,
   options: FindByReferenceOptions,
-  /** Called for each listing page read (tracing counts them). */
   onPage?: () => void,
 ): Promise<SearchResult> {
-  const match = options.match ?? sameReference;
+  const request = { signal: options.signal, timeout: options.timeout, headers: options.headers };
+  const judge = judgeOf(ref, options, deps.assigns);
   const maxPages = options.maxLookupPages ?? DEFAULT_MAX_PAGES;
-  const startDate = new Date(since.getTime() - DAY_MS).toISOString().slice(0, 10);
-  const endDate = new Date(Date.now() + DAY_MS).toISOString().slice(0, 10);
-  const requestOptions = { signal: options.signal, timeout: options.timeout, headers: options.headers };
-  let incomplete: SearchResult | undefined;
-  for (const status of [undefined, 'failed'] as const) {
-    const listing = () => transactions.list({ pageSize: 100, startDate, endDate, status }, requestOptions);
-    const read = () => searchListing(listing, externalReference, match, !options.match, maxPages, onPage);
-    let result = await read();
-    // A listing that moved under the walk is read once more from the start; moving again, it is incomplete.
-    if ('shifted' in result) result = await read();
-    if (result.found) return result;
-    if (!result.complete) {
-      incomplete ??= { complete: false, reason: `${status ?? 'default'} listing: ${result.reason}` };
-    }
-  }
-  return incomplete ?? { complete: true };
+  const result = await searchListings(deps.list, judge, window, { maxPages, request, onPage });
+  const gap = identityGap(options, deps.assigns);
+  return gap && !result.found ? { complete: false, reason: gap } : result;
 }

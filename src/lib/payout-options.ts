@@ -3,7 +3,7 @@ import { MAX_TIMEOUT_MS, type RequestOptions } from '../internal/config.js';
 import { optionKeys } from '../internal/option-keys.js';
 import { parseRequest } from '../rules/schema.js';
 import type { Transaction } from '../rules/transactions.js';
-import { atLeastOne, type FindByReferenceOptions, option, SearchOptionsSchema } from './payout-lookup.js';
+import { atLeastOne, isFunction, option, type SearchOptions, SearchOptionsSchema } from './payout-lookup.js';
 
 /** One step of `lookupBeforeRetry`, for logging. */
 export type PayoutAttemptEvent = { attempt: number; externalReference: string } & (
@@ -17,7 +17,7 @@ export type PayoutAttemptEvent = { attempt: number; externalReference: string } 
 /** Options of `payouts.lookupBeforeRetry`. */
 export interface LookupBeforeRetryOptions
   extends Omit<RequestOptions, 'maxRetries' | 'totalTimeout'>,
-    Pick<FindByReferenceOptions, 'match' | 'maxLookupPages'> {
+    SearchOptions {
   /** POST attempts in all, the first included. Default 3. */
   maxAttempts?: number;
   /** Minor-unit digits for checking the amount, where the spec does not state them (USDC, USDT). */
@@ -29,11 +29,12 @@ export interface LookupBeforeRetryOptions
   visibilityWaits?: number[];
   /**
    * The restart path: look the payout up before the first POST, and send it only on proof that it is absent
-   * (after the visibility waits, since the crashed process may have sent it moments ago). Default false.
+   * (after the visibility waits, since the crashed process may have sent it moments ago). The window then runs
+   * from `since` (default 7 days back) to `until` (default: the service's now). A refusal of a POST after it is
+   * no proof that nothing moved (the earlier process's payout may have caused it): the outcome is unknown.
+   * Default false.
    */
   lookupFirst?: boolean;
-  /** With `lookupFirst`: the earliest creation time searched. Default: 7 days back. */
-  since?: Date;
   /** Replaces the listing search entirely (e.g. a lookup in your own ledger or a webhook store). */
   find?: (context: {
     externalReference: string;
@@ -52,12 +53,11 @@ export interface LookupBeforeRetryOptions
 
 export const LOOKUP_BEFORE_RETRY_OPTION_KEYS = optionKeys<LookupBeforeRetryOptions>()([
   'signal timeout maxResponseBytes maxPages headers match maxLookupPages maxAttempts digits visibilityWaits',
-  'lookupFirst since find onAttempt totalTimeout',
+  'lookupFirst since until clock windowMarginMs find onAttempt totalTimeout',
 ]);
 
 const ms = (w: unknown) => typeof w === 'number' && Number.isFinite(w) && w >= 0 && w <= MAX_TIMEOUT_MS;
 
-const isFunction = (f: unknown) => typeof f === 'function';
 // null is taken as absent here (the default applies), as it always was. The callbacks are checked too: one that
 // is not a function would otherwise fail only when first called, after a POST may have moved the money.
 const RecoveryOptionsSchema = z.looseObject({

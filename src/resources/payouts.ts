@@ -5,14 +5,15 @@ import { count, traceCall } from '../internal/channels.js';
 import { REQUEST_OPTION_KEYS, type RequestOptions } from '../internal/config.js';
 import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
 import type { Call } from '../internal/pipeline.js';
+import type { ProofWindow, SearchResult } from '../lib/listing-proof.js';
 import {
-  DEFAULT_LOOKBACK_MS,
   FIND_BY_REFERENCE_OPTION_KEYS,
   type FindByReferenceOptions,
   PayoutLookupIncompleteError,
+  type SearchDeps,
   SearchOptionsSchema,
-  type SearchResult,
-  searchByReference,
+  searchFor,
+  windowOf,
 } from '../lib/payout-lookup.js';
 import { LOOKUP_BEFORE_RETRY_OPTION_KEYS, type LookupBeforeRetryOptions } from '../lib/payout-options.js';
 import { type PayoutOutcome, PayoutOutcomeUnknownError, recoverPayout } from '../lib/payout-recovery.js';
@@ -87,12 +88,13 @@ export class Payouts extends APIResource {
       // First of all: a typo such as `lookupfirst` would send the payout without looking (a second payout).
       refuseUnknownKeys(options, LOOKUP_BEFORE_RETRY_OPTION_KEYS);
       const checked = parsePayout(body, true, options.digits);
+      const searchOptions = { ...options, currency: checked.currency };
       // Each listing search is a `payouts.lookup` call; its pages count on the payout's context.
-      const search = (ref: string, since: Date) =>
+      const search = (ref: string, window: ProofWindow) =>
         traceCall('payouts.lookup', async (lookup) => {
           count(context, 'lookups');
           const pages = () => count(context, 'pages');
-          const result = await searchByReference(this.client.transactions, ref, since, options, pages);
+          const result = await searchFor(this.#searchDeps(), ref, window, searchOptions, pages);
           if (lookup) lookup.found = Boolean(result.found);
           return result;
         });
@@ -114,10 +116,11 @@ export class Payouts extends APIResource {
 
   /**
    * Finds a payout in the transaction listing by `externalReference` (the default listing and the `failed`
-   * one, created since `options.since`, 7 days back by default), e.g. to reconcile after a restart. Resolves
-   * the transaction, or `null` only when both listings were read to the end the service declared without it.
-   * Throws `PayoutLookupIncompleteError` when absence cannot be established (a page cap, an empty or repeated
-   * page before the declared end, a failed request).
+   * one, created from `options.since`, 7 days back by default, to `options.until`, the service's now by default),
+   * e.g. to reconcile after a restart. Resolves the transaction, or `null` only when the listings were read to
+   * the end the service declared without it. Throws `PayoutLookupIncompleteError` when absence cannot be
+   * established (a page cap, a page that contradicts itself, a row that might be the payout but cannot be told
+   * apart, a clock that disagrees with the service's, a failed request).
    */
   async findByReference(
     externalReference: string,
@@ -129,11 +132,10 @@ export class Payouts extends APIResource {
       const problem = referenceIssue(externalReference);
       if (problem) throw invalid(['externalReference'], problem);
       parseRequest(SearchOptionsSchema, options);
-      const since = options.since ?? new Date(Date.now() - DEFAULT_LOOKBACK_MS);
       let result: SearchResult;
       try {
         const pages = () => count(context, 'pages');
-        result = await searchByReference(this.client.transactions, externalReference, since, options, pages);
+        result = await searchFor(this.#searchDeps(), externalReference, windowOf(options), options, pages);
         if (context) context.found = Boolean(result.found);
       } catch (error) {
         if (error instanceof RequestValidationError || error instanceof APIUserAbortError) throw error;
@@ -144,5 +146,21 @@ export class Payouts extends APIResource {
       if (!result.complete) throw new PayoutLookupIncompleteError(externalReference, result.reason);
       return null;
     });
+  }
+
+  /**
+   * Whether the service lists payouts in `currency` under a reference it assigns rather than yours: NGN always
+   * (the spec's idempotency note), and the currencies of the client's `serviceAssignedCurrencies`. Such a payout
+   * is found in the listing only by a `match` (e.g. `remarkMatch`), never by its reference.
+   */
+  assignsReference(currency: string): boolean {
+    return this.api.serviceAssigned.has(currency.trim().toUpperCase());
+  }
+
+  #searchDeps(): SearchDeps {
+    return {
+      list: (params, options) => this.client.transactions.list(params, options),
+      assigns: (currency) => this.assignsReference(currency),
+    };
   }
 }

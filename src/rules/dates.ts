@@ -16,10 +16,14 @@ export function isCalendarDate(value: string): boolean {
   return date.toISOString().slice(0, 10) === value;
 }
 
-/** A transactions date filter: a calendar date, or a full ISO 8601 timestamp naming a real instant on a real day. */
-function isDateFilter(value: string): boolean {
-  if (isCalendarDate(value)) return true;
+/** A full ISO 8601 timestamp (seconds and offset) naming a real instant on a real day. */
+export function isFullTimestamp(value: string): boolean {
   return FULL_TIMESTAMP.test(value) && isCalendarDate(value.slice(0, 10)) && !Number.isNaN(Date.parse(value));
+}
+
+/** A transactions date filter: a calendar date, or a full ISO 8601 timestamp. */
+function isDateFilter(value: string): boolean {
+  return isCalendarDate(value) || isFullTimestamp(value);
 }
 
 /** A date filter: `YYYY-MM-DD`, a full ISO 8601 timestamp (seconds and offset), or a `Date` (sent as its ISO string). */

@@ -154,7 +154,7 @@ export class PaymentsMock {
     const fail = (error: MockHttpError, body?: unknown) =>
       Response.json(body ?? errorBody(error, style), {
         status: error.status,
-        headers: { 'x-request-id': requestId, ...error.headers },
+        headers: { 'x-request-id': requestId, date: new Date().toUTCString(), ...error.headers },
       });
     const url = new URL(request.url);
     const method = request.method.toUpperCase();
@@ -198,7 +198,7 @@ export class PaymentsMock {
       }
       response = Response.json(successBody(result, style), {
         status: result.status ?? 200,
-        headers: { 'x-request-id': requestId },
+        headers: { 'x-request-id': requestId, date: new Date().toUTCString() },
       });
     } catch (error) {
       if (!(error instanceof MockHttpError)) throw error;

@@ -88,3 +88,37 @@ export function payoutInitiated(
 }
 
 export { settle, settleError, useFakeClock } from './clock.js';
+
+/**
+ * GET /transactions as the spec states it, over `rows`: failed rows only under `status=failed` (the other
+ * status filters too), inclusive `startDate`/`endDate` (a day or a full timestamp), newest first, paged, with
+ * the flat counters and a `Date` header (the SDK compares it with its clock). Rows without `created_at` get
+ * `Date.now()`'s.
+ */
+export function listingAnswer(request: Request, rows: Record<string, unknown>[]) {
+  const query = new URL(request.url).searchParams;
+  const status = query.get('status');
+  const bound = (name: string, end: boolean) => {
+    const value = query.get(name);
+    if (!value) return end ? Number.POSITIVE_INFINITY : Number.NEGATIVE_INFINITY;
+    return /^\d{4}-\d{2}-\d{2}$/.test(value)
+      ? Date.parse(`${value}T00:00:00.000Z`) + (end ? 86_399_999 : 0)
+      : Date.parse(value);
+  };
+  const [from, to] = [bound('startDate', false), bound('endDate', true)];
+  const at = (row: Record<string, unknown>) => Date.parse(String(row.created_at));
+  const selected = rows
+    .filter((row) => (status ? row.status === status : row.status !== 'failed'))
+    .filter((row) => at(row) >= from && at(row) <= to)
+    .sort((a, b) => at(b) - at(a));
+  const page = Number(query.get('page') ?? 1);
+  const pageSize = Number(query.get('pageSize') ?? 20);
+  const data = {
+    transactions: selected.slice((page - 1) * pageSize, page * pageSize),
+    totalCount: selected.length,
+    page,
+    pageSize,
+    totalPages: Math.ceil(selected.length / pageSize),
+  };
+  return ok(data, 200, { date: new Date().toUTCString() });
+}

@@ -143,6 +143,7 @@ describe('the documented options of each bag are never refused', () => {
       appInfo: { name: 'shop', version: '2.1', url: 'https://shop.example' },
       fetchOptions: { keepalive: true },
       hooks: { onRequest: () => {}, onResponse: () => {}, onRetry: () => {} },
+      serviceAssignedCurrencies: ['XAF'],
     };
     expect(() => new PaymentsClient(all)).not.toThrow();
   });
@@ -181,6 +182,9 @@ describe('the documented options of each bag are never refused', () => {
       visibilityWaits: [0],
       lookupFirst: true,
       since: new Date(Date.now() - 60_000),
+      until: new Date(),
+      clock: Date.now,
+      windowMarginMs: 60_000,
       find: async () => undefined,
       onAttempt: () => {},
       totalTimeout: 60_000,
@@ -193,6 +197,10 @@ describe('the documented options of each bag are never refused', () => {
       timeout: 5000,
       headers: { 'x-trace': '1' },
       since: new Date(Date.now() - 60_000),
+      until: new Date(Date.now() + 60_000),
+      clock: Date.now,
+      windowMarginMs: 60_000,
+      currency: 'USD',
       match: (tx, ref) => tx.external_reference === ref,
       maxLookupPages: 5,
     };

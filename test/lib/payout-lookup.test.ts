@@ -36,20 +36,21 @@ describe('a lookup is no proof when the listing moves or contradicts itself', ()
     expect(posts()).toBe(1);
   });
 
-  it('counters that contradict each other (totalPages 1 over 151 rows, hasMore true on the last page)', async () => {
+  it('counters that contradict each other (totalPages 1 over 151 rows, hasMore true on the last page) do not stop a walk by time', async () => {
     newer(150);
-    // totalPages 1 beside 151 rows: the listing cannot prove absence, so nothing is sent again.
+    // totalPages 1 beside 151 rows: an offset walk would stop at page 1. The walk by time reads on from the last
+    // row it saw, whatever the counters say of pages, and finds the payout below it.
     const lying = setup((request, body) => {
       if (!new URL(request.url).searchParams.has('status'))
         Object.assign(body.data as object, { totalPages: 1 });
     });
     mock.faults.dropAfterCommit('POST /payouts');
-    const error = await rejection(lying.client.payouts.lookupBeforeRetry(usd('lie-1'), WAITS));
-    expect(error).toBeInstanceOf(PayoutOutcomeUnknownError);
+    expect(await lying.client.payouts.lookupBeforeRetry(usd('lie-1'), WAITS)).toMatchObject({
+      status: 'recovered',
+    });
     expect(lying.posts()).toBe(1);
     mock.reset();
     newer(150);
-    // hasMore true beside it: the walk follows whichever signal says more, reaches page 2 and finds the payout.
     const torn = setup((request, body) => {
       if (!new URL(request.url).searchParams.has('status')) {
         Object.assign(body.data as object, { totalPages: 1, hasMore: true });
@@ -60,6 +61,20 @@ describe('a lookup is no proof when the listing moves or contradicts itself', ()
       status: 'recovered',
     });
     expect(torn.posts()).toBe(1);
+  });
+
+  it('a page that holds fewer rows than its own totalCount promises is no proof', async () => {
+    const { client, posts } = setup((request, body) => {
+      if (!new URL(request.url).searchParams.has('status'))
+        Object.assign(body.data as object, { totalCount: 5 });
+    });
+    mock.faults.next({ status: 503, match: 'POST /payouts' });
+    const error = await rejection(client.payouts.lookupBeforeRetry(usd('short-1'), WAITS));
+    expect(error).toBeInstanceOf(PayoutOutcomeUnknownError);
+    expect((error as PayoutOutcomeUnknownError).reason).toMatch(
+      /held \d rows where the listing's counters promise 5/,
+    );
+    expect(posts()).toBe(1);
   });
 
   it('hasMore false beside totalPages 2 is not an end: the payout on page 2 is found, never sent twice', async () => {

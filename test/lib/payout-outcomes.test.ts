@@ -85,7 +85,7 @@ describe('a 429 storm on POST /payouts', () => {
     expect(outcome.error).toBeInstanceOf(RateLimitError);
     expect(outcome.retryAfterMs).toBe(30_000);
     expect(outcome.reason).toMatch(/3 POSTs answered 429/);
-    expect(outcome.reason).toMatch(/both listings read to their end without the payout/);
+    expect(outcome.reason).toMatch(/the listings read to their end without the payout/);
     const times = posts().map((p) => p.at);
     expect(times).toHaveLength(3);
     expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(30_000);
@@ -167,7 +167,7 @@ describe('not_sent only after the whole visibility schedule of the last attempt'
     const error = !result.ok ? result.error : undefined;
     expect(error).toBeInstanceOf(PayoutOutcomeUnknownError);
     expect((error as PayoutOutcomeUnknownError).reason).toMatch(
-      /accepted the payout \(2xx\).*pass match \(e\.g\. on a unique remark\) or find/,
+      /accepted the payout \(2xx\).*pass match \(e\.g\. remarkMatch on a unique remark\) or find/,
     );
     expect(posts()).toHaveLength(1);
   });

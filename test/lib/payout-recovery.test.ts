@@ -11,6 +11,7 @@ import {
 import {
   BASE,
   fail,
+  listingAnswer,
   makeClient,
   PAYOUT_BENEFICIARY,
   payoutInitiated,
@@ -62,14 +63,14 @@ function payoutService(faults: Fault[], options: { lagMs?: number; dedupe?: bool
       listed.push(status ?? 'default');
       const visible = payouts
         .filter((p) => Date.now() - p.at >= (options.lagMs ?? 0))
-        .map((p) => transaction(p.n, { external_reference: p.ref, status: 'processing' }));
-      const rows = status === 'failed' ? [] : visible;
-      return HttpResponse.json({
-        status: 200,
-        success: true,
-        message: 'OK',
-        data: { transactions: rows, totalCount: rows.length, page: 1, pageSize: 100, totalPages: 1 },
-      });
+        .map((p) =>
+          transaction(p.n, {
+            external_reference: p.ref,
+            status: 'processing',
+            created_at: new Date(p.at).toISOString(),
+          }),
+        );
+      return listingAnswer(request, visible);
     }),
   );
   return { payouts, listed, posts: () => posts };
@@ -122,8 +123,8 @@ describe('payouts.lookupBeforeRetry', () => {
     );
     expect(outcome).toMatchObject({ ok: true, value: { status: 'created', attempts: 2 } });
     expect(service.payouts).toHaveLength(1);
-    // Both the default listing and the failed one were searched after each wait.
-    expect(service.listed).toEqual(['default', 'failed', 'default', 'failed']);
+    // The failed listing, the default one and the failed one again were searched after each wait.
+    expect(service.listed).toEqual(['failed', 'default', 'failed', 'failed', 'default', 'failed']);
   });
 
   it('a payout that shows in the listing only after a delay is found by a later lookup', async () => {
@@ -160,7 +161,7 @@ describe('payouts.lookupBeforeRetry', () => {
     expect(notSent.error).toMatchObject({ status: 503 });
     expect(notSent.retryAfterMs).toBeUndefined();
     expect(notSent.reason).toBe(
-      '3 POSTs answered 503 Service Unavailable; both listings read to their end without the payout',
+      '3 POSTs answered 503 Service Unavailable; the listings read to their end without the payout',
     );
     expect(service.payouts).toHaveLength(0);
     expect(service.posts()).toBe(3);
@@ -209,13 +210,7 @@ describe('payouts.lookupBeforeRetry', () => {
 });
 
 describe('payouts.lookupBeforeRetry: when it must stop rather than send again', () => {
-  const emptyListing = () =>
-    HttpResponse.json({
-      status: 200,
-      success: true,
-      message: 'OK',
-      data: { transactions: [], totalCount: 0, page: 1, pageSize: 100, totalPages: 1 },
-    });
+  const emptyListing = ({ request }: { request: Request }) => listingAnswer(request, []);
 
   async function unknownFrom(promise: Promise<unknown>) {
     const outcome = await settle(promise);
@@ -234,7 +229,10 @@ describe('payouts.lookupBeforeRetry: when it must stop rather than send again', 
       http.get(`${BASE}/transactions`, emptyListing),
     );
     const error = await unknownFrom(makeClient().payouts.lookupBeforeRetry(body, { visibilityWaits: [5] }));
-    expect(error.reason).toMatch(/refused after an earlier attempt/);
+    expect(error.reason).toMatch(
+      /^POST 2 was refused \(409 Duplicate externalReference\) after POST 1 failed without an answer \(APIConnectionError\), and the payout was not found$/,
+    );
+    expect(error.cause).toMatchObject({ status: 409 });
     expect(posts).toBe(2);
   });
 
@@ -274,21 +272,19 @@ describe('payouts.lookupBeforeRetry: when it must stop rather than send again', 
         posts++;
         return HttpResponse.error();
       }),
+      // 250 other payouts in the minutes after this one: more than 2 queries of 100 rows.
       http.get(`${BASE}/transactions`, ({ request }) => {
-        const page = Number(new URL(request.url).searchParams.get('page') ?? 1);
-        return HttpResponse.json({
-          status: 200,
-          success: true,
-          message: 'OK',
-          data: { transactions: [transaction(page)], totalCount: 50, page, pageSize: 1, totalPages: 50 },
-        });
+        const rows = Array.from({ length: 250 }, (_, i) =>
+          transaction(i, { created_at: new Date(Date.now() - i * 100).toISOString() }),
+        );
+        return listingAnswer(request, rows);
       }),
     );
     const error = await unknownFrom(
       makeClient().payouts.lookupBeforeRetry(body, { visibilityWaits: [5], maxLookupPages: 2 }),
     );
     expect(error.reason).toMatch(
-      /the lookup was incomplete \(default listing: maxLookupPages \(\d+\) reached\)/,
+      /the lookup was incomplete \(default listing: maxLookupPages \(2\) reached before /,
     );
     expect(posts).toBe(1);
   });
@@ -327,9 +323,9 @@ describe('payouts.lookupBeforeRetry: when it must stop rather than send again', 
       http.post(`${BASE}/payouts`, () =>
         HttpResponse.json({ status: false, message: 'Insufficient balance' }),
       ),
-      http.get(`${BASE}/transactions`, () => {
+      http.get(`${BASE}/transactions`, ({ request }) => {
         lookups++;
-        return emptyListing();
+        return emptyListing({ request });
       }),
     );
     const outcome = await settle(makeClient().payouts.lookupBeforeRetry(body));
@@ -351,7 +347,7 @@ describe('payouts.lookupBeforeRetry: when it must stop rather than send again', 
     );
     const ngn = { ...body, currency: 'NGN' };
     const error = await unknownFrom(makeClient().payouts.lookupBeforeRetry(ngn, { visibilityWaits: [5] }));
-    expect(error.reason).toMatch(/assign its own reference to NGN/);
+    expect(error.reason).toMatch(/lists NGN payouts under a reference it assigns/);
     expect(posts).toBe(1);
     const match = (tx: { external_reference?: string }, ref: string) => tx.external_reference === ref;
     posts = 0;

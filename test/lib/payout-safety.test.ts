@@ -235,7 +235,9 @@ describe('findByReference and lookupFirst: resuming after a crash', () => {
       ),
     );
     expect(ngn).toBeInstanceOf(PayoutOutcomeUnknownError);
-    expect((ngn as PayoutOutcomeUnknownError).reason).toMatch(/may assign its own reference to NGN/);
+    expect((ngn as PayoutOutcomeUnknownError).reason).toMatch(
+      /lists NGN payouts under a reference it assigns/,
+    );
     expect(posts()).toBe(0);
   });
 });

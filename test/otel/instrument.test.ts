@@ -74,12 +74,19 @@ describe('instrumentPayments', () => {
       '  payouts.create ERROR(AcceptedButUnreadableError)',
     ]);
     expect(lines[2]).toMatch(/^ {4}POST \/payouts ERROR\(\w+\)$/);
-    expect(lines.slice(3)).toEqual(['  payouts.lookup', '    transactions.list', '      GET /transactions']);
+    // The failed listing first (nothing there), then the default one, where the payout is found.
+    expect(lines.slice(3)).toEqual([
+      '  payouts.lookup',
+      '    transactions.list',
+      '      GET /transactions',
+      '    transactions.list',
+      '      GET /transactions',
+    ]);
     const span = spans().find((s) => s.name === 'payouts.lookupBeforeRetry')!;
     expect(span.attributes).toMatchObject({
       'payments.payout.attempts': 1,
       'payments.payout.lookups': 1,
-      'payments.payout.pages': 1,
+      'payments.payout.pages': 2,
       'payments.payout.outcome': 'recovered',
     });
     expect(spans().find((s) => s.name === 'payouts.lookup')!.attributes).toMatchObject({
@@ -136,15 +143,18 @@ describe('instrumentPayments', () => {
       ...post,
       ...lookup,
       ...lookup.slice(1),
+      ...lookup.slice(1),
       ...post,
       ...lookup,
+      ...lookup.slice(1),
       ...lookup.slice(1),
     ]);
     const span = spans().find((s) => s.name === 'payouts.lookupBeforeRetry')!;
     expect(span.attributes).toMatchObject({
       'payments.payout.attempts': 2,
       'payments.payout.lookups': 2,
-      'payments.payout.pages': 4,
+      // Each lookup reads the failed listing, the default one and the failed one again.
+      'payments.payout.pages': 6,
       'payments.payout.outcome': 'not_sent',
     });
     expect(span.status.code).toBe(0);

@@ -1,0 +1,148 @@
+import { invalid } from '../core/error.js';
+import { toMinorUnits } from '../rules/currency.js';
+import { isLegacyTransaction, type Transaction, type TransactionListItem } from '../rules/transactions.js';
+
+/**
+ * How a payout is recognised in the transaction listing, and what a listed row says about it: this is the
+ * payout, it is another one, or it might be this one and nobody can tell (a doubt, which makes a search that
+ * meets it no proof of absence). Written once for `lookupBeforeRetry`, `findByReference`, the outbox and the
+ * MCP server.
+ */
+
+/** A listed row could be the payout, but nothing in it can settle that: the reason, in words. */
+export interface PayoutMatchDoubt {
+  doubt: string;
+}
+
+/**
+ * Decides whether a listed transaction is the payout sent with `externalReference`: `true`, `false`, or a
+ * `{ doubt }` when the row might be it and nothing in it can settle that (a search that meets one proves nothing).
+ */
+export type PayoutMatch = (transaction: Transaction, externalReference: string) => boolean | PayoutMatchDoubt;
+
+/** What one row says: the payout, another transaction, or a doubt. */
+export type Verdict = true | false | PayoutMatchDoubt;
+
+/** A listed row judged against the payout's identity. */
+export type Judge = (row: TransactionListItem) => Verdict;
+
+const code = (currency: string) => currency.trim().toUpperCase();
+const doubt = (why: string): PayoutMatchDoubt => ({ doubt: why });
+const isWithdrawal = (row: Transaction) => row.transaction_type === 'withdrawal';
+
+/**
+ * The key a remark is compared and kept unique by: Unicode NFC, runs of white space as one space, case folded.
+ * A service that trims, re-spaces or re-cases a description still lists the same key.
+ */
+export function remarkKey(remark: string): string {
+  return remark.normalize('NFC').replace(/\s+/gu, ' ').trim().toLowerCase();
+}
+
+/** What is wrong with a remark that identifies a payout, as `referenceIssue` for references. */
+export function remarkIssue(value: unknown): string | undefined {
+  if (typeof value !== 'string') return 'must be a string';
+  if (remarkKey(value) === '') return 'must not be empty or only white space';
+  if (value.trim() !== value) {
+    return 'must not start or end with white space (the service may trim it, and the payout would not be recognised)';
+  }
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused here.
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(value)) return 'must not contain control characters';
+  return undefined;
+}
+
+/** A payout recognised by its remark: the fields that identify it, as sent. */
+export interface RemarkIdentity {
+  /** The remark as sent; the listing shows it as the row's `description`. */
+  remark: string;
+  /** The request amount, in MAJOR units, as sent. */
+  amount: string | number;
+  /** The currency code. */
+  currency: string;
+}
+
+/**
+ * A `match` that recognises a payout by its remark, for currencies whose listed reference the service assigns
+ * (NGN): a withdrawal whose `description` has the same normalised key (see `remarkKey`), in the same currency,
+ * for the same amount (`destination_amount` against the request's, in minor units). A row with the same remark
+ * and another amount or currency is another payout; one that omits either cannot be told apart (a doubt). The
+ * remark must be unique to this payout within the lookup window: the outbox keeps it so.
+ */
+export function remarkMatch(payout: RemarkIdentity, digits?: number): PayoutMatch {
+  const problem = remarkIssue(payout.remark);
+  if (problem) throw invalid(['remark'], problem);
+  const key = remarkKey(payout.remark);
+  const currency = code(payout.currency);
+  const minor = toMinorUnits(currency, payout.amount, digits);
+  return (row) => {
+    if (!isWithdrawal(row) || row.description === undefined || remarkKey(row.description) !== key)
+      return false;
+    const listed = row.destination_currency ?? row.source_currency;
+    if (listed === undefined) return doubt(`a withdrawal with the same remark lists no currency (${row.id})`);
+    if (code(listed) !== currency) return false;
+    if (row.destination_amount === undefined) {
+      return doubt(`a withdrawal with the same remark lists no destination_amount (${row.id})`);
+    }
+    return row.destination_amount === minor;
+  };
+}
+
+/**
+ * The default identity: a withdrawal listed under this exact reference (a deposit may carry the same text). A
+ * withdrawal listed without a reference might be it. When the payout's currency is not known, so might one
+ * listed under a reference the service assigned (a currency of `assigns`). When it is known and is such a
+ * currency, the reference proves nothing either way: `identityGap` says so.
+ */
+function byReference(
+  ref: string,
+  currency: string | undefined,
+  assigns: (currency: string) => boolean,
+): (row: Transaction) => Verdict {
+  return (row) => {
+    if (!isWithdrawal(row)) return false;
+    if (!Object.hasOwn(row, 'external_reference'))
+      return doubt('the listing holds a withdrawal without a reference');
+    if (row.external_reference === ref) return true;
+    if (currency !== undefined) return false;
+    const listed = row.source_currency ?? row.destination_currency;
+    if (listed !== undefined && !assigns(listed)) return false;
+    const what = listed === undefined ? 'a withdrawal without a currency' : `a ${code(listed)} withdrawal`;
+    return doubt(
+      `the listing holds ${what} under a reference the service assigns; pass currency (or match) to tell whether it is this payout`,
+    );
+  };
+}
+
+/**
+ * Why a search by reference cannot prove this payout absent, if it cannot: its currency is one whose listed
+ * reference the service assigns, and no `match` recognises it otherwise.
+ */
+export function identityGap(
+  options: { match?: PayoutMatch | undefined; currency?: string | undefined },
+  assigns: (currency: string) => boolean,
+): string | undefined {
+  if (options.match || options.currency === undefined || !assigns(options.currency)) return undefined;
+  return (
+    `the service lists ${code(options.currency)} payouts under a reference it assigns, so their absence under yours ` +
+    'proves nothing: pass match (e.g. remarkMatch on a unique remark) or find to recognise it'
+  );
+}
+
+/**
+ * The judge of one search: the caller's `match` when given, else the reference. A row in the older listing form
+ * carries no reference or type to judge by: always a doubt.
+ */
+export function judgeOf(
+  ref: string,
+  options: { match?: PayoutMatch | undefined; currency?: string | undefined },
+  assigns: (currency: string) => boolean,
+): Judge {
+  const match = options.match ?? byReference(ref, options.currency, assigns);
+  return (row) => {
+    if (isLegacyTransaction(row))
+      return doubt('the listing holds rows in the older form, without references');
+    const verdict = match(row, ref);
+    return typeof verdict === 'boolean' || (verdict && typeof verdict.doubt === 'string')
+      ? verdict
+      : doubt(`match returned ${typeof verdict}, not true, false or { doubt }`);
+  };
+}
