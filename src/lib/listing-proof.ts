@@ -31,10 +31,14 @@ export type ListTransactions = (
 ) => PagePromise<TransactionListItem>;
 
 /** What a search established. `complete: false` (with the reason): the payout may be in rows not read. */
-export type SearchResult =
+export type SearchResult = (
   | { found: Transaction; complete: true }
   | { found?: undefined; complete: true }
-  | { found?: undefined; complete: false; reason: string };
+  | { found?: undefined; complete: false; reason: string }
+) & {
+  /** `X-Request-Id` of the page the verdict rests on: where the payout was found, or the last page read. */
+  requestId?: string;
+};
 
 /** When the payout can have been created, read from one clock of ours. */
 export interface ProofWindow {
@@ -77,14 +81,15 @@ export async function searchListings(
   const start = new Date(window.since.getTime() - 2 * window.marginMs).toISOString();
   const end = window.until && new Date(window.until.getTime() + 2 * window.marginMs).toISOString();
   const seen = new Set<string>();
+  const answer: { requestId?: string } = {};
   let incomplete: string | undefined;
   for (const status of STATUSES) {
-    const walk = { list, judge, window, limits, status, seen };
+    const walk = { list, judge, window, limits, status, seen, answer };
     const result = await walkListing(walk, start, end);
-    if ('found' in result) return { found: result.found, complete: true };
+    if ('found' in result) return { found: result.found, complete: true, ...answer };
     incomplete ??= result.reason && `${status ?? 'default'} listing: ${result.reason}`;
   }
-  return incomplete ? { complete: false, reason: incomplete } : { complete: true };
+  return incomplete ? { complete: false, reason: incomplete, ...answer } : { complete: true, ...answer };
 }
 
 interface Walk {
@@ -94,6 +99,8 @@ interface Walk {
   limits: WalkLimits;
   status: 'failed' | undefined;
   seen: Set<string>;
+  /** The last page's request id. */
+  answer: { requestId?: string };
 }
 
 /** One listing, newest first, from `end` (or the service's now) back to `start`. `reason`: why it is no proof. */
@@ -142,6 +149,9 @@ async function readPage(
   const page = await walk.list(params, limits.request);
   const received = window.clock();
   limits.onPage?.();
+  const requestId = page.response?.requestId;
+  if (requestId) walk.answer.requestId = requestId;
+  else delete walk.answer.requestId;
   return (
     clockIssue(page.response?.headers.get('date') ?? null, sent, received, window.marginMs) ??
     pageIssue(page, start, cursor) ??

@@ -9,9 +9,17 @@ import { atLeastOne, isFunction, option, type SearchOptions, SearchOptionsSchema
 export type PayoutAttemptEvent = { attempt: number; externalReference: string } & (
   | { type: 'post' }
   | { type: 'ambiguous'; error: unknown }
-  | { type: 'lookup'; waitedMs: number; found: boolean; error?: unknown }
+  | {
+      type: 'lookup';
+      waitedMs: number;
+      found: boolean;
+      error?: unknown;
+      /** `X-Request-Id` of the listing page the verdict rests on (where found, or the last read). */
+      requestId?: string;
+    }
   | { type: 'retry-after'; waitMs: number }
-  | { type: 'created' | 'recovered' | 'not_sent' }
+  | { type: 'created'; requestId?: string }
+  | { type: 'recovered' | 'not_sent' }
 );
 
 /** Options of `payouts.lookupBeforeRetry`. */
@@ -41,6 +49,11 @@ export interface LookupBeforeRetryOptions
     since: Date;
     signal?: AbortSignal;
   }) => Promise<Transaction | undefined>;
+  /**
+   * Awaited right before each POST, after every check and lookup: a throw ends the call with that error and
+   * sends nothing (the outbox renews and fences its claim here).
+   */
+  beforePost?: (attempt: number) => void | Promise<void>;
   /** Called at each step, for logging. A throw from it is logged as a warning and ignored: the outcome still reaches you. */
   onAttempt?: (event: PayoutAttemptEvent) => void;
   /**
@@ -53,7 +66,7 @@ export interface LookupBeforeRetryOptions
 
 export const LOOKUP_BEFORE_RETRY_OPTION_KEYS = optionKeys<LookupBeforeRetryOptions>()([
   'signal timeout maxResponseBytes maxPages headers match maxLookupPages maxAttempts digits visibilityWaits',
-  'lookupFirst since until clock windowMarginMs find onAttempt totalTimeout',
+  'lookupFirst since until clock windowMarginMs find onAttempt beforePost totalTimeout',
 ]);
 
 const ms = (w: unknown) => typeof w === 'number' && Number.isFinite(w) && w >= 0 && w <= MAX_TIMEOUT_MS;
@@ -64,6 +77,7 @@ const RecoveryOptionsSchema = z.looseObject({
   ...SearchOptionsSchema.shape,
   find: option(isFunction, 'must be a function'),
   onAttempt: option(isFunction, 'must be a function'),
+  beforePost: option(isFunction, 'must be a function'),
   lookupFirst: option((b: unknown) => typeof b === 'boolean', 'must be a boolean'),
   maxAttempts: z.nullable(atLeastOne),
   totalTimeout: z.nullable(

@@ -12,6 +12,8 @@ export type PayoutOutcome =
       status: 'created';
       /** The POST response. */
       payout: Payout;
+      /** `X-Request-Id` of the answer, when the service sent one: quote it to support. */
+      requestId?: string;
       externalReference: string;
       /** POST attempts made. */
       attempts: number;

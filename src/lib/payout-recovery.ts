@@ -29,7 +29,10 @@ type Step<E = PayoutAttemptEvent> = E extends unknown ? Omit<E, 'externalReferen
 
 /** What the algorithm needs from the client: one POST, one search of the listings, and a place to warn. */
 export interface RecoveryDeps {
-  post: (body: PayoutWire, options: RequestOptions) => PromiseLike<Payout>;
+  post: (
+    body: PayoutWire,
+    options: RequestOptions,
+  ) => PromiseLike<{ payout: Payout; requestId?: string | undefined }>;
   search: (externalReference: string, window: ProofWindow) => Promise<SearchResult>;
   warn?: (message: string) => void;
 }
@@ -138,7 +141,8 @@ async function lookUp(
       const result = options.find
         ? await findWith(options.find, run.ref, window, options.signal)
         : await run.deps.search(run.ref, window);
-      run.notify({ type: 'lookup', attempt, waitedMs: waited, found: !!result.found });
+      const requestId = result.requestId === undefined ? {} : { requestId: result.requestId };
+      run.notify({ type: 'lookup', attempt, waitedMs: waited, found: !!result.found, ...requestId });
       if (result.found) return { found: result.found };
       why = result.complete ? '' : `the lookup was incomplete (${result.reason})`;
     } catch (error) {
@@ -180,15 +184,17 @@ function recovered(run: Run, transaction: Transaction, attempts: number): Payout
  */
 async function post(run: Run, attempt: number): Promise<{ outcome: PayoutOutcome } | { resumeAt: number }> {
   const { options } = run;
+  await options.beforePost?.(attempt);
   const clock = options.clock ?? Date.now;
   const started = clock();
   run.sent = { first: run.sent?.first ?? started, last: started };
   run.notify({ type: 'post', attempt });
   try {
     const { signal, timeout, headers } = options;
-    const payout = await run.deps.post(run.body, { signal, timeout, headers, maxRetries: 0 });
-    run.notify({ type: 'created', attempt });
-    return { outcome: { status: 'created', payout, externalReference: run.ref, attempts: attempt } };
+    const { payout, requestId } = await run.deps.post(run.body, { signal, timeout, headers, maxRetries: 0 });
+    const id = requestId === undefined ? {} : { requestId };
+    run.notify({ type: 'created', attempt, ...id });
+    return { outcome: { status: 'created', payout, externalReference: run.ref, attempts: attempt, ...id } };
   } catch (error) {
     run.sent.last = clock();
     return failed(run, attempt, error);

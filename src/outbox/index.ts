@@ -8,9 +8,11 @@ export type { PayoutOutboxClient, PayoutOutboxHooks, PayoutOutboxOptions } from 
 export {
   createPayoutOutbox,
   type EnqueueOptions,
+  type EnqueueResult,
   type ListOptions,
+  type OutboxCounts,
   type PayoutOutbox,
-  type WorkOptions,
+  type VerbOptions,
 } from './outbox.js';
 export { type PostgresOutboxStoreOptions, type PostgresQueryable, postgresOutboxStore } from './postgres.js';
 export { DEFAULT_OUTBOX_TABLE, postgresOutboxSchema, sqliteOutboxSchema } from './sql.js';
@@ -23,10 +25,15 @@ export {
 export type {
   InsertResult,
   OutboxAttempt,
+  OutboxListQuery,
+  OutboxReopen,
   OutboxRow,
   OutboxWrite,
   PayoutOutboxStore,
   PayoutRecord,
   PayoutState,
+  StoredBody,
+  StoredResult,
 } from './types.js';
-export { OPEN_STATES } from './types.js';
+export { OPEN_STATES, STATES } from './types.js';
+export type { WorkOptions, WorkSummary } from './work.js';

@@ -1,4 +1,5 @@
-import { OPEN_STATES, type OutboxRow, type PayoutOutboxStore, type PayoutState } from './types.js';
+import { tally } from './record.js';
+import { OPEN_STATES, type OutboxRow, type PayoutOutboxStore } from './types.js';
 
 /** Options of `memoryOutboxStore`. */
 export interface MemoryOutboxStoreOptions {
@@ -10,32 +11,37 @@ const open = (row: OutboxRow) => (OPEN_STATES as readonly string[]).includes(row
 
 /**
  * The outbox in this process's memory, for tests and one-process tools: the same contract as the database
- * stores (claims and fenced writes), and gone when the process ends. Not for money in production.
+ * stores (claims, fenced writes, remarks kept for good), and gone when the process ends. Not for money in
+ * production.
  */
 export function memoryOutboxStore(options: MemoryOutboxStoreOptions = {}): PayoutOutboxStore<never> {
   const now = options.now ?? Date.now;
   const rows = new Map<string, OutboxRow>();
-  const remarks = new Set<string>();
-  const copy = (row: OutboxRow): OutboxRow => ({ ...row });
-  const due = (row: OutboxRow, t: number) =>
-    open(row) && row.next_attempt_at <= t && (row.lease_until === null || row.lease_until < t);
+  const remarks = new Map<string, string>();
+  const copy = (row: OutboxRow): OutboxRow => structuredClone(row);
+  const free = (row: OutboxRow, t: number) => row.lease_until === null || row.lease_until < t;
+  const due = (row: OutboxRow, t: number) => open(row) && row.next_attempt_at <= t && free(row, t);
   const take = (row: OutboxRow, owner: string, until: number) => {
     Object.assign(row, { owner, token: row.token + 1, lease_until: until });
     return copy(row);
   };
+  const order = (a: OutboxRow, b: OutboxRow) =>
+    a.created_at - b.created_at || (a.reference < b.reference ? -1 : a.reference > b.reference ? 1 : 0);
 
   return {
     async migrate() {},
     async insert(row) {
+      if (row.remark_key !== null) {
+        const holder = remarks.get(row.remark_key) ?? row.reference;
+        if (holder !== row.reference) return { inserted: false, remarkTakenBy: holder };
+        remarks.set(row.remark_key, row.reference);
+      }
       const existing = rows.get(row.reference);
       if (existing) return { inserted: false, existing: copy(existing) };
-      if (row.match_remark !== null && remarks.has(row.match_remark)) {
-        return { inserted: false, remarkTaken: true };
-      }
       const t = now();
-      rows.set(row.reference, { ...row, created_at: t, updated_at: t, next_attempt_at: t, token: 0 });
-      if (row.match_remark !== null) remarks.add(row.match_remark);
-      return { inserted: true };
+      const stored = { ...copy(row), created_at: t, updated_at: t, next_attempt_at: t };
+      rows.set(row.reference, stored);
+      return { inserted: true, row: copy(stored) };
     },
     async claim(owner, leaseMs, reference, limit = 1) {
       const t = now();
@@ -53,14 +59,21 @@ export function memoryOutboxStore(options: MemoryOutboxStoreOptions = {}): Payou
       const row = rows.get(reference);
       if (!row || row.token !== token) return false;
       const t = now();
-      Object.assign(row, { state: 'sending', sends: row.sends + 1, lease_until: t + leaseMs, updated_at: t });
+      Object.assign(row, {
+        state: 'sending',
+        sends: row.sends + 1,
+        lease_until: t + leaseMs,
+        updated_at: t,
+        first_sent_at: row.first_sent_at ?? t,
+        last_sent_at: t,
+      });
       return true;
     },
     async write(reference, token, change) {
       const row = rows.get(reference);
       if (!row || row.token !== token) return false;
       const t = now();
-      const { delayMs, ...rest } = change;
+      const { delayMs, ...rest } = structuredClone(change);
       Object.assign(row, rest, {
         next_attempt_at: t + Math.round(delayMs),
         updated_at: t,
@@ -69,20 +82,55 @@ export function memoryOutboxStore(options: MemoryOutboxStoreOptions = {}): Payou
       });
       return true;
     },
+    async reopen(reference, change) {
+      const row = rows.get(reference);
+      const t = now();
+      if (!row || !change.from.includes(row.state) || !free(row, t)) return undefined;
+      Object.assign(row, {
+        state: change.state,
+        reason: change.reason,
+        lookups: 0,
+        token: row.token + 1,
+        sends: change.reopen ? 0 : row.sends,
+        answered: change.reopen ? 0 : row.answered,
+        lookup_first: row.lookup_first || change.reopen,
+        accepted: row.accepted && !change.clearAccepted,
+        attempts: [...row.attempts, change.attempt],
+        next_attempt_at: t,
+        updated_at: t,
+      });
+      return copy(row);
+    },
     async get(reference) {
       const row = rows.get(reference);
       return row && copy(row);
     },
-    async list({ state, limit, after }: { state?: PayoutState; limit: number; after?: string }) {
-      const all = [...rows.values()]
-        .filter((row) => state === undefined || row.state === state)
-        .sort((a, b) => a.created_at - b.created_at || (a.reference < b.reference ? -1 : 1));
-      const cursor = after === undefined ? undefined : rows.get(after);
+    async list({ state, limit, after, dueBefore }) {
       const later = (row: OutboxRow) =>
-        !cursor ||
-        row.created_at > cursor.created_at ||
-        (row.created_at === cursor.created_at && row.reference > cursor.reference);
-      return all.filter(later).slice(0, limit).map(copy);
+        !after ||
+        row.created_at > after.createdAt ||
+        (row.created_at === after.createdAt && row.reference > after.reference);
+      return [...rows.values()]
+        .filter((row) => state === undefined || row.state === state)
+        .filter((row) => dueBefore === undefined || (open(row) && row.next_attempt_at <= dueBefore))
+        .filter(later)
+        .sort(order)
+        .slice(0, limit)
+        .map(copy);
+    },
+    async count() {
+      const counts = new Map<string, { n: number; oldest: number | null }>();
+      for (const row of rows.values()) {
+        const entry = counts.get(row.state) ?? { n: 0, oldest: null };
+        entry.n += 1;
+        if (open(row) && (entry.oldest === null || row.created_at < entry.oldest))
+          entry.oldest = row.created_at;
+        counts.set(row.state, entry);
+      }
+      return tally([...counts].map(([state, { n, oldest }]) => ({ state, n, oldest })));
+    },
+    async now() {
+      return now();
     },
   };
 }

@@ -4,7 +4,7 @@ import type { PayoutOutboxStore, PayoutState } from './types.js';
 
 /** What the outbox needs of a `PaymentsClient`. */
 export type PayoutOutboxClient = {
-  payouts: Pick<PaymentsClient['payouts'], 'lookupBeforeRetry' | 'findByReference'>;
+  payouts: Pick<PaymentsClient['payouts'], 'lookupBeforeRetry' | 'findByReference' | 'assignsReference'>;
 };
 
 /**
@@ -53,12 +53,6 @@ export interface PayoutOutboxOptions<Tx = unknown> {
   maxLookupPages?: number;
   /** Back-off between attempts: `min(maxMs, baseMs x 2^(n-1))`, from half to all of it. Default 2 s to 15 min. */
   backoff?: { baseMs?: number; maxMs?: number };
-  /**
-   * Currencies whose listed reference the service assigns (the spec: NGN and mobile money), added to NGN, which is
-   * always one: such a payout is recognised in the listing only by its unique remark, never by its reference.
-   * Compared trimmed and in any case. Default `[]` (NGN alone).
-   */
-  serviceAssignedCurrencies?: string[];
   /** Test and tracing seams. */
   hooks?: PayoutOutboxHooks;
 }
@@ -74,7 +68,6 @@ export const OUTBOX_OPTION_KEYS = optionKeys<PayoutOutboxOptions>()([
   'maxLookups',
   'maxLookupPages',
   'backoff',
-  'serviceAssignedCurrencies',
   'hooks',
 ]);
 
@@ -94,6 +87,11 @@ export const currencyCode = (currency: string) => currency.trim().toUpperCase();
 
 /** The options checked, defaults filled in. */
 export function resolveOptions<Tx>(options: PayoutOutboxOptions<Tx>) {
+  if (Object.hasOwn(options, 'serviceAssignedCurrencies')) {
+    const message =
+      'is a client option now, read by every payout path alike: new PaymentsClient({ serviceAssignedCurrencies })';
+    throw new RequestValidationError([{ path: ['serviceAssignedCurrencies'], message }]);
+  }
   const timeout = wholeNumber('timeout', options.timeout ?? 30_000, 1);
   const waits = options.visibilityWaits ?? [1000, 4000, 10000];
   if (!Array.isArray(waits) || waits.length === 0) {
@@ -106,11 +104,6 @@ export function resolveOptions<Tx>(options: PayoutOutboxOptions<Tx>) {
   const leaseMs = wholeNumber('leaseMs', options.leaseMs ?? guardMs + 30_000, guardMs + 1000);
   const baseMs = wholeNumber('backoff.baseMs', options.backoff?.baseMs ?? 2000, 0);
   const maxMs = wholeNumber('backoff.maxMs', options.backoff?.maxMs ?? 15 * 60_000, baseMs);
-  const assigned = options.serviceAssignedCurrencies ?? [];
-  if (!Array.isArray(assigned) || !assigned.every((c) => typeof c === 'string')) {
-    const message = 'must be a list of currency codes';
-    throw new RequestValidationError([{ path: ['serviceAssignedCurrencies'], message }]);
-  }
   if (!options.client?.payouts || !options.store) {
     throw new RequestValidationError([
       { path: [options.client ? 'store' : 'client'], message: 'is required' },
@@ -128,8 +121,8 @@ export function resolveOptions<Tx>(options: PayoutOutboxOptions<Tx>) {
       const full = Math.min(maxMs, baseMs * 2 ** Math.min(30, Math.max(0, round - 1)));
       return full / 2 + (Math.random() * full) / 2;
     },
-    // NGN is always service-assigned (the spec): a list naming mobile money adds to it, never replaces it.
-    serviceAssigned: new Set(['NGN', ...assigned.map(currencyCode)]),
+    lookupBeforeFirstSend:
+      (options.store as { lookupBeforeFirstSend?: boolean }).lookupBeforeFirstSend === true,
     owner: options.owner ?? `outbox-${globalThis.crypto.randomUUID().slice(0, 8)}`,
     hooks: options.hooks ?? {},
   };

@@ -1,7 +1,9 @@
 import { createExternalReference, type PayoutCreateParams, RequestValidationError } from '../index.js';
 import { traceCall } from '../internal/channels.js';
 import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
+import { remarkIssue, remarkKey, remarkMatch } from '../lib/payout-identity.js';
 import { parsePayout } from '../resources/payouts.js';
+import { differences } from './equality.js';
 import {
   currencyCode,
   OUTBOX_OPTION_KEYS,
@@ -9,30 +11,32 @@ import {
   resolveOptions,
   wholeNumber,
 } from './options.js';
-import { type StoredBody, toRecord } from './record.js';
+import { EMPTY_ROW, toRecord } from './record.js';
 import { type StepSettings, step } from './settle.js';
-import { OPEN_STATES, type OutboxRow, type PayoutRecord, type PayoutState } from './types.js';
+import { type OutboxRow, type PayoutRecord, type PayoutState, STATES, type StoredBody } from './types.js';
+import { type WorkOptions, type WorkSummary, work } from './work.js';
 
 /** Options of `enqueue`. */
 export interface EnqueueOptions<Tx = unknown> {
-  /** Your transaction's client (PostgreSQL: the `PoolClient` inside your `BEGIN`), so the payout commits with it. */
+  /**
+   * Your transaction's handle, so the payout commits or rolls back with it: PostgreSQL, the `PoolClient` inside
+   * your `BEGIN`; SQLite, the `DatabaseSync` your `BEGIN` ran on. A handle not inside a transaction is refused.
+   */
   tx?: Tx;
   /** Minor-unit digits, where the spec does not state them (USDC, USDT): the amount is checked by them. */
   digits?: number;
 }
 
-/** Options of `work`. */
-export interface WorkOptions {
-  /** Payouts settled at once by this loop. Default 4. */
-  concurrency?: number;
-  /** Stops the loop: no new claims; the payouts in flight finish their step. */
-  signal?: AbortSignal;
-  /** Milliseconds between polls when nothing is due. Default 1,000. */
-  pollMs?: number;
-  /** Resolve once nothing is due and nothing is in flight, instead of polling on. Default false. */
-  untilIdle?: boolean;
-  /** A step that failed (the database unreachable, say): the loop goes on; the row's lease lapses. */
-  onError?: (error: unknown) => void;
+/** What `enqueue` did. */
+export interface EnqueueResult {
+  /** The payout's reference: `body.externalReference`, or a new one. */
+  reference: string;
+  /**
+   * `true`: recorded now. `false`: the same payout was already recorded under this reference, and `record` says
+   * where it stands; a final one is not sent again by enqueueing it (see `retry` and `resolve`).
+   */
+  enqueued: boolean;
+  record: PayoutRecord;
 }
 
 /** Options of `list`. */
@@ -41,94 +45,129 @@ export interface ListOptions {
   state?: PayoutState;
   /** Records at most. Default 100. */
   limit?: number;
-  /** The last reference of the previous page. */
-  after?: string;
+  /** The last record of the previous page: the next page starts after it, even when it has been deleted since. */
+  after?: Pick<PayoutRecord, 'createdAt' | 'reference'>;
+  /** Only open payouts due now (held by an owner or not): a sweeper's view. */
+  due?: boolean;
+  /** Only open payouts due by this time. */
+  dueBefore?: Date;
+}
+
+/** Options of the operator's verbs. */
+export interface VerbOptions {
+  /** Why: kept in the audit trail. */
+  note?: string;
+  /** Who: kept in the audit trail. Default: this outbox's `owner`. */
+  by?: string;
+}
+
+/** Rows per state, for dashboards. */
+export interface OutboxCounts {
+  states: Record<PayoutState, number>;
+  /** When the oldest payout still open was recorded. */
+  oldestOpen: Date | null;
 }
 
 /** Durable payouts on your own database; see docs/payouts-at-scale.md. */
 export interface PayoutOutbox<Tx = unknown> {
   /**
-   * Records a payout to send and returns its reference (`body.externalReference`, or a new one). Inside your
-   * transaction (`{ tx }`), it commits or rolls back with it. The same reference and body again returns the
-   * reference; another body under it, or a second NGN payout with the same remark, is refused.
+   * Records a payout to send. Inside your transaction (`{ tx }`), it commits or rolls back with it. The same
+   * payout again under its reference (compared as the service reads it) returns its record with `enqueued:
+   * false`; another payout under the reference, or one whose remark another payout holds (service-assigned
+   * currencies), is refused with the fields that differ.
    */
-  enqueue(body: PayoutCreateParams, options?: EnqueueOptions<Tx>): Promise<string>;
+  enqueue(body: PayoutCreateParams, options?: EnqueueOptions<Tx>): Promise<EnqueueResult>;
   /**
    * Drives one payout a step towards a final state, from any process, any number of times: returns its record
-   * (still `retry` or `sending`, with `nextAttemptAt`, when it must be tried again; as it stands when another
-   * owner holds it or it is already final).
+   * (still open, with `nextAttemptAt`, when it must be tried again; when another owner holds it, as it stands,
+   * with `nextAttemptAt` at that owner's lease end).
    */
   settle(reference: string): Promise<PayoutRecord>;
-  /** Settles due payouts until `signal` aborts (or, with `untilIdle`, until none is due). */
-  work(options?: WorkOptions): Promise<void>;
+  /** Settles due payouts: until `signal` aborts (a deploy), or with `until: 'drained'` until none is left due (a cron). */
+  work(options?: WorkOptions): Promise<WorkSummary>;
   /** One payout's record, or undefined when the outbox has none under `reference`. */
   get(reference: string): Promise<PayoutRecord | undefined>;
-  /** Payouts in `state` (all without one), oldest first; `after` the last reference of the previous page. */
+  /** Payouts oldest first; page with `after` (the last record of the previous page). */
   list(options?: ListOptions): Promise<PayoutRecord[]>;
+  /** Payouts per state, and the oldest open one. */
+  count(): Promise<OutboxCounts>;
+  /**
+   * Re-opens a `not_sent` payout, or a `refused` one once its cause is fixed: it is sent again, after a lookup.
+   * Recorded in the audit trail. Returns the record.
+   */
+  retry(reference: string, options?: VerbOptions): Promise<PayoutRecord>;
+  /**
+   * An operator's verdict on an `unknown` payout, recorded in the audit trail: `exists` (it moved: the record
+   * becomes `recovered`) or `absent` (the service confirms it does not exist: it is re-opened and sent again,
+   * after a lookup). No `unknown` payout is ever sent again without this verdict.
+   */
+  resolve(reference: string, options: VerbOptions & { outcome: 'exists' | 'absent' }): Promise<PayoutRecord>;
 }
 
 const ENQUEUE_KEYS = optionKeys<EnqueueOptions>()(['tx', 'digits']);
-const WORK_KEYS = optionKeys<WorkOptions>()(['concurrency', 'signal', 'pollMs', 'untilIdle', 'onError']);
-const LIST_KEYS = optionKeys<ListOptions>()(['state', 'limit', 'after']);
-const STATES: readonly string[] = [...OPEN_STATES, 'created', 'recovered', 'refused', 'not_sent', 'unknown'];
+const LIST_KEYS = optionKeys<ListOptions>()(['state', 'limit', 'after', 'due', 'dueBefore']);
+const VERB_KEYS = optionKeys<VerbOptions & { outcome?: unknown }>()(['note', 'by', 'outcome']);
+
+const invalid = (field: string, message: string) => new RequestValidationError([{ path: [field], message }]);
 
 /** Creates the outbox over a client and a store. Call `store.migrate()` (or apply its SQL) once first. */
 export function createPayoutOutbox<Tx = unknown>(options: PayoutOutboxOptions<Tx>): PayoutOutbox<Tx> {
-  refuseUnknownKeys(options, OUTBOX_OPTION_KEYS);
   const resolved = resolveOptions(options);
-  const { store } = options;
-  const settings: StepSettings = { ...resolved, client: options.client, store };
+  refuseUnknownKeys(options, OUTBOX_OPTION_KEYS);
+  const { store, client } = options;
+  const settings: StepSettings = { ...resolved, client, store: store as StepSettings['store'] };
   const { owner, leaseMs, hooks } = resolved;
-
   const run = async (row: OutboxRow, readBack: boolean) => {
     await hooks.afterClaim?.(row.reference);
     return step(settings, row, readBack);
   };
+  const record = async (row: OutboxRow) => toRecord(row, await store.now());
+
+  /** The row as recorded, checked as `payouts.create` checks it; throws before anything is written. */
+  const rowOf = (body: PayoutCreateParams, given: EnqueueOptions<Tx> | undefined): OutboxRow => {
+    refuseUnknownKeys(given, ENQUEUE_KEYS, ['options']);
+    const parsed = parsePayout(body, false, given?.digits);
+    const reference = parsed.externalReference ?? createExternalReference('payout');
+    const currency = currencyCode(parsed.currency);
+    // Listed under a reference the service assigns: recognised by a remark of its own (the reference when none).
+    const assigned = client.payouts.assignsReference(currency);
+    const remark = assigned ? (body.remark ?? reference) : body.remark;
+    if (assigned) {
+      const problem = remarkIssue(remark);
+      if (problem) throw invalid('remark', problem);
+      remarkMatch({ remark: remark!, amount: body.amount, currency }, given?.digits); // the amount must convert
+    }
+    const stored: StoredBody = {
+      body: { ...body, externalReference: reference, ...(remark === undefined ? {} : { remark }) },
+      ...(given?.digits === undefined ? {} : { digits: given.digits }),
+    };
+    return {
+      ...EMPTY_ROW,
+      reference,
+      currency,
+      body: stored,
+      remark_key: assigned ? remarkKey(remark!) : null,
+    };
+  };
 
   return {
     enqueue(body, given) {
-      // Synchronous up to the store's insert, so that with SQLite it runs inside the caller's open transaction.
       try {
-        refuseUnknownKeys(given, ENQUEUE_KEYS, ['options']);
-        const parsed = parsePayout(body, false, given?.digits);
-        const reference = parsed.externalReference ?? createExternalReference('payout');
-        const currency = currencyCode(parsed.currency);
-        // NGN: the listing shows the service's reference, so the payout is recognised by a remark of its own.
-        const assigned = resolved.serviceAssigned.has(currency);
-        const remark = assigned ? (body.remark ?? reference) : body.remark;
-        const stored: StoredBody = {
-          body: { ...body, externalReference: reference, ...(remark === undefined ? {} : { remark }) },
-          ...(given?.digits === undefined ? {} : { digits: given.digits }),
-        };
-        const row: OutboxRow = {
-          reference,
-          state: 'pending',
-          currency,
-          body: JSON.stringify(stored),
-          match_remark: assigned ? remark! : null,
-          created_at: 0,
-          updated_at: 0,
-          next_attempt_at: 0,
-          lease_until: null,
-          owner: null,
-          token: 0,
-          sends: 0,
-          lookups: 0,
-          accepted: false,
-          reason: null,
-          result: null,
-          attempts: '[]',
-        };
+        const row = rowOf(body, given);
         // Called before any await: with SQLite, the insert runs inside the caller's open transaction.
-        return store.insert(row, given?.tx).then((result) => {
-          if (result.inserted) return reference;
-          if (result.existing && result.existing.body === row.body) return reference;
-          if (result.existing) {
-            const message = 'is already in the outbox with another payout: use a new reference';
-            throw new RequestValidationError([{ path: ['externalReference'], message }]);
+        return store.insert(row, given?.tx).then(async (result) => {
+          if (result.inserted)
+            return { reference: row.reference, enqueued: true, record: await record(result.row) };
+          if ('remarkTakenBy' in result) {
+            const message = `is the remark of payout ${result.remarkTakenBy}, recorded earlier: ${row.currency} payouts are listed under a reference the service assigns, so each is recognised by its remark (compared ignoring case and spacing), which must stay unique: give this payout a remark of its own`;
+            throw invalid('remark', message);
           }
-          const message = `is the remark of another payout in the outbox: the listing could not tell the two apart (the service assigns ${currency} references)`;
-          throw new RequestValidationError([{ path: ['remark'], message }]);
+          const differ = differences(result.existing.body, row.body);
+          if (differ.length > 0) {
+            const message = `is taken by a payout that differs in ${differ.join(', ')}: if this is the same payout, nothing is needed; if it is a different payout, give it its own reference`;
+            throw invalid('externalReference', message);
+          }
+          return { reference: row.reference, enqueued: false, record: await record(result.existing) };
         });
       } catch (error) {
         return Promise.reject(error);
@@ -138,85 +177,105 @@ export function createPayoutOutbox<Tx = unknown>(options: PayoutOutboxOptions<Tx
     settle(reference) {
       // One `outbox.settle` span (or channel event) around the payout's calls, with the state it ended in.
       return traceCall('outbox.settle', async (context) => {
-        if (typeof reference !== 'string' || reference === '') {
-          throw new RequestValidationError([{ path: ['reference'], message: 'must be a non-empty string' }]);
-        }
+        if (typeof reference !== 'string' || reference === '')
+          throw invalid('reference', 'must be a non-empty string');
         const [row] = await store.claim(owner, leaseMs, reference);
         const current = row ? undefined : await store.get(reference);
-        if (!row && !current) {
-          throw new RequestValidationError([{ path: ['reference'], message: 'is not in the outbox' }]);
-        }
-        const record = row ? (await run(row, true))! : toRecord(current!);
-        if (context) context.outcome = record.state;
-        return record;
+        if (!row && !current) throw invalid('reference', 'is not in the outbox');
+        const result = row ? (await run(row, true)).record! : await record(current!);
+        if (context) context.outcome = result.state;
+        return result;
       });
     },
 
-    async work(given = {}) {
-      refuseUnknownKeys(given, WORK_KEYS);
-      const concurrency = wholeNumber('concurrency', given.concurrency ?? 4, 1, 1000);
-      const pollMs = wholeNumber('pollMs', given.pollMs ?? 1000, 0);
-      const { signal, untilIdle = false } = given;
-      const onError = given.onError ?? ((error) => console.error('payout outbox:', error));
-      const running = new Set<Promise<unknown>>();
-      // A finished step or an abort wakes the loop; a wake that comes while it is busy is kept for its next wait.
-      let woke = false;
-      let resolveWait: (() => void) | undefined;
-      const wake = () => {
-        woke = true;
-        resolveWait?.();
-      };
-      signal?.addEventListener('abort', wake, { once: true });
-      while (!signal?.aborted) {
-        const free = concurrency - running.size;
-        let claimed: OutboxRow[] = [];
-        if (free > 0) {
-          try {
-            claimed = await store.claim(owner, leaseMs, undefined, free);
-          } catch (error) {
-            onError(error);
-          }
-        }
-        for (const row of claimed) {
-          const task: Promise<unknown> = run(row, false)
-            .catch(onError)
-            .finally(() => {
-              running.delete(task);
-              wake();
-            });
-          running.add(task);
-        }
-        if (untilIdle && claimed.length === 0 && running.size === 0) return;
-        // As many were due as there was room for: more may be, once a slot frees.
-        if (free > 0 && claimed.length === free) continue;
-        if (!woke) {
-          // Full: wait for a step to end. Room but nothing due: poll again after pollMs.
-          const timer = running.size < concurrency ? setTimeout(wake, pollMs) : undefined;
-          await new Promise<void>((resolve) => {
-            resolveWait = resolve;
-          });
-          clearTimeout(timer);
-        }
-        woke = false;
-        resolveWait = undefined;
-      }
-      await Promise.all(running);
-    },
+    work: (given) => work({ store, owner, leaseMs, run }, given),
 
     async get(reference) {
       const row = await store.get(reference);
-      return row && toRecord(row);
+      return row && record(row);
     },
 
     async list(given = {}) {
       refuseUnknownKeys(given, LIST_KEYS);
-      if (given.state !== undefined && !STATES.includes(given.state)) {
-        throw new RequestValidationError([
-          { path: ['state'], message: `must be one of: ${STATES.join(', ')}` },
-        ]);
+      if (given.state !== undefined && !(STATES as readonly string[]).includes(given.state)) {
+        throw invalid('state', `must be one of: ${STATES.join(', ')}`);
       }
       const limit = wholeNumber('limit', given.limit ?? 100, 1, 10_000);
-      return (await store.list({ state: given.state, limit, after: given.after })).map(toRecord);
+      const after = given.after && {
+        createdAt: given.after.createdAt.getTime(),
+        reference: given.after.reference,
+      };
+      const dueBefore = given.dueBefore?.getTime() ?? (given.due ? await store.now() : undefined);
+      const now = await store.now();
+      return (await store.list({ state: given.state, limit, after, dueBefore })).map((row) =>
+        toRecord(row, now),
+      );
+    },
+
+    async count() {
+      const { states, oldestOpen } = await store.count();
+      return { states, oldestOpen: oldestOpen === null ? null : new Date(oldestOpen) };
+    },
+
+    async retry(reference, given = {}) {
+      refuseUnknownKeys(given, VERB_KEYS);
+      return verb(
+        reference,
+        ['not_sent', 'refused'],
+        'retry',
+        given,
+        'retry',
+        're-opened by an operator: sent again after a lookup',
+      );
+    },
+
+    async resolve(reference, given) {
+      refuseUnknownKeys(given, VERB_KEYS);
+      if (given?.outcome !== 'exists' && given?.outcome !== 'absent')
+        throw invalid('outcome', "must be 'exists' or 'absent'");
+      return given.outcome === 'exists'
+        ? verb(
+            reference,
+            ['unknown'],
+            'recovered',
+            given,
+            'resolve: exists',
+            'an operator found that the payout exists',
+          )
+        : verb(
+            reference,
+            ['unknown'],
+            'retry',
+            given,
+            'resolve: absent',
+            'an operator found that the payout does not exist: sent again after a lookup',
+          );
     },
   };
+
+  async function verb(
+    reference: string,
+    from: PayoutState[],
+    state: PayoutState,
+    given: VerbOptions,
+    what: string,
+    reason: string,
+  ): Promise<PayoutRecord> {
+    const by = given.by ?? owner;
+    const note = given.note === undefined ? '' : `: ${given.note}`;
+    const attempt = { at: new Date().toISOString(), kind: 'operator' as const, by, detail: `${what}${note}` };
+    const reopen = state === 'retry';
+    const row = await store.reopen(reference, {
+      from,
+      state,
+      reason: `${reason} (${by}${note})`,
+      reopen,
+      clearAccepted: reopen,
+      attempt,
+    });
+    if (row) return record(row);
+    const current = await store.get(reference);
+    if (!current) throw invalid('reference', 'is not in the outbox');
+    throw invalid('reference', `is ${current.state}: ${what} applies to ${from.join(' or ')} payouts only`);
+  }
 }

@@ -1,12 +1,14 @@
-import { COLUMNS, checkTable, DEFAULT_OUTBOX_TABLE, postgresOutboxSchema, toRow } from './sql.js';
-import type { InsertResult, OutboxRow, OutboxWrite, PayoutOutboxStore, PayoutState } from './types.js';
+import { RequestValidationError } from '../index.js';
+import { rowFrom, tally } from './record.js';
+import { COLUMN_NAMES, checkTable, DEFAULT_OUTBOX_TABLE, named, postgresOutboxSchema } from './sql.js';
+import type { OutboxRow, OutboxWrite, PayoutOutboxStore } from './types.js';
 
 /**
  * What the PostgreSQL store needs of a client: `query(text, values)` resolving `{ rows }`. `pg`'s `Pool`,
  * `Client` and `PoolClient` have this shape; wrap others (postgres.js: see docs/payouts-at-scale.md).
  */
 export interface PostgresQueryable {
-  /** Runs a statement with `$1`-style parameters. */
+  /** Runs a statement with `$1`-style parameters (without values: a script of several statements). */
   query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
 }
 
@@ -14,15 +16,41 @@ export interface PostgresQueryable {
 export interface PostgresOutboxStoreOptions {
   /** Used for every statement but an `insert` given its own transaction's client. */
   client: PostgresQueryable;
-  /** Table name, optionally `schema.table`. Default `payout_outbox`. */
+  /** Table name, optionally `schema.table`. Default `payout_outbox` (and `payout_outbox_remarks`). */
   table?: string;
+  /**
+   * The outbox assumes a committed mark ("this payout may have been sent") survives a failover: true on a single
+   * node or with synchronous replication. With asynchronous standbys (`pg_stat_replication` lists some and
+   * `synchronous_standby_names` is empty, or `synchronous_commit` is `off`/`local`) a promotion can lose it, and
+   * the next worker would trust a row that says "never sent". The store then refuses to start unless this is
+   * `true`: every first POST is then preceded by a lookup too (slower, and a refusal of it is `unknown`).
+   */
+  lookupBeforeFirstSend?: boolean;
 }
 
-// The database's clock, in epoch ms: every lease and due time is read from one clock, whatever the workers' say.
-const NOW = `(extract(epoch from clock_timestamp()) * 1000)::bigint`;
+// The database's clock, to the millisecond (a JavaScript Date's precision, so keyset cursors compare exactly).
+const NOW = `date_trunc('milliseconds', clock_timestamp())`;
+const MS = `* interval '1 millisecond'`;
 const OPEN = `state IN ('pending', 'sending', 'retry')`;
-const TIMES = new Set(['created_at', 'updated_at', 'next_attempt_at']);
 const FREE = `(lease_until IS NULL OR lease_until < ${NOW})`;
+
+/** Why commits may not survive a failover here, or undefined. */
+async function replicationRisk(client: PostgresQueryable): Promise<string | undefined> {
+  const { rows } = await client.query(
+    `SELECT (SELECT count(*) FROM pg_stat_replication)::int AS standbys,
+            current_setting('synchronous_standby_names') AS names,
+            current_setting('synchronous_commit') AS commit`,
+  );
+  const { standbys, names, commit } = rows[0] as { standbys: number; names: string; commit: string };
+  if (standbys === 0) return undefined;
+  if (String(names).trim() === '') {
+    return `${standbys} standby(s) replicate asynchronously (synchronous_standby_names is empty)`;
+  }
+  if (commit === 'off' || commit === 'local') {
+    return `synchronous_commit is ${commit}, so commits do not wait for the standbys`;
+  }
+  return undefined;
+}
 
 /**
  * The outbox on PostgreSQL. A claim is one `UPDATE ... RETURNING`: the row lock it takes makes a second claimant
@@ -31,41 +59,74 @@ const FREE = `(lease_until IS NULL OR lease_until < ${NOW})`;
  */
 export function postgresOutboxStore(
   options: PostgresOutboxStoreOptions,
-): PayoutOutboxStore<PostgresQueryable> {
+): PayoutOutboxStore<PostgresQueryable> & { readonly lookupBeforeFirstSend: boolean } {
   const { client } = options;
   const table = checkTable(options.table ?? DEFAULT_OUTBOX_TABLE);
+  const remarks = named(table, 'remarks');
+  const lookupBeforeFirstSend = options.lookupBeforeFirstSend === true;
   const rows = async (text: string, values: unknown[], on: PostgresQueryable = client) =>
-    (await on.query(text, values)).rows.map(toRow);
-  const lease = (param: string) => `owner = ${param}, token = token + 1, lease_until = ${NOW} + $2`;
+    (await on.query(text, values)).rows.map(rowFrom);
+  let checked: Promise<void> | undefined;
+  /** Refuses to run where a failover can lose a commit, unless every first send is looked up first. */
+  const check = () => {
+    checked ??= (async () => {
+      if (lookupBeforeFirstSend) return;
+      const risk = await replicationRisk(client);
+      if (risk) {
+        checked = undefined;
+        const message = `cannot keep payouts safe across a failover: ${risk}, so a promoted standby may have lost the record that a payout was sent. Use synchronous replication (or one node), or pass lookupBeforeFirstSend: true to look every payout up before its first POST`;
+        throw new RequestValidationError([{ path: ['lookupBeforeFirstSend'], message }]);
+      }
+    })();
+    return checked;
+  };
+  const lease = `owner = $3, token = token + 1, lease_until = ${NOW} + $2 ${MS}`;
 
   return {
+    lookupBeforeFirstSend,
     async migrate() {
       await client.query(postgresOutboxSchema(table));
+      await check();
     },
-    async insert(row: OutboxRow, tx?: PostgresQueryable): Promise<InsertResult> {
+    async insert(row, tx) {
       const on = tx ?? client;
+      if (tx) {
+        // In autocommit every statement is its own transaction, so its start is the transaction's.
+        const [state] = (await tx.query('SELECT now() = statement_timestamp() AS autocommit')).rows;
+        if (state?.autocommit === true) {
+          const message =
+            'is not inside a transaction (autocommit): run BEGIN on this client first, or leave tx out to record the payout on its own';
+          throw new RequestValidationError([{ path: ['tx'], message }]);
+        }
+      }
+      if (row.remark_key !== null) {
+        const holder = await reserve(on, row.remark_key, row.reference);
+        if (holder !== row.reference) return { inserted: false, remarkTakenBy: holder };
+      }
       // Times from the database's clock, so a fresh row is due at once by the workers' reckoning.
       const values: unknown[] = [];
-      const exprs = COLUMNS.map((c) => (TIMES.has(c) ? NOW : `$${values.push(c === 'token' ? 0 : row[c])}`));
-      const inserted = await on.query(
-        `INSERT INTO ${table} (${COLUMNS.join(', ')}) VALUES (${exprs.join(', ')})
-         ON CONFLICT DO NOTHING RETURNING reference`,
+      const exprs = COLUMN_NAMES.map((c) => (TIMES.has(c) ? NOW : `$${values.push(value(row, c))}`));
+      const [inserted] = await rows(
+        `INSERT INTO ${table} (${COLUMN_NAMES.join(', ')}) VALUES (${exprs.join(', ')})
+         ON CONFLICT (reference) DO NOTHING RETURNING *`,
         values,
+        on,
       );
-      if (inserted.rows.length > 0) return { inserted: true };
+      if (inserted) return { inserted: true, row: inserted };
       const [existing] = await rows(`SELECT * FROM ${table} WHERE reference = $1`, [row.reference], on);
-      return existing ? { inserted: false, existing } : { inserted: false, remarkTaken: true };
+      return { inserted: false, existing: existing! };
     },
     async claim(owner, leaseMs, reference, limit = 1) {
+      await check();
       if (reference !== undefined) {
         return rows(
-          `UPDATE ${table} SET ${lease('$3')} WHERE reference = $1 AND ${OPEN} AND ${FREE}
+          `UPDATE ${table} SET ${lease} WHERE reference = $1 AND ${OPEN} AND ${FREE}
              AND next_attempt_at <= ${NOW} RETURNING *`,
           [reference, leaseMs, owner],
         );
       }
       return rows(
-        `UPDATE ${table} SET ${lease('$3')} WHERE reference IN (
+        `UPDATE ${table} SET ${lease} WHERE reference IN (
            SELECT reference FROM ${table} WHERE ${OPEN} AND ${FREE} AND next_attempt_at <= ${NOW}
            ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
          AND ${OPEN} AND ${FREE} RETURNING *`,
@@ -74,7 +135,8 @@ export function postgresOutboxStore(
     },
     async mark(reference, token, leaseMs) {
       const result = await client.query(
-        `UPDATE ${table} SET state = 'sending', sends = sends + 1, lease_until = ${NOW} + $2, updated_at = ${NOW}
+        `UPDATE ${table} SET state = 'sending', sends = sends + 1, lease_until = ${NOW} + $2 ${MS},
+           first_sent_at = COALESCE(first_sent_at, ${NOW}), last_sent_at = ${NOW}, updated_at = ${NOW}
          WHERE reference = $1 AND token = $3 RETURNING reference`,
         [reference, leaseMs, token],
       );
@@ -82,34 +144,105 @@ export function postgresOutboxStore(
     },
     async write(reference, token, change: OutboxWrite) {
       const result = await client.query(
-        `UPDATE ${table} SET state = $3, lookups = $4, accepted = $5, reason = $6, result = $7, attempts = $8,
-           next_attempt_at = ${NOW} + $9, updated_at = ${NOW}, lease_until = NULL, owner = NULL
+        `UPDATE ${table} SET state = $3, sends = $4, answered = $5, lookups = $6, accepted = $7,
+           lookup_first = $8, reason = $9, result = $10, attempts = $11,
+           next_attempt_at = ${NOW} + $12 ${MS}, updated_at = ${NOW}, lease_until = NULL, owner = NULL
          WHERE reference = $1 AND token = $2 RETURNING reference`,
         [
           reference,
           token,
           change.state,
+          change.sends,
+          change.answered,
           change.lookups,
           change.accepted,
+          change.lookup_first,
           change.reason,
-          change.result,
-          change.attempts,
+          change.result === null ? null : JSON.stringify(change.result),
+          JSON.stringify(change.attempts),
           Math.round(change.delayMs),
         ],
       );
       return result.rows.length === 1;
     },
+    async reopen(reference, change) {
+      const [row] = await rows(
+        `UPDATE ${table} SET state = $2, reason = $3, lookups = 0, token = token + 1,
+           sends = CASE WHEN $4::boolean THEN 0 ELSE sends END,
+           answered = CASE WHEN $4::boolean THEN 0 ELSE answered END,
+           lookup_first = lookup_first OR $4::boolean, accepted = accepted AND NOT $5::boolean,
+           attempts = attempts || $6::jsonb, next_attempt_at = ${NOW}, updated_at = ${NOW}
+         WHERE reference = $1 AND state = ANY($7::text[]) AND ${FREE} RETURNING *`,
+        [
+          reference,
+          change.state,
+          change.reason,
+          change.reopen,
+          change.clearAccepted,
+          JSON.stringify([change.attempt]),
+          change.from,
+        ],
+      );
+      return row;
+    },
     async get(reference) {
       return (await rows(`SELECT * FROM ${table} WHERE reference = $1`, [reference]))[0];
     },
-    async list({ state, limit, after }: { state?: PayoutState; limit: number; after?: string }) {
+    async list({ state, limit, after, dueBefore }) {
       return rows(
         `SELECT * FROM ${table} WHERE ($1::text IS NULL OR state = $1)
-           AND ($3::text IS NULL OR (created_at, reference) >
-             (SELECT created_at, reference FROM ${table} WHERE reference = $3))
+           AND ($3::timestamptz IS NULL OR (created_at, reference) > ($3::timestamptz, $4::text))
+           AND ($5::timestamptz IS NULL OR (${OPEN} AND next_attempt_at <= $5::timestamptz))
          ORDER BY created_at, reference LIMIT $2`,
-        [state ?? null, limit, after ?? null],
+        [
+          state ?? null,
+          limit,
+          after ? new Date(after.createdAt) : null,
+          after?.reference ?? null,
+          dueBefore === undefined ? null : new Date(dueBefore),
+        ],
       );
     },
+    async count() {
+      const { rows: counted } = await client.query(
+        `SELECT state, count(*)::int AS n, min(created_at) FILTER (WHERE ${OPEN}) AS oldest
+         FROM ${table} GROUP BY state`,
+      );
+      return tally(counted);
+    },
+    async now() {
+      const {
+        rows: [row],
+      } = await client.query(`SELECT ${NOW} AS now`);
+      return (row!.now as Date).getTime();
+    },
   };
+
+  /** Reserves `key` for `reference`; the reference holding it (`reference` itself when reserved now or before). */
+  async function reserve(on: PostgresQueryable, key: string, reference: string): Promise<string> {
+    // Twice at most: a reservation under way elsewhere is invisible to this statement's snapshot until it ends.
+    for (let tries = 0; ; tries++) {
+      const { rows: held } = await on.query(
+        `WITH taken AS (INSERT INTO ${remarks} (remark_key, reference, created_at) VALUES ($1, $2, ${NOW})
+           ON CONFLICT (remark_key) DO NOTHING RETURNING reference)
+         SELECT reference FROM taken UNION ALL SELECT reference FROM ${remarks} WHERE remark_key = $1 LIMIT 1`,
+        [key, reference],
+      );
+      const holder = held[0]?.reference;
+      if (typeof holder === 'string' || tries > 0) return String(holder ?? reference);
+    }
+  }
+}
+
+const TIMES = new Set(['created_at', 'updated_at', 'next_attempt_at']);
+
+/** A row's value for a column, as the driver takes it (JSON as text, times as Dates). */
+function value(row: OutboxRow, column: (typeof COLUMN_NAMES)[number]): unknown {
+  const v = row[column];
+  if (column === 'body' || column === 'result' || column === 'attempts')
+    return v === null ? null : JSON.stringify(v);
+  if (column === 'lease_until' || column === 'first_sent_at' || column === 'last_sent_at') {
+    return v === null ? null : new Date(v as number);
+  }
+  return v;
 }

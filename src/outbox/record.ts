@@ -1,17 +1,13 @@
-import { APIError, type Payout, type PayoutCreateParams, type Transaction } from '../index.js';
-import type { OutboxAttempt, OutboxRow, PayoutRecord } from './types.js';
-
-/** What the `body` column holds: the payout as enqueued, and the digits to check its amount by. */
-export interface StoredBody {
-  body: PayoutCreateParams & { externalReference: string };
-  digits?: number;
-}
-
-/** What the `result` column holds. */
-export interface StoredResult {
-  payout?: Payout;
-  transaction?: Transaction;
-}
+import { APIError } from '../index.js';
+import {
+  type OutboxAttempt,
+  type OutboxRow,
+  type PayoutRecord,
+  type PayoutState,
+  STATES,
+  type StoredBody,
+  type StoredResult,
+} from './types.js';
 
 /** The audit trail keeps the first attempts and the latest, so a record stays small whatever happens. */
 const KEEP_FIRST = 10;
@@ -29,44 +25,124 @@ export function appendAttempts(trail: OutboxAttempt[], added: OutboxAttempt[]): 
   return [...all.slice(0, KEEP_FIRST), note, ...all.slice(-KEEP_LAST + 1)];
 }
 
-/** An attempt as the audit trail records it: when, the HTTP status or error class, the request id. */
-export function attemptOf(kind: OutboxAttempt['kind'], error?: unknown, detail?: string): OutboxAttempt {
+/**
+ * An attempt as the audit trail records it: when, the HTTP status or error class, the service's request id
+ * (from the answer, or from the error of one), and what it found.
+ */
+export function attemptOf(
+  kind: OutboxAttempt['kind'],
+  error?: unknown,
+  detail?: string,
+  answer?: { status?: number | undefined; requestId?: string | undefined },
+): OutboxAttempt {
   const attempt: OutboxAttempt = { at: new Date().toISOString(), kind };
+  if (answer?.status !== undefined) attempt.status = answer.status;
+  if (answer?.requestId) attempt.requestId = answer.requestId;
   if (error !== undefined) {
     attempt.error = error instanceof Error ? error.name : typeof error;
-    if (error instanceof APIError) {
-      attempt.status = error.status;
-      if (error.requestId) attempt.requestId = error.requestId;
-    } else if (
-      error &&
-      typeof error === 'object' &&
-      typeof (error as { status?: unknown }).status === 'number'
-    ) {
-      attempt.status = (error as { status: number }).status;
-    }
-    attempt.detail = error instanceof Error ? error.message.slice(0, 500) : String(error).slice(0, 500);
+    const status = (error as { status?: unknown } | null)?.status;
+    if (typeof status === 'number') attempt.status = status;
+    if (error instanceof APIError && error.requestId) attempt.requestId = error.requestId;
+    attempt.detail = (error instanceof Error ? error.message : String(error)).slice(0, 500);
   }
   if (detail !== undefined) attempt.detail = detail;
   return attempt;
 }
 
-export function toRecord(row: OutboxRow): PayoutRecord {
-  const stored = JSON.parse(row.body) as StoredBody;
-  const result = row.result ? (JSON.parse(row.result) as StoredResult) : {};
+const time = (value: unknown): number | null => {
+  if (value === null || value === undefined) return null;
+  return value instanceof Date ? value.getTime() : Number(value);
+};
+const json = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
+const flag = (value: unknown) => value === true || value === 1 || value === 1n || value === '1';
+
+/**
+ * A row as a driver returns it: `timestamptz` as a Date (`pg`) or epoch ms (SQLite, or a string from drivers
+ * that return bigints so), `jsonb` parsed or JSON text, booleans as booleans or 0/1.
+ */
+export function rowFrom(raw: Record<string, unknown>): OutboxRow {
+  return {
+    reference: String(raw.reference),
+    state: raw.state as PayoutState,
+    currency: String(raw.currency),
+    body: json<StoredBody>(raw.body),
+    remark_key: (raw.remark_key as string | null) ?? null,
+    created_at: time(raw.created_at)!,
+    updated_at: time(raw.updated_at)!,
+    next_attempt_at: time(raw.next_attempt_at)!,
+    lease_until: time(raw.lease_until),
+    owner: (raw.owner as string | null) ?? null,
+    token: Number(raw.token),
+    sends: Number(raw.sends),
+    answered: Number(raw.answered ?? 0),
+    lookups: Number(raw.lookups),
+    accepted: flag(raw.accepted),
+    lookup_first: flag(raw.lookup_first),
+    first_sent_at: time(raw.first_sent_at),
+    last_sent_at: time(raw.last_sent_at),
+    reason: (raw.reason as string | null) ?? null,
+    result: raw.result === null || raw.result === undefined ? null : json<StoredResult>(raw.result),
+    attempts: json<OutboxAttempt[]>(raw.attempts ?? '[]'),
+  };
+}
+
+/** The record of a row; `now` (store clock) decides whether a lease still holds it. */
+export function toRecord(row: OutboxRow, now = Number.NEGATIVE_INFINITY): PayoutRecord {
+  const { body } = row.body;
+  const leased = row.owner !== null && row.lease_until !== null && row.lease_until > now;
   const record: PayoutRecord = {
     reference: row.reference,
     state: row.state,
-    body: stored.body,
+    body,
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
-    nextAttemptAt: new Date(row.next_attempt_at),
+    // Held by another owner: not before its lease ends (a queue job must not spin on a time in the past).
+    nextAttemptAt: new Date(leased ? Math.max(row.next_attempt_at, row.lease_until!) : row.next_attempt_at),
     sends: row.sends,
+    answered: row.answered,
     accepted: row.accepted,
-    attempts: JSON.parse(row.attempts) as OutboxAttempt[],
+    attempts: row.attempts,
   };
-  if (row.match_remark !== null) record.matchRemark = row.match_remark;
+  if (leased) record.lease = { owner: row.owner!, until: new Date(row.lease_until!) };
+  if (row.remark_key !== null && body.remark !== undefined) record.matchRemark = body.remark;
   if (row.reason !== null) record.reason = row.reason;
-  if (result.payout) record.payout = result.payout;
-  if (result.transaction) record.transaction = result.transaction;
+  if (row.result?.payout) record.payout = row.result.payout;
+  if (row.result?.transaction) record.transaction = row.result.transaction;
   return record;
 }
+
+/** Counts per state (every state present, 0 when none) and the oldest open row's creation. */
+export function tally(rows: Record<string, unknown>[]): {
+  states: Record<PayoutState, number>;
+  oldestOpen: number | null;
+} {
+  const states = Object.fromEntries(STATES.map((s) => [s, 0])) as Record<PayoutState, number>;
+  let oldestOpen: number | null = null;
+  for (const row of rows) {
+    states[row.state as PayoutState] = Number(row.n);
+    const oldest = time(row.oldest);
+    if (oldest !== null && (oldestOpen === null || oldest < oldestOpen)) oldestOpen = oldest;
+  }
+  return { states, oldestOpen };
+}
+
+/** A fresh row's every column but its identity (times are the store's to stamp). */
+export const EMPTY_ROW: Omit<OutboxRow, 'reference' | 'currency' | 'body' | 'remark_key'> = {
+  state: 'pending',
+  created_at: 0,
+  updated_at: 0,
+  next_attempt_at: 0,
+  lease_until: null,
+  owner: null,
+  token: 0,
+  sends: 0,
+  answered: 0,
+  lookups: 0,
+  accepted: false,
+  lookup_first: false,
+  first_sent_at: null,
+  last_sent_at: null,
+  reason: null,
+  result: null,
+  attempts: [],
+};

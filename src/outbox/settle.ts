@@ -1,17 +1,22 @@
 import {
-  AcceptedButUnreadableError,
   APIError,
-  type PayoutMatch,
+  type LookupBeforeRetryOptions,
   type PayoutOutcome,
   PayoutOutcomeUnknownError,
   RequestValidationError,
-  ResponseValidationError,
-  type Transaction,
+  remarkMatch,
 } from '../index.js';
-import { sleep } from '../internal/sleep.js';
-import { currencyCode, type PayoutOutboxClient, type PayoutOutboxHooks } from './options.js';
-import { appendAttempts, attemptOf, type StoredBody, type StoredResult, toRecord } from './record.js';
-import type { OutboxAttempt, OutboxRow, PayoutOutboxStore, PayoutRecord, PayoutState } from './types.js';
+import { answeredWithoutCommitment, wasAccepted } from '../lib/payout-answers.js';
+import type { PayoutOutboxClient, PayoutOutboxHooks } from './options.js';
+import { appendAttempts, attemptOf, toRecord } from './record.js';
+import type {
+  OutboxAttempt,
+  OutboxRow,
+  PayoutOutboxStore,
+  PayoutRecord,
+  PayoutState,
+  StoredResult,
+} from './types.js';
 
 /** The settings one step runs with (see `PayoutOutboxOptions`). */
 export interface StepSettings {
@@ -29,169 +34,251 @@ export interface StepSettings {
   maxLookups: number;
   maxLookupPages: number;
   backoff: (round: number) => number;
-  /** Currencies (upper case) whose listed reference the service assigns; always NGN. */
-  serviceAssigned: ReadonlySet<string>;
+  /** The store cannot promise a mark survives a failover: every first POST is looked up first too. */
+  lookupBeforeFirstSend: boolean;
   hooks: PayoutOutboxHooks;
 }
 
-/** How the listing recognises a payout: by the unique remark for service-assigned references. */
-export function matchOf(remark: string | null): PayoutMatch | undefined {
-  if (remark === null) return undefined;
-  return (tx) => tx.transaction_type === 'withdrawal' && tx.description === remark;
+/** What a step wrote (`lost`: nothing, another owner holds the row), and the record after it when asked for. */
+export interface StepResult {
+  state: PayoutState | 'lost';
+  record?: PayoutRecord;
 }
 
-const wasAccepted = (error: unknown) =>
-  error instanceof AcceptedButUnreadableError ||
-  (error instanceof ResponseValidationError && error.status >= 200 && error.status < 300);
+/** The claim was lost (or renewed too late) before the POST: nothing was sent. */
+class ClaimLost extends Error {
+  constructor(readonly marked: boolean) {
+    super(marked ? 'the claim was renewed too late to send within it' : 'another owner holds the payout');
+  }
+}
 
-// The service's clock may run behind the enqueuing machine's; the listing search adds a day on each side too.
-const SINCE_MARGIN_MS = 10 * 60_000;
+/** One step's working state: the row as claimed, what the step learned, and the clock it reads windows by. */
+interface Step {
+  settings: StepSettings;
+  row: OutboxRow;
+  trail: OutboxAttempt[];
+  sends: number;
+  answered: number;
+  lookups: number;
+  accepted: boolean;
+  /** Now, by the store's clock: read at the claim (its lease is `now + leaseMs`), then by this process's timer. */
+  clock: () => number;
+}
 
 /**
- * Drives one claimed row (its `token` is this caller's) one step: look it up when a POST may have left before,
- * then send at most one POST, and write what came of it. Every write is fenced by the token, so an owner whose
- * claim lapsed changes nothing, and it never POSTs without first renewing its claim (`mark`).
+ * Drives one claimed row (its `token` is this caller's) one step, through the same `lookupBeforeRetry` a merchant
+ * calls: looked up first where an earlier send may have gone through, then at most one POST, fenced by the
+ * claim, and what came of it written. Every write is fenced by the token, so an owner whose claim lapsed
+ * changes nothing.
  */
-export async function step(
-  settings: StepSettings,
-  row: OutboxRow,
-  readBack = true,
-): Promise<PayoutRecord | undefined> {
-  const { client, store, hooks } = settings;
-  const ref = row.reference;
-  const { body, digits } = JSON.parse(row.body) as StoredBody;
-  const match = matchOf(row.match_remark);
-  // As `recoverPayout`: a service-assigned reference is looked up only by the remark the outbox gave it; a
-  // listing without the outbox's own reference proves nothing (a row stored before its currency was listed).
-  const byReferenceProvesNothing = settings.serviceAssigned.has(currencyCode(row.currency)) && !match;
-  const trail: OutboxAttempt[] = [];
-  let accepted = row.accepted;
-  let lookups = row.lookups;
-
-  const finish = async (state: PayoutState, reason: string | null, result?: StoredResult, delayMs = 0) => {
-    const written = await store.write(ref, row.token, {
-      state,
-      lookups,
-      accepted,
-      reason,
-      result: result ? JSON.stringify(result) : row.result,
-      attempts: JSON.stringify(appendAttempts(JSON.parse(row.attempts), trail)),
-      delayMs,
-    });
-    await hooks.afterWrite?.(ref, written ? state : 'lost');
-    // A worker loop has no use for the record: one round trip fewer per payout.
-    if (!readBack) return undefined;
-    return toRecord((await store.get(ref)) ?? row);
+export async function step(settings: StepSettings, row: OutboxRow, readBack = true): Promise<StepResult> {
+  const claimedAt = performance.now();
+  const storeNow = (row.lease_until ?? Date.now()) - settings.leaseMs;
+  const s: Step = {
+    settings,
+    row,
+    trail: [],
+    sends: row.sends,
+    answered: row.answered,
+    lookups: row.lookups,
+    accepted: row.accepted,
+    clock: () => storeNow + (performance.now() - claimedAt),
   };
-  /** A step that could not conclude: look again later, or hand it to a person after `maxLookups` rounds. */
-  const inconclusive = (reason: string) => {
-    lookups += 1;
-    if (lookups >= settings.maxLookups) return finish('unknown', `${reason} (after ${lookups} lookups)`);
-    return finish('sending', reason, undefined, settings.backoff(lookups));
-  };
-  const recovered = (transaction: Transaction) => finish('recovered', null, { transaction });
-
-  // A POST may have left before (this owner's or a crashed one's): the listing decides before anything is sent.
-  if (row.sends > 0) {
-    await hooks.beforeLookup?.(ref);
-    const since = new Date(row.created_at - SINCE_MARGIN_MS);
-    let found: Transaction | null | undefined;
-    let why = '';
-    for (const wait of byReferenceProvesNothing ? [] : [0, ...settings.visibilityWaits]) {
-      await sleep(wait);
-      try {
-        found = await client.payouts.findByReference(ref, {
-          since,
-          match,
-          maxLookupPages: settings.maxLookupPages,
-          timeout: settings.timeout,
-        });
-        trail.push(attemptOf('lookup', undefined, found ? `found (${found.status})` : 'absent'));
-        if (found) return recovered(found);
-        why = '';
-      } catch (error) {
-        if (error instanceof RequestValidationError) throw error;
-        trail.push(attemptOf('lookup', error));
-        why = `the lookup could not prove the payout absent (${(error as Error).message})`;
-      }
-    }
-    if (byReferenceProvesNothing) {
-      return inconclusive(
-        `the service assigns ${row.currency} references and this payout has no remark to find it by`,
-      );
-    }
-    if (why) return inconclusive(why);
-    if (accepted)
-      return inconclusive('a POST may have gone through (see attempts) but the payout is not listed yet');
-    lookups = 0;
-  }
-  if (row.sends >= settings.maxSends) {
-    return finish('not_sent', `gave up after ${row.sends} POSTs, each proven not to have gone through`);
-  }
-
-  // The claim is renewed and the send counted before the POST. A mark that came back late (a paused process,
-  // a slow database) may have outlived the lease: then another owner may be looking, and this one stops.
-  const started = performance.now();
-  if (!(await store.mark(ref, row.token, settings.leaseMs))) return lost(settings, row, readBack);
-  if (performance.now() - started > settings.leaseMs - settings.guardMs) {
-    trail.push(attemptOf('lost', undefined, 'the claim was renewed too late to send within it'));
-    return finish('sending', 'the previous owner stopped before sending (its claim was renewed too late)');
-  }
-  await hooks.beforePost?.(ref);
+  // Sent before, and not every send answered "not taken" (429, 503): it may have moved money.
+  const doubt =
+    row.sends > row.answered || row.lookup_first || (settings.lookupBeforeFirstSend && row.sends === 0);
+  if (s.accepted || (row.sends >= settings.maxSends && doubt)) return lookOnly(s, readBack);
+  if (row.sends >= settings.maxSends) return finish(s, 'not_sent', notSentReason(s), readBack);
+  if (doubt) await settings.hooks.beforeLookup?.(row.reference);
   let outcome: PayoutOutcome;
   try {
-    outcome = await client.payouts.lookupBeforeRetry(body, {
-      maxAttempts: 1,
-      visibilityWaits: settings.visibilityWaits,
-      timeout: settings.timeout,
-      maxLookupPages: settings.maxLookupPages,
-      ...(match ? { match } : {}),
-      ...(digits === undefined ? {} : { digits }),
-      onAttempt: (event) => {
-        if (event.type === 'ambiguous') {
-          accepted ||= wasAccepted(event.error);
-          trail.push(attemptOf('post', event.error));
-        } else if (event.type === 'lookup') {
-          trail.push(attemptOf('lookup', event.error, event.found ? 'found' : undefined));
-        }
-      },
-    });
+    outcome = await settings.client.payouts.lookupBeforeRetry(row.body.body, send(s, doubt));
   } catch (error) {
-    await hooks.afterPost?.(ref);
-    if (error instanceof PayoutOutcomeUnknownError) {
-      accepted ||= error.errors.some(wasAccepted);
-      return inconclusive(error.reason);
-    }
-    if (error instanceof APIError || error instanceof RequestValidationError) {
-      trail.push(attemptOf('post', error));
-      // Only a refusal of the first send is final. After an unanswered one, a 409 duplicate or a 400
-      // insufficient balance may be that send's doing: never sent again, only looked up, `unknown` at the end.
-      if (row.sends > 0) {
-        accepted = true;
-        return inconclusive(
-          `POST ${row.sends + 1} was refused (${error.message}) after an earlier one went unanswered`,
-        );
-      }
-      return finish('refused', error.message);
-    }
-    throw error;
+    await settings.hooks.afterPost?.(row.reference);
+    return failed(s, error, doubt, readBack);
   }
-  await hooks.afterPost?.(ref);
-  lookups = 0;
+  await settings.hooks.afterPost?.(row.reference);
   if (outcome.status === 'created') {
-    trail.push(attemptOf('post', undefined, `created ${outcome.payout.id}`));
-    return finish('created', null, { payout: outcome.payout });
+    const detail = `created ${outcome.payout.id}`;
+    s.trail.push(attemptOf('post', undefined, detail, { status: 200, requestId: outcome.requestId }));
+    return finish(s, 'created', null, readBack, { payout: outcome.payout });
   }
-  if (outcome.status === 'recovered') return recovered(outcome.transaction);
-  const sends = row.sends + 1;
-  if (sends >= settings.maxSends)
-    return finish('not_sent', `${outcome.reason}; gave up after ${sends} POSTs`);
-  const delay = Math.max(outcome.retryAfterMs ?? 0, settings.backoff(sends));
-  return finish('retry', outcome.reason, undefined, delay);
+  if (outcome.status === 'recovered')
+    return finish(s, 'recovered', null, readBack, { transaction: outcome.transaction });
+  // Not sent, proven: again after the back-off (or the service's Retry-After), unless the sends are spent.
+  if (s.sends >= settings.maxSends) return finish(s, 'not_sent', notSentReason(s), readBack);
+  const delay = Math.max(outcome.retryAfterMs ?? 0, settings.backoff(s.sends));
+  return finish(s, 'retry', outcome.reason, readBack, undefined, delay);
+}
+
+/** The options of the step's one `lookupBeforeRetry` call. */
+function send(s: Step, doubt: boolean): LookupBeforeRetryOptions {
+  const { settings, row } = s;
+  const { body, digits } = row.body;
+  return {
+    lookupFirst: doubt,
+    maxAttempts: 1,
+    visibilityWaits: settings.visibilityWaits,
+    timeout: settings.timeout,
+    maxLookupPages: settings.maxLookupPages,
+    ...windowOf(s),
+    ...(row.remark_key === null ? {} : { match: remarkMatch(body as never, digits) }),
+    ...(digits === undefined ? {} : { digits }),
+    beforePost: () => claimToSend(s),
+    onAttempt: (event) => {
+      if (event.type === 'ambiguous') {
+        s.accepted ||= wasAccepted(event.error);
+        if (answeredWithoutCommitment(event.error)) s.answered += 1;
+        s.trail.push(attemptOf('post', event.error));
+      } else if (event.type === 'lookup') {
+        const found = event.found ? 'found' : event.error ? undefined : 'absent';
+        s.trail.push(attemptOf('lookup', event.error, found, { requestId: event.requestId }));
+      }
+    },
+  };
+}
+
+/**
+ * The lookup window, by the store's clock: from the first send (or the row's creation). Our own recorded sends
+ * bound its end (the last one plus its timeout); an operator's re-open, or a failover that may have lost a mark,
+ * leaves it open to the service's now.
+ */
+function windowOf(s: Step) {
+  const { row, settings } = s;
+  const ours = !row.lookup_first && !settings.lookupBeforeFirstSend && row.last_sent_at !== null;
+  return {
+    clock: s.clock,
+    since: new Date(row.first_sent_at ?? row.created_at),
+    ...(ours ? { until: new Date(row.last_sent_at! + settings.timeout) } : {}),
+  };
+}
+
+/**
+ * Right before the POST: the claim is renewed and the send counted in one fenced statement. A mark that came
+ * back late (a paused process, a slow database) may have outlived the lease: then another owner may be looking,
+ * and this one stops without sending.
+ */
+async function claimToSend(s: Step): Promise<void> {
+  const { settings, row } = s;
+  const started = performance.now();
+  if (!(await settings.store.mark(row.reference, row.token, settings.leaseMs))) throw new ClaimLost(false);
+  if (performance.now() - started > settings.leaseMs - settings.guardMs) throw new ClaimLost(true);
+  s.sends += 1;
+  await settings.hooks.beforePost?.(row.reference);
+}
+
+/** What a thrown step means: lost claim, refusal, or an outcome nobody can tell yet. */
+async function failed(s: Step, error: unknown, doubt: boolean, readBack: boolean) {
+  if (error instanceof ClaimLost) {
+    if (!error.marked) return lost(s, readBack);
+    // Renewed too late: the mark counted a send that never left, and this owner still holds the row.
+    s.trail.push(attemptOf('lost', undefined, error.message));
+    const reason = 'the previous owner stopped before sending (its claim was renewed too late)';
+    return finish(s, s.row.state, reason, readBack, undefined, 0, s.row.sends);
+  }
+  if (error instanceof PayoutOutcomeUnknownError) {
+    s.accepted ||= error.errors.some(wasAccepted);
+    // A refusal after a doubt may be the earlier payout's doing: it is looked up from now on, never sent again.
+    if (error.cause !== undefined) s.accepted = true;
+    return inconclusive(s, error.reason, readBack);
+  }
+  if (error instanceof APIError || error instanceof RequestValidationError) {
+    s.trail.push(attemptOf('post', error));
+    // `lookupBeforeRetry` throws a refusal as it came only with nothing to doubt it (no lookupFirst, no
+    // unanswered POST); where the step had a doubt of its own, nothing is concluded from it.
+    if (!doubt) return finish(s, 'refused', error.message, readBack);
+    return inconclusive(
+      s,
+      `the payout could not be sent (${error.message}) and an earlier send may have gone through`,
+      readBack,
+    );
+  }
+  throw error;
+}
+
+/** A payout that may exist (accepted, or sends spent after a doubt): only looked up, never sent again. */
+async function lookOnly(s: Step, readBack: boolean) {
+  const { settings, row } = s;
+  await settings.hooks.beforeLookup?.(row.reference);
+  const { body, digits } = row.body;
+  try {
+    const found = await settings.client.payouts.findByReference(row.reference, {
+      ...windowOf(s),
+      currency: row.currency,
+      maxLookupPages: settings.maxLookupPages,
+      timeout: settings.timeout,
+      ...(row.remark_key === null ? {} : { match: remarkMatch(body as never, digits) }),
+    });
+    s.trail.push(attemptOf('lookup', undefined, found ? `found (${found.status})` : 'absent'));
+    if (found) return finish(s, 'recovered', null, readBack, { transaction: found });
+    if (!s.accepted) return finish(s, 'not_sent', notSentReason(s), readBack);
+    return inconclusive(
+      s,
+      'a POST may have gone through (see attempts) but the payout is not listed yet',
+      readBack,
+    );
+  } catch (error) {
+    if (error instanceof RequestValidationError) throw error;
+    s.trail.push(attemptOf('lookup', error));
+    const reason = (error as { reason?: string }).reason ?? (error as Error).message;
+    return inconclusive(s, `the lookup could not prove the payout absent (${reason})`, readBack);
+  }
+}
+
+/** A step that could not conclude: look again later, or hand it to a person after `maxLookups` rounds. */
+function inconclusive(s: Step, reason: string, readBack: boolean) {
+  s.lookups += 1;
+  if (s.lookups >= s.settings.maxLookups) {
+    return finish(s, 'unknown', `${reason} (after ${s.lookups} lookups)`, readBack);
+  }
+  return finish(s, 'sending', reason, readBack, undefined, s.settings.backoff(s.lookups));
+}
+
+/** Why the payout is `not_sent`: the sends, told apart by what the service said of them. */
+function notSentReason(s: Step): string {
+  const cut = s.sends - s.answered;
+  const answered = `${s.answered} POST(s) answered without taking the payout (429, 503)`;
+  const rest = cut > 0 ? `, ${cut} cut off before an answer` : '';
+  return `gave up after ${s.sends} send(s): ${answered}${rest}; each proven absent by a lookup`;
+}
+
+/** Writes the step's outcome, fenced by the token, and releases the lease. */
+async function finish(
+  s: Step,
+  state: PayoutState,
+  reason: string | null,
+  readBack: boolean,
+  result?: StoredResult,
+  delayMs = 0,
+  sends = s.sends,
+): Promise<StepResult> {
+  const { settings, row } = s;
+  const settled = state === 'created' || state === 'recovered';
+  const written = await settings.store.write(row.reference, row.token, {
+    state,
+    sends,
+    answered: s.answered,
+    lookups: settled || state === 'retry' ? 0 : s.lookups,
+    accepted: s.accepted,
+    lookup_first: row.lookup_first && !settled && state !== 'retry',
+    reason,
+    result: result ?? row.result,
+    attempts: appendAttempts(row.attempts, s.trail),
+    delayMs,
+  });
+  const outcome = written ? state : 'lost';
+  await settings.hooks.afterWrite?.(row.reference, outcome);
+  // A worker loop has no use for the record: one round trip fewer per payout.
+  if (!readBack) return { state: outcome };
+  return { state: outcome, record: toRecord((await settings.store.get(row.reference)) ?? row, s.clock()) };
 }
 
 /** Another owner holds the row now: this one changes nothing and reports the row as it stands. */
-async function lost(settings: StepSettings, row: OutboxRow, readBack: boolean) {
-  await settings.hooks.afterWrite?.(row.reference, 'lost');
-  return readBack ? toRecord((await settings.store.get(row.reference)) ?? row) : undefined;
+async function lost(s: Step, readBack: boolean): Promise<StepResult> {
+  await s.settings.hooks.afterWrite?.(s.row.reference, 'lost');
+  if (!readBack) return { state: 'lost' };
+  return {
+    state: 'lost',
+    record: toRecord((await s.settings.store.get(s.row.reference)) ?? s.row, s.clock()),
+  };
 }

@@ -1,5 +1,5 @@
 import { RequestValidationError } from '../index.js';
-import type { OutboxRow } from './types.js';
+import { STATES } from './types.js';
 
 /** The table's default name. */
 export const DEFAULT_OUTBOX_TABLE = 'payout_outbox';
@@ -14,92 +14,138 @@ export function checkTable(table: string): string {
   return table;
 }
 
+/** The table's companion names: its remarks table and its indexes. */
+export const named = (table: string, suffix: string) => `${table}_${suffix}`;
 const indexName = (table: string, suffix: string) => `${table.replace('.', '_')}_${suffix}`;
+const STATE_LIST = STATES.map((s) => `'${s}'`).join(', ');
+const OPEN_LIST = `('pending', 'sending', 'retry')`;
 
 /**
- * The columns, written once for both databases in neutral types: `text`, `time` (epoch milliseconds), `count`
- * and `flag`. Each dialect names the types its way (PostgreSQL's `bigint`/`boolean`, SQLite's integers).
+ * The columns, in each dialect's types. PostgreSQL: times `timestamptz` (read from the database's clock, so
+ * workers whose clocks disagree still agree on leases), JSON in `jsonb`, the state checked. SQLite: times in
+ * epoch milliseconds, JSON as text (its own types).
  */
-const TABLE = {
-  reference: 'text PRIMARY KEY',
-  state: 'text NOT NULL',
-  currency: 'text NOT NULL',
-  body: 'text NOT NULL',
-  match_remark: 'text UNIQUE',
-  created_at: 'time NOT NULL',
-  updated_at: 'time NOT NULL',
-  next_attempt_at: 'time NOT NULL',
-  lease_until: 'time',
-  owner: 'text',
-  token: 'time NOT NULL DEFAULT 0',
-  sends: 'count NOT NULL DEFAULT 0',
-  lookups: 'count NOT NULL DEFAULT 0',
-  accepted: 'flag NOT NULL DEFAULT false',
-  reason: 'text',
-  result: 'text',
-  attempts: "text NOT NULL DEFAULT '[]'",
+const COLUMNS = {
+  reference: ['text PRIMARY KEY', 'TEXT PRIMARY KEY'],
+  state: [`text NOT NULL CHECK (state IN (${STATE_LIST}))`, `TEXT NOT NULL CHECK (state IN (${STATE_LIST}))`],
+  currency: ['text NOT NULL', 'TEXT NOT NULL'],
+  body: ['jsonb NOT NULL', 'TEXT NOT NULL'],
+  remark_key: ['text', 'TEXT'],
+  created_at: ['timestamptz NOT NULL', 'INTEGER NOT NULL'],
+  updated_at: ['timestamptz NOT NULL', 'INTEGER NOT NULL'],
+  next_attempt_at: ['timestamptz NOT NULL', 'INTEGER NOT NULL'],
+  lease_until: ['timestamptz', 'INTEGER'],
+  owner: ['text', 'TEXT'],
+  token: ['bigint NOT NULL DEFAULT 0', 'INTEGER NOT NULL DEFAULT 0'],
+  sends: ['integer NOT NULL DEFAULT 0', 'INTEGER NOT NULL DEFAULT 0'],
+  answered: ['integer NOT NULL DEFAULT 0', 'INTEGER NOT NULL DEFAULT 0'],
+  lookups: ['integer NOT NULL DEFAULT 0', 'INTEGER NOT NULL DEFAULT 0'],
+  accepted: ['boolean NOT NULL DEFAULT false', 'INTEGER NOT NULL DEFAULT 0'],
+  lookup_first: ['boolean NOT NULL DEFAULT false', 'INTEGER NOT NULL DEFAULT 0'],
+  first_sent_at: ['timestamptz', 'INTEGER'],
+  last_sent_at: ['timestamptz', 'INTEGER'],
+  reason: ['text', 'TEXT'],
+  result: ['jsonb', 'TEXT'],
+  attempts: [`jsonb NOT NULL DEFAULT '[]'`, `TEXT NOT NULL DEFAULT '[]'`],
 } as const;
 
-export const COLUMNS = Object.keys(TABLE) as (keyof typeof TABLE)[];
+export type Column = keyof typeof COLUMNS;
+export const COLUMN_NAMES = Object.keys(COLUMNS) as Column[];
+/** Columns added since the first release of the table (whose other columns every table has). */
+export const ADDED_COLUMNS: Column[] = [
+  'remark_key',
+  'answered',
+  'lookup_first',
+  'first_sent_at',
+  'last_sent_at',
+];
 
-type Dialect = Record<'text' | 'time' | 'count' | 'flag' | 'false', string>;
-const POSTGRES: Dialect = { text: 'text', time: 'bigint', count: 'integer', flag: 'boolean', false: 'false' };
-const SQLITE: Dialect = { text: 'TEXT', time: 'INTEGER', count: 'INTEGER', flag: 'INTEGER', false: '0' };
-
-function outboxSchema(table: string, dialect: Dialect): string {
-  checkTable(table);
-  const columns = Object.entries(TABLE).map(
-    ([name, def]) =>
-      `  ${name} ${def.replace(/^(text|time|count|flag)\b/, (t) => dialect[t as 'text']).replace(/\bfalse$/, dialect.false)}`,
-  );
+function createTables(table: string, dialect: 0 | 1): string {
+  const columns = COLUMN_NAMES.map((c) => `  ${c} ${COLUMNS[c][dialect]}`);
+  const text = dialect === 0 ? 'text' : 'TEXT';
+  const time = dialect === 0 ? 'timestamptz' : 'INTEGER';
   return `CREATE TABLE IF NOT EXISTS ${table} (
 ${columns.join(',\n')}
 );
-CREATE INDEX IF NOT EXISTS ${indexName(table, 'due')} ON ${table} (next_attempt_at)
-  WHERE state IN ('pending', 'sending', 'retry');
+CREATE TABLE IF NOT EXISTS ${named(table, 'remarks')} (
+  remark_key ${text} PRIMARY KEY,
+  reference ${text} NOT NULL,
+  created_at ${time} NOT NULL
+);`;
+}
+
+function createIndexes(table: string): string {
+  return `CREATE INDEX IF NOT EXISTS ${indexName(table, 'due')} ON ${table} (next_attempt_at) WHERE state IN ${OPEN_LIST};
 CREATE INDEX IF NOT EXISTS ${indexName(table, 'state')} ON ${table} (state, created_at, reference);
+CREATE INDEX IF NOT EXISTS ${indexName(table, 'created')} ON ${table} (created_at, reference);
 `;
 }
 
 /**
- * The outbox table for PostgreSQL. Times are epoch milliseconds (`bigint`), read from the database's own clock,
- * so that workers on machines whose clocks disagree still agree on when a lease lapses. `match_remark` is
- * unique: two payouts the listing could not tell apart cannot both be recorded.
+ * SQL for a remark key, as `remarkKey` computes it in JavaScript, for rows of the first table version: white space
+ * collapsed, trimmed, lower case (as the database's collation folds case; NFC is left out, since `normalize()` needs a
+ * UTF-8 database). The first version compared remarks byte for byte: two of its rows whose remarks differ only in
+ * case or spacing share a key, which the older one keeps; their lookups still tell them apart by amount.
+ */
+const SQL_REMARK_KEY = `lower(btrim(regexp_replace(match_remark, '\\s+', ' ', 'g')))`;
+
+/**
+ * Upgrades a table of the first version in place: epoch-millisecond `bigint` times to `timestamptz`, JSON text to
+ * `jsonb`, the state checked, the new columns, and each `match_remark` moved to the remarks table (under which
+ * key it can never be taken again). Each step runs only when needed, so the script is idempotent.
+ */
+function upgradePostgres(table: string): string {
+  const times = ['created_at', 'updated_at', 'next_attempt_at', 'lease_until'];
+  const json = ['body', 'result', 'attempts'];
+  const retype = [
+    ...times.map((c) => `ALTER COLUMN ${c} TYPE timestamptz USING to_timestamp(${c} / 1000.0)`),
+    ...json.map((c) => `ALTER COLUMN ${c} TYPE jsonb USING ${c}::jsonb`),
+    `ALTER COLUMN attempts SET DEFAULT '[]'::jsonb`,
+    `ADD CONSTRAINT ${indexName(table, 'state_check')} CHECK (state IN (${STATE_LIST}))`,
+  ];
+  const column = (name: string) =>
+    `EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = '${table}'::regclass AND attname = '${name}' AND NOT attisdropped)`;
+  return `DO $upgrade$ BEGIN
+  IF (SELECT atttypid FROM pg_attribute WHERE attrelid = '${table}'::regclass AND attname = 'created_at') = 'bigint'::regtype THEN
+    ALTER TABLE ${table} ${retype.join(',\n      ')};
+  END IF;
+END $upgrade$;
+ALTER TABLE ${table} ${ADDED_COLUMNS.map((c) => `ADD COLUMN IF NOT EXISTS ${c} ${COLUMNS[c][0]}`).join(', ')};
+DO $upgrade$ BEGIN
+  IF ${column('match_remark')} THEN
+    INSERT INTO ${named(table, 'remarks')} (remark_key, reference, created_at)
+      SELECT ${SQL_REMARK_KEY}, reference, created_at FROM ${table} WHERE match_remark IS NOT NULL
+      ON CONFLICT (remark_key) DO NOTHING;
+    UPDATE ${table} SET remark_key = ${SQL_REMARK_KEY} WHERE match_remark IS NOT NULL;
+    ALTER TABLE ${table} DROP COLUMN match_remark;
+  END IF;
+END $upgrade$;`;
+}
+
+/**
+ * The outbox for PostgreSQL: both tables, an upgrade of a table of the first version, and the indexes, as one
+ * script that runs as one transaction (`migrate()` sends it as one simple query) behind an advisory lock, so
+ * two processes migrating at once take turns. Apply it with your own migration tool as it is.
  */
 export function postgresOutboxSchema(table = DEFAULT_OUTBOX_TABLE): string {
-  return outboxSchema(table, POSTGRES);
+  checkTable(table);
+  return `BEGIN;
+SELECT pg_advisory_xact_lock(hashtext('payments-service-sdk outbox migrate ${table}'));
+${createTables(table, 0)}
+${upgradePostgres(table)}
+${createIndexes(table)}COMMIT;
+`;
 }
 
-/** The outbox table for SQLite (`node:sqlite`): the same columns, in SQLite's types. */
+/**
+ * The outbox for SQLite (`node:sqlite`): the same columns in SQLite's types, and the remarks table. `migrate()`
+ * runs this, then adds the columns of later versions to a table of the first one, in one transaction.
+ */
 export function sqliteOutboxSchema(table = DEFAULT_OUTBOX_TABLE): string {
-  return outboxSchema(table, SQLITE);
+  checkTable(table);
+  return `${createTables(table, 1)}
+${createIndexes(table)}`;
 }
 
-/** A row as a driver returns it (bigint columns come back as strings from pg, booleans as 0/1 from SQLite). */
-export function toRow(raw: Record<string, unknown>): OutboxRow {
-  const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
-  return {
-    reference: String(raw.reference),
-    state: raw.state as OutboxRow['state'],
-    currency: String(raw.currency),
-    body: String(raw.body),
-    match_remark: (raw.match_remark as string | null) ?? null,
-    created_at: Number(raw.created_at),
-    updated_at: Number(raw.updated_at),
-    next_attempt_at: Number(raw.next_attempt_at),
-    lease_until: num(raw.lease_until),
-    owner: (raw.owner as string | null) ?? null,
-    token: Number(raw.token),
-    sends: Number(raw.sends),
-    lookups: Number(raw.lookups),
-    accepted: raw.accepted === true || raw.accepted === 1 || raw.accepted === 1n,
-    reason: (raw.reason as string | null) ?? null,
-    result: (raw.result as string | null) ?? null,
-    attempts: String(raw.attempts ?? '[]'),
-  };
-}
-
-/** The row's values in `COLUMNS` order, as a driver takes them. */
-export function rowValues(row: OutboxRow, booleanAsInteger = false): unknown[] {
-  return COLUMNS.map((c) => (c === 'accepted' && booleanAsInteger ? Number(row[c]) : row[c]));
-}
+/** The SQLite column definitions, for the upgrade (`ALTER TABLE ... ADD COLUMN`). */
+export const sqliteColumn = (c: Column) => COLUMNS[c][1];

@@ -1,5 +1,16 @@
-import { COLUMNS, checkTable, DEFAULT_OUTBOX_TABLE, rowValues, sqliteOutboxSchema, toRow } from './sql.js';
-import type { OutboxRow, PayoutOutboxStore, PayoutState } from './types.js';
+import { RequestValidationError } from '../index.js';
+import { remarkKey } from '../lib/payout-identity.js';
+import { rowFrom, tally } from './record.js';
+import {
+  ADDED_COLUMNS,
+  COLUMN_NAMES,
+  checkTable,
+  DEFAULT_OUTBOX_TABLE,
+  named,
+  sqliteColumn,
+  sqliteOutboxSchema,
+} from './sql.js';
+import type { OutboxRow, PayoutOutboxStore } from './types.js';
 
 /** A value `node:sqlite` binds to a statement parameter. */
 export type SqliteValue = null | number | bigint | string | Uint8Array;
@@ -15,13 +26,15 @@ export interface SqliteDatabase {
     /** The first row the statement returns. */
     get(...params: SqliteValue[]): unknown;
   };
+  /** Whether a transaction is open on this handle (`node:sqlite` 22.16 and later). */
+  readonly isTransaction?: boolean;
 }
 
 /** Options of `sqliteOutboxStore`. */
 export interface SqliteOutboxStoreOptions {
   /** A `DatabaseSync` from `node:sqlite`, opened on a file (several processes may open the same one). */
   database: SqliteDatabase;
-  /** Default `payout_outbox`. */
+  /** Default `payout_outbox` (and `payout_outbox_remarks`). */
   table?: string;
   /** Milliseconds to wait for another process's write lock before failing. Default 10,000. */
   busyTimeoutMs?: number;
@@ -29,64 +42,87 @@ export interface SqliteOutboxStoreOptions {
   now?: () => number;
 }
 
+const OPEN = `state IN ('pending', 'sending', 'retry')`;
+const FREE = `(lease_until IS NULL OR lease_until < ?)`;
+
 /**
  * The outbox on SQLite, for one machine: several processes on one file. Each claim, mark and write is a single
  * statement, which SQLite runs under its one write lock, so two processes cannot both take a row; they queue
  * for the lock (`busy_timeout`) rather than fail. `migrate()` turns on WAL, so readers never block the writer.
+ * A process frozen inside a write transaction blocks every writer of the file, the merchant's own included.
  */
 export function sqliteOutboxStore(options: SqliteOutboxStoreOptions): PayoutOutboxStore<SqliteDatabase> {
   const { database: db } = options;
   const table = checkTable(options.table ?? DEFAULT_OUTBOX_TABLE);
-  const now = options.now ?? Date.now;
+  const remarks = named(table, 'remarks');
+  const clock = options.now ?? Date.now;
   db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 10_000))}`);
-  const cache = new Map<string, ReturnType<SqliteDatabase['prepare']>>();
-  const statement = (sql: string) => {
-    let prepared = cache.get(sql);
-    if (!prepared) {
-      prepared = db.prepare(sql);
-      cache.set(sql, prepared);
-    }
+  // Statements compiled once per handle: the store's own, and any transaction handle an enqueue names.
+  const caches = new WeakMap<SqliteDatabase, Map<string, ReturnType<SqliteDatabase['prepare']>>>();
+  const statement = (sql: string, on: SqliteDatabase = db) => {
+    const cache = caches.get(on) ?? new Map<string, ReturnType<SqliteDatabase['prepare']>>();
+    caches.set(on, cache);
+    const prepared = cache.get(sql) ?? on.prepare(sql);
+    cache.set(sql, prepared);
     return prepared;
   };
-  const rows = (sql: string, ...params: SqliteValue[]) =>
-    statement(sql)
+  const rows = (sql: string, params: SqliteValue[], on: SqliteDatabase = db) =>
+    statement(sql, on)
       .all(...params)
-      .map((r) => toRow(r as Record<string, unknown>));
-  const OPEN = `state IN ('pending', 'sending', 'retry')`;
-  const FREE = `(lease_until IS NULL OR lease_until < ?)`;
+      .map((r) => rowFrom(r as Record<string, unknown>));
   const lease = `owner = ?, token = token + 1, lease_until = ?`;
 
   return {
     async migrate() {
       db.exec('PRAGMA journal_mode = WAL');
-      db.exec(sqliteOutboxSchema(table));
+      db.exec('BEGIN IMMEDIATE');
+      try {
+        db.exec(sqliteOutboxSchema(table));
+        upgrade(db, table, remarks);
+        db.exec('COMMIT');
+      } catch (error) {
+        db.exec('ROLLBACK');
+        throw error;
+      }
     },
-    // Synchronous up to its result, so an enqueue inside the caller's open BEGIN ... COMMIT on this same
-    // database is part of that transaction (`tx` is that database, or nothing).
-    async insert(row: OutboxRow) {
-      const t = now();
-      const stamped = { ...row, created_at: t, updated_at: t, next_attempt_at: t, token: 0 };
-      const values = rowValues(stamped, true) as SqliteValue[];
-      const inserted = rows(
-        `INSERT INTO ${table} (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})
-         ON CONFLICT DO NOTHING RETURNING *`,
-        ...values,
+    // Synchronous up to its result, so an enqueue inside the caller's open transaction is part of it.
+    async insert(row: OutboxRow, tx?: SqliteDatabase) {
+      const on = tx ?? db;
+      if (tx && tx.isTransaction === false) {
+        const message =
+          'is not inside a transaction: run BEGIN on this database first, or leave tx out to record the payout on its own';
+        throw new RequestValidationError([{ path: ['tx'], message }]);
+      }
+      const t = clock();
+      if (row.remark_key !== null) {
+        statement(`INSERT INTO ${remarks} VALUES (?, ?, ?) ON CONFLICT (remark_key) DO NOTHING`, on).all(
+          row.remark_key,
+          row.reference,
+          t,
+        );
+        const holder = statement(`SELECT reference FROM ${remarks} WHERE remark_key = ?`, on).get(
+          row.remark_key,
+        ) as { reference: string };
+        if (holder.reference !== row.reference) return { inserted: false, remarkTakenBy: holder.reference };
+      }
+      const stamped = { ...row, created_at: t, updated_at: t, next_attempt_at: t };
+      const [inserted] = rows(
+        `INSERT INTO ${table} (${COLUMN_NAMES.join(', ')}) VALUES (${COLUMN_NAMES.map(() => '?').join(', ')})
+         ON CONFLICT (reference) DO NOTHING RETURNING *`,
+        COLUMN_NAMES.map((c) => sqliteValue(stamped, c)),
+        on,
       );
-      if (inserted.length > 0) return { inserted: true };
-      const [existing] = rows(`SELECT * FROM ${table} WHERE reference = ?`, row.reference);
-      return existing ? { inserted: false, existing } : { inserted: false, remarkTaken: true };
+      if (inserted) return { inserted: true, row: inserted };
+      const [existing] = rows(`SELECT * FROM ${table} WHERE reference = ?`, [row.reference], on);
+      return { inserted: false, existing: existing! };
     },
     async claim(owner, leaseMs, reference, limit = 1) {
-      const t = now();
+      const t = clock();
       if (reference !== undefined) {
         return rows(
           `UPDATE ${table} SET ${lease} WHERE reference = ? AND ${OPEN} AND ${FREE} AND next_attempt_at <= ?
            RETURNING *`,
-          owner,
-          t + leaseMs,
-          reference,
-          t,
-          t,
+          [owner, t + leaseMs, reference, t, t],
         );
       }
       return rows(
@@ -94,56 +130,130 @@ export function sqliteOutboxStore(options: SqliteOutboxStoreOptions): PayoutOutb
            SELECT reference FROM ${table} WHERE ${OPEN} AND ${FREE} AND next_attempt_at <= ?
            ORDER BY next_attempt_at LIMIT ?)
          RETURNING *`,
-        owner,
-        t + leaseMs,
-        t,
-        t,
-        limit,
+        [owner, t + leaseMs, t, t, limit],
       );
     },
     async mark(reference, token, leaseMs) {
-      const t = now();
+      const t = clock();
       const marked = rows(
-        `UPDATE ${table} SET state = 'sending', sends = sends + 1, lease_until = ?, updated_at = ?
+        `UPDATE ${table} SET state = 'sending', sends = sends + 1, lease_until = ?, updated_at = ?,
+           first_sent_at = COALESCE(first_sent_at, ?), last_sent_at = ?
          WHERE reference = ? AND token = ? RETURNING *`,
-        t + leaseMs,
-        t,
-        reference,
-        token,
+        [t + leaseMs, t, t, t, reference, token],
       );
       return marked.length === 1;
     },
     async write(reference, token, change) {
-      const t = now();
+      const t = clock();
       const written = rows(
-        `UPDATE ${table} SET state = ?, lookups = ?, accepted = ?, reason = ?, result = ?, attempts = ?,
-           next_attempt_at = ?, updated_at = ?, lease_until = NULL, owner = NULL
+        `UPDATE ${table} SET state = ?, sends = ?, answered = ?, lookups = ?, accepted = ?, lookup_first = ?,
+           reason = ?, result = ?, attempts = ?, next_attempt_at = ?, updated_at = ?, lease_until = NULL, owner = NULL
          WHERE reference = ? AND token = ? RETURNING *`,
-        change.state,
-        change.lookups,
-        Number(change.accepted),
-        change.reason,
-        change.result,
-        change.attempts,
-        t + Math.round(change.delayMs),
-        t,
-        reference,
-        token,
+        [
+          change.state,
+          change.sends,
+          change.answered,
+          change.lookups,
+          Number(change.accepted),
+          Number(change.lookup_first),
+          change.reason,
+          change.result === null ? null : JSON.stringify(change.result),
+          JSON.stringify(change.attempts),
+          t + Math.round(change.delayMs),
+          t,
+          reference,
+          token,
+        ],
       );
       return written.length === 1;
     },
-    async get(reference) {
-      return rows(`SELECT * FROM ${table} WHERE reference = ?`, reference)[0];
+    async reopen(reference, change) {
+      const t = clock();
+      const reopen = Number(change.reopen);
+      const [row] = rows(
+        `UPDATE ${table} SET state = ?, reason = ?, lookups = 0, token = token + 1,
+           sends = CASE WHEN ? THEN 0 ELSE sends END, answered = CASE WHEN ? THEN 0 ELSE answered END,
+           lookup_first = (lookup_first OR ?), accepted = (accepted AND NOT ?),
+           attempts = json_insert(attempts, '$[#]', json(?)), next_attempt_at = ?, updated_at = ?
+         WHERE reference = ? AND state IN (${change.from.map(() => '?').join(', ')}) AND ${FREE} RETURNING *`,
+        [
+          change.state,
+          change.reason,
+          reopen,
+          reopen,
+          reopen,
+          Number(change.clearAccepted),
+          JSON.stringify(change.attempt),
+          t,
+          t,
+          reference,
+          ...change.from,
+          t,
+        ],
+      );
+      return row;
     },
-    async list({ state, limit, after }: { state?: PayoutState; limit: number; after?: string }) {
+    async get(reference) {
+      return rows(`SELECT * FROM ${table} WHERE reference = ?`, [reference])[0];
+    },
+    async list({ state, limit, after, dueBefore }) {
       return rows(
         `SELECT * FROM ${table} WHERE (?1 IS NULL OR state = ?1)
-           AND (?3 IS NULL OR (created_at, reference) > (SELECT created_at, reference FROM ${table} WHERE reference = ?3))
+           AND (?3 IS NULL OR (created_at, reference) > (?3, ?4))
+           AND (?5 IS NULL OR (${OPEN} AND next_attempt_at <= ?5))
          ORDER BY created_at, reference LIMIT ?2`,
-        state ?? null,
-        limit,
-        after ?? null,
+        [state ?? null, limit, after?.createdAt ?? null, after?.reference ?? null, dueBefore ?? null],
       );
     },
+    async count() {
+      const counted = statement(
+        `SELECT state, count(*) AS n, min(CASE WHEN ${OPEN} THEN created_at END) AS oldest
+         FROM ${table} GROUP BY state`,
+      ).all() as Record<string, unknown>[];
+      return tally(counted);
+    },
+    async now() {
+      return clock();
+    },
   };
+}
+
+/** A row's value for a column, as `node:sqlite` binds it (JSON as text, booleans as 0/1). */
+function sqliteValue(row: OutboxRow, column: (typeof COLUMN_NAMES)[number]): SqliteValue {
+  const v = row[column];
+  if (column === 'body' || column === 'result' || column === 'attempts')
+    return v === null ? null : JSON.stringify(v);
+  if (typeof v === 'boolean') return Number(v);
+  return v as SqliteValue;
+}
+
+/**
+ * A table of the first version, in place (inside `migrate`'s transaction): the columns added since, and each
+ * `match_remark` copied to the remarks table under its key (`remarkKey`, computed here as every new row's is).
+ * The old column stays (SQLite cannot drop a UNIQUE column); new rows leave it empty.
+ */
+function upgrade(db: SqliteDatabase, table: string, remarks: string): void {
+  const have = new Set(
+    (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name),
+  );
+  for (const column of ADDED_COLUMNS) {
+    if (!have.has(column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${sqliteColumn(column)}`);
+  }
+  if (!have.has('match_remark')) return;
+  const old = db
+    .prepare(
+      `SELECT reference, match_remark, created_at FROM ${table} WHERE match_remark IS NOT NULL AND remark_key IS NULL`,
+    )
+    .all() as {
+    reference: string;
+    match_remark: string;
+    created_at: number;
+  }[];
+  const reserve = db.prepare(`INSERT INTO ${remarks} VALUES (?, ?, ?) ON CONFLICT (remark_key) DO NOTHING`);
+  const keep = db.prepare(`UPDATE ${table} SET remark_key = ? WHERE reference = ?`);
+  for (const row of old) {
+    const key = remarkKey(row.match_remark);
+    reserve.all(key, row.reference, row.created_at);
+    keep.all(key, row.reference);
+  }
 }

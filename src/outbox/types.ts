@@ -4,10 +4,12 @@ import type { Payout, PayoutCreateParams, Transaction } from '../index.js';
  * Where a payout stands.
  * - `pending`: recorded, never sent.
  * - `sending`: an owner marked it for a POST, which may have left; the next owner looks it up before anything.
- * - `retry`: proven not sent (a 429 or 503, say): sent again at `nextAttemptAt`, after a lookup.
+ * - `retry`: proven not sent (a 429 or 503, say), or re-opened by an operator: sent again at `nextAttemptAt`,
+ *   after a lookup where an earlier send may have gone through.
  * - `created`: the service answered the POST with the payout.
- * - `recovered`: found in the listing (an earlier attempt went through); see `transaction.status`.
- * - `refused`: the service refused it (a 4xx): nothing moved.
+ * - `recovered`: found in the listing (an earlier attempt went through); see `transaction.status`. Also the
+ *   state an operator's verdict `exists` leaves.
+ * - `refused`: the service refused it (a 4xx) with nothing to doubt that: nothing moved.
  * - `not_sent`: given up after `maxSends` attempts, each proven not to have gone through: nothing moved.
  * - `unknown`: whether money moved could not be established: a person must look (see `reason`, `attempts`).
  */
@@ -23,21 +25,28 @@ export type PayoutState =
 
 /** States that a worker still drives; the others are final. */
 export const OPEN_STATES = ['pending', 'sending', 'retry'] as const;
+/** Every state, open ones first. */
+export const STATES = [...OPEN_STATES, 'created', 'recovered', 'refused', 'not_sent', 'unknown'] as const;
 
 /** One step in a payout's audit trail. */
 export interface OutboxAttempt {
   /** ISO time the step ended. */
   at: string;
-  /** `post`: a POST was made; `lookup`: the listing was searched; `lost`: the owner lost its claim before POSTing. */
-  kind: 'post' | 'lookup' | 'lost';
+  /**
+   * `post`: a POST was made; `lookup`: the listing was searched; `lost`: the owner lost its claim before POSTing;
+   * `operator`: a person's verb (`retry`, `resolve`).
+   */
+  kind: 'post' | 'lookup' | 'lost' | 'operator';
   /** HTTP status, where one came back. */
   status?: number;
   /** Error class (`RateLimitError`, `APIConnectionError`...), where the step failed. */
   error?: string;
-  /** The error's message, or what the step found. */
+  /** The error's message, or what the step found, or the operator's note. */
   detail?: string;
   /** `X-Request-Id` of the answer, where the service sent one. */
   requestId?: string;
+  /** `operator`: who (as passed to the verb). */
+  by?: string;
 }
 
 /** A payout in the outbox, as `get` and `list` return it. */
@@ -45,16 +54,20 @@ export interface PayoutRecord {
   /** The outbox's reference: the `externalReference` sent. */
   reference: string;
   state: PayoutState;
-  /** The body as enqueued (for service-assigned currencies, with the generated `remark`). */
+  /** The body as enqueued (for service-assigned currencies, with the remark the listing recognises it by). */
   body: PayoutCreateParams & { externalReference: string };
-  /** For NGN (the service assigns the listed reference): the unique remark the listing recognises it by. */
+  /** For currencies whose listed reference the service assigns (NGN): the remark the payout is recognised by. */
   matchRemark?: string;
   createdAt: Date;
   updatedAt: Date;
-  /** When a worker may next take it (open states). */
+  /** When a worker may next take it (open states); for a payout another owner holds, when that lease ends. */
   nextAttemptAt: Date;
-  /** POSTs that may have left (marks of `sending`). */
+  /** The lease of the owner holding it now, if any (`owner`, until when). */
+  lease?: { owner: string; until: Date };
+  /** POSTs that may have left since the payout was recorded or re-opened (marks of `sending`). */
   sends: number;
+  /** Of those, POSTs the service answered without taking the payout (429, 503). */
+  answered: number;
   /**
    * The payout may exist, so it is never sent again, only looked up (`unknown` if it never shows): a 2xx came back
    * for a POST (unreadable), or a later POST was refused after an earlier one went unanswered.
@@ -66,17 +79,30 @@ export interface PayoutRecord {
   payout?: Payout;
   /** `recovered`: the listed transaction; its `status` is the payout's own (`processing`, `failed`, ...). */
   transaction?: Transaction;
-  /** Every POST and lookup, oldest first (capped: the first and the latest are kept). */
+  /** Every POST, lookup and operator verb, oldest first (capped: the first and the latest are kept). */
   attempts: OutboxAttempt[];
 }
 
-/** A row as a store keeps it: JSON in text columns, times in epoch milliseconds. */
+/** What the `body` column holds: the payout as enqueued, and the digits to check its amount by. */
+export interface StoredBody {
+  body: PayoutCreateParams & { externalReference: string };
+  digits?: number;
+}
+
+/** What the `result` column holds. */
+export interface StoredResult {
+  payout?: Payout;
+  transaction?: Transaction;
+}
+
+/** A row as a store hands it over: JSON columns parsed, times in epoch milliseconds of the store's clock. */
 export interface OutboxRow {
   reference: string;
   state: PayoutState;
   currency: string;
-  body: string;
-  match_remark: string | null;
+  body: StoredBody;
+  /** The normalised remark (`remarkKey`) of a payout recognised by its remark, kept unique in the remarks table. */
+  remark_key: string | null;
   created_at: number;
   updated_at: number;
   next_attempt_at: number;
@@ -84,50 +110,92 @@ export interface OutboxRow {
   owner: string | null;
   token: number;
   sends: number;
+  answered: number;
   lookups: number;
   accepted: boolean;
+  /** The next step looks the payout up before any POST, whatever `sends` says (re-opened by an operator). */
+  lookup_first: boolean;
+  /** When the first and the latest POST were marked, by the store's clock. */
+  first_sent_at: number | null;
+  last_sent_at: number | null;
   reason: string | null;
-  result: string | null;
-  attempts: string;
+  result: StoredResult | null;
+  attempts: OutboxAttempt[];
 }
 
 /** What `insert` made of an enqueue. */
 export type InsertResult =
-  | { inserted: true }
-  | { inserted: false; existing?: OutboxRow; remarkTaken?: boolean };
+  | { inserted: true; row: OutboxRow }
+  | { inserted: false; existing: OutboxRow }
+  | { inserted: false; remarkTakenBy: string };
 
 /** The fields a fenced write changes; the lease is released with it. */
 export interface OutboxWrite {
   state: PayoutState;
+  sends: number;
+  answered: number;
   lookups: number;
   accepted: boolean;
+  lookup_first: boolean;
   reason: string | null;
-  result: string | null;
-  attempts: string;
+  result: StoredResult | null;
+  attempts: OutboxAttempt[];
   /** The next attempt, this many ms after the store's now (open states). */
   delayMs: number;
+}
+
+/** An operator's verb: a row in one of `from` (and not leased) changed as `change` says. */
+export interface OutboxReopen {
+  from: readonly PayoutState[];
+  state: PayoutState;
+  reason: string;
+  /** Reset the send count and look up before the next POST (a re-open). */
+  reopen: boolean;
+  /** Clear `accepted` (the operator's word that no payout exists). */
+  clearAccepted: boolean;
+  attempt: OutboxAttempt;
+}
+
+/** A page of `list`. */
+export interface OutboxListQuery {
+  state?: PayoutState | undefined;
+  limit: number;
+  /** Keyset cursor: rows after this one in (`created_at`, `reference`) order; the row itself may be gone. */
+  after?: { createdAt: number; reference: string } | undefined;
+  /** Open rows due by this time (store clock, epoch ms), leased or not. */
+  dueBefore?: number | undefined;
 }
 
 /**
  * Storage of the outbox. The three given (`postgresOutboxStore`, `sqliteOutboxStore`, `memoryOutboxStore`)
  * keep this contract; a store of your own must too, or two workers may both send a payout:
+ * - `insert` reserves a remark key for good (the remarks table outlives the row), then adds the row.
  * - `claim` takes open, due rows whose lease is free or lapsed, atomically: it sets a new lease from the
  *   store's clock and raises `token`, so that at most one caller holds each row.
  * - `mark` and `write` change a row only when its `token` is still the caller's, in the same statement.
  */
 export interface PayoutOutboxStore<Tx = unknown> {
-  /** Creates the table and its indexes when absent. */
+  /** Creates the tables and indexes when absent, and upgrades an older table in place. */
   migrate(): Promise<void>;
-  /** Adds a row, on `tx` when given (the caller's own transaction). Never overwrites one. */
+  /** Reserves the row's remark key (if any) and adds the row, on `tx` when given. Never overwrites either. */
   insert(row: OutboxRow, tx?: Tx): Promise<InsertResult>;
   /** Claims `reference` (or, without one, up to `limit` due rows, earliest first) for `leaseMs`. */
   claim(owner: string, leaseMs: number, reference?: string, limit?: number): Promise<OutboxRow[]>;
-  /** Marks a claimed row `sending` (one more send) and renews its lease, if `token` still holds it. */
+  /**
+   * Marks a claimed row `sending` (one more send, `first_sent_at` once, `last_sent_at`) and renews its lease,
+   * if `token` still holds it.
+   */
   mark(reference: string, token: number, leaseMs: number): Promise<boolean>;
   /** Writes the outcome of a step and releases the lease, if `token` still holds the row. */
   write(reference: string, token: number, change: OutboxWrite): Promise<boolean>;
+  /** An operator's verb on a final row; the row after it, or undefined when no row in `from` had `reference`. */
+  reopen(reference: string, change: OutboxReopen): Promise<OutboxRow | undefined>;
   /** The row under `reference`, if any. */
   get(reference: string): Promise<OutboxRow | undefined>;
-  /** Rows in `state` (every state without one), oldest first, after `after` (a reference) for paging. */
-  list(options: { state?: PayoutState; limit: number; after?: string }): Promise<OutboxRow[]>;
+  /** Rows oldest first by (`created_at`, `reference`), filtered as `query` says. */
+  list(query: OutboxListQuery): Promise<OutboxRow[]>;
+  /** Rows per state, and the oldest open row's `created_at`. */
+  count(): Promise<{ states: Record<PayoutState, number>; oldestOpen: number | null }>;
+  /** Now by the store's clock (epoch ms): leases and due times are read from it. */
+  now(): Promise<number>;
 }

@@ -98,7 +98,10 @@ export class Payouts extends APIResource {
           if (lookup) lookup.found = Boolean(result.found);
           return result;
         });
-      const post = (b: PayoutWire, o: RequestOptions) => this.api.call(this.#post(b, o), 'payouts.create');
+      const post = async (b: PayoutWire, o: RequestOptions) => {
+        const { data, response } = await this.api.call(this.#post(b, o), 'payouts.create').withResponse();
+        return { payout: data, requestId: response.requestId };
+      };
       const payout = { ...checked, externalReference: checked.externalReference! };
       try {
         const warn = (message: string) => this.api.logger.log('warn', message);

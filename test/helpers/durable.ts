@@ -131,7 +131,7 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
   for (let i = 0; i < options.payouts; i++) {
     const currency = currencies[i % 3]!;
     const body = { amount: 100 + i, currency, beneficiary: BENEFICIARY };
-    references.push(await outbox.enqueue(body, currency === 'USDC' ? { digits: 2 } : {}));
+    references.push((await outbox.enqueue(body, currency === 'USDC' ? { digits: 2 } : {})).reference);
   }
 
   const enqueuedAt = performance.now();
@@ -273,12 +273,8 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
   let unknownWithoutReason = 0;
   const disagreements: string[] = [];
   for (const reference of references) {
-    const record = (await options.store.get(reference)) as unknown as {
-      state: string;
-      match_remark: string | null;
-      reason: string | null;
-    };
-    const key = record.match_remark;
+    const record = (await options.store.get(reference))!;
+    const key = record.remark_key === null ? null : record.body.body.remark!;
     const rows = ledger.filter((t) =>
       key ? t.row.description === key : t.row.external_reference === reference,
     );

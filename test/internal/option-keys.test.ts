@@ -187,6 +187,7 @@ describe('the documented options of each bag are never refused', () => {
       windowMarginMs: 60_000,
       find: async () => undefined,
       onAttempt: () => {},
+      beforePost: () => {},
       totalTimeout: 60_000,
     };
     await expect(client.payouts.lookupBeforeRetry(usd('all-2'), lookup)).resolves.toMatchObject({

@@ -1,0 +1,51 @@
+import { remarkKey } from '../lib/payout-identity.js';
+import { PAYOUT_BENEFICIARY_FIELDS } from '../rules/payout.js';
+import type { StoredBody } from './types.js';
+
+/**
+ * Whether two enqueues under one reference are the same payout, compared as the service reads a payout rather
+ * than as JSON text: the amount as an exact decimal (`150000`, `'150000.00'` and `'150000.0'` are one amount, as a
+ * NUMERIC column reads it back), the currency trimmed and in any case, the beneficiary's fields trimmed, the
+ * remark by its key, and `extra` whatever its key order. Returns the fields that differ (none: the same payout).
+ */
+export function differences(recorded: StoredBody, given: StoredBody): string[] {
+  const a = canonical(recorded);
+  const b = canonical(given);
+  return Object.keys({ ...a, ...b }).filter((field) => a[field] !== b[field]);
+}
+
+const DECIMAL = /^0*(\d+?)(?:\.(\d*?)0*)?$/;
+
+/** A decimal amount as one text: no leading or trailing zeros, no point without a fraction. */
+function decimal(amount: unknown): string {
+  const text = String(amount).trim();
+  const match = DECIMAL.exec(text);
+  if (!match) return text;
+  const [, whole, fraction] = match;
+  return fraction ? `${whole}.${fraction}` : whole!;
+}
+
+/** JSON with object keys sorted at every depth. */
+function sorted(value: unknown): string {
+  return JSON.stringify(value, (_, v) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)))
+      : v,
+  );
+}
+
+/** One text per field that decides what the payout does. */
+function canonical({ body }: StoredBody): Record<string, string | undefined> {
+  const beneficiary = (body.beneficiary ?? {}) as Record<string, unknown>;
+  const fields: Record<string, string | undefined> = {
+    amount: decimal(body.amount),
+    currency: String(body.currency).trim().toUpperCase(),
+    remark: body.remark === undefined ? undefined : remarkKey(body.remark),
+    payerNameId: body.payerNameId?.toLowerCase(),
+  };
+  for (const key of PAYOUT_BENEFICIARY_FIELDS) {
+    fields[`beneficiary.${key}`] = String(beneficiary[key] ?? '').trim();
+  }
+  for (const [key, value] of Object.entries(body.extra ?? {})) fields[`extra.${key}`] = sorted(value);
+  return fields;
+}

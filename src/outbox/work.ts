@@ -1,0 +1,160 @@
+import { RequestValidationError } from '../index.js';
+import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
+import { wholeNumber } from './options.js';
+import { OPEN_STATES, type OutboxRow, type PayoutOutboxStore, type PayoutState } from './types.js';
+
+/** Options of `work`. */
+export interface WorkOptions {
+  /** Payouts settled at once by this loop. Default 4. */
+  concurrency?: number;
+  /**
+   * Stops the loop (a deploy's SIGTERM): no new claims; resolves once the steps in flight have finished.
+   */
+  signal?: AbortSignal;
+  /** Milliseconds between polls when nothing is due. Default 1,000. */
+  pollMs?: number;
+  /**
+   * `'drained'` (a cron's "settle what is due, then exit"): settle every payout due now, wait for those due within
+   * `drainWithinMs` (leases of dead workers included), then resolve with a summary. Default: run until `signal`.
+   */
+  until?: 'drained';
+  /** With `until: 'drained'`: milliseconds ahead a payout may be due and still be waited for. Default 60,000. */
+  drainWithinMs?: number;
+  /** A step that failed (the database unreachable, say): the loop goes on; the row's lease lapses. */
+  onError?: (error: unknown) => void;
+}
+
+/** What a `work` call did, and what it left. */
+export interface WorkSummary {
+  /** Steps that ended in each state (a payout may take several steps). */
+  settled: Partial<Record<PayoutState, number>>;
+  /** Open payouts left when it returned. */
+  left: number;
+  /** When the earliest payout left is next due (its lease's end, when an owner holds it). */
+  nextDueAt?: Date;
+  /** Payouts left that another owner holds (a dead worker's until its lease lapses): who, and until when. */
+  leased: Array<{ reference: string; owner: string; until: Date }>;
+}
+
+const WORK_KEYS = optionKeys<WorkOptions>()([
+  'concurrency',
+  'signal',
+  'pollMs',
+  'until',
+  'drainWithinMs',
+  'onError',
+]);
+
+interface Worker {
+  store: PayoutOutboxStore<unknown>;
+  owner: string;
+  leaseMs: number;
+  run: (row: OutboxRow, readBack: boolean) => Promise<{ state: PayoutState | 'lost' }>;
+}
+
+/** When an open row can next be taken: its due time, or its lease's end when that is later. */
+const dueAt = (row: OutboxRow) => Math.max(row.next_attempt_at, row.lease_until ?? 0);
+
+/**
+ * The worker loop. A finished step or an abort wakes it; a wake that comes while it is busy is kept for its next
+ * wait. Draining, it waits for the earliest open payout due within the bound, then claims again.
+ */
+export async function work(worker: Worker, given: WorkOptions = {}): Promise<WorkSummary> {
+  refuseUnknownKeys(given, WORK_KEYS);
+  const concurrency = wholeNumber('concurrency', given.concurrency ?? 4, 1, 1000);
+  const pollMs = wholeNumber('pollMs', given.pollMs ?? 1000, 0);
+  const drainWithinMs = wholeNumber('drainWithinMs', given.drainWithinMs ?? 60_000, 0);
+  if (given.until !== undefined && given.until !== 'drained') {
+    throw new RequestValidationError([{ path: ['until'], message: "must be 'drained'" }]);
+  }
+  const { signal } = given;
+  const onError = given.onError ?? ((error) => console.error('payout outbox:', error));
+  const settled: Partial<Record<PayoutState, number>> = {};
+  const running = new Set<Promise<unknown>>();
+  let woke = false;
+  let resolveWait: (() => void) | undefined;
+  const wake = () => {
+    woke = true;
+    resolveWait?.();
+  };
+  const sleep = async (ms: number) => {
+    if (!woke) {
+      const timer = setTimeout(wake, ms);
+      await new Promise<void>((resolve) => {
+        resolveWait = resolve;
+      });
+      clearTimeout(timer);
+    }
+    woke = false;
+    resolveWait = undefined;
+  };
+  signal?.addEventListener('abort', wake, { once: true });
+  const start = (row: OutboxRow) => {
+    const task: Promise<unknown> = worker
+      .run(row, false)
+      .then(({ state }) => {
+        if (state !== 'lost') settled[state] = (settled[state] ?? 0) + 1;
+      })
+      .catch(onError)
+      .finally(() => {
+        running.delete(task);
+        wake();
+      });
+    running.add(task);
+  };
+  while (!signal?.aborted) {
+    const free = concurrency - running.size;
+    let claimed: OutboxRow[] = [];
+    if (free > 0) {
+      try {
+        claimed = await worker.store.claim(worker.owner, worker.leaseMs, undefined, free);
+      } catch (error) {
+        onError(error);
+      }
+    }
+    for (const row of claimed) start(row);
+    // As many were due as there was room for: more may be, once a slot frees.
+    if (free > 0 && claimed.length === free) continue;
+    if (running.size >= concurrency) {
+      await sleep(2 ** 31 - 1);
+      continue;
+    }
+    if (given.until === 'drained' && running.size === 0 && claimed.length === 0) {
+      const wait = await nextDue(worker.store, drainWithinMs);
+      if (wait === undefined) break;
+      await sleep(Math.max(0, Math.min(wait, pollMs || wait)));
+      continue;
+    }
+    await sleep(pollMs);
+  }
+  await Promise.all(running);
+  return summary(worker.store, settled);
+}
+
+/** Milliseconds until the earliest open payout is due, if one is due within `withinMs`; undefined if none. */
+async function nextDue(store: PayoutOutboxStore<unknown>, withinMs: number): Promise<number | undefined> {
+  const now = await store.now();
+  const rows = await store.list({ limit: 10_000, dueBefore: now + withinMs });
+  const due = rows.map(dueAt).filter((at) => at <= now + withinMs);
+  if (due.length === 0) return undefined;
+  return Math.max(0, Math.min(...due) - now) + 1;
+}
+
+async function summary(
+  store: PayoutOutboxStore<unknown>,
+  settled: WorkSummary['settled'],
+): Promise<WorkSummary> {
+  const now = await store.now();
+  const open: OutboxRow[] = [];
+  for (const state of OPEN_STATES) open.push(...(await store.list({ state, limit: 10_000 })));
+  const leased = open
+    .filter((row) => row.owner !== null && row.lease_until !== null && row.lease_until > now)
+    .map((row) => ({ reference: row.reference, owner: row.owner!, until: new Date(row.lease_until!) }));
+  const next = open.length > 0 ? Math.min(...open.map(dueAt)) : undefined;
+  return {
+    settled,
+    left: open.length,
+    ...(next === undefined ? {} : { nextDueAt: new Date(next) }),
+    leased,
+  };
+}
