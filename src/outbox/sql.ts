@@ -98,6 +98,7 @@ function upgradePostgres(table: string): string {
   const times = ['created_at', 'updated_at', 'next_attempt_at', 'lease_until'];
   const json = ['body', 'result', 'attempts'];
   const retype = [
+    `ALTER COLUMN attempts DROP DEFAULT`,
     ...times.map((c) => `ALTER COLUMN ${c} TYPE timestamptz USING to_timestamp(${c} / 1000.0)`),
     ...json.map((c) => `ALTER COLUMN ${c} TYPE jsonb USING ${c}::jsonb`),
     `ALTER COLUMN attempts SET DEFAULT '[]'::jsonb`,
