@@ -59,11 +59,19 @@ export interface ClientOptions {
    * the MCP server never take its reference's absence as proof. Read trimmed, in any case.
    */
   serviceAssignedCurrencies?: string[];
+  /**
+   * The query GET /wallet/transactions filters by reference with: the spec says the filter exists but does not
+   * show its parameter's name, so name it as your account's documentation does, e.g. `(ref) => ({ reference: ref
+   * })`. When set, a lookup of a payout listed under your reference asks it first (one request), and a row it
+   * returns that is the payout is found at once; absence is still proven only by the listing walk.
+   */
+  walletReferenceQuery?: (externalReference: string) => Record<string, string>;
 }
 
 const CLIENT_OPTION_KEYS = optionKeys<ClientOptions>()([
   'apiKey baseUrl accountId timeout totalTimeout maxResponseBytes maxRetries fetch headers logger logLevel',
   'allowInsecureHttp dangerouslyAllowBrowser appInfo fetchOptions hooks serviceAssignedCurrencies',
+  'walletReferenceQuery',
 ]);
 
 /**
@@ -248,6 +256,10 @@ export function resolveConfig(given: ClientOptions) {
   if (!Array.isArray(assigned) || !assigned.every((c) => typeof c === 'string' && c.trim() !== '')) {
     throw invalid(['serviceAssignedCurrencies'], 'must be a list of currency codes');
   }
+  const walletReferenceQuery = options.walletReferenceQuery;
+  if (walletReferenceQuery !== undefined && typeof walletReferenceQuery !== 'function') {
+    throw invalid(['walletReferenceQuery'], 'must be a function from a reference to query parameters');
+  }
   const owned = SDK_OWNED_FETCH_OPTIONS.find((key) => Object.hasOwn(options.fetchOptions ?? {}, key));
   if (owned) throw invalid(['fetchOptions', owned], 'is set by the client');
   return {
@@ -265,6 +277,7 @@ export function resolveConfig(given: ClientOptions) {
     hooks: (options.hooks ?? {}) as Readonly<ClientHooks>,
     /** NGN, always (the spec), and the currencies the caller adds: upper case. */
     serviceAssigned: new Set(['NGN', ...assigned.map((c) => c.trim().toUpperCase())]) as ReadonlySet<string>,
+    walletReferenceQuery,
     options,
   };
 }

@@ -65,11 +65,14 @@ export class Pipeline {
   readonly logger: LevelLogger;
   /** Currencies whose listed payout reference the service assigns (upper case; NGN always). */
   readonly serviceAssigned: ReadonlySet<string>;
+  /** The client's `walletReferenceQuery`, if any. */
+  readonly walletReferenceQuery: ResolvedConfig['walletReferenceQuery'];
 
   constructor(config: ResolvedConfig) {
     this.#config = config;
     this.logger = config.logger;
     this.serviceAssigned = config.serviceAssigned;
+    this.walletReferenceQuery = config.walletReferenceQuery;
   }
 
   /**

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { nameClass, PaymentsError } from '../core/error.js';
 import type { RequestOptions } from '../internal/config.js';
+import type { Transaction } from '../rules/transactions.js';
 import { optionKeys } from '../internal/option-keys.js';
 import {
   type ListTransactions,
@@ -136,6 +137,8 @@ export function windowOf(
 export interface SearchDeps {
   list: ListTransactions;
   assigns: (currency: string) => boolean;
+  /** The reference filter of GET /wallet/transactions, where the client names its parameter: rows to check first. */
+  byReference?: ((ref: string, request: RequestOptions) => Promise<{ rows: Transaction[]; requestId?: string | undefined }>) | undefined;
 }
 
 /**
@@ -152,6 +155,12 @@ export async function searchFor(
 ): Promise<SearchResult> {
   const request = { signal: options.signal, timeout: options.timeout, headers: options.headers };
   const judge = judgeOf(ref, options, deps.assigns);
+  // Listed under our reference: the filtered listing may hold it in one request. Matched exactly here all the same.
+  if (deps.byReference && !options.match && !identityGap(options, deps.assigns)) {
+    const { rows, requestId } = await deps.byReference(ref, request);
+    const found = rows.find((row) => judge(row) === true);
+    if (found) return { found, complete: true, ...(requestId ? { requestId } : {}) };
+  }
   const maxPages = options.maxLookupPages ?? DEFAULT_MAX_PAGES;
   const result = await searchListings(deps.list, judge, window, { maxPages, request, onPage });
   const gap = identityGap(options, deps.assigns);

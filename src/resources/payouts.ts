@@ -1,3 +1,4 @@
+import * as z from 'zod/mini';
 import type { APIPromise } from '../core/api-promise.js';
 import { APIUserAbortError, invalid, RequestValidationError } from '../core/error.js';
 import { ownData, ownField } from '../core/own.js';
@@ -26,7 +27,7 @@ import {
   referenceIssue,
 } from '../rules/payout.js';
 import { parseRequest } from '../rules/schema.js';
-import type { Transaction } from '../rules/transactions.js';
+import { type Transaction, TransactionSchema } from '../rules/transactions.js';
 import { APIResource } from './resource.js';
 
 /** Per-call options of `payouts.create`. */
@@ -161,9 +162,19 @@ export class Payouts extends APIResource {
   }
 
   #searchDeps(): SearchDeps {
+    const query = this.api.walletReferenceQuery;
     return {
       list: (params, options) => this.client.transactions.list(params, options),
       assigns: (currency) => this.assignsReference(currency),
+      byReference: query && (async (ref, options) => {
+        const page = await this.client.wallet.transactions.list({ pageSize: 100, query: query(ref) }, options);
+        // The spec does not show these rows: those in the transaction form are judged, the rest skipped.
+        const rows = page.data.flatMap((row) => {
+          const parsed = z.safeParse(TransactionSchema, row);
+          return parsed.success ? [parsed.data] : [];
+        });
+        return { rows, requestId: page.response?.requestId };
+      }),
     };
   }
 }

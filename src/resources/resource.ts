@@ -4,6 +4,7 @@ import type { RequestOptions } from '../internal/config.js';
 import { pickList } from '../internal/envelope.js';
 import type { Pipeline } from '../internal/pipeline.js';
 import type { QueryValue } from '../internal/transport.js';
+import type { PagePromise } from '../core/pagination.js';
 import type { ListTransactions } from '../lib/listing-proof.js';
 import { parseRequest, type Schema } from '../rules/schema.js';
 
@@ -14,10 +15,19 @@ import { parseRequest, type Schema } from '../rules/schema.js';
 export abstract class APIResource {
   /** @internal Only the client builds its namespaces. */
   constructor(
-    protected readonly client: { readonly transactions: { list: ListTransactions } },
+    protected readonly client: {
+      readonly transactions: { list: ListTransactions };
+      readonly wallet: { readonly transactions: { list: WalletList } };
+    },
     protected readonly api: Pipeline,
   ) {}
 }
+
+/** GET /wallet/transactions, as the wallet resource offers it (rows as the service sent them). */
+type WalletList = (
+  params: { pageSize?: number; query?: Record<string, QueryValue> },
+  options: RequestOptions,
+) => PagePromise<Record<string, unknown>>;
 
 /**
  * Validates list params of the shape `{ page?, pageSize?, query? }` and flattens them into one query, the

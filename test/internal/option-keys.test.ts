@@ -144,6 +144,7 @@ describe('the documented options of each bag are never refused', () => {
       fetchOptions: { keepalive: true },
       hooks: { onRequest: () => {}, onResponse: () => {}, onRetry: () => {} },
       serviceAssignedCurrencies: ['XAF'],
+      walletReferenceQuery: (reference) => ({ reference }),
     };
     expect(() => new PaymentsClient(all)).not.toThrow();
   });

@@ -123,3 +123,35 @@ describe('a lookup is no proof when the listing moves or contradicts itself', ()
     expect(outcome.status).toBe('created');
   });
 });
+
+describe("the wallet listing's reference filter, where the client names its parameter", () => {
+  it('finds a payout under its reference in one request, matched exactly on the client', async () => {
+    newer(150);
+    const { client, wire, posts } = setup();
+    const filtered = client.withOptions({ walletReferenceQuery: (reference) => ({ reference }) });
+    mock.faults.dropAfterCommit('POST /payouts');
+    const outcome = await filtered.payouts.lookupBeforeRetry(usd('filter-1'), WAITS);
+    expect(outcome).toMatchObject({ status: 'recovered', transaction: { external_reference: 'filter-1' } });
+    expect(posts()).toBe(1);
+    const reads = wire
+      .filter((w) => w.method === 'GET')
+      .map((w) => new URL(w.url).pathname.replace(/.*external/, ''));
+    expect(reads).toEqual(['/wallet/transactions']);
+  });
+
+  it('a filter that returns other rows finds nothing by them: the walk by time still decides', async () => {
+    const { client, posts } = setup();
+    // A parameter the service ignores: every row comes back, none of them this payout.
+    const ignored = client.withOptions({ walletReferenceQuery: () => ({ ref_typo: 'x' }) });
+    mock.faults.next({ status: 503, match: 'POST /payouts' });
+    const outcome = await ignored.payouts.lookupBeforeRetry(usd('filter-2'), { ...WAITS, maxAttempts: 2 });
+    expect(outcome).toMatchObject({ status: 'created', attempts: 2 });
+    expect(posts()).toBe(2);
+  });
+
+  it('is refused when it is not a function', () => {
+    expect(() => setup().client.withOptions({ walletReferenceQuery: 'reference' as never })).toThrow(
+      /walletReferenceQuery/,
+    );
+  });
+});
