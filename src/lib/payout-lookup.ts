@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
 import { nameClass, PaymentsError } from '../core/error.js';
 import type { RequestOptions } from '../internal/config.js';
-import type { Transaction } from '../rules/transactions.js';
 import { optionKeys } from '../internal/option-keys.js';
+import type { Transaction } from '../rules/transactions.js';
 import {
   type ListTransactions,
   type ProofWindow,
@@ -138,7 +138,12 @@ export interface SearchDeps {
   list: ListTransactions;
   assigns: (currency: string) => boolean;
   /** The reference filter of GET /wallet/transactions, where the client names its parameter: rows to check first. */
-  byReference?: ((ref: string, request: RequestOptions) => Promise<{ rows: Transaction[]; requestId?: string | undefined }>) | undefined;
+  byReference?:
+    | ((
+        ref: string,
+        request: RequestOptions,
+      ) => Promise<{ rows: Transaction[]; requestId?: string | undefined }>)
+    | undefined;
 }
 
 /**

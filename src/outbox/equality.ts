@@ -5,8 +5,8 @@ import type { StoredBody } from './types.js';
 /**
  * Whether two enqueues under one reference are the same payout, compared as the service reads a payout rather
  * than as JSON text: the amount as an exact decimal (`150000`, `'150000.00'` and `'150000.0'` are one amount, as a
- * NUMERIC column reads it back), the currency trimmed and in any case, the beneficiary's fields trimmed, the
- * remark by its key, and `extra` whatever its key order. Returns the fields that differ (none: the same payout).
+ * NUMERIC column reads it back), the currency trimmed and in any case, the beneficiary's fields trimmed (its names
+ * and email in any case and spacing), the remark by its key, and `extra` whatever its key order. Returns the fields that differ (none: the same payout).
  */
 export function differences(recorded: StoredBody, given: StoredBody): string[] {
   const a = canonical(recorded);
@@ -14,6 +14,7 @@ export function differences(recorded: StoredBody, given: StoredBody): string[] {
   return Object.keys({ ...a, ...b }).filter((field) => a[field] !== b[field]);
 }
 
+const FOLDED = new Set(['accountName', 'bankName', 'email']);
 const DECIMAL = /^0*(\d+?)(?:\.(\d*?)0*)?$/;
 
 /** A decimal amount as one text: no leading or trailing zeros, no point without a fraction. */
@@ -44,7 +45,9 @@ function canonical({ body }: StoredBody): Record<string, string | undefined> {
     payerNameId: body.payerNameId?.toLowerCase(),
   };
   for (const key of PAYOUT_BENEFICIARY_FIELDS) {
-    fields[`beneficiary.${key}`] = String(beneficiary[key] ?? '').trim();
+    const value = String(beneficiary[key] ?? '').trim();
+    // Names and an email are read as people read them: case and runs of white space do not count.
+    fields[`beneficiary.${key}`] = FOLDED.has(key) ? value.replace(/\s+/g, ' ').toUpperCase() : value;
   }
   for (const [key, value] of Object.entries(body.extra ?? {})) fields[`extra.${key}`] = sorted(value);
   return fields;

@@ -61,6 +61,8 @@ interface Step {
   answered: number;
   lookups: number;
   accepted: boolean;
+  /** This step's POST was answered 429 or 503: counted as answered once a lookup proves it absent. */
+  answeredNow: boolean;
   /** Now, by the store's clock: read at the claim (its lease is `now + leaseMs`), then by this process's timer. */
   clock: () => number;
 }
@@ -82,6 +84,7 @@ export async function step(settings: StepSettings, row: OutboxRow, readBack = tr
     answered: row.answered,
     lookups: row.lookups,
     accepted: row.accepted,
+    answeredNow: false,
     clock: () => storeNow + (performance.now() - claimedAt),
   };
   // Sent before, and not every send answered "not taken" (429, 503): it may have moved money.
@@ -105,7 +108,9 @@ export async function step(settings: StepSettings, row: OutboxRow, readBack = tr
   }
   if (outcome.status === 'recovered')
     return finish(s, 'recovered', null, readBack, { transaction: outcome.transaction });
-  // Not sent, proven: again after the back-off (or the service's Retry-After), unless the sends are spent.
+  // Not sent, proven: again after the back-off (or the service's Retry-After), unless the sends are spent. A 429 or
+  // 503 that a complete lookup confirmed leaves no doubt behind; any other failure does (the next step looks first).
+  if (s.answeredNow) s.answered += 1;
   if (s.sends >= settings.maxSends) return finish(s, 'not_sent', notSentReason(s), readBack);
   const delay = Math.max(outcome.retryAfterMs ?? 0, settings.backoff(s.sends));
   return finish(s, 'retry', outcome.reason, readBack, undefined, delay);
@@ -128,7 +133,7 @@ function send(s: Step, doubt: boolean): LookupBeforeRetryOptions {
     onAttempt: (event) => {
       if (event.type === 'ambiguous') {
         s.accepted ||= wasAccepted(event.error);
-        if (answeredWithoutCommitment(event.error)) s.answered += 1;
+        s.answeredNow = answeredWithoutCommitment(event.error);
         s.trail.push(attemptOf('post', event.error));
       } else if (event.type === 'lookup') {
         const found = event.found ? 'found' : event.error ? undefined : 'absent';

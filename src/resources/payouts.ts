@@ -166,15 +166,20 @@ export class Payouts extends APIResource {
     return {
       list: (params, options) => this.client.transactions.list(params, options),
       assigns: (currency) => this.assignsReference(currency),
-      byReference: query && (async (ref, options) => {
-        const page = await this.client.wallet.transactions.list({ pageSize: 100, query: query(ref) }, options);
-        // The spec does not show these rows: those in the transaction form are judged, the rest skipped.
-        const rows = page.data.flatMap((row) => {
-          const parsed = z.safeParse(TransactionSchema, row);
-          return parsed.success ? [parsed.data] : [];
-        });
-        return { rows, requestId: page.response?.requestId };
-      }),
+      byReference:
+        query &&
+        (async (ref, options) => {
+          const page = await this.client.wallet.transactions.list(
+            { pageSize: 100, query: query(ref) },
+            options,
+          );
+          // The spec does not show these rows: those in the transaction form are judged, the rest skipped.
+          const rows = page.data.flatMap((row) => {
+            const parsed = z.safeParse(TransactionSchema, row);
+            return parsed.success ? [parsed.data] : [];
+          });
+          return { rows, requestId: page.response?.requestId };
+        }),
     };
   }
 }

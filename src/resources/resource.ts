@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
 import type { APIPromise } from '../core/api-promise.js';
+import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../internal/config.js';
 import { pickList } from '../internal/envelope.js';
 import type { Pipeline } from '../internal/pipeline.js';
 import type { QueryValue } from '../internal/transport.js';
-import type { PagePromise } from '../core/pagination.js';
 import type { ListTransactions } from '../lib/listing-proof.js';
 import { parseRequest, type Schema } from '../rules/schema.js';
 

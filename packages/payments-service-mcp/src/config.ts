@@ -1,3 +1,6 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
 /**
  * Start-up configuration, from the environment and the command line. Anything that moves money or writes
  * records is off unless the operator turns it on here; the agent cannot turn it on.
@@ -15,6 +18,14 @@ export interface ServerConfig {
   payoutCaps: PayoutCaps | undefined;
   /** Milliseconds before each lookup of the listing (`lookupBeforeRetry`'s `visibilityWaits`). */
   visibilityWaits: number[] | undefined;
+  /** The SQLite file that records every payout the server sent (payouts enabled only). */
+  statePath: string;
+  /** Currencies the service lists under a reference it assigns, besides NGN (the client's option). */
+  serviceAssignedCurrencies: string[];
+  /** Milliseconds one `send_payout` call drives its payout before answering "still in progress". */
+  settleMs: number;
+  /** Back-off between rounds of a payout that must be tried or looked up again: base and ceiling, ms. */
+  backoff: { baseMs: number; maxMs: number };
   beneficiaryWrites: boolean;
   payerNameWrites: boolean;
 }
@@ -68,6 +79,36 @@ function parseWaits(text: string | undefined): number[] | undefined {
   return waits;
 }
 
+/** `base,max` milliseconds (default `500,5000`). */
+function parseBackoff(text: string | undefined): { baseMs: number; maxMs: number } {
+  if (text === undefined || text.trim() === '') return { baseMs: 500, maxMs: 5000 };
+  const [baseMs, maxMs, ...rest] = text.split(',').map((w) => Number(w.trim()));
+  if (
+    rest.length ||
+    !Number.isInteger(baseMs) ||
+    !Number.isInteger(maxMs) ||
+    baseMs! < 0 ||
+    maxMs! < baseMs!
+  ) {
+    throw new ConfigError('PAYMENTS_MCP_BACKOFF_MS must be "base,max" whole milliseconds, base at most max');
+  }
+  return { baseMs: baseMs!, maxMs: maxMs! };
+}
+
+/** Where the record of sent payouts lives by default: the user's state directory. */
+export function defaultStatePath(env: NodeJS.ProcessEnv): string {
+  const base = env.XDG_STATE_HOME?.trim() || join(homedir(), '.local', 'state');
+  return join(base, 'payments-service-mcp', 'payouts.db');
+}
+
+function wholeMs(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const text = env[name]?.trim();
+  if (!text) return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 0) throw new ConfigError(`${name} must be whole milliseconds`);
+  return value;
+}
+
 export function readConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): ServerConfig {
   for (const arg of argv) {
     if (!(FLAGS as readonly string[]).includes(arg)) {
@@ -95,6 +136,13 @@ export function readConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Ser
     accountId: env.PAYMENTS_ACCOUNT_ID?.trim() || undefined,
     payoutCaps,
     visibilityWaits: parseWaits(env.PAYMENTS_MCP_VISIBILITY_WAITS_MS),
+    statePath: env.PAYMENTS_MCP_STATE?.trim() || defaultStatePath(env),
+    serviceAssignedCurrencies: (env.PAYMENTS_SERVICE_ASSIGNED_CURRENCIES ?? '')
+      .split(',')
+      .map((c) => c.trim().toUpperCase())
+      .filter(Boolean),
+    settleMs: wholeMs(env, 'PAYMENTS_MCP_SETTLE_MS', 60_000),
+    backoff: parseBackoff(env.PAYMENTS_MCP_BACKOFF_MS),
     beneficiaryWrites:
       argv.includes('--allow-beneficiary-writes') || enabled(env, 'PAYMENTS_MCP_ALLOW_BENEFICIARY_WRITES'),
     payerNameWrites:

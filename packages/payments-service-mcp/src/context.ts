@@ -4,6 +4,7 @@ import type { PaymentsClient } from 'payments-service-sdk';
 import * as z from 'zod';
 import type { ServerConfig } from './config.js';
 import { errorResult, type Redact } from './format.js';
+import type { PayoutRecords } from './records.js';
 
 /** What every tool needs: the configuration, a client per account, and the key's redactor. */
 export interface ToolContext {
@@ -12,6 +13,8 @@ export interface ToolContext {
   redact: Redact;
   /** The client for this call: `forAccount(accountId)` when given, which refuses a non-uuid as the SDK does. */
   client(accountId: string | undefined): PaymentsClient;
+  /** The durable record of sent payouts (payouts enabled only). */
+  records(): PayoutRecords;
 }
 
 /** The optional per-call account of a tenant key. */

@@ -3,6 +3,7 @@ import { type Logger, PaymentsClient } from 'payments-service-sdk';
 import type { ServerConfig } from './config.js';
 import type { ToolContext } from './context.js';
 import { type Redact, redactor } from './format.js';
+import { openRecords, type PayoutRecords } from './records.js';
 import { registerPayoutTool } from './tools/payout.js';
 import { registerReadTools } from './tools/read.js';
 import { registerBeneficiaryWrites, registerPayerNameWrites } from './tools/write.js';
@@ -24,15 +25,18 @@ export function createServer(config: ServerConfig): McpServer {
     logger: stderrLogger(redact),
     logLevel: 'warn',
     appInfo: { name: 'payments-service-mcp', version: VERSION },
+    serviceAssignedCurrencies: config.serviceAssignedCurrencies,
   });
   // Checked here, at start-up, the way the SDK checks it: a non-uuid is a RequestValidationError.
   const home = config.accountId ? base.forAccount(config.accountId) : base;
   const server = new McpServer({ name: 'payments-service-mcp', version: VERSION });
+  let records: PayoutRecords | undefined;
   const ctx: ToolContext = {
     server,
     config,
     redact,
     client: (accountId) => (accountId === undefined ? home : base.forAccount(accountId)),
+    records: () => (records ??= openRecords(config)),
   };
   registerReadTools(ctx);
   registerPayoutTool(ctx);

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -67,9 +70,24 @@ export async function connect(env: Record<string, string>, args: string[] = []):
   };
 }
 
-/** The environment of a server pointed at the mock with the canary key. */
+const stateDir = mkdtempSync(join(tmpdir(), 'mcp-state-'));
+afterAll(() => rmSync(stateDir, { recursive: true, force: true }));
+let states = 0;
+
+/** A fresh file for a server's record of sent payouts (pass it to two servers to share one record). */
+export const stateFile = () => join(stateDir, `payouts-${++states}.db`);
+
+/**
+ * The environment of a server pointed at the mock with the canary key, with a record file of its own (never the
+ * user's state directory).
+ */
 export function envFor(server: MockServer, extra: Record<string, string> = {}): Record<string, string> {
-  return { PAYMENTS_API_KEY: CANARY_KEY, PAYMENTS_BASE_URL: server.baseUrl, ...extra };
+  return {
+    PAYMENTS_API_KEY: CANARY_KEY,
+    PAYMENTS_BASE_URL: server.baseUrl,
+    PAYMENTS_MCP_STATE: stateFile(),
+    ...extra,
+  };
 }
 
 /** A tool result's structured content. */

@@ -51,6 +51,7 @@ beforeAll(async () => {
     envFor(mock.server(), {
       PAYMENTS_MCP_PAYOUT_CAPS: 'NGN=50000,USD=1000',
       PAYMENTS_MCP_VISIBILITY_WAITS_MS: '0,50',
+      PAYMENTS_MCP_BACKOFF_MS: '5,20',
     }),
     ['--allow-payouts'],
   );
@@ -146,13 +147,27 @@ describe('send_payout', () => {
       externalReference: 'ngn-twice-1',
       payout: { destination_amount: { minor: 100_000, major: '1000.00', currency: 'NGN' } },
     });
+    // The server's record answers the repeat: the same payout, and nothing sent.
     const again = await send(ngn('ngn-twice-1'));
     expect(data(again)).toMatchObject({
-      status: 'recovered',
-      attempts: 0,
-      transaction: { id: data(first).payout.id },
+      status: 'created',
+      repeat: true,
+      attempts: 1,
+      payout: { id: data(first).payout.id },
     });
     expect(again.content[0]).toMatchObject({ text: expect.stringContaining('nothing new was sent') });
+    // The same payout spelled differently (a number, another case of the names) is the same payout.
+    const spelled = await send(
+      ngn('ngn-twice-1', {
+        amount: 1000,
+        beneficiary: { ...BENEFICIARY, accountName: 'Adaeze Kemi Okafor' },
+      }),
+    );
+    expect(data(spelled)).toMatchObject({
+      status: 'created',
+      repeat: true,
+      payout: { id: data(first).payout.id },
+    });
     expect(ledger('ngn-twice-1')).toBe(1);
   });
 
@@ -164,7 +179,7 @@ describe('send_payout', () => {
     const retry = data(await send(ngn('ngn-cut-1')));
     expect(retry).toMatchObject({
       status: 'recovered',
-      attempts: 0,
+      attempts: 1,
       transaction: { id: cut.transaction.id },
     });
     expect(ledger('ngn-cut-1')).toBe(1);
@@ -182,14 +197,15 @@ describe('send_payout', () => {
       note: expect.stringContaining('Nothing moved'),
     });
     expect(ledger('ngn-503-1')).toBe(0);
-    // The same reference later: sent once.
+    // The same reference later: re-opened (nothing moved) and sent once.
     expect(data(await send(ngn('ngn-503-1')))).toMatchObject({ status: 'created' });
     expect(ledger('ngn-503-1')).toBe(1);
   });
 
-  it('answers "unknown" with what the operator must check when it cannot prove the payout absent', async () => {
+  it('answers "unknown" with what the operator must check when it cannot prove the payout absent, and never sends it again', async () => {
     const faults = mock.server().mock.faults;
-    faults.next({ status: 400, match: 'GET /transactions', times: 100 });
+    // The service takes the payout, its answer is cut, and the listing cannot be read: nobody can tell.
+    faults.bodyFault('cut', 'POST /payouts').next({ status: 400, match: 'GET /transactions', times: 1000 });
     try {
       const result = await send(ngn('ngn-unknown-1'));
       expect(result.isError).toBe(true);
@@ -202,11 +218,14 @@ describe('send_payout', () => {
       expect(result.content[0]).toMatchObject({
         text: expect.stringMatching(/^PayoutOutcomeUnknownError: /),
       });
+      // Called again, even with the listing back: the recorded state, with what to check; nothing sent.
+      faults.clear();
+      const again = await send(ngn('ngn-unknown-1'));
+      expect(data(again)).toMatchObject({ status: 'unknown', operatorMustCheck: expect.any(String) });
     } finally {
       faults.clear();
     }
-    // Nothing was sent: the lookup before the first POST could not prove the payout absent.
-    expect(ledger('ngn-unknown-1')).toBe(0);
+    expect(ledger('ngn-unknown-1')).toBe(1);
   });
 
   it('describes itself so that a model retries with the same reference', async () => {

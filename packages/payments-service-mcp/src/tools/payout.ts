@@ -1,13 +1,9 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import {
-  type PayoutCreateParams,
-  type PayoutMatch,
-  PayoutOutcomeUnknownError,
-  RequestValidationError,
-} from 'payments-service-sdk';
+import { type PayoutCreateParams, type PayoutMatch, RequestValidationError } from 'payments-service-sdk';
+import type { PayoutOutbox, PayoutRecord } from 'payments-service-sdk/outbox';
 import * as z from 'zod';
 import { type Accepts, accountId, guarded, type ToolContext } from '../context.js';
-import { errorResult, PayoutRefusedError, payoutOut, result, transactionOut } from '../format.js';
+import { PayoutRefusedError, payoutOut, result, transactionOut } from '../format.js';
 
 /**
  * NGN payouts get a reference the service assigns, so the caller's reference rides in the remark, which the
@@ -24,21 +20,6 @@ export function payoutMatch(externalReference: string): PayoutMatch {
   const remark = remarkFor(externalReference);
   return (t, ref) =>
     t.transaction_type === 'withdrawal' && (t.external_reference === ref || t.description === remark);
-}
-
-/** Currencies whose payouts get a reference the service assigns (the spec's idempotency note). */
-const SERVICE_ASSIGNED = new Set(['NGN']);
-
-/** How far back `send_payout` looks for an NGN payout (the SDK's default `since`). */
-export const LOOKBACK_DAYS = 7;
-
-/** Sorted-key JSON: two calls with the same details give the same text whatever their key order. */
-function canonical(value: unknown): string {
-  return JSON.stringify(value, (_, v) =>
-    v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : v,
-  );
 }
 
 export const RETRY_SENTENCE =
@@ -100,130 +81,218 @@ export function registerPayoutTool(ctx: ToolContext): void {
   const caps = ctx.config.payoutCaps;
   if (!caps) return;
   const capsText = [...caps].map(([c, a]) => `${c} ${a}`).join(', ');
-  /** One send: checks, then the SDK's lookup before any POST. */
+  /** Drives of a payout in this process, by account and reference: a parallel call joins the one under way. */
+  const inFlight = new Map<string, Promise<CallToolResult>>();
+
+  /** One call: checks, the durable record (which compares the details), then the drive, shared by parallel calls. */
   const send = async ({ accountId: id, nameEnquiry, ...body }: Args): Promise<CallToolResult> => {
     const currency = body.currency.trim().toUpperCase();
-    const cap = caps.get(currency);
-    if (cap === undefined) {
-      throw new PayoutRefusedError(
-        `payouts in ${currency} are not enabled on this server (caps: ${capsText}); nothing was sent`,
-      );
-    }
-    // A number is read as JavaScript writes it: 0.1 + 0.2 has more decimals than any currency and is refused.
-    const amount = typeof body.amount === 'number' ? String(body.amount) : body.amount.trim();
-    if (!DECIMAL.test(amount)) {
-      throw new RequestValidationError([
-        {
-          path: ['amount'],
-          message: `must be a decimal number in major units, e.g. "5000.50" (got ${amount})`,
-        },
-      ]);
-    }
-    if (!atMost(amount, cap)) {
-      throw new PayoutRefusedError(
-        `${amount} ${currency} is over this server's per-payout cap of ${cap} ${currency}; nothing was sent`,
-      );
-    }
-    const client = ctx.client(id);
-    const assigned = SERVICE_ASSIGNED.has(currency);
-    if (assigned) await checkNameEnquiry(client, body.beneficiary, nameEnquiry);
+    const amount = checkAmount(body.amount, currency, caps, capsText);
+    // The server's own account named explicitly is the same account.
+    const account =
+      id === undefined || id.toLowerCase() === ctx.config.accountId?.toLowerCase() ? undefined : id;
+    const client = ctx.client(account);
+    if (currency === 'NGN') await checkNameEnquiry(client, body.beneficiary, nameEnquiry);
     const ref = body.externalReference;
-    try {
-      const outcome = await client.payouts.lookupBeforeRetry(
-        { ...body, amount, currency, ...(assigned ? { remark: remarkFor(ref) } : {}) },
-        {
-          // The SDK's default `since` (LOOKBACK_DAYS back), as the tool description says.
-          lookupFirst: true,
-          ...(assigned ? { match: payoutMatch(ref) } : {}),
-          ...(ctx.config.visibilityWaits ? { visibilityWaits: ctx.config.visibilityWaits } : {}),
-        },
-      );
-      switch (outcome.status) {
-        case 'created':
-          return result(ctx.redact, `Created payout ${ref} (${outcome.attempts} attempt(s)).`, {
-            status: 'created',
-            externalReference: ref,
-            attempts: outcome.attempts,
-            payout: payoutOut(outcome.payout, currency),
-          });
-        case 'recovered':
-          return result(
-            ctx.redact,
-            `Payout ${ref} already existed (sent earlier); nothing new was sent. Its status: ${outcome.transaction.status}.`,
-            {
-              status: 'recovered',
-              externalReference: ref,
-              attempts: outcome.attempts,
-              transaction: transactionOut(outcome.transaction),
-            },
-          );
-        case 'not_sent':
-          return errorResult(ctx.redact, outcome.error, {
-            status: 'not_sent',
-            externalReference: ref,
-            attempts: outcome.attempts,
-            reason: outcome.reason,
-            ...(outcome.retryAfterMs !== undefined ? { retryAfterMs: outcome.retryAfterMs } : {}),
-            note: 'Nothing moved. The same reference may be sent again later.',
-          });
-      }
-    } catch (error) {
-      if (error instanceof PayoutOutcomeUnknownError) {
-        return errorResult(ctx.redact, error, {
-          status: 'unknown',
-          externalReference: ref,
-          attempts: error.attempts,
-          reason: error.reason,
-          operatorMustCheck:
-            `Whether payout ${ref} went through is not known. Check find_payout_by_reference (or the dashboard) for ` +
-            `${ref} before anything else. ${RETRY_SENTENCE}`,
-        });
+    const assigned = client.payouts.assignsReference(currency);
+    const payout = { ...body, amount, currency, ...(assigned ? { remark: remarkFor(ref) } : {}) };
+    const outbox = await ctx.records().outboxFor(account, client);
+    // Recorded before anything is sent; the same payout again (amount and names compared as parsed) finds its
+    // record, another one under this reference is refused with the fields that differ.
+    const queued = await outbox.enqueue(payout).catch((error: unknown) => {
+      if (error instanceof RequestValidationError && error.field === 'externalReference') {
+        throw new PayoutRefusedError(
+          `payout ${ref} was recorded with other details (${error.message.replace(/^.*?differs in /, 'it differs in ')}); nothing was sent for this call`,
+        );
       }
       throw error;
+    });
+    const before = queued.enqueued ? undefined : queued.record.state;
+    if (before === 'not_sent' || before === 'refused') {
+      // Nothing moved before: called again, it is sent again (after a lookup).
+      await outbox.retry(ref, { by: 'payments-service-mcp', note: 'send_payout was called again' });
     }
+    // Final before this call (and not re-opened by it): the answer is the record's, and nothing is sent.
+    const repeat = before === 'created' || before === 'recovered' || before === 'unknown';
+    const key = `${account ?? ''}\u0000${ref}`;
+    let running = inFlight.get(key);
+    if (!running) {
+      running = drive(ctx, outbox, ref, currency, repeat).finally(() => inFlight.delete(key));
+      inFlight.set(key, running);
+    }
+    return running;
   };
-  /** Sends in progress in this process, by reference. */
-  const inFlight = new Map<string, { details: string; answer: Promise<CallToolResult> }>();
+
   ctx.server.registerTool(
     'send_payout',
     {
       title: 'Send a payout (moves money)',
       description:
-        `Sends a bank payout. MOVES REAL MONEY. ${RETRY_SENTENCE} Before sending, the payout is looked up by its ` +
-        'reference, so a payout this reference already made is returned (status "recovered") instead of being sent again. ' +
+        `Sends a bank payout. MOVES REAL MONEY. ${RETRY_SENTENCE} The server records every payout it sends, so a ` +
+        "reference it has sent is never sent again: a repeat returns that payout's outcome. " +
         `Per-payout caps set by the operator (major units): ${capsText}; other currencies are refused. ` +
         'NGN needs nameEnquiry from lookup_account_name for the same account, and the holder name must match. ' +
-        `An NGN payout is recognised by its reference for ${LOOKBACK_DAYS} days after it was created; after that the ` +
-        'same reference would send a new payout, so check find_payout_by_reference with an earlier since first. ' +
-        'Calls with the same reference at the same time share one send; one with other details is refused. ' +
-        'The answer is status "created", "recovered", "not_sent" (nothing moved) or "unknown" (the operator must check before anything else).',
+        'Calls with the same reference and the same payout share one send (amounts compared as numbers: 50, "50" and "50.00" are one); ' +
+        'one with other details is refused, naming the fields that differ. ' +
+        'The answer is status "created", "recovered", "in_progress" (call again with the same reference later), ' +
+        '"not_sent" (nothing moved), "refused" (the service refused it; nothing moved) or "unknown" (the operator must check before anything else).',
       inputSchema: { ...payoutInput, accountId },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     },
-    guarded(ctx, async (args) => {
-      // Agents issue tool calls in parallel: two sends of one reference would both look, find nothing, and
-      // both POST. So a second call waits for the first and gets its answer. (Two processes: see the README.)
-      const ref = args.externalReference;
-      const details = canonical(args);
-      const running = inFlight.get(ref);
-      if (running) {
-        if (running.details !== details) {
-          throw new PayoutRefusedError(
-            `payout ${ref} is being sent right now with other details; nothing was sent for this call. ` +
-              `${RETRY_SENTENCE}`,
-          );
-        }
-        return running.answer;
-      }
-      const answer = send(args);
-      inFlight.set(ref, { details, answer });
-      try {
-        return await answer;
-      } finally {
-        inFlight.delete(ref);
-      }
-    }),
+    guarded(ctx, send),
   );
+}
+
+/** The amount as a decimal string in major units, within the operator's cap for the currency. */
+function checkAmount(
+  given: string | number,
+  currency: string,
+  caps: Map<string, string> | ReadonlyMap<string, string>,
+  capsText: string,
+): string {
+  const cap = caps.get(currency);
+  if (cap === undefined) {
+    throw new PayoutRefusedError(
+      `payouts in ${currency} are not enabled on this server (caps: ${capsText}); nothing was sent`,
+    );
+  }
+  // A number is read as JavaScript writes it: 0.1 + 0.2 has more decimals than any currency and is refused.
+  const amount = typeof given === 'number' ? String(given) : given.trim();
+  if (!DECIMAL.test(amount)) {
+    throw new RequestValidationError([
+      {
+        path: ['amount'],
+        message: `must be a decimal number in major units, e.g. "5000.50" (got ${amount})`,
+      },
+    ]);
+  }
+  if (!atMost(amount, cap)) {
+    throw new PayoutRefusedError(
+      `${amount} ${currency} is over this server's per-payout cap of ${cap} ${currency}; nothing was sent`,
+    );
+  }
+  return amount;
+}
+
+const FINAL = new Set(['created', 'recovered', 'refused', 'not_sent', 'unknown']);
+
+/** Settles the recorded payout until it is final or the call's time is up, and answers with where it stands. */
+async function drive(
+  ctx: ToolContext,
+  outbox: PayoutOutbox,
+  ref: string,
+  currency: string,
+  repeat: boolean,
+): Promise<CallToolResult> {
+  const until = Date.now() + ctx.config.settleMs;
+  for (;;) {
+    const record = await outbox.settle(ref);
+    if (FINAL.has(record.state)) return answer(ctx, record, currency, repeat);
+    const wait = Math.max(0, record.nextAttemptAt.getTime() - Date.now());
+    if (Date.now() + wait > until) return inProgress(ctx, record);
+    await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+}
+
+/** The error a record's last POST or lookup met, as tool errors report one. */
+function lastError(record: PayoutRecord): Record<string, unknown> {
+  const attempt = [...record.attempts].reverse().find((a) => a.error !== undefined);
+  return {
+    class: attempt?.error ?? 'Error',
+    message: attempt?.detail ?? record.reason ?? record.state,
+    ...(attempt?.status === undefined ? {} : { status: attempt.status }),
+    ...(attempt?.requestId === undefined ? {} : { requestId: attempt.requestId }),
+  };
+}
+
+function answer(ctx: ToolContext, record: PayoutRecord, currency: string, repeat: boolean): CallToolResult {
+  const ref = record.reference;
+  const attempts = record.sends;
+  switch (record.state) {
+    case 'created':
+      return result(
+        ctx.redact,
+        repeat
+          ? `Payout ${ref} was sent earlier (this server's record); nothing new was sent.`
+          : `Created payout ${ref} (${attempts} attempt(s)).`,
+        {
+          status: 'created',
+          externalReference: ref,
+          attempts,
+          ...(repeat ? { repeat: true } : {}),
+          payout: payoutOut(record.payout!, currency),
+        },
+      );
+    case 'recovered': {
+      const found = record.transaction;
+      return result(
+        ctx.redact,
+        `Payout ${ref} already existed (sent earlier); nothing new was sent.${found ? ` Its status: ${found.status}.` : ''}`,
+        {
+          status: 'recovered',
+          externalReference: ref,
+          attempts,
+          ...(found ? { transaction: transactionOut(found) } : { note: record.reason }),
+        },
+      );
+    }
+    case 'not_sent':
+      return result(
+        ctx.redact,
+        `Payout ${ref} was not sent: ${record.reason}`,
+        {
+          error: lastError(record),
+          status: 'not_sent',
+          externalReference: ref,
+          attempts,
+          reason: record.reason,
+          note: 'Nothing moved. The same reference may be sent again later.',
+        },
+        true,
+      );
+    case 'refused':
+      return result(
+        ctx.redact,
+        `Payout ${ref} was refused: ${record.reason}`,
+        {
+          error: lastError(record),
+          status: 'refused',
+          externalReference: ref,
+          attempts,
+          reason: record.reason,
+          note: 'The service refused it; nothing moved. Fix the cause, then send the same reference again.',
+        },
+        true,
+      );
+    default:
+      return result(
+        ctx.redact,
+        `PayoutOutcomeUnknownError: ${record.reason}`,
+        {
+          error: { class: 'PayoutOutcomeUnknownError', message: record.reason },
+          status: 'unknown',
+          externalReference: ref,
+          attempts,
+          reason: record.reason,
+          operatorMustCheck:
+            `Whether payout ${ref} went through is not known. Check find_payout_by_reference (or the dashboard) for ` +
+            `${ref} before anything else; it will not be sent again until an operator resolves it ` +
+            `(payments-outbox resolve). ${RETRY_SENTENCE}`,
+        },
+        true,
+      );
+  }
+}
+
+function inProgress(ctx: ToolContext, record: PayoutRecord): CallToolResult {
+  return result(ctx.redact, `Payout ${record.reference} is still being settled (${record.state}).`, {
+    status: 'in_progress',
+    externalReference: record.reference,
+    state: record.state,
+    nextAttemptAt: record.nextAttemptAt.toISOString(),
+    ...(record.reason ? { reason: record.reason } : {}),
+    note: 'Not final yet, and never sent twice: call send_payout again with the same reference and details to learn the outcome.',
+  });
 }
 
 type Client = ReturnType<ToolContext['client']>;
