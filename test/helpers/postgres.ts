@@ -13,13 +13,6 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export interface TestPostgres {
-  /** `postgres://postgres@127.0.0.1:<port>/postgres` */
-  url: string;
-  port: number;
-  stop(): void;
-}
-
 /** The directory holding `initdb`, `pg_ctl` and `postgres`, or undefined. */
 export function postgresBinDir(): string | undefined {
   const candidates: string[] = [];
@@ -56,17 +49,17 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** Starts a fresh cluster; resolves once it accepts connections. */
-export async function startPostgres(): Promise<TestPostgres> {
+/** Runs the server's tools in `dir` (as `nobody` when this process is root, which PostgreSQL refuses). */
+function tools(dir: string) {
   const bin = postgresBinDir();
   if (!bin) throw new Error('PostgreSQL server binaries not found');
-  const dir = mkdtempSync(join(tmpdir(), 'sdk-pg-'));
-  const data = join(dir, 'data');
   const asRoot = process.getuid?.() === 0;
   const nobody = asRoot ? Number(execFileSync('id', ['-u', 'nobody'], { encoding: 'utf8' }).trim()) : 0;
   const nogroup = asRoot ? Number(execFileSync('id', ['-g', 'nobody'], { encoding: 'utf8' }).trim()) : 0;
-  if (asRoot) chownSync(dir, nobody, nogroup);
-  // As root, each command runs as nobody; otherwise as this user.
+  const own = (path: string) => {
+    if (asRoot) chownSync(path, nobody, nogroup);
+  };
+  own(dir);
   const run = (command: string, args: string[]) => {
     const [file, argv] = asRoot
       ? [
@@ -79,41 +72,123 @@ export async function startPostgres(): Promise<TestPostgres> {
       throw new Error(`${command} failed (${result.status}): ${result.stderr || result.stdout}`);
     }
   };
+  return { run, own };
+}
+
+/** A running server of the cluster in `data`, on `port`; `stop` ends it. */
+export interface TestPostgres {
+  /** `postgres://postgres@127.0.0.1:<port>/postgres` */
+  url: string;
+  port: number;
+  /** `pg_ctl restart` (`fast`: connections closed cleanly; `immediate`: as a crash). */
+  restart(mode: 'fast' | 'immediate'): void;
+  /** Stops the server (`immediate`: as a crash) and keeps its files. */
+  halt(mode?: 'fast' | 'immediate'): void;
+  /** Starts it again after `halt`. */
+  start(): void;
+  /** `pg_ctl promote` (a standby becomes a primary). */
+  promote(): void;
+  /** Ends it and removes its files. */
+  stop(): void;
+}
+
+const CONFIG = (port: number, dir: string, extra: string[]) =>
+  [
+    `port = ${port}`,
+    "listen_addresses = '127.0.0.1'",
+    `unix_socket_directories = '${dir}'`,
+    'fsync = off',
+    'full_page_writes = off',
+    'max_connections = 200',
+    ...extra,
+  ].join('\n');
+
+/** A server on the cluster in `data` (made by `init`), started; removed with `dir` on `stop` or exit. */
+async function serve(dir: string, data: string, init: (port: number) => void): Promise<TestPostgres> {
+  const { run } = tools(dir);
   const port = await freePort();
-  let started = false;
-  const stop = () => {
-    if (started) {
-      started = false;
-      try {
-        run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
-      } catch {
-        // Already gone.
-      }
+  let running = false;
+  const ctl = (...args: string[]) => run('pg_ctl', ['-D', data, ...args]);
+  const halt = (mode: 'fast' | 'immediate' = 'immediate') => {
+    if (!running) return;
+    running = false;
+    try {
+      ctl('-m', mode, '-w', 'stop');
+    } catch {
+      // Already gone.
     }
+  };
+  const start = () => {
+    ctl('-l', join(dir, 'server.log'), '-w', '-t', '60', 'start');
+    running = true;
+  };
+  const stop = () => {
+    halt();
     rmSync(dir, { recursive: true, force: true });
     process.off('exit', stop);
   };
   process.on('exit', stop);
   try {
-    run('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
-    writeFileSync(
-      join(data, 'postgresql.auto.conf'),
-      [
-        `port = ${port}`,
-        "listen_addresses = '127.0.0.1'",
-        `unix_socket_directories = '${dir}'`,
-        'fsync = off',
-        'synchronous_commit = off',
-        'full_page_writes = off',
-        'max_connections = 200',
-      ].join('\n'),
-    );
-    if (asRoot) chownSync(join(data, 'postgresql.auto.conf'), nobody, nogroup);
-    run('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
-    started = true;
+    init(port);
+    start();
   } catch (error) {
     stop();
     throw error;
   }
-  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, port, stop };
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    port,
+    restart: (mode) => ctl('-m', mode, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'restart'),
+    halt,
+    start,
+    promote: () => ctl('-w', 'promote'),
+    stop,
+  };
+}
+
+/**
+ * Starts a fresh cluster; resolves once it accepts connections. `replicas`: it may stream to standbys
+ * (`startStandby`); otherwise commits do not wait for the disk (`synchronous_commit = off`, a test's speed).
+ */
+export async function startPostgres(options: { replicas?: boolean } = {}): Promise<TestPostgres> {
+  const dir = mkdtempSync(join(tmpdir(), 'sdk-pg-'));
+  const data = join(dir, 'data');
+  const { run, own } = tools(dir);
+  return serve(dir, data, (port) => {
+    run('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
+    const extra = options.replicas
+      ? ['wal_level = replica', 'max_wal_senders = 5', 'hot_standby = on']
+      : ['synchronous_commit = off'];
+    writeFileSync(join(data, 'postgresql.auto.conf'), CONFIG(port, dir, extra));
+    own(join(data, 'postgresql.auto.conf'));
+  });
+}
+
+/**
+ * A standby of `primary` (started with `replicas`), streaming asynchronously, as streaming replication does by
+ * default: made by `pg_basebackup -R`, on a port of its own.
+ */
+export async function startStandby(primary: TestPostgres): Promise<TestPostgres> {
+  const dir = mkdtempSync(join(tmpdir(), 'sdk-pg-standby-'));
+  const data = join(dir, 'data');
+  const { run, own } = tools(dir);
+  return serve(dir, data, (port) => {
+    run('pg_basebackup', [
+      '-D',
+      data,
+      '-R',
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(primary.port),
+      '-U',
+      'postgres',
+      '-X',
+      'stream',
+    ]);
+    const auto = join(data, 'postgresql.auto.conf');
+    const conninfo = `primary_conninfo = 'host=127.0.0.1 port=${primary.port} user=postgres application_name=standby'`;
+    writeFileSync(auto, CONFIG(port, dir, ['hot_standby = on', conninfo]));
+    own(auto);
+  });
 }
