@@ -65,7 +65,7 @@ const shared = {
 
 // The mock's users bring their own msw (2 or 3) when they want its handlers; nothing else imports it. The otel
 // entry's users bring their own OpenTelemetry API (an optional peer dependency).
-const neverBundle = [/^msw(\/.*)?$/, /^node:/, /^@opentelemetry\//];
+const neverBundle = [/^msw(\/.*)?$/, /^node:/, /^@opentelemetry\//, /^pg$/];
 
 /**
  * The testing entry loads msw with a top-level `await import()`, which CJS cannot hold: its build takes
@@ -85,6 +85,8 @@ export default defineConfig([
   // ESM users resolve ky themselves, so it stays a shared dependency.
   {
     ...shared,
+    // The operator's command (`payments-outbox`, package.json's bin), ESM only: it loads the merchant's `pg`.
+    entry: { ...shared.entry, 'outbox-cli': 'src/outbox/bin.ts' },
     format: 'esm',
     deps: { neverBundle },
     // Output plugins, run where the declarations are written; the msw mark goes in before the `.d.cts` copy.

@@ -1,0 +1,234 @@
+import { parseArgs } from 'node:util';
+import { RequestValidationError } from '../index.js';
+import type { PayoutOutboxClient } from './options.js';
+import { createPayoutOutbox, type PayoutOutbox } from './outbox.js';
+import { type PostgresQueryable, postgresOutboxStore } from './postgres.js';
+import { checkTable, DEFAULT_OUTBOX_TABLE } from './sql.js';
+import { sqliteOutboxStore } from './sqlite.js';
+import { OPEN_STATES, type PayoutRecord, type PayoutState, STATES } from './types.js';
+
+const USAGE = `payments-outbox: the operator's command for the payout outbox (payments-service-sdk/outbox)
+
+Usage: payments-outbox <command> [options]
+
+Commands:
+  list [--state S] [--limit N]     payouts, oldest first (default: every open or unknown one)
+  show <reference>                 one payout with its whole audit trail
+  stats                            payouts per state, and the oldest open one
+  retry <reference>                re-open a not_sent payout, or a refused one once its cause is fixed
+  resolve <reference> --outcome exists|absent
+                                   your verdict on an unknown payout (absent: it is sent again, after a lookup)
+
+Options:
+  --db URL|PATH     postgres://... (the pg package must be installed), or a SQLite file.
+                    Default: $DATABASE_URL
+  --table NAME      the outbox table (default ${DEFAULT_OUTBOX_TABLE})
+  --note TEXT       retry/resolve: why, kept in the audit trail
+  --by NAME         retry/resolve: who (default: $USER)
+  --json            print the same data as JSON, for scripts
+  --help            this text
+`;
+
+/** Refused: the operator's command never sends a payout (retry and resolve only re-open a row for the workers). */
+const NO_SENDING: PayoutOutboxClient['payouts'] = {
+  lookupBeforeRetry: () => Promise.reject(new Error('payments-outbox does not send payouts')),
+  findByReference: () => Promise.reject(new Error('payments-outbox does not look payouts up')),
+  assignsReference: () => false,
+};
+
+class UsageError extends Error {}
+
+/** Opens the store the URL or path names, after checking the table is there. */
+async function open(
+  db: string,
+  table: string,
+): Promise<{ outbox: PayoutOutbox; close: () => Promise<void> }> {
+  checkTable(table);
+  if (/^postgres(ql)?:\/\//.test(db)) {
+    let pg: { default: { Pool: new (options: object) => PostgresQueryable & { end(): Promise<void> } } };
+    try {
+      pg = (await import('pg' as string)) as typeof pg;
+    } catch {
+      throw new UsageError('a postgres:// database needs the pg package: npm install pg');
+    }
+    const pool = new pg.default.Pool({ connectionString: db, max: 1 });
+    const close = () => pool.end();
+    try {
+      const { rows } = await pool.query('SELECT to_regclass($1) AS found', [table]);
+      if (rows[0]?.found === null)
+        throw new UsageError(
+          `no outbox table ${table} in that database (run store.migrate() first, or pass --table)`,
+        );
+    } catch (error) {
+      await close();
+      throw error instanceof UsageError
+        ? error
+        : new UsageError(`cannot reach ${redactUrl(db)}: ${(error as Error).message}`);
+    }
+    return { outbox: outboxOn(postgresOutboxStore({ client: pool, table })), close };
+  }
+  const { existsSync } = await import('node:fs');
+  if (!existsSync(db)) throw new UsageError(`no SQLite file at ${db} (pass --db, or set DATABASE_URL)`);
+  const { DatabaseSync } = await import('node:sqlite');
+  const database = new DatabaseSync(db);
+  const found = database
+    .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?`)
+    .get(table);
+  if (!found) {
+    database.close();
+    throw new UsageError(`no outbox table ${table} in ${db} (run store.migrate() first, or pass --table)`);
+  }
+  return { outbox: outboxOn(sqliteOutboxStore({ database, table })), close: async () => database.close() };
+}
+
+const outboxOn = (store: Parameters<typeof createPayoutOutbox>[0]['store']) =>
+  createPayoutOutbox({ client: { payouts: NO_SENDING }, store, owner: 'payments-outbox' });
+
+/** A URL with its password left out, for an error message. */
+const redactUrl = (url: string) => url.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
+
+const amountOf = (r: PayoutRecord) => `${r.body.amount} ${String(r.body.currency).trim().toUpperCase()}`;
+
+/** Rows as an aligned text table. */
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  return rows
+    .map((r) =>
+      r
+        .map((cell, i) => cell.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+function listText(records: PayoutRecord[]): string {
+  if (records.length === 0) return '(no payouts)';
+  const head = ['REFERENCE', 'STATE', 'AMOUNT', 'CREATED', 'NEXT ATTEMPT', 'REASON'];
+  const rows = records.map((r) => [
+    r.reference,
+    r.state,
+    amountOf(r),
+    r.createdAt.toISOString(),
+    (OPEN_STATES as readonly string[]).includes(r.state) ? r.nextAttemptAt.toISOString() : '-',
+    (r.reason ?? '').slice(0, 80),
+  ]);
+  return table([head, ...rows]);
+}
+
+function showText(r: PayoutRecord): string {
+  const lines = [
+    `reference   ${r.reference}`,
+    `state       ${r.state}${r.accepted ? ' (accepted: never sent again, only looked up)' : ''}`,
+    `amount      ${amountOf(r)} to ${r.body.beneficiary.accountName} (${r.body.beneficiary.bankCode} ${r.body.beneficiary.accountNumber})`,
+    ...(r.matchRemark ? [`remark      ${r.matchRemark} (the listing recognises it by this)`] : []),
+    `created     ${r.createdAt.toISOString()}   updated ${r.updatedAt.toISOString()}`,
+    `sends       ${r.sends} (${r.answered} answered without taking it)`,
+    ...(r.reason ? [`reason      ${r.reason}`] : []),
+    ...(r.payout ? [`payout      ${r.payout.id}`] : []),
+    ...(r.transaction ? [`transaction ${r.transaction.id} (${r.transaction.status})`] : []),
+    '',
+    'attempts:',
+  ];
+  const trail = r.attempts.map((a) => [
+    a.at,
+    a.kind,
+    a.status === undefined ? '' : String(a.status),
+    a.error ?? '',
+    a.requestId ?? '',
+    `${a.by ? `${a.by}: ` : ''}${a.detail ?? ''}`.slice(0, 100),
+  ]);
+  return `${lines.join('\n')}\n${trail.length ? table([['AT', 'KIND', 'STATUS', 'ERROR', 'REQUEST ID', 'DETAIL'], ...trail]) : '(none)'}`;
+}
+
+async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<string> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      db: { type: 'string' },
+      table: { type: 'string' },
+      state: { type: 'string' },
+      limit: { type: 'string' },
+      outcome: { type: 'string' },
+      note: { type: 'string' },
+      by: { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean' },
+    },
+  });
+  const [command, reference, ...extra] = positionals;
+  if (values.help || command === undefined || command === 'help') return USAGE;
+  if (extra.length) throw new UsageError(`unexpected argument ${extra[0]}`);
+  const db = values.db ?? env.DATABASE_URL;
+  if (!db)
+    throw new UsageError('no database: pass --db postgres://... or a SQLite path, or set DATABASE_URL');
+  const { outbox, close } = await open(db, values.table ?? DEFAULT_OUTBOX_TABLE);
+  const print = (data: unknown, text: string) => (values.json ? JSON.stringify(data, null, 2) : text);
+  const needReference = () => {
+    if (!reference) throw new UsageError(`${command} needs a reference`);
+    return reference;
+  };
+  const verb = { by: values.by ?? env.USER ?? 'operator', ...(values.note ? { note: values.note } : {}) };
+  try {
+    switch (command) {
+      case 'list': {
+        const state = values.state as PayoutState | undefined;
+        if (state !== undefined && !(STATES as readonly string[]).includes(state)) {
+          throw new UsageError(`--state must be one of: ${STATES.join(', ')}`);
+        }
+        const limit = values.limit === undefined ? 100 : Number(values.limit);
+        const states = state ? [state] : ([...OPEN_STATES, 'unknown'] as PayoutState[]);
+        const records = (await Promise.all(states.map((s) => outbox.list({ state: s, limit })))).flat();
+        records.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+        return print(records, listText(records.slice(0, limit)));
+      }
+      case 'show': {
+        const record = await outbox.get(needReference());
+        if (!record) throw new UsageError(`no payout ${reference} in the outbox`);
+        return print(record, showText(record));
+      }
+      case 'stats': {
+        const { states, oldestOpen } = await outbox.count();
+        const rows = STATES.map((s) => [s, String(states[s])]);
+        const oldest = `oldest open: ${oldestOpen ? oldestOpen.toISOString() : 'none'}`;
+        return print({ states, oldestOpen }, `${table([['STATE', 'PAYOUTS'], ...rows])}\n${oldest}`);
+      }
+      case 'retry': {
+        const record = await outbox.retry(needReference(), verb);
+        return print(
+          record,
+          `${record.reference}: re-opened (${record.state}); a worker sends it after a lookup`,
+        );
+      }
+      case 'resolve': {
+        const outcome = values.outcome;
+        if (outcome !== 'exists' && outcome !== 'absent')
+          throw new UsageError('resolve needs --outcome exists or --outcome absent');
+        const record = await outbox.resolve(needReference(), { ...verb, outcome });
+        return print(record, `${record.reference}: ${record.state} (${record.reason})`);
+      }
+      default:
+        throw new UsageError(`unknown command ${command} (list, show, stats, retry, resolve; --help)`);
+    }
+  } finally {
+    await close();
+  }
+}
+
+/**
+ * `payments-outbox`: runs one command. Exit code 0 with its output on stdout, or one line on stderr: 2 for a
+ * usage mistake (a bad argument, a missing table), 1 for anything else.
+ */
+export async function main(argv = process.argv.slice(2), env = process.env): Promise<number> {
+  try {
+    process.stdout.write(`${await run(argv, env)}\n`);
+    return 0;
+  } catch (error) {
+    const usage =
+      error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    const message = error instanceof RequestValidationError ? error.message : (error as Error).message;
+    process.stderr.write(`payments-outbox: ${message}\n`);
+    return usage ? 2 : 1;
+  }
+}

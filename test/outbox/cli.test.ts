@@ -1,0 +1,190 @@
+/**
+ * `payments-outbox`, the operator's command, against a real PostgreSQL and a SQLite file: `list`, `show` and
+ * `stats` as tables and as JSON, `retry` and `resolve` writing the audit trail through the same code the workers
+ * use, and one clear line for a bad URL, a missing file or a missing table.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { PaymentsClient } from '../../src/index.js';
+import { main } from '../../src/outbox/cli.js';
+import {
+  createPayoutOutbox,
+  type PayoutOutboxStore,
+  postgresOutboxStore,
+  sqliteOutboxStore,
+} from '../../src/outbox/index.js';
+import { createPaymentsMock, DEFAULT_API_KEY } from '../../src/testing/index.js';
+import { BENEFICIARY } from '../helpers/fixtures.js';
+import { postgresAvailable, startPostgres, type TestPostgres } from '../helpers/postgres.js';
+
+/** Runs the command in-process: its exit code, and what it wrote. */
+async function cli(...argv: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+    stdout += String(chunk);
+    return true;
+  });
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+    stderr += String(chunk);
+    return true;
+  });
+  try {
+    const code = await main(argv, { USER: 'ada' });
+    return { code, stdout, stderr };
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+  }
+}
+
+/** One payout `not_sent` (503s), one `unknown` (a cut 2xx never listed), one `created`. */
+async function seed(store: PayoutOutboxStore<unknown>) {
+  const mock = createPaymentsMock({ dedupeByReference: false });
+  const client = new PaymentsClient({
+    apiKey: DEFAULT_API_KEY,
+    baseUrl: mock.baseUrl,
+    fetch: mock.fetch,
+    logLevel: 'off',
+  });
+  const outbox = createPayoutOutbox({
+    client,
+    store,
+    timeout: 1000,
+    visibilityWaits: [0],
+    maxSends: 1,
+    maxLookups: 1,
+  });
+  await store.migrate();
+  const body = (externalReference: string) => ({
+    amount: '12.50',
+    currency: 'USD',
+    beneficiary: BENEFICIARY,
+    externalReference,
+  });
+  mock.faults.next({ status: 503, match: 'POST /payouts' });
+  await outbox.settle((await outbox.enqueue(body('cli-not-sent'))).reference);
+  mock.faults.bodyFault('cut').listingLag(3_600_000);
+  await outbox.settle((await outbox.enqueue(body('cli-unknown'))).reference);
+  mock.faults.clear();
+  await outbox.settle((await outbox.enqueue(body('cli-created'))).reference);
+}
+
+function commands(name: string, db: () => string) {
+  describe(name, () => {
+    it('stats: payouts per state, and the oldest open one', async () => {
+      const { code, stdout } = await cli('stats', '--db', db());
+      expect(code).toBe(0);
+      expect(stdout).toMatch(/^STATE\s+PAYOUTS$/m);
+      expect(stdout).toMatch(/^not_sent\s+1$/m);
+      expect(stdout).toMatch(/^unknown\s+1$/m);
+      expect(stdout).toMatch(/^created\s+1$/m);
+      const json = JSON.parse((await cli('stats', '--db', db(), '--json')).stdout);
+      expect(json.states).toMatchObject({ not_sent: 1, unknown: 1, created: 1, pending: 0 });
+    });
+
+    it('list --state unknown: the work queue as a table, and as JSON', async () => {
+      const { code, stdout } = await cli('list', '--state', 'unknown', '--db', db());
+      expect(code).toBe(0);
+      expect(stdout.split('\n')[0]).toMatch(/^REFERENCE\s+STATE\s+AMOUNT\s+CREATED\s+NEXT ATTEMPT\s+REASON$/);
+      expect(stdout).toMatch(/^cli-unknown\s+unknown\s+12\.50 USD\s/m);
+      expect(stdout).not.toMatch(/cli-created/);
+      const json = JSON.parse((await cli('list', '--state', 'unknown', '--db', db(), '--json')).stdout);
+      expect(json).toEqual([expect.objectContaining({ reference: 'cli-unknown', state: 'unknown' })]);
+    });
+
+    it('show: the whole audit trail', async () => {
+      const { code, stdout } = await cli('show', 'cli-created', '--db', db());
+      expect(code).toBe(0);
+      expect(stdout).toMatch(/^state\s+created$/m);
+      expect(stdout).toMatch(/^AT\s+KIND\s+STATUS\s+ERROR\s+REQUEST ID\s+DETAIL$/m);
+      expect(stdout).toMatch(/\spost\s+200\s+req_mock_\d+\s+created /);
+    });
+
+    it('retry and resolve write the audit trail, with who and why', async () => {
+      const retried = await cli('retry', 'cli-not-sent', '--note', 'outage over', '--db', db());
+      expect(retried).toMatchObject({
+        code: 0,
+        stdout: expect.stringContaining('cli-not-sent: re-opened (retry)'),
+      });
+      const resolved = await cli(
+        'resolve',
+        'cli-unknown',
+        '--outcome',
+        'exists',
+        '--by',
+        'grace',
+        '--db',
+        db(),
+        '--json',
+      );
+      expect(JSON.parse(resolved.stdout)).toMatchObject({ state: 'recovered' });
+      const trail = JSON.parse((await cli('show', 'cli-not-sent', '--db', db(), '--json')).stdout).attempts;
+      expect(trail.at(-1)).toMatchObject({ kind: 'operator', by: 'ada', detail: 'retry: outage over' });
+      const again = await cli('resolve', 'cli-unknown', '--outcome', 'absent', '--db', db());
+      expect(again.code).toBe(1);
+      expect(again.stderr).toMatch(
+        /^payments-outbox: .*is recovered: resolve: absent applies to unknown payouts only/,
+      );
+    });
+
+    it('a missing table is one clear line, exit code 2', async () => {
+      const { code, stderr } = await cli('stats', '--db', db(), '--table', 'no_such_table');
+      expect(code).toBe(2);
+      expect(stderr).toBe(
+        `payments-outbox: no outbox table no_such_table in ${name === 'sqlite' ? db() : 'that database'} (run store.migrate() first, or pass --table)\n`,
+      );
+    });
+  });
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'outbox-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const file = join(dir, 'outbox.db');
+beforeAll(() => seed(sqliteOutboxStore({ database: new DatabaseSync(file) })));
+commands('sqlite', () => file);
+
+describe.runIf(postgresAvailable())('postgres', () => {
+  let server: TestPostgres;
+  beforeAll(async () => {
+    server = await startPostgres();
+    const pool = new pg.Pool({ connectionString: server.url, max: 2 });
+    await seed(postgresOutboxStore({ client: pool }));
+    await pool.end();
+  });
+  afterAll(() => server?.stop());
+  commands('postgres', () => server.url);
+
+  it('a database it cannot reach is one clear line, with no password in it', async () => {
+    const { code, stderr } = await cli('stats', '--db', 'postgres://ops:s3cret@127.0.0.1:1/payments');
+    expect(code).toBe(2);
+    expect(stderr).toMatch(
+      /^payments-outbox: cannot reach postgres:\/\/ops:\*\*\*@127\.0\.0\.1:1\/payments: /,
+    );
+    expect(stderr).not.toContain('s3cret');
+  });
+});
+
+describe('usage', () => {
+  it('--help prints the commands and exits 0; a mistake is one line and exit code 2', async () => {
+    const help = await cli('--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^payments-outbox: the operator's command/);
+    for (const verb of ['list', 'show', 'stats', 'retry', 'resolve'])
+      expect(help.stdout).toContain(`  ${verb} `);
+    expect(await cli('stats')).toMatchObject({ code: 2, stderr: expect.stringMatching(/no database/) });
+    expect(await cli('stats', '--db', join(dir, 'missing.db'))).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/no SQLite file/),
+    });
+    expect(await cli('frobnicate', '--db', file)).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/unknown command frobnicate/),
+    });
+    expect(await cli('stats', '--bogus')).toMatchObject({ code: 2 });
+  });
+});
