@@ -1,20 +1,12 @@
 import { authenticate } from './auth.js';
+import { kycControls, payerNameControls } from './controls.js';
 import { Faults, faultError, held, partialBody } from './faults.js';
 import { errorBody, MockHttpError, readJsonObject, successBody } from './http.js';
 import { createHandlers, type MockHandlers } from './msw.js';
-import { viewPayerName } from './payer-name-store.js';
 import { Rng } from './random.js';
 import { matchRoute } from './router.js';
 import { createState, settingsFrom } from './state.js';
-import type {
-  MockAccount,
-  MockKycLink,
-  MockSettings,
-  MockState,
-  PayerNameStatus,
-  PaymentsMockOptions,
-  ReviewDecision,
-} from './types.js';
+import type { MockAccount, MockSettings, MockState, PaymentsMockOptions } from './types.js';
 
 /** Default base URL of the mock. */
 export const DEFAULT_MOCK_BASE_URL = 'https://payments.mock/api/v1/external';
@@ -49,45 +41,9 @@ export class PaymentsMock {
     return response;
   };
   /** Review decisions a real reviewer would take. */
-  readonly payerNames = {
-    /**
-     * Decides on a `pending_review` name: approve -> `active` (the mock skips `processing`; use `setStatus` for
-     * it or `action_required`), request_changes / reject set `decisionNote`.
-     */
-    review: (id: string, decision: ReviewDecision, note?: string) => {
-      const pn = this.#payerName(id);
-      if (pn.status !== 'pending_review') {
-        throw new Error(`payer name ${pn.id} is ${pn.status}; only pending_review names can be reviewed`);
-      }
-      pn.status =
-        decision === 'approve' ? 'active' : decision === 'reject' ? 'rejected' : 'changes_requested';
-      pn.decisionNote = decision === 'approve' ? null : (note ?? null);
-      pn.updatedAt = new Date().toISOString();
-      return viewPayerName(pn, Date.now());
-    },
-    /** Forces any status (e.g. `processing` or `action_required`), bypassing review. */
-    setStatus: (id: string, status: PayerNameStatus) => {
-      const pn = this.#payerName(id);
-      Object.assign(pn, { status, updatedAt: new Date().toISOString() });
-      if (status === 'archived') pn.isDefault = false;
-      return viewPayerName(pn, Date.now());
-    },
-  };
+  readonly payerNames = payerNameControls(this);
   /** The account holder's side of a KYC link. */
-  readonly kyc = {
-    /** Links of an account, oldest first, with `expired` shown for an active link past `expiresAt`. */
-    links: (
-      accountId: string,
-    ): Array<Omit<MockKycLink, 'status'> & { status: MockKycLink['status'] | 'expired' }> =>
-      this.account(accountId).kycLinks.map((l) => ({
-        ...l,
-        status: l.status === 'active' && Date.parse(l.expiresAt) <= Date.now() ? 'expired' : l.status,
-      })),
-    /** The holder passes verification on the account's current link. */
-    complete: (accountId: string) => this.#finishKyc(accountId, 'completed'),
-    /** The holder fails verification on the account's current link. */
-    fail: (accountId: string) => this.#finishKyc(accountId, 'rejected'),
-  };
+  readonly kyc = kycControls(this);
 
   readonly #options: PaymentsMockOptions;
   #state!: MockState;
@@ -120,6 +76,15 @@ export class PaymentsMock {
     return this.#state;
   }
 
+  /**
+   * The service's clock, in epoch ms: `Date.now()` plus `settings.clockOffsetMs` (positive: the service is
+   * ahead of the client). Every timestamp the mock writes and every `Date` header it sends reads it, so fake
+   * timers drive it and an offset skews it against the client's own clock.
+   */
+  now(): number {
+    return Date.now() + this.settings.clockOffsetMs;
+  }
+
   /** An account's state (default: the main account). Throws for an unknown id. */
   account(id: string = this.#state.mainAccountId): MockAccount {
     const account = this.#state.accounts.get(id.toLowerCase());
@@ -129,9 +94,10 @@ export class PaymentsMock {
 
   /** Back to the seeded state: same data, settings from the options, no faults. */
   reset(): void {
-    this.#rng = new Rng(this.#options.seed ?? 1);
-    this.#state = createState(this.#rng, this.#options);
+    // Settings first: the seeded history ends at the service's clock, which reads the offset.
     Object.assign(this.settings, settingsFrom(this.#options));
+    this.#rng = new Rng(this.#options.seed ?? 1);
+    this.#state = createState(this.#rng, this.#options, this.now());
     this.faults.clear();
     this.#hits = [];
     this.#requests = 0;
@@ -151,10 +117,16 @@ export class PaymentsMock {
   async #respond(request: Request, context: HandleContext): Promise<Response> {
     const requestId = `req_mock_${String(++this.#requests).padStart(6, '0')}`;
     const style = this.settings.envelope;
+    // Every answer, a fault's too, carries the service's time: a client measures its clock's skew by it.
+    const headers = (more?: Record<string, string>) => ({
+      date: new Date(this.now()).toUTCString(),
+      'x-request-id': requestId,
+      ...more,
+    });
     const fail = (error: MockHttpError, body?: unknown) =>
       Response.json(body ?? errorBody(error, style), {
         status: error.status,
-        headers: { 'x-request-id': requestId, ...error.headers },
+        headers: headers(error.headers),
       });
     const url = new URL(request.url);
     const method = request.method.toUpperCase();
@@ -190,7 +162,7 @@ export class PaymentsMock {
         state: this.#state,
         settings: this.settings,
         rng: this.#rng,
-        now: Date.now(),
+        now: this.now(),
         listingLag: this.faults.listingLagMs,
       });
       if (pageFault === 'empty' && result.listKey) {
@@ -198,7 +170,7 @@ export class PaymentsMock {
       }
       response = Response.json(successBody(result, style), {
         status: result.status ?? 200,
-        headers: { 'x-request-id': requestId },
+        headers: headers(),
       });
     } catch (error) {
       if (!(error instanceof MockHttpError)) throw error;
@@ -214,7 +186,7 @@ export class PaymentsMock {
   #rateLimited(): MockHttpError | undefined {
     const limit = this.settings.rateLimit;
     if (!limit) return undefined;
-    const now = Date.now();
+    const now = this.now();
     this.#hits = this.#hits.filter((t) => t > now - limit.perMs);
     if (this.#hits.length < limit.requests) {
       this.#hits.push(now);
@@ -222,23 +194,6 @@ export class PaymentsMock {
     }
     const wait = Math.max(1, Math.ceil((this.#hits[0]! + limit.perMs - now) / 1000));
     return new MockHttpError(429, 'Too many requests', {}, { 'retry-after': String(wait) });
-  }
-
-  #payerName(id: string) {
-    for (const account of this.#state.accounts.values()) {
-      const pn = account.payerNames.get(id.toLowerCase());
-      if (pn) return pn;
-    }
-    throw new Error(`no payer name ${id} in the mock`);
-  }
-
-  #finishKyc(accountId: string, status: 'completed' | 'rejected'): MockKycLink {
-    const link = this.account(accountId).kycLinks.find(
-      (l) => l.status === 'active' && Date.parse(l.expiresAt) > Date.now(),
-    );
-    if (!link) throw new Error(`account ${accountId} has no active, unexpired KYC link`);
-    link.status = status;
-    return { ...link };
   }
 }
 

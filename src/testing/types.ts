@@ -87,11 +87,18 @@ export interface PaymentsMockOptions {
   /** Behaviour the spec does not state, invented on request; everything off by default. */
   invented?: InventedBehaviour;
   /**
-   * Newest moment of the seeded transaction history. Default: the mock's clock (`Date.now()`, so fake timers
-   * set it) when the mock is created and at each `reset()`; the seed fixes every row's distance from it. Pass a
-   * date (e.g. `FIXED_HISTORY_END`) for the same timestamps on every run.
+   * Newest moment of the seeded transaction history. Default: the service's clock (`mock.now()`: `Date.now()`,
+   * so fake timers set it, plus `clockOffsetMs`) when the mock is created and at each `reset()`; the seed fixes
+   * every row's distance from it. Pass a date (e.g. `FIXED_HISTORY_END`) for the same timestamps on every run.
    */
   historyEnd?: string | Date;
+  /**
+   * How far the service's clock is ahead of this process's (`Date.now()`), in ms; negative when it is behind.
+   * Default 0. Every timestamp the mock writes and the `Date` header of every answer read `mock.now()`, which
+   * is `Date.now() + clockOffsetMs`: set it (live too, `mock.settings.clockOffsetMs`) to test a client whose
+   * clock drifts from the service's.
+   */
+  clockOffsetMs?: number;
 }
 
 /**
