@@ -123,6 +123,8 @@ export function settingsFrom(options: PaymentsMockOptions): MockSettings {
     envelope: options.envelope ?? 'current',
     dedupeByReference: options.dedupeByReference ?? true,
     assignNgnReferences: options.assignNgnReferences ?? true,
+    // Copied, so a test editing the live list leaves the options, and so the next `reset()`, alone.
+    serviceAssignedCurrencies: [...(options.serviceAssignedCurrencies ?? ['NGN'])],
     beneficiaryGracePeriod: options.beneficiaryGracePeriod ?? true,
     documentsRequired: options.documentsRequired ?? false,
     rateLimit: options.rateLimit,

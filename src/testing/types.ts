@@ -50,6 +50,12 @@ export interface InventedBehaviour {
    * is 100). Default: none.
    */
   pageSizeLimit?: number;
+  /**
+   * What the service makes of a payout's `remark` when it stores it (the spec does not say whether it is
+   * trimmed): the payout's answer and its listing `description` show the result, e.g. `(r) => r.trim()` lists
+   * `' Invoice 78 '` as `'Invoice 78'`. Default: stored exactly as sent.
+   */
+  normaliseRemark?: (remark: string) => string;
 }
 
 /** Options of `createPaymentsMock`. */
@@ -70,9 +76,17 @@ export interface PaymentsMockOptions {
    * NGN payouts get a reference the service assigns (`PO-...`), as the spec's idempotency note says, in the
    * response and the listing: a lookup by your own reference finds nothing, so recognise the payout with
    * `match` (or `find`). Default true. `false` keeps your `externalReference` on NGN payouts too: behaviour the
-   * spec does not give the service, for tests of code that predates this default.
+   * spec does not give the service, for tests of code that predates this default. It takes NGN out of
+   * `serviceAssignedCurrencies`, whatever that lists.
    */
   assignNgnReferences?: boolean;
+  /**
+   * Currencies whose payouts are answered and listed under a reference the service assigns (`PO-...`) instead
+   * of your `externalReference` (the spec: "NGN and mobile money payouts"; a payout request names no rail, so
+   * the mock goes by currency). Default `['NGN']`; e.g. `['NGN', 'XAF']` for mobile money in XAF. A repeat of
+   * your reference still returns the original payout (`dedupeByReference`).
+   */
+  serviceAssignedCurrencies?: string[];
   /** Omitted beneficiary classification fields succeed with `deprecation_warning`. Default true; false gives 400. */
   beneficiaryGracePeriod?: boolean;
   /** The payer-names feature on every seeded account. Default true; false gives 403 `PAYER_NAMES_DISABLED`. */
