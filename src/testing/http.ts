@@ -48,6 +48,8 @@ export interface RouteContext extends Caller {
   rng: Rng;
   now: number;
   listingLag: number;
+  /** Counts this request as a listing request (since the last `reset()`) and returns its number, from 1. */
+  countListing: () => number;
 }
 
 /** Answers one request of a route. */

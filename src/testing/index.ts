@@ -3,7 +3,7 @@
  * as a `fetch` to hand the client (`mock.fetch`), MSW handlers (`setupServer(...mock.handlers)`) or a loopback
  * HTTP server (`startMockServer`). Only `mock.handlers` needs msw (2 or 3), as a dev dependency.
  */
-export type { BodyFault, FaultMatch, FaultSpec, Faults, PageFault } from './faults.js';
+export type { BodyFault, FaultMatch, FaultRequest, FaultSpec, Faults, PageFault } from './faults.js';
 export { createPaymentsMock, DEFAULT_MOCK_BASE_URL, type HandleContext, PaymentsMock } from './mock.js';
 export type { MockHandlers } from './msw.js';
 export {
@@ -16,4 +16,5 @@ export {
 } from './seed/reference.js';
 export { type MockServer, type MockServerOptions, startMockServer } from './server.js';
 export { DEFAULT_API_KEY, FIXED_HISTORY_END } from './state.js';
+export type { AddTransactionOptions } from './transactions.js';
 export type * from './types.js';

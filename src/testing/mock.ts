@@ -1,3 +1,4 @@
+import { isCalendarDate } from '../rules/dates.js';
 import { authenticate } from './auth.js';
 import { kycControls, payerNameControls } from './controls.js';
 import { Faults, faultError, held, partialBody } from './faults.js';
@@ -6,6 +7,7 @@ import { createHandlers, type MockHandlers } from './msw.js';
 import { Rng } from './random.js';
 import { matchRoute } from './router.js';
 import { createState, settingsFrom } from './state.js';
+import { transactionControls } from './transactions.js';
 import type { MockAccount, MockSettings, MockState, PaymentsMockOptions } from './types.js';
 
 /** Default base URL of the mock. */
@@ -44,12 +46,15 @@ export class PaymentsMock {
   readonly payerNames = payerNameControls(this);
   /** The account holder's side of a KYC link. */
   readonly kyc = kycControls(this);
+  /** Stored transactions made and moved by a test (`add`). */
+  readonly transactions = transactionControls(this, () => this.#rng);
 
   readonly #options: PaymentsMockOptions;
   #state!: MockState;
   #rng!: Rng;
   #hits: number[] = [];
   #requests = 0;
+  #listings = 0;
   #handlers: MockHandlers | undefined;
 
   constructor(options: PaymentsMockOptions = {}) {
@@ -101,6 +106,7 @@ export class PaymentsMock {
     this.faults.clear();
     this.#hits = [];
     this.#requests = 0;
+    this.#listings = 0;
   }
 
   /**
@@ -134,8 +140,9 @@ export class PaymentsMock {
       return fail(this.#rateLimited() ?? new MockHttpError(404, 'Not found'));
     }
     const path = url.pathname.slice(this.basePath.length).replace(/\/+$/, '') || '/';
-    if (this.faults.take('hang:before', method, path)) return held(request);
-    const fault = this.faults.take('next', method, path);
+    const seen = { method, path, query: url.searchParams };
+    if (this.faults.take('hang:before', seen)) return held(request);
+    const fault = this.faults.take('next', seen);
     if (fault) return fail(faultError(fault), fault.body);
     const limited = this.#rateLimited();
     if (limited) return fail(limited);
@@ -143,11 +150,9 @@ export class PaymentsMock {
     if (!matched || matched.enabled?.(this.settings) === false) {
       return fail(new MockHttpError(404, 'Not found'));
     }
-    // Only a page after the first can go wrong before the listing's end.
-    const later = Number(url.searchParams.get('page')) > 1;
-    const pageFault = later ? this.faults.take('page', method, path) : undefined;
-    // A cache in front that ignores `?page` answers page 1 whatever was asked.
-    if (pageFault === 'repeat') url.searchParams.delete('page');
+    const pageFault = continuesWalk(url.searchParams) ? this.faults.take('page', seen) : undefined;
+    // A cache in front that ignores the query answers the walk's first page whatever was asked.
+    if (pageFault === 'repeat') for (const name of ['page', 'endDate']) url.searchParams.delete(name);
     let response: Response;
     try {
       const forwarded = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim();
@@ -164,6 +169,7 @@ export class PaymentsMock {
         rng: this.#rng,
         now: this.now(),
         listingLag: this.faults.listingLagMs,
+        countListing: () => ++this.#listings,
       });
       if (pageFault === 'empty' && result.listKey) {
         (result.data as Record<string, unknown>)[result.listKey] = [];
@@ -177,9 +183,9 @@ export class PaymentsMock {
       response = fail(error);
     }
     // Checked after the handler ran: the request is committed, only its answer is lost.
-    if (this.faults.take('hang:after', method, path)) return held(request);
-    if (this.faults.take('drop', method, path)) return Response.error();
-    const bodyFault = this.faults.take('body', method, path);
+    if (this.faults.take('hang:after', seen)) return held(request);
+    if (this.faults.take('drop', seen)) return Response.error();
+    const bodyFault = this.faults.take('body', seen);
     return bodyFault ? await partialBody(response, bodyFault, request.signal) : response;
   }
 
@@ -195,6 +201,16 @@ export class PaymentsMock {
     const wait = Math.max(1, Math.ceil((this.#hits[0]! + limit.perMs - now) / 1000));
     return new MockHttpError(429, 'Too many requests', {}, { 'retry-after': String(wait) });
   }
+}
+
+/**
+ * A listing request that continues a walk: a page after the first (by offset), or a query ending at a full
+ * timestamp (by time: the last row's `created_at`). A calendar-day `endDate`, as a lookup's first query sends
+ * to bound its window, starts a walk rather than continuing one.
+ */
+function continuesWalk(query: URLSearchParams): boolean {
+  const endDate = query.get('endDate')?.trim();
+  return Number(query.get('page')) > 1 || (!!endDate && !isCalendarDate(endDate));
 }
 
 /** Creates a mock Payments Service; see `PaymentsMockOptions`. */

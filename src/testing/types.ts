@@ -56,6 +56,13 @@ export interface InventedBehaviour {
    * `' Invoice 78 '` as `'Invoice 78'`. Default: stored exactly as sent.
    */
   normaliseRemark?: (remark: string) => string;
+  /**
+   * Rows with the same `created_at` come out in another order on each listing request, ascending and
+   * descending id in turn (ascending first after `reset()`), as the spec's "newest first" allows: an offset
+   * walk can then read one row twice and skip another across a page boundary. Default false: such rows keep one
+   * order (the newer payout first).
+   */
+  unstableTieOrder?: boolean;
 }
 
 /** Options of `createPaymentsMock`. */

@@ -188,6 +188,7 @@ describe('the testing kit page (docs/testing.md) names what the mock invents', (
       'rejectReversedDateRange',
       'pageSizeLimit',
       'normaliseRemark',
+      'unstableTieOrder',
       'historyEnd',
     ]) {
       expect(table).toContain(name);

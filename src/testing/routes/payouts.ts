@@ -6,7 +6,7 @@ import {
   payoutWireIssues,
 } from '../../rules/payout.js';
 import { MockHttpError, type RouteContext, type Routes, validationFailed } from '../http.js';
-import { CURRENCY_CODES, decimalsOf, payoutFee } from '../seed/reference.js';
+import { assignedReference, CURRENCY_CODES, decimalsOf, payoutFee } from '../seed/reference.js';
 import type { MockSettings, MockTransactionRow, PayoutResult } from '../types.js';
 
 /** The spec's payout rules (shared with the SDK), then the mock's own: a currency it holds a wallet in. */
@@ -54,7 +54,7 @@ function initiate(ctx: RouteContext, input: PayoutWire): PayoutResult {
   const created = new Date(now).toISOString();
   const reference =
     (assignsReference(ctx.settings, input.currency) ? undefined : input.externalReference) ??
-    `PO-${created.slice(0, 10).replaceAll('-', '')}-${rng.code(10)}`;
+    assignedReference(rng, created);
   // Whether the service trims or otherwise rewrites a remark is not stated: as sent unless a test invents it.
   const remark =
     input.remark === undefined
