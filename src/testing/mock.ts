@@ -3,11 +3,12 @@ import { authenticate } from './auth.js';
 import { kycControls, payerNameControls } from './controls.js';
 import { Faults, faultError, held, partialBody } from './faults.js';
 import { errorBody, MockHttpError, readJsonObject, successBody } from './http.js';
+import { TransactionLife, type TransactionObserver } from './lifecycle.js';
 import { createHandlers, type MockHandlers } from './msw.js';
 import { Rng } from './random.js';
 import { matchRoute } from './router.js';
 import { createState, settingsFrom } from './state.js';
-import { transactionControls } from './transactions.js';
+import { type MockTransactions, transactionControls } from './transactions.js';
 import type { MockAccount, MockSettings, MockState, PaymentsMockOptions } from './types.js';
 
 /** Default base URL of the mock. */
@@ -46,8 +47,8 @@ export class PaymentsMock {
   readonly payerNames = payerNameControls(this);
   /** The account holder's side of a KYC link. */
   readonly kyc = kycControls(this);
-  /** Stored transactions made and moved by a test (`add`). */
-  readonly transactions = transactionControls(this, () => this.#rng);
+  /** Stored transactions made and moved by a test: `add`, `get`, `setStatus`, `assignUetr`. */
+  readonly transactions: MockTransactions;
 
   readonly #options: PaymentsMockOptions;
   #state!: MockState;
@@ -55,6 +56,7 @@ export class PaymentsMock {
   #hits: number[] = [];
   #requests = 0;
   #listings = 0;
+  readonly #life: TransactionLife;
   #handlers: MockHandlers | undefined;
 
   constructor(options: PaymentsMockOptions = {}) {
@@ -64,6 +66,12 @@ export class PaymentsMock {
     this.basePath = url.pathname.replace(/\/+$/, '') || '/api/v1/external';
     this.baseUrl = `${url.origin}${this.basePath}`;
     this.settings = settingsFrom(options);
+    this.#life = new TransactionLife({
+      settings: this.settings,
+      now: () => this.now(),
+      seed: options.seed ?? 1,
+    });
+    this.transactions = transactionControls(this, () => this.#rng, this.#life);
     this.reset();
   }
 
@@ -97,8 +105,19 @@ export class PaymentsMock {
     return account;
   }
 
-  /** Back to the seeded state: same data, settings from the options, no faults. */
+  /**
+   * Calls `observer` with a copy of a transaction's row, as GET /transactions lists it, each time its status
+   * moves or its UETR is assigned (`mock.transactions.setStatus`, `assignUetr`, or `settings.lifecycle`):
+   * what the service's webhooks would report, without inventing their payload. Returns the function that
+   * removes it; `reset()` removes every observer.
+   */
+  onTransactionChange(observer: TransactionObserver): () => void {
+    return this.#life.observe(observer);
+  }
+
+  /** Back to the seeded state: same data, settings from the options, no faults, no schedule, no observers. */
   reset(): void {
+    this.#life.stop();
     // Settings first: the seeded history ends at the service's clock, which reads the offset.
     Object.assign(this.settings, settingsFrom(this.#options));
     this.#rng = new Rng(this.#options.seed ?? 1);
@@ -170,6 +189,7 @@ export class PaymentsMock {
         now: this.now(),
         listingLag: this.faults.listingLagMs,
         countListing: () => ++this.#listings,
+        followPayout: (account, tx) => this.#life.follow({ account, tx }),
       });
       if (pageFault === 'empty' && result.listKey) {
         (result.data as Record<string, unknown>)[result.listKey] = [];

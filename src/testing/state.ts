@@ -1,3 +1,4 @@
+import type { PayoutLifecycle } from './lifecycle.js';
 import type { Rng } from './random.js';
 import { seedHistory, seedVirtualAccounts } from './seed/history.js';
 import { CURRENCY_CODES } from './seed/reference.js';
@@ -116,6 +117,11 @@ export function createState(rng: Rng, options: PaymentsMockOptions, now: number)
   };
 }
 
+/** A copy of a lifecycle option, its currency list too, so live edits leave the options alone. */
+function copyLifecycle({ uetrCurrencies, ...rest }: PayoutLifecycle): PayoutLifecycle {
+  return { ...rest, ...(uetrCurrencies ? { uetrCurrencies: [...uetrCurrencies] } : {}) };
+}
+
 /** The live settings an options object starts with (and `reset()` restores). */
 export function settingsFrom(options: PaymentsMockOptions): MockSettings {
   return {
@@ -129,6 +135,7 @@ export function settingsFrom(options: PaymentsMockOptions): MockSettings {
     documentsRequired: options.documentsRequired ?? false,
     rateLimit: options.rateLimit,
     clockOffsetMs: options.clockOffsetMs ?? 0,
+    lifecycle: options.lifecycle && copyLifecycle(options.lifecycle),
     invented: { ...options.invented },
   };
 }

@@ -1,4 +1,5 @@
 import type { KnownPayerNameStatus } from '../rules/payer-name.js';
+import type { PayoutLifecycle } from './lifecycle.js';
 
 /** Success envelope the mock answers with: numeric `status` + `success`, or the older boolean `status`. */
 export type EnvelopeStyle = 'current' | 'legacy';
@@ -120,6 +121,13 @@ export interface PaymentsMockOptions {
    * clock drifts from the service's.
    */
   clockOffsetMs?: number;
+  /**
+   * A payout's life after it is created: `processing`, then `completed` or `failed`, a later refund, a UETR for
+   * cross-border payouts, each after a delay on `setTimeout` (fake timers drive it). Default: none, every payout
+   * stays `processing` until a test moves it (`mock.transactions.setStatus`). Read as each payout is created,
+   * so a live change (`mock.settings.lifecycle = { ... }`) applies to payouts created from then on.
+   */
+  lifecycle?: PayoutLifecycle;
 }
 
 /**
@@ -130,11 +138,13 @@ export interface MockSettings
   extends Required<
     Omit<
       PaymentsMockOptions,
-      'baseUrl' | 'apiKeys' | 'seed' | 'payerNamesEnabled' | 'historyEnd' | 'rateLimit'
+      'baseUrl' | 'apiKeys' | 'seed' | 'payerNamesEnabled' | 'historyEnd' | 'rateLimit' | 'lifecycle'
     >
   > {
   /** See `PaymentsMockOptions.rateLimit`. */
   rateLimit: RateLimit | undefined;
+  /** See `PaymentsMockOptions.lifecycle`. */
+  lifecycle: PayoutLifecycle | undefined;
 }
 
 /** A wallet; balances in minor units. */

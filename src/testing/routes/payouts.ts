@@ -74,7 +74,9 @@ function initiate(ctx: RouteContext, input: PayoutWire): PayoutResult {
     created_at: created,
     updated_at: created,
   };
-  account.transactions.unshift({ row, visibleAt: now + ctx.listingLag });
+  const tx = { row, visibleAt: now + ctx.listingLag };
+  account.transactions.unshift(tx);
+  ctx.followPayout(account, tx);
   const result: PayoutResult = {
     id: row.id,
     remark: remark ?? '',
