@@ -3,11 +3,12 @@ import { imadCode } from './seed/history.js';
 import type { MockAccount, MockSettings, MockTransaction, MockTransactionRow } from './types.js';
 
 /**
- * A payout's life after POST /payouts, on a schedule: the spec lists transaction statuses and shows no
- * transitions, so every step here is the mock's invention, opted into by a test. Each payout's fate (whether it
- * fails, whether it is refunded, whether its UETR comes with an IMAD) is drawn from the mock's `seed` and the
- * payout's id, so it does not depend on what else the test did. A step happens only if the payout is still
- * where the schedule left it: a payout a test moved with `mock.transactions.setStatus` is not moved again.
+ * The life of each payout created through POST /payouts while it is set, on a schedule: the spec lists
+ * transaction statuses and shows no transitions, so every step here is the mock's invention, opted into by a
+ * test. Each payout's fate (whether it fails, whether it is refunded, whether its UETR comes with an IMAD) is
+ * drawn from the mock's `seed` and the payout's id, so the same test gives the same fates whatever order the
+ * timers fire in. A step happens only if the payout is still where the schedule left it: a payout a test moved
+ * with `mock.transactions.setStatus` is not moved again.
  */
 export interface PayoutLifecycle {
   /** ms after creation at which a `processing` payout completes (or fails, see `failureShare`). Omitted: never. */
@@ -44,8 +45,8 @@ export interface TransactionChange {
 
 /**
  * Receives each change of a stored transaction, standing in for the service's webhooks (whose payloads the spec
- * does not show): a copy of the row as GET /transactions lists it, and what changed. Called synchronously, in
- * the order the changes happen.
+ * does not show): a copy of the row in its current form (as GET /transactions lists it in the current
+ * envelope), and what changed. Called synchronously, in the order the changes happen.
  */
 export type TransactionObserver = (transaction: MockTransactionRow, change: TransactionChange) => void;
 

@@ -106,7 +106,7 @@ export class PaymentsMock {
   }
 
   /**
-   * Calls `observer` with a copy of a transaction's row, as GET /transactions lists it, each time its status
+   * Calls `observer` with a copy of a transaction's row, in its current listing form, each time its status
    * moves or its UETR is assigned (`mock.transactions.setStatus`, `assignUetr`, or `settings.lifecycle`):
    * what the service's webhooks would report, without inventing their payload. Returns the function that
    * removes it; `reset()` removes every observer.

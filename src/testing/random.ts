@@ -58,8 +58,8 @@ export class Rng {
 }
 
 /**
- * A generator of its own for one `key` under `seed` (FNV-1a of both): what it draws depends on the key alone,
- * not on how many draws the mock made before, so a payout's fate is the same whatever else a test did first.
+ * A generator of its own for one `key` under `seed` (FNV-1a of both): what it draws depends on the seed and the
+ * key alone, not on how many draws the mock made before, so timers that fire in another order draw the same.
  */
 export function rngFor(seed: number, key: string): Rng {
   let hash = 0x811c9dc5 ^ (seed >>> 0);
