@@ -1,8 +1,18 @@
 import { MockHttpError } from './http.js';
 import { escapeRegExp } from './router.js';
 
-/** Which requests a fault applies to: `'POST /payouts'`, `'/transactions'` (any method), `*` for one segment. */
-export type FaultMatch = string | ((request: { method: string; path: string }) => boolean);
+/** A request as a fault's `match` sees it: the method, the path under the base path, and the query. */
+export interface FaultRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+}
+
+/**
+ * Which requests a fault applies to: `'POST /payouts'`, `'/transactions'` (any method), `*` for one segment; or
+ * a function of the request (its query too, e.g. to strike only a walk's continuation by time).
+ */
+export type FaultMatch = string | ((request: FaultRequest) => boolean);
 
 /** A canned failure for the next matching requests. */
 export interface FaultSpec {
@@ -36,15 +46,15 @@ export function faultError({ status, retryAfter }: FaultSpec): MockHttpError {
   return new MockHttpError(status, MESSAGES[status] ?? `HTTP ${status}`, {}, headers);
 }
 
-function matcher(match: FaultMatch | undefined): (method: string, path: string) => boolean {
+function matcher(match: FaultMatch | undefined): (request: FaultRequest) => boolean {
   if (match === undefined) return () => true;
-  if (typeof match === 'function') return (method, path) => match({ method, path });
+  if (typeof match === 'function') return match;
   const [first, second] = match.trim().split(/\s+/);
   const method = second === undefined ? '*' : (first ?? '*').toUpperCase();
   const pattern = second ?? first ?? '';
   const escaped = escapeRegExp(pattern.replace(/\/+$/, '')).replaceAll('\\*', '[^/]+');
   const regex = new RegExp(`^${escaped}/?$`);
-  return (m, path) => (method === '*' || method === m) && regex.test(path);
+  return (request) => (method === '*' || method === request.method) && regex.test(request.path);
 }
 
 /** The pipeline steps that take a pending fault, and what each takes: a status, a cut, a hang, which fault. */
@@ -60,13 +70,16 @@ interface Taken {
 interface Pending {
   slot: keyof Taken;
   remaining: number;
-  test: (method: string, path: string) => boolean;
+  test: (request: FaultRequest) => boolean;
   detail: Taken[keyof Taken];
 }
 
 /** What happens to the body of an answer already under way: cut off, stalled, or padded past the client's limit. */
 export type BodyFault = 'cut' | 'stall' | 'oversized';
-/** A listing page that goes wrong before the declared end: no rows, or page 1 again (`?page` ignored). */
+/**
+ * A listing request that continues a walk and goes wrong before the declared end: no rows, or the walk's first
+ * page again (`page` and `endDate` ignored).
+ */
 export type PageFault = 'empty' | 'repeat';
 
 /** Failure injection: canned statuses, cut or hung connections, latency and listing lag. Chainable. */
@@ -122,9 +135,13 @@ export class Faults {
   }
 
   /**
-   * The next matching listing request for a page after the first goes wrong before the listing's declared
-   * end: `empty` answers no rows (the counters still promise more), `repeat` answers page 1 again, as a cache
-   * that ignores `?page` would. A lookup that must prove a payout absent cannot count such a listing as read.
+   * The next matching listing request that continues a walk goes wrong before the listing's declared end. A
+   * request continues a walk when it asks for a page after the first (an offset walk), or when its `endDate`
+   * is a full timestamp (a walk by time: each next query is `page=1` ending at the last row's `created_at`); a
+   * calendar-day `endDate` bounds a whole window, as a first query does, and does not count. `empty` answers
+   * no rows (the counters still promise more); `repeat` answers as a cache that ignores the query would, as if
+   * `page` and `endDate` were absent. A lookup that must prove a payout absent cannot count such a listing as
+   * read. To strike some other request, match it with a function of its query.
    */
   pageFault(kind: PageFault, match: FaultMatch = 'GET /transactions', times = 1): this {
     return this.#add('page', match, times, kind);
@@ -160,8 +177,8 @@ export class Faults {
   }
 
   /** @internal Consumes the pending fault of this step that matches the request, and returns what it holds. */
-  take<S extends keyof Taken>(slot: S, method: string, path: string): Taken[S] | undefined {
-    const index = this.#pending.findIndex((p) => p.slot === slot && p.test(method, path));
+  take<S extends keyof Taken>(slot: S, request: FaultRequest): Taken[S] | undefined {
+    const index = this.#pending.findIndex((p) => p.slot === slot && p.test(request));
     const found = this.#pending[index];
     if (found && --found.remaining <= 0) this.#pending.splice(index, 1);
     return found?.detail as Taken[S] | undefined;

@@ -5,7 +5,7 @@ import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, page, pageSize } from '../rules/paging
 import { fieldIssues } from '../rules/schema.js';
 import type { Caller } from './auth.js';
 import type { Rng } from './random.js';
-import type { EnvelopeStyle, MockSettings, MockState } from './types.js';
+import type { EnvelopeStyle, MockAccount, MockSettings, MockState, MockTransaction } from './types.js';
 
 /** An error answer: thrown by routes, turned into the spec's error envelope by the core. */
 export class MockHttpError extends Error {
@@ -48,6 +48,10 @@ export interface RouteContext extends Caller {
   rng: Rng;
   now: number;
   listingLag: number;
+  /** Counts this request as a listing request (since the last `reset()`) and returns its number, from 1. */
+  countListing: () => number;
+  /** Starts the life `settings.lifecycle` gives a payout just stored (nothing when it is not set). */
+  followPayout: (account: MockAccount, tx: MockTransaction) => void;
 }
 
 /** Answers one request of a route. */

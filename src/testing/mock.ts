@@ -1,20 +1,15 @@
+import { isCalendarDate } from '../rules/dates.js';
 import { authenticate } from './auth.js';
+import { kycControls, payerNameControls } from './controls.js';
 import { Faults, faultError, held, partialBody } from './faults.js';
 import { errorBody, MockHttpError, readJsonObject, successBody } from './http.js';
+import { TransactionLife, type TransactionObserver } from './lifecycle.js';
 import { createHandlers, type MockHandlers } from './msw.js';
-import { viewPayerName } from './payer-name-store.js';
 import { Rng } from './random.js';
 import { matchRoute } from './router.js';
 import { createState, settingsFrom } from './state.js';
-import type {
-  MockAccount,
-  MockKycLink,
-  MockSettings,
-  MockState,
-  PayerNameStatus,
-  PaymentsMockOptions,
-  ReviewDecision,
-} from './types.js';
+import { type MockTransactions, transactionControls } from './transactions.js';
+import type { MockAccount, MockSettings, MockState, PaymentsMockOptions } from './types.js';
 
 /** Default base URL of the mock. */
 export const DEFAULT_MOCK_BASE_URL = 'https://payments.mock/api/v1/external';
@@ -49,51 +44,19 @@ export class PaymentsMock {
     return response;
   };
   /** Review decisions a real reviewer would take. */
-  readonly payerNames = {
-    /**
-     * Decides on a `pending_review` name: approve -> `active` (the mock skips `processing`; use `setStatus` for
-     * it or `action_required`), request_changes / reject set `decisionNote`.
-     */
-    review: (id: string, decision: ReviewDecision, note?: string) => {
-      const pn = this.#payerName(id);
-      if (pn.status !== 'pending_review') {
-        throw new Error(`payer name ${pn.id} is ${pn.status}; only pending_review names can be reviewed`);
-      }
-      pn.status =
-        decision === 'approve' ? 'active' : decision === 'reject' ? 'rejected' : 'changes_requested';
-      pn.decisionNote = decision === 'approve' ? null : (note ?? null);
-      pn.updatedAt = new Date().toISOString();
-      return viewPayerName(pn, Date.now());
-    },
-    /** Forces any status (e.g. `processing` or `action_required`), bypassing review. */
-    setStatus: (id: string, status: PayerNameStatus) => {
-      const pn = this.#payerName(id);
-      Object.assign(pn, { status, updatedAt: new Date().toISOString() });
-      if (status === 'archived') pn.isDefault = false;
-      return viewPayerName(pn, Date.now());
-    },
-  };
+  readonly payerNames = payerNameControls(this);
   /** The account holder's side of a KYC link. */
-  readonly kyc = {
-    /** Links of an account, oldest first, with `expired` shown for an active link past `expiresAt`. */
-    links: (
-      accountId: string,
-    ): Array<Omit<MockKycLink, 'status'> & { status: MockKycLink['status'] | 'expired' }> =>
-      this.account(accountId).kycLinks.map((l) => ({
-        ...l,
-        status: l.status === 'active' && Date.parse(l.expiresAt) <= Date.now() ? 'expired' : l.status,
-      })),
-    /** The holder passes verification on the account's current link. */
-    complete: (accountId: string) => this.#finishKyc(accountId, 'completed'),
-    /** The holder fails verification on the account's current link. */
-    fail: (accountId: string) => this.#finishKyc(accountId, 'rejected'),
-  };
+  readonly kyc = kycControls(this);
+  /** Stored transactions made and moved by a test: `add`, `get`, `setStatus`, `assignUetr`. */
+  readonly transactions: MockTransactions;
 
   readonly #options: PaymentsMockOptions;
   #state!: MockState;
   #rng!: Rng;
   #hits: number[] = [];
   #requests = 0;
+  #listings = 0;
+  readonly #life: TransactionLife;
   #handlers: MockHandlers | undefined;
 
   constructor(options: PaymentsMockOptions = {}) {
@@ -103,6 +66,12 @@ export class PaymentsMock {
     this.basePath = url.pathname.replace(/\/+$/, '') || '/api/v1/external';
     this.baseUrl = `${url.origin}${this.basePath}`;
     this.settings = settingsFrom(options);
+    this.#life = new TransactionLife({
+      settings: this.settings,
+      now: () => this.now(),
+      seed: options.seed ?? 1,
+    });
+    this.transactions = transactionControls(this, () => this.#rng, this.#life);
     this.reset();
   }
 
@@ -120,6 +89,15 @@ export class PaymentsMock {
     return this.#state;
   }
 
+  /**
+   * The service's clock, in epoch ms: `Date.now()` plus `settings.clockOffsetMs` (positive: the service is
+   * ahead of the client). Every timestamp the mock writes and every `Date` header it sends reads it, so fake
+   * timers drive it and an offset skews it against the client's own clock.
+   */
+  now(): number {
+    return Date.now() + this.settings.clockOffsetMs;
+  }
+
   /** An account's state (default: the main account). Throws for an unknown id. */
   account(id: string = this.#state.mainAccountId): MockAccount {
     const account = this.#state.accounts.get(id.toLowerCase());
@@ -127,14 +105,27 @@ export class PaymentsMock {
     return account;
   }
 
-  /** Back to the seeded state: same data, settings from the options, no faults. */
+  /**
+   * Calls `observer` with a copy of a transaction's row, in its current listing form, each time its status
+   * moves or its UETR is assigned (`mock.transactions.setStatus`, `assignUetr`, or `settings.lifecycle`):
+   * what the service's webhooks would report, without inventing their payload. Returns the function that
+   * removes it; `reset()` removes every observer.
+   */
+  onTransactionChange(observer: TransactionObserver): () => void {
+    return this.#life.observe(observer);
+  }
+
+  /** Back to the seeded state: same data, settings from the options, no faults, no schedule, no observers. */
   reset(): void {
-    this.#rng = new Rng(this.#options.seed ?? 1);
-    this.#state = createState(this.#rng, this.#options);
+    this.#life.stop();
+    // Settings first: the seeded history ends at the service's clock, which reads the offset.
     Object.assign(this.settings, settingsFrom(this.#options));
+    this.#rng = new Rng(this.#options.seed ?? 1);
+    this.#state = createState(this.#rng, this.#options, this.now());
     this.faults.clear();
     this.#hits = [];
     this.#requests = 0;
+    this.#listings = 0;
   }
 
   /**
@@ -151,10 +142,16 @@ export class PaymentsMock {
   async #respond(request: Request, context: HandleContext): Promise<Response> {
     const requestId = `req_mock_${String(++this.#requests).padStart(6, '0')}`;
     const style = this.settings.envelope;
+    // Every answer, a fault's too, carries the service's time: a client measures its clock's skew by it.
+    const headers = (more?: Record<string, string>) => ({
+      date: new Date(this.now()).toUTCString(),
+      'x-request-id': requestId,
+      ...more,
+    });
     const fail = (error: MockHttpError, body?: unknown) =>
       Response.json(body ?? errorBody(error, style), {
         status: error.status,
-        headers: { 'x-request-id': requestId, date: new Date().toUTCString(), ...error.headers },
+        headers: headers(error.headers),
       });
     const url = new URL(request.url);
     const method = request.method.toUpperCase();
@@ -162,8 +159,9 @@ export class PaymentsMock {
       return fail(this.#rateLimited() ?? new MockHttpError(404, 'Not found'));
     }
     const path = url.pathname.slice(this.basePath.length).replace(/\/+$/, '') || '/';
-    if (this.faults.take('hang:before', method, path)) return held(request);
-    const fault = this.faults.take('next', method, path);
+    const seen = { method, path, query: url.searchParams };
+    if (this.faults.take('hang:before', seen)) return held(request);
+    const fault = this.faults.take('next', seen);
     if (fault) return fail(faultError(fault), fault.body);
     const limited = this.#rateLimited();
     if (limited) return fail(limited);
@@ -171,11 +169,9 @@ export class PaymentsMock {
     if (!matched || matched.enabled?.(this.settings) === false) {
       return fail(new MockHttpError(404, 'Not found'));
     }
-    // Only a page after the first can go wrong before the listing's end.
-    const later = Number(url.searchParams.get('page')) > 1;
-    const pageFault = later ? this.faults.take('page', method, path) : undefined;
-    // A cache in front that ignores `?page` answers page 1 whatever was asked.
-    if (pageFault === 'repeat') url.searchParams.delete('page');
+    const pageFault = continuesWalk(url.searchParams) ? this.faults.take('page', seen) : undefined;
+    // A cache in front that ignores the query answers the walk's first page whatever was asked.
+    if (pageFault === 'repeat') for (const name of ['page', 'endDate']) url.searchParams.delete(name);
     let response: Response;
     try {
       const forwarded = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim();
@@ -190,31 +186,33 @@ export class PaymentsMock {
         state: this.#state,
         settings: this.settings,
         rng: this.#rng,
-        now: Date.now(),
+        now: this.now(),
         listingLag: this.faults.listingLagMs,
+        countListing: () => ++this.#listings,
+        followPayout: (account, tx) => this.#life.follow({ account, tx }),
       });
       if (pageFault === 'empty' && result.listKey) {
         (result.data as Record<string, unknown>)[result.listKey] = [];
       }
       response = Response.json(successBody(result, style), {
         status: result.status ?? 200,
-        headers: { 'x-request-id': requestId, date: new Date().toUTCString() },
+        headers: headers(),
       });
     } catch (error) {
       if (!(error instanceof MockHttpError)) throw error;
       response = fail(error);
     }
     // Checked after the handler ran: the request is committed, only its answer is lost.
-    if (this.faults.take('hang:after', method, path)) return held(request);
-    if (this.faults.take('drop', method, path)) return Response.error();
-    const bodyFault = this.faults.take('body', method, path);
+    if (this.faults.take('hang:after', seen)) return held(request);
+    if (this.faults.take('drop', seen)) return Response.error();
+    const bodyFault = this.faults.take('body', seen);
     return bodyFault ? await partialBody(response, bodyFault, request.signal) : response;
   }
 
   #rateLimited(): MockHttpError | undefined {
     const limit = this.settings.rateLimit;
     if (!limit) return undefined;
-    const now = Date.now();
+    const now = this.now();
     this.#hits = this.#hits.filter((t) => t > now - limit.perMs);
     if (this.#hits.length < limit.requests) {
       this.#hits.push(now);
@@ -223,23 +221,16 @@ export class PaymentsMock {
     const wait = Math.max(1, Math.ceil((this.#hits[0]! + limit.perMs - now) / 1000));
     return new MockHttpError(429, 'Too many requests', {}, { 'retry-after': String(wait) });
   }
+}
 
-  #payerName(id: string) {
-    for (const account of this.#state.accounts.values()) {
-      const pn = account.payerNames.get(id.toLowerCase());
-      if (pn) return pn;
-    }
-    throw new Error(`no payer name ${id} in the mock`);
-  }
-
-  #finishKyc(accountId: string, status: 'completed' | 'rejected'): MockKycLink {
-    const link = this.account(accountId).kycLinks.find(
-      (l) => l.status === 'active' && Date.parse(l.expiresAt) > Date.now(),
-    );
-    if (!link) throw new Error(`account ${accountId} has no active, unexpired KYC link`);
-    link.status = status;
-    return { ...link };
-  }
+/**
+ * A listing request that continues a walk: a page after the first (by offset), or a query ending at a full
+ * timestamp (by time: the last row's `created_at`). A calendar-day `endDate`, as a lookup's first query sends
+ * to bound its window, starts a walk rather than continuing one.
+ */
+function continuesWalk(query: URLSearchParams): boolean {
+  const endDate = query.get('endDate')?.trim();
+  return Number(query.get('page')) > 1 || (!!endDate && !isCalendarDate(endDate));
 }
 
 /** Creates a mock Payments Service; see `PaymentsMockOptions`. */

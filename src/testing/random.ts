@@ -56,3 +56,13 @@ export class Rng {
     return `${s.slice(0, 8)}-${s.slice(8, 12)}-4${s.slice(13, 16)}-${variant}${s.slice(17, 20)}-${s.slice(20)}`;
   }
 }
+
+/**
+ * A generator of its own for one `key` under `seed` (FNV-1a of both): what it draws depends on the seed and the
+ * key alone, not on how many draws the mock made before, so timers that fire in another order draw the same.
+ */
+export function rngFor(seed: number, key: string): Rng {
+  let hash = 0x811c9dc5 ^ (seed >>> 0);
+  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
+  return new Rng(hash >>> 0);
+}

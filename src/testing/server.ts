@@ -48,7 +48,8 @@ async function answer(mock: PaymentsMock, origin: string, req: IncomingMessage, 
   try {
     response = await mock.handle(await toRequest(req, origin, gone.signal), { clientIp: ip });
   } catch (error) {
-    res.writeHead(500, { 'content-type': 'application/json' });
+    // The service's time here too: Node's own Date header (added only when none is set) reads this machine's clock.
+    res.writeHead(500, { 'content-type': 'application/json', date: new Date(mock.now()).toUTCString() });
     res.end(JSON.stringify({ status: 500, message: `Mock error: ${(error as Error).message}` }));
     return;
   }
@@ -56,6 +57,7 @@ async function answer(mock: PaymentsMock, origin: string, req: IncomingMessage, 
     req.socket.destroy();
     return;
   }
+  // The mock's `date` goes out as it is: Node's http adds its own Date only to an answer that has none.
   const headers = Object.fromEntries(response.headers);
   // A body fault declares the whole length and sends part of it: streamed, and cut by destroying the socket.
   if (headers['content-length'] !== undefined && response.body) {

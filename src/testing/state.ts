@@ -1,3 +1,4 @@
+import type { PayoutLifecycle } from './lifecycle.js';
 import type { Rng } from './random.js';
 import { seedHistory, seedVirtualAccounts } from './seed/history.js';
 import { CURRENCY_CODES } from './seed/reference.js';
@@ -7,7 +8,7 @@ import type { MockAccount, MockApiKey, MockSettings, MockState, PaymentsMockOpti
 export const DEFAULT_API_KEY = 'sk_test_mock';
 /**
  * A fixed newest moment for the seeded history: pass it as `historyEnd` for the same timestamps on every run.
- * Without `historyEnd` the history ends at the mock's clock (`Date.now()`) when it is created or reset.
+ * Without `historyEnd` the history ends at the service's clock (`mock.now()`) when it is created or reset.
  */
 export const FIXED_HISTORY_END = '2026-01-01T00:00:00.000Z';
 
@@ -86,9 +87,8 @@ const TENANT_SEEDS: readonly [AccountSeed, AccountSeed] = [
 ];
 
 /** Seeds the main account and the two accounts in its tenancy, in that order (the ids depend on it). */
-export function createState(rng: Rng, options: PaymentsMockOptions): MockState {
-  // Relative to the clock by default, so "last month" has rows; the seed fixes every offset from that end.
-  const now = Date.now();
+export function createState(rng: Rng, options: PaymentsMockOptions, now: number): MockState {
+  // Relative to the service's clock by default, so "last month" has rows; the seed fixes every offset from that end.
   const historyEnd = options.historyEnd === undefined ? now : new Date(options.historyEnd).getTime();
   if (!Number.isFinite(historyEnd)) throw new TypeError(`historyEnd is not a date: ${options.historyEnd}`);
   const context = { now, historyEnd, payerNamesEnabled: options.payerNamesEnabled ?? true };
@@ -117,6 +117,11 @@ export function createState(rng: Rng, options: PaymentsMockOptions): MockState {
   };
 }
 
+/** A copy of a lifecycle option, its currency list too, so live edits leave the options alone. */
+function copyLifecycle({ uetrCurrencies, ...rest }: PayoutLifecycle): PayoutLifecycle {
+  return { ...rest, ...(uetrCurrencies ? { uetrCurrencies: [...uetrCurrencies] } : {}) };
+}
+
 /** The live settings an options object starts with (and `reset()` restores). */
 export function settingsFrom(options: PaymentsMockOptions): MockSettings {
   return {
@@ -124,9 +129,13 @@ export function settingsFrom(options: PaymentsMockOptions): MockSettings {
     envelope: options.envelope ?? 'current',
     dedupeByReference: options.dedupeByReference ?? true,
     assignNgnReferences: options.assignNgnReferences ?? true,
+    // Copied, so a test editing the live list leaves the options, and so the next `reset()`, alone.
+    serviceAssignedCurrencies: [...(options.serviceAssignedCurrencies ?? ['NGN'])],
     beneficiaryGracePeriod: options.beneficiaryGracePeriod ?? true,
     documentsRequired: options.documentsRequired ?? false,
     rateLimit: options.rateLimit,
+    clockOffsetMs: options.clockOffsetMs ?? 0,
+    lifecycle: options.lifecycle && copyLifecycle(options.lifecycle),
     invented: { ...options.invented },
   };
 }

@@ -1,4 +1,5 @@
 import type { KnownPayerNameStatus } from '../rules/payer-name.js';
+import type { PayoutLifecycle } from './lifecycle.js';
 
 /** Success envelope the mock answers with: numeric `status` + `success`, or the older boolean `status`. */
 export type EnvelopeStyle = 'current' | 'legacy';
@@ -50,6 +51,19 @@ export interface InventedBehaviour {
    * is 100). Default: none.
    */
   pageSizeLimit?: number;
+  /**
+   * What the service makes of a payout's `remark` when it stores it (the spec does not say whether it is
+   * trimmed): the payout's answer and its listing `description` show the result, e.g. `(r) => r.trim()` lists
+   * `' Invoice 78 '` as `'Invoice 78'`. Default: stored exactly as sent.
+   */
+  normaliseRemark?: (remark: string) => string;
+  /**
+   * Rows with the same `created_at` come out in another order on each listing request, ascending and
+   * descending id in turn (ascending first after `reset()`), as the spec's "newest first" allows: an offset
+   * walk can then read one row twice and skip another across a page boundary. Default false: such rows keep one
+   * order (the newer payout first).
+   */
+  unstableTieOrder?: boolean;
 }
 
 /** Options of `createPaymentsMock`. */
@@ -70,9 +84,17 @@ export interface PaymentsMockOptions {
    * NGN payouts get a reference the service assigns (`PO-...`), as the spec's idempotency note says, in the
    * response and the listing: a lookup by your own reference finds nothing, so recognise the payout with
    * `match` (or `find`). Default true. `false` keeps your `externalReference` on NGN payouts too: behaviour the
-   * spec does not give the service, for tests of code that predates this default.
+   * spec does not give the service, for tests of code that predates this default. It takes NGN out of
+   * `serviceAssignedCurrencies`, whatever that lists.
    */
   assignNgnReferences?: boolean;
+  /**
+   * Currencies whose payouts are answered and listed under a reference the service assigns (`PO-...`) instead
+   * of your `externalReference` (the spec: "NGN and mobile money payouts"; a payout request names no rail, so
+   * the mock goes by currency). Default `['NGN']`; e.g. `['NGN', 'XAF']` for mobile money in XAF. A repeat of
+   * your reference still returns the original payout (`dedupeByReference`).
+   */
+  serviceAssignedCurrencies?: string[];
   /** Omitted beneficiary classification fields succeed with `deprecation_warning`. Default true; false gives 400. */
   beneficiaryGracePeriod?: boolean;
   /** The payer-names feature on every seeded account. Default true; false gives 403 `PAYER_NAMES_DISABLED`. */
@@ -87,11 +109,25 @@ export interface PaymentsMockOptions {
   /** Behaviour the spec does not state, invented on request; everything off by default. */
   invented?: InventedBehaviour;
   /**
-   * Newest moment of the seeded transaction history. Default: the mock's clock (`Date.now()`, so fake timers
-   * set it) when the mock is created and at each `reset()`; the seed fixes every row's distance from it. Pass a
-   * date (e.g. `FIXED_HISTORY_END`) for the same timestamps on every run.
+   * Newest moment of the seeded transaction history. Default: the service's clock (`mock.now()`: `Date.now()`,
+   * so fake timers set it, plus `clockOffsetMs`) when the mock is created and at each `reset()`; the seed fixes
+   * every row's distance from it. Pass a date (e.g. `FIXED_HISTORY_END`) for the same timestamps on every run.
    */
   historyEnd?: string | Date;
+  /**
+   * How far the service's clock is ahead of this process's (`Date.now()`), in ms; negative when it is behind.
+   * Default 0. Every timestamp the mock writes and the `Date` header of every answer read `mock.now()`, which
+   * is `Date.now() + clockOffsetMs`: set it (live too, `mock.settings.clockOffsetMs`) to test a client whose
+   * clock drifts from the service's.
+   */
+  clockOffsetMs?: number;
+  /**
+   * A payout's life after it is created: `processing`, then `completed` or `failed`, a later refund, a UETR for
+   * cross-border payouts, each after a delay on `setTimeout` (fake timers drive it). Default: none, every payout
+   * stays `processing` until a test moves it (`mock.transactions.setStatus`). Read as each payout is created,
+   * so a live change (`mock.settings.lifecycle = { ... }`) applies to payouts created from then on.
+   */
+  lifecycle?: PayoutLifecycle;
 }
 
 /**
@@ -102,11 +138,13 @@ export interface MockSettings
   extends Required<
     Omit<
       PaymentsMockOptions,
-      'baseUrl' | 'apiKeys' | 'seed' | 'payerNamesEnabled' | 'historyEnd' | 'rateLimit'
+      'baseUrl' | 'apiKeys' | 'seed' | 'payerNamesEnabled' | 'historyEnd' | 'rateLimit' | 'lifecycle'
     >
   > {
   /** See `PaymentsMockOptions.rateLimit`. */
   rateLimit: RateLimit | undefined;
+  /** See `PaymentsMockOptions.lifecycle`. */
+  lifecycle: PayoutLifecycle | undefined;
 }
 
 /** A wallet; balances in minor units. */

@@ -46,8 +46,8 @@ function watchHangs(mock: PaymentsMock) {
   let taken = 0;
   let waited = 0;
   const waiters: Array<{ n: number; resolve: () => void }> = [];
-  vi.spyOn(mock.faults, 'take').mockImplementation((slot, method, path) => {
-    const hung = take(slot, method, path);
+  vi.spyOn(mock.faults, 'take').mockImplementation((slot, request) => {
+    const hung = take(slot, request);
     if (hung && slot.startsWith('hang:')) {
       taken++;
       for (const w of waiters.filter((w) => w.n <= taken)) w.resolve();

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { BENEFICIARY } from '../helpers/fixtures.js';
 import { call, useMocks } from '../helpers/mocks.js';
 
 const { main, inventive } = useMocks({
@@ -16,6 +17,7 @@ const { main, inventive } = useMocks({
       rejectReversedDateRange: true,
       pageSizeLimit: 100,
       deprecationWarning: (fields) => ({ fields }),
+      normaliseRemark: (remark) => remark.trim(),
     },
   },
 });
@@ -106,6 +108,31 @@ describe('GET /transactions with startDate after endDate: the spec says only "40
   });
 });
 
+describe("a payout's remark: whether the service trims it is not stated", () => {
+  const body = (externalReference: string) => ({
+    amount: 25,
+    currency: 'USD',
+    beneficiary: BENEFICIARY,
+    remark: ' Invoice 78 ',
+    externalReference,
+  });
+  const listedAs = async (mock: typeof main, ref: string) =>
+    (await call(mock, 'GET', '/wallet/transactions', { query: { reference: ref } })).body.data.transactions[0]
+      .description;
+
+  it('is stored exactly as sent by default', async () => {
+    const res = await call(main, 'POST', '/payouts', { body: body('rm-1') });
+    expect(res.body.data.remark).toBe(' Invoice 78 ');
+    expect(await listedAs(main, 'rm-1')).toBe(' Invoice 78 ');
+  });
+
+  it('invented.normaliseRemark rewrites it as stored: the answer and the listing show the result', async () => {
+    const res = await call(inventive, 'POST', '/payouts', { body: body('rm-2') });
+    expect(res.body.data.remark).toBe('Invoice 78');
+    expect(await listedAs(inventive, 'rm-2')).toBe('Invoice 78');
+  });
+});
+
 describe('X-Account-Id: "not a valid uuid | 400"', () => {
   it("a blank header is not a uuid: 400, not the key's own account", async () => {
     const res = await call(main, 'GET', '/wallet/wallets', { headers: { 'X-Account-Id': '' } });
@@ -160,6 +187,8 @@ describe('the testing kit page (docs/testing.md) names what the mock invents', (
       'deprecationWarning',
       'rejectReversedDateRange',
       'pageSizeLimit',
+      'normaliseRemark',
+      'unstableTieOrder',
       'historyEnd',
     ]) {
       expect(table).toContain(name);

@@ -9,7 +9,12 @@ import { DEFAULT_API_KEY } from '../../src/testing/index.js';
 import { BENEFICIARY, rejection } from '../helpers/fixtures.js';
 import { call, useMocks } from '../helpers/mocks.js';
 
-const { main, callers } = useMocks({ main: {}, callers: { assignNgnReferences: false } });
+const { main, callers, mobile, mobileOnly } = useMocks({
+  main: {},
+  callers: { assignNgnReferences: false },
+  mobile: { serviceAssignedCurrencies: ['NGN', 'XAF'] },
+  mobileOnly: { serviceAssignedCurrencies: ['NGN', 'XAF'], assignNgnReferences: false },
+});
 
 const client = (mock = main) =>
   new PaymentsClient({ apiKey: DEFAULT_API_KEY, baseUrl: mock.baseUrl, fetch: mock.fetch, logLevel: 'off' });
@@ -43,6 +48,49 @@ describe('NGN payouts: "the service assigns the reference" (default)', () => {
     const res = await pay(callers, { currency: 'NGN', externalReference: 'inv-1004' });
     expect(res.body.data.external_reference).toBe('inv-1004');
     expect(listed(callers)[0]).toBe('inv-1004');
+  });
+});
+
+describe('serviceAssignedCurrencies: "NGN and mobile money payouts, where the service assigns the reference"', () => {
+  const assigned = /^PO-\d{8}-[A-Z0-9]{10}$/;
+
+  it("is ['NGN'] by default: an XAF payout keeps the caller's reference", async () => {
+    expect(main.settings.serviceAssignedCurrencies).toEqual(['NGN']);
+    const res = await pay(main, { currency: 'XAF', externalReference: 'xaf-1' });
+    expect(res.body.data.external_reference).toBe('xaf-1');
+  });
+
+  it("['NGN', 'XAF'] lists XAF payouts under the service's reference too; a repeat of the caller's returns the original", async () => {
+    const first = await pay(mobile, { currency: 'XAF', externalReference: 'xaf-2' });
+    expect(first.body.data.external_reference).toMatch(assigned);
+    expect(listed(mobile)[0]).toBe(first.body.data.external_reference);
+    expect(listed(mobile)).not.toContain('xaf-2');
+    const again = await pay(mobile, { currency: 'XAF', externalReference: 'xaf-2' });
+    expect(again.body.data).toEqual(first.body.data);
+    expect(
+      (await pay(mobile, { currency: 'NGN', externalReference: 'ngn-2' })).body.data.external_reference,
+    ).toMatch(assigned);
+    expect(
+      (await pay(mobile, { currency: 'USD', externalReference: 'usd-2' })).body.data.external_reference,
+    ).toBe('usd-2');
+  });
+
+  it('assignNgnReferences: false still takes NGN out, whatever the list says', async () => {
+    expect(
+      (await pay(mobileOnly, { currency: 'NGN', externalReference: 'ngn-3' })).body.data.external_reference,
+    ).toBe('ngn-3');
+    expect(
+      (await pay(mobileOnly, { currency: 'XAF', externalReference: 'xaf-3' })).body.data.external_reference,
+    ).toMatch(assigned);
+  });
+
+  it('is a live setting, read in any case, and reset() restores the option', async () => {
+    main.settings.serviceAssignedCurrencies.push(' usd ');
+    expect(
+      (await pay(main, { currency: 'USD', externalReference: 'usd-4' })).body.data.external_reference,
+    ).toMatch(assigned);
+    main.reset();
+    expect(main.settings.serviceAssignedCurrencies).toEqual(['NGN']);
   });
 });
 

@@ -6,8 +6,8 @@ import {
   payoutWireIssues,
 } from '../../rules/payout.js';
 import { MockHttpError, type RouteContext, type Routes, validationFailed } from '../http.js';
-import { CURRENCY_CODES, decimalsOf, payoutFee } from '../seed/reference.js';
-import type { MockTransactionRow, PayoutResult } from '../types.js';
+import { assignedReference, CURRENCY_CODES, decimalsOf, payoutFee } from '../seed/reference.js';
+import type { MockSettings, MockTransactionRow, PayoutResult } from '../types.js';
 
 /** The spec's payout rules (shared with the SDK), then the mock's own: a currency it holds a wallet in. */
 function validate(body: Record<string, unknown>): PayoutWire {
@@ -23,6 +23,15 @@ function validate(body: Record<string, unknown>): PayoutWire {
   // The reference is kept exactly as sent: it is what the caller will look the payout up by.
   const externalReference = wire.externalReference || undefined;
   return { ...wire, currency: code, beneficiary: Object.fromEntries(trimmed), externalReference };
+}
+
+/**
+ * The spec: "except NGN and mobile money payouts, where the service assigns the reference". A payout request
+ * names no rail, so the mock decides by currency: those listed, less NGN when `assignNgnReferences` is off.
+ */
+function assignsReference(settings: MockSettings, currency: string): boolean {
+  if (currency === 'NGN' && !settings.assignNgnReferences) return false;
+  return settings.serviceAssignedCurrencies.some((code) => code.trim().toUpperCase() === currency);
 }
 
 /**
@@ -43,16 +52,19 @@ function initiate(ctx: RouteContext, input: PayoutWire): PayoutResult {
   wallet.balance -= total;
   wallet.available_balance -= total;
   const created = new Date(now).toISOString();
-  // The spec: "except NGN and mobile money payouts, where the service assigns the reference".
-  const serviceAssigned = ctx.settings.assignNgnReferences && input.currency === 'NGN';
   const reference =
-    (serviceAssigned ? undefined : input.externalReference) ??
-    `PO-${created.slice(0, 10).replaceAll('-', '')}-${rng.code(10)}`;
+    (assignsReference(ctx.settings, input.currency) ? undefined : input.externalReference) ??
+    assignedReference(rng, created);
+  // Whether the service trims or otherwise rewrites a remark is not stated: as sent unless a test invents it.
+  const remark =
+    input.remark === undefined
+      ? undefined
+      : (ctx.settings.invented.normaliseRemark?.(input.remark) ?? input.remark);
   const row: MockTransactionRow = {
     id: rng.uuid(),
     transaction_type: 'withdrawal',
     status: 'processing',
-    description: input.remark ?? `Payout to ${accountName}`,
+    description: remark ?? `Payout to ${accountName}`,
     external_reference: reference,
     fee_amount: fee,
     source_amount: total,
@@ -62,10 +74,12 @@ function initiate(ctx: RouteContext, input: PayoutWire): PayoutResult {
     created_at: created,
     updated_at: created,
   };
-  account.transactions.unshift({ row, visibleAt: now + ctx.listingLag });
+  const tx = { row, visibleAt: now + ctx.listingLag };
+  account.transactions.unshift(tx);
+  ctx.followPayout(account, tx);
   const result: PayoutResult = {
     id: row.id,
-    remark: input.remark ?? '',
+    remark: remark ?? '',
     external_reference: reference,
     fee_amount: fee,
     created_at: created,

@@ -93,10 +93,14 @@ function withdrawal(rng: Rng, kind: Kind, status: string, day: string): Partial<
   if (kind === 'wire_out' && ['completed', 'sent', 'refunded'].includes(status)) {
     const uetr = rng.uuid();
     row.uetr = uetr;
-    row.tracking_codes =
-      rng.next() < 0.5 ? { UETR: uetr } : { UETR: uetr, IMAD: `${day}QMGFT${rng.digits(3)}${rng.digits(6)}` };
+    row.tracking_codes = rng.next() < 0.5 ? { UETR: uetr } : { UETR: uetr, IMAD: imadCode(rng, day) };
   }
   return row;
+}
+
+/** An IMAD (the spec shows no format): the day as YYYYMMDD, an 8-character source, a 6-digit sequence. */
+export function imadCode(rng: Rng, day: string): string {
+  return `${day}QMGFT${rng.digits(3)}${rng.digits(6)}`;
 }
 
 /**

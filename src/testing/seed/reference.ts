@@ -1,5 +1,6 @@
 import { currencyDigits } from '../../rules/currency.js';
 import { NUBAN } from '../../rules/lookup.js';
+import type { Rng } from '../random.js';
 
 /** Fixed reference data: banks, currencies, the name-enquiry rule and the fee. The same for every seed. */
 
@@ -91,6 +92,14 @@ export const PAYERS = [
   { name: 'Thames Textiles Ltd', bank_name: 'Barclays Bank', country: 'GB' },
   { name: 'Marie Ngono', bank_name: 'MTN Mobile Money', country: 'CM' },
 ] as const;
+
+/**
+ * A reference as the mock's service assigns it (the spec shows no format): `PO-`, the day of `createdAt`
+ * (an ISO timestamp) as YYYYMMDD, `-` and 10 characters.
+ */
+export function assignedReference(rng: Rng, createdAt: string): string {
+  return `PO-${createdAt.slice(0, 10).replaceAll('-', '')}-${rng.code(10)}`;
+}
 
 /** Fee caps in minor units: NGN 2,000.00; USD and stablecoins 20.00; XAF 10,000 (no minor unit). */
 const FEE_CAPS: Record<string, number> = { NGN: 200_000, USD: 2_000, USDC: 2_000, USDT: 2_000, XAF: 10_000 };
