@@ -144,7 +144,7 @@ export async function recoverPayout(
     let why = 'no lookup ran';
     for (const wait of schedule) {
       try {
-        await sleep(wait, signal);
+        await sleep(wait, signal, 'visibility');
         waited += wait;
         const result = await search(ref, since);
         notify({ type: 'lookup', attempt, waitedMs: waited, found: !!result.found });
@@ -262,7 +262,7 @@ export async function recoverPayout(
     if (wait > 0) {
       notify({ type: 'retry-after', attempt, waitMs: wait });
       try {
-        await sleep(wait, signal);
+        await sleep(wait, signal, 'retry_after');
       } catch {
         return notSent(attempt, 'aborted while waiting out Retry-After');
       }

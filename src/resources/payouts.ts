@@ -5,6 +5,7 @@ import { count, traceCall } from '../internal/channels.js';
 import { REQUEST_OPTION_KEYS, type RequestOptions } from '../internal/config.js';
 import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
 import type { Call } from '../internal/pipeline.js';
+import { isRefusal } from '../lib/payout-answers.js';
 import {
   DEFAULT_LOOKBACK_MS,
   FIND_BY_REFERENCE_OPTION_KEYS,
@@ -70,7 +71,9 @@ export class Payouts extends APIResource {
   }
 
   #post(body: PayoutWire, options?: RequestOptions): Call<Payout> {
-    return { method: 'POST', path: '/payouts', body, schema: PayoutSchema, options };
+    const traced =
+      body.externalReference === undefined ? undefined : { externalReference: body.externalReference };
+    return { method: 'POST', path: '/payouts', body, schema: PayoutSchema, options, traced };
   }
 
   /**
@@ -87,15 +90,20 @@ export class Payouts extends APIResource {
       // First of all: a typo such as `lookupfirst` would send the payout without looking (a second payout).
       refuseUnknownKeys(options, LOOKUP_BEFORE_RETRY_OPTION_KEYS);
       const checked = parsePayout(body, true, options.digits);
+      if (context) context.externalReference = checked.externalReference;
       // Each listing search is a `payouts.lookup` call; its pages count on the payout's context.
       const search = (ref: string, since: Date) =>
-        traceCall('payouts.lookup', async (lookup) => {
-          count(context, 'lookups');
-          const pages = () => count(context, 'pages');
-          const result = await searchByReference(this.client.transactions, ref, since, options, pages);
-          if (lookup) lookup.found = Boolean(result.found);
-          return result;
-        });
+        traceCall(
+          'payouts.lookup',
+          async (lookup) => {
+            count(context, 'lookups');
+            const pages = () => count(context, 'pages');
+            const result = await searchByReference(this.client.transactions, ref, since, options, pages);
+            if (lookup) lookup.found = Boolean(result.found);
+            return result;
+          },
+          { externalReference: ref },
+        );
       const post = (b: PayoutWire, o: RequestOptions) => this.api.call(this.#post(b, o), 'payouts.create');
       const payout = { ...checked, externalReference: checked.externalReference! };
       try {
@@ -107,6 +115,8 @@ export class Payouts extends APIResource {
         if (context && error instanceof PayoutOutcomeUnknownError) {
           Object.assign(context, { outcome: 'unknown', attempts: error.attempts });
         }
+        // The one refusal recoverPayout rethrows is the first POST's: the service said no, nothing moved.
+        if (context && isRefusal(error)) Object.assign(context, { outcome: 'refused', attempts: 1 });
         throw error;
       }
     });
@@ -128,6 +138,7 @@ export class Payouts extends APIResource {
       refuseUnknownKeys(options, FIND_BY_REFERENCE_OPTION_KEYS);
       const problem = referenceIssue(externalReference);
       if (problem) throw invalid(['externalReference'], problem);
+      if (context) context.externalReference = externalReference;
       parseRequest(SearchOptionsSchema, options);
       const since = options.since ?? new Date(Date.now() - DEFAULT_LOOKBACK_MS);
       let result: SearchResult;
