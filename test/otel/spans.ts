@@ -25,8 +25,8 @@ import {
 } from '../../src/otel/index.js';
 
 /** A meter provider whose metrics are read on demand (`read()`), through the SDK's in-memory exporter. */
-export function inMemoryMetrics() {
-  const exporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
+export function inMemoryMetrics(temporality = AggregationTemporality.CUMULATIVE) {
+  const exporter = new InMemoryMetricExporter(temporality);
   // Exported when flushed, never on its own: the interval is as long as a timer can be.
   const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 2 ** 31 - 1 });
   const meterProvider = new MeterProvider({ readers: [reader] });
