@@ -1,6 +1,6 @@
-import type { Attributes, Meter, ObservableResult } from '@opentelemetry/api';
+import type { Meter, ObservableResult } from '@opentelemetry/api';
 import type { CallContext, RequestContext } from '../internal/channels.js';
-import { attemptAttributes, attemptErrorType, defined } from './spans.js';
+import { attemptAttributes, attemptErrorType } from './spans.js';
 
 /**
  * What the outbox gauges read: any object with `count()`, the number of payouts in each state. Typed by shape,
@@ -48,10 +48,10 @@ export function paymentsMetrics(meter: Meter, outboxes: readonly CountedOutbox[]
   return {
     attempt(data: RequestContext): void {
       if (data.durationMs === undefined) return;
-      const attributes: Attributes = {
-        ...attemptAttributes(data),
-        ...defined({ 'http.response.status_code': data.status, 'error.type': attemptErrorType(data) }),
-      };
+      const attributes = attemptAttributes(data, {
+        'http.response.status_code': data.status,
+        'error.type': attemptErrorType(data),
+      });
       duration.record(data.durationMs / 1000, attributes);
     },
     call(data: CallContext): void {

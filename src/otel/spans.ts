@@ -16,8 +16,12 @@ export interface SpanChoices {
   recordReference: boolean;
 }
 
-export const defined = (attributes: Record<string, string | number | boolean | undefined>): Attributes =>
-  Object.fromEntries(Object.entries(attributes).filter(([, v]) => v !== undefined)) as Attributes;
+/** The attributes that have a value (a loop: this runs several times a request). */
+export function defined(attributes: Record<string, string | number | boolean | undefined>): Attributes {
+  const out: Attributes = {};
+  for (const key in attributes) if (attributes[key] !== undefined) out[key] = attributes[key];
+  return out;
+}
 
 /**
  * An attempt's `error.type`, the same on its span and in `http.client.request.duration`: what it failed with
@@ -29,14 +33,21 @@ export function attemptErrorType(data: RequestContext): string | undefined {
   );
 }
 
-/** The conventions' attributes every attempt has from its start; the ones a sampler may read. */
-export function attemptAttributes(data: RequestContext): Attributes {
-  return {
+/**
+ * The conventions' attributes every attempt has from its start (the ones a sampler may read), and `more`:
+ * shared by the attempt span and `http.client.request.duration`.
+ */
+export function attemptAttributes(
+  data: RequestContext,
+  more: Record<string, string | number | undefined>,
+): Attributes {
+  return defined({
     'http.request.method': data.method,
     'server.address': data.serverAddress,
     'server.port': data.serverPort,
     'url.template': data.urlTemplate,
-  };
+    ...more,
+  });
 }
 
 export function startCall(tracer: Tracer, data: CallContext, parent: Context): Span {
@@ -80,16 +91,13 @@ export function startRequest(
     `${data.method} ${data.urlTemplate}`,
     {
       kind: SpanKind.CLIENT,
-      attributes: {
-        ...attemptAttributes(data),
-        ...defined({
-          'url.full': choices.urlPath === 'template' ? data.templateUrl : data.url,
-          // The semantic conventions: set on retries only, counting them.
-          'http.request.resend_count': data.attempt > 1 ? data.attempt - 1 : undefined,
-          'payments.retry.reason': data.retryReason,
-          'payments.retry.delay_ms': data.retryDelayMs,
-        }),
-      },
+      attributes: attemptAttributes(data, {
+        'url.full': choices.urlPath === 'template' ? data.templateUrl : data.url,
+        // The semantic conventions: set on retries only, counting them.
+        'http.request.resend_count': data.attempt > 1 ? data.attempt - 1 : undefined,
+        'payments.retry.reason': data.retryReason,
+        'payments.retry.delay_ms': data.retryDelayMs,
+      }),
     },
     parent,
   );
