@@ -4,7 +4,7 @@
  *   index.ts -> client.ts -> resources/ -> lib/ -> internal/ -> rules/ -> core/
  *   testing/ -> rules/, core/        webhooks.ts -> core/        version.ts: a leaf anyone may read
  *   outbox/ -> index.ts (the public entry, as a separate package would) and anything below client.ts
- *   otel/ -> internal/channels.ts (the channel names and context types), core/
+ *   otel/ -> internal/channels.ts (the channel names and context types), core/, version.ts
  *
  * A folder may import itself and anything below it. Type-only imports count: a type is a dependency too.
  * Run by `npm run lint:imports` and by CI.
@@ -19,7 +19,7 @@ const below = {
   testing: '^src/(testing|rules|core)/',
   webhooks: '^src/core/',
   outbox: '^src/(outbox|resources|lib|internal|rules|core)/|^src/index\\.ts$',
-  otel: '^src/(otel/|core/|internal/channels\\.ts$)',
+  otel: '^src/(otel/|core/|internal/channels\\.ts$)|^src/version\\.ts$',
 };
 
 /** `from` may import only what `allowed` matches among src/ files. */

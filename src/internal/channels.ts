@@ -8,6 +8,8 @@
 /** Channel names: `tracingChannel(name)` publishes on `tracing:${name}:start`, `:end`, `:asyncStart`, ... */
 export const REQUEST_CHANNEL = 'payments-service-sdk:request';
 export const CALL_CHANNEL = 'payments-service-sdk:call';
+/** A plain channel (`channel(name)`, not a tracing one): one message per wait, a `WaitEvent`. */
+export const WAIT_CHANNEL = 'payments-service-sdk:wait';
 
 /** The context of one HTTP attempt on `payments-service-sdk:request`. */
 export interface RequestContext {
@@ -18,17 +20,29 @@ export interface RequestContext {
   /** The base URL's host and port. */
   serverAddress: string;
   serverPort: number;
+  /**
+   * The URL as sent, each query value replaced by `REDACTED` (the keys kept) and the API key, should a path
+   * hold it, by `[redacted]`: `https://host/api/v1/external/transactions?page=REDACTED`.
+   */
+  url: string;
+  /** `url` with `urlTemplate` in place of the path: `https://host/api/v1/external/payer-names/{payerNameId}`. */
+  templateUrl: string;
   /** Counts from 1. */
   attempt: number;
   /** From an attempt after the first: what failed the previous one (`HTTP 503`, `TimeoutError`) and the wait. */
   retryReason?: string;
   retryDelayMs?: number;
-  /** Once answered (any status), its body read. */
+  /** Once the status line arrived, even if the body then failed. */
   status?: number;
+  /** From sending the attempt to its end: its body read, or its failure. */
   durationMs?: number;
   /** The `x-request-id` response header, when sent. */
   requestId?: string;
-  /** The class name of what the attempt threw (`TimeoutError`, `AcceptedButUnreadableError`, ...). */
+  /**
+   * What the attempt failed with: the class of the error the call throws for it (`APIConnectionError`,
+   * `APIUserAbortError`, `AcceptedButUnreadableError`, `ResponseTooLargeError`), or `TimeoutError` when its
+   * timeout ended it. Not set for an answer of any status.
+   */
   errorType?: string;
 }
 
@@ -51,8 +65,27 @@ export interface CallContext {
   pages?: number;
   /** `findByReference`, `payouts.lookup`: whether the payout was found. */
   found?: boolean;
-  /** `lookupBeforeRetry`: `created`, `recovered`, `not_sent` or `unknown`. */
+  /**
+   * `lookupBeforeRetry`: `created`, `recovered`, `not_sent`, `unknown`, or `refused` (the first POST answered
+   * with a refusal, rethrown). `outbox.settle`: the state the payout ended in.
+   */
   outcome?: string;
+  /**
+   * Payout calls (`payouts.create` when given one, `lookupBeforeRetry`, `payouts.lookup`, `findByReference`): the
+   * payout's external reference. `payments-service-sdk/otel` records it only with `recordReference: true`.
+   */
+  externalReference?: string;
+}
+
+/** What a wait is for: the listing to show a payout, a server's `Retry-After`, or the retry policy's backoff. */
+export type WaitKind = 'visibility' | 'retry_after' | 'backoff';
+
+/** One wait of the SDK's, on `payments-service-sdk:wait`, published in the context of the call that waits. */
+export interface WaitEvent {
+  kind: WaitKind;
+  durationMs: number;
+  /** When the wait began (epoch milliseconds): a backoff is published once it is over, with the retry. */
+  startTime: number;
 }
 
 type Channel = { publish(message: unknown): void; runStores<T>(message: unknown, fn: () => T): T };
@@ -61,22 +94,30 @@ type TracingChannel = { hasSubscribers: boolean } & Record<
   Channel
 >;
 
-let channels: { request?: TracingChannel; call?: TracingChannel } | undefined;
+type PlainChannel = { publish(message: unknown): void; hasSubscribers: boolean };
+
+let channels: { request?: TracingChannel; call?: TracingChannel; wait?: PlainChannel } | undefined;
 
 /**
  * The channel, only when someone listens. Loaded once, without a static import: bundlers and edge runtimes
  * would fail on one.
  */
-export function listening(name: 'request' | 'call'): TracingChannel | undefined {
+export function listening(name: 'request' | 'call'): TracingChannel | undefined;
+export function listening(name: 'wait'): PlainChannel | undefined;
+export function listening(name: 'request' | 'call' | 'wait'): TracingChannel | PlainChannel | undefined {
   if (!channels) {
     channels = {};
     try {
       const process = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
       const dc = process?.getBuiltinModule?.('node:diagnostics_channel') as
-        | { tracingChannel?: (name: string) => TracingChannel }
+        | {
+            tracingChannel?: (name: string) => TracingChannel;
+            channel: (name: string) => PlainChannel;
+          }
         | undefined;
       if (dc?.tracingChannel) {
-        channels = { request: dc.tracingChannel(REQUEST_CHANNEL), call: dc.tracingChannel(CALL_CHANNEL) };
+        const [request, call] = [REQUEST_CHANNEL, CALL_CHANNEL].map((name) => dc.tracingChannel!(name));
+        channels = { request, call, wait: dc.channel(WAIT_CHANNEL) };
       }
     } catch {
       // A runtime that refuses the module has no channels.
@@ -108,7 +149,8 @@ export function trace<C extends { errorType?: string }, T>(
     channel.end.publish(context);
     return promise
       .catch((error: unknown) => {
-        context.errorType = errorType(error);
+        // The work may have named its failure already (an attempt's `TimeoutError`); else the error's class.
+        context.errorType ??= errorType(error);
         channel.error.publish(context);
         throw error;
       })
@@ -144,6 +186,11 @@ export function templateOf(path: string): string {
     .split('/')
     .map((segment) => (/\d/.test(segment) || segment.length > 40 ? '{id}' : segment))
     .join('/');
+}
+
+/** Publishes a wait on `payments-service-sdk:wait`, when someone listens; a wait of 0 is none. */
+export function announceWait(kind: WaitKind, durationMs: number, startTime = Date.now()): void {
+  if (durationMs > 0) listening('wait')?.publish({ kind, durationMs, startTime } satisfies WaitEvent);
 }
 
 /** Adds one to a count on a call's context, if it is traced. */

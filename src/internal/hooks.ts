@@ -1,8 +1,16 @@
 import { statusAndId } from '../core/api-promise.js';
 import { messageOf } from '../core/values.js';
-import { errorType, listening, type RequestContext, templateOf, trace } from './channels.js';
-import type { LevelLogger } from './logger.js';
+import {
+  announceWait,
+  listening,
+  type RequestContext,
+  templateOf,
+  trace,
+  type WaitKind,
+} from './channels.js';
+import type { ResolvedConfig } from './config.js';
 import { optionKeys } from './option-keys.js';
+import { waitAfter } from './retry.js';
 
 /**
  * Structured events for metrics, called once per attempt. They carry the method, the path relative to the base
@@ -30,7 +38,10 @@ export interface ResponseEvent extends RequestEvent {
 
 /** An attempt about to be sent again, after `delayMs` of waiting. */
 export interface RetryEvent extends RequestEvent {
-  /** What failed the previous attempt: `HTTP 503`, `NetworkError`, `TimeoutError`, ... */
+  /**
+   * What failed the previous attempt: `HTTP 503` for an answer, else what the attempt failed with:
+   * `TimeoutError`, `APIConnectionError` (no answer, or its body cut), `ResponseTooLargeError`.
+   */
   reason: string;
   delayMs: number;
 }
@@ -47,22 +58,28 @@ export interface ClientHooks {
 
 export const HOOK_KEYS = optionKeys<ClientHooks>()(['onRequest', 'onResponse', 'onRetry']);
 
+/** An attempt wrapped by the observer: `heard` is called with the status line, before the body is read. */
+export type Attempt = (heard: (response: Response) => void) => Promise<Response>;
+
 /**
  * Wraps each attempt of one request; `undefined` when no hook is set and no tracer listens (nothing is
- * measured). The one source of attempt events: the hooks and the request channel get the same numbers.
+ * measured). The one source of attempt events: the hooks, the request channel and the waits between attempts
+ * get the same numbers. `failure` names what an attempt failed with (the transport decides it, as it decides
+ * the call's error); `urls` gives the request's `url.full` forms, made only when a tracer listens.
  */
 export function attemptObserver(
-  hooks: ClientHooks,
-  log: LevelLogger,
+  config: Pick<ResolvedConfig, 'hooks' | 'logger' | 'baseUrl'>,
   request: { method: string; path: string; template?: string | undefined },
-  baseUrl: string,
-): ((send: () => Promise<Response>) => Promise<Response>) | undefined {
+  urls: (template: string) => { url: string; templateUrl: string },
+): ((attempt: Attempt, failure: (error: unknown) => string) => Promise<Response>) | undefined {
+  const { hooks, logger: log } = config;
   const channel = listening('request');
   if (!channel && !hooks.onRequest && !hooks.onResponse && !hooks.onRetry) return undefined;
   const { method, path } = request;
   const urlTemplate = request.template ?? templateOf(path);
-  const { hostname: serverAddress, port, protocol } = new URL(baseUrl);
+  const { hostname: serverAddress, port, protocol } = new URL(config.baseUrl);
   const serverPort = Number(port) || (protocol === 'http:' ? 80 : 443);
+  const traced = channel && { method, urlTemplate, serverAddress, serverPort, ...urls(urlTemplate) };
   const call = <K extends keyof ClientHooks>(name: K, event: Parameters<NonNullable<ClientHooks[K]>>[0]) => {
     try {
       hooks[name]?.(event as never);
@@ -73,27 +90,35 @@ export function attemptObserver(
   let attempt = 0;
   let ended = 0;
   let reason = '';
-  return (send) => {
+  let wait: WaitKind = 'backoff';
+  return (send, failure) => {
     const started = Date.now();
     const event = { method, path, urlTemplate, attempt: ++attempt };
-    const context: RequestContext = { method, urlTemplate, serverAddress, serverPort, attempt };
+    const context = { ...traced, attempt } as RequestContext;
     const retry = attempt > 1 && { reason, delayMs: started - ended };
-    // Set before the start event, so a span opened there carries them.
-    if (retry) Object.assign(context, { retryReason: retry.reason, retryDelayMs: retry.delayMs });
+    if (retry) {
+      // Set before the start event, so a span opened there carries them; the wait is the call's, so it is
+      // published before the attempt's span opens.
+      Object.assign(context, { retryReason: retry.reason, retryDelayMs: retry.delayMs });
+      announceWait(wait, retry.delayMs, ended);
+    }
     return trace(channel, context, async () => {
       if (retry) call('onRetry', { ...event, ...retry });
       call('onRequest', event);
       try {
-        const response = await send();
+        const response = await send((head) => Object.assign(context, statusAndId(head)));
         ended = Date.now();
         reason = `HTTP ${response.status}`;
+        wait = waitAfter(response.status, response.headers);
         const answered = { ...statusAndId(response), durationMs: ended - started };
         Object.assign(context, answered);
         call('onResponse', { ...event, ...answered });
         return response;
       } catch (error) {
         ended = Date.now();
-        reason = errorType(error);
+        reason = failure(error);
+        wait = 'backoff';
+        Object.assign(context, { errorType: reason, durationMs: ended - started });
         throw error;
       }
     });

@@ -36,6 +36,8 @@ export interface Call<T> extends TransportRequest {
    * after a 503 was carried out by the first attempt.
    */
   doneOnRepeat?: ((error: APIError) => boolean) | undefined;
+  /** Fields for the call's trace context, when it is traced (a payout's `externalReference`). */
+  traced?: Partial<CallContext> | undefined;
 }
 
 /** A list through `client.paginate` (or a resource): any of the spec's list shapes, walked page by page. */
@@ -86,6 +88,7 @@ export class Pipeline {
   }
 
   async #call<T>(call: Call<T>, context?: CallContext): Promise<WithResponse<T>> {
+    if (context && call.traced) Object.assign(context, call.traced);
     const result = await this.#send({ ...call, options: ownData(call.options) }, context);
     const response = responseOf(result, call.doneOnRepeat);
     const info = responseInfo(response);

@@ -18,12 +18,34 @@ const UNSET: Readonly<Record<string, undefined | ''>> = Object.freeze({
   searchParams: '',
 });
 
+/** The query as sent: `undefined` and `null` left out; `value` rewrites each value (telemetry redacts them). */
+function search(query: TransportRequest['query'], value = (v: unknown) => String(v)): string {
+  if (!query) return '';
+  const defined = Object.entries(query).filter(([, v]) => v != null);
+  const text = new URLSearchParams(defined.map(([key, v]) => [key, value(v)])).toString();
+  return text ? `?${text}` : '';
+}
+
 function buildUrl(baseUrl: string, path: string, query: TransportRequest['query']): string {
-  const url = `${baseUrl}${assertSafePath(path)}`;
-  if (!query) return url;
-  const defined = Object.entries(query).filter(([, value]) => value != null);
-  const search = new URLSearchParams(defined.map(([key, value]) => [key, String(value)])).toString();
-  return search ? `${url}?${search}` : url;
+  return `${baseUrl}${assertSafePath(path)}${search(query)}`;
+}
+
+/**
+ * The URL for telemetry (`url.full`), with the path as sent and with its template: each query value replaced by
+ * `REDACTED` as the semantic conventions write it (a query may carry a reference or an account number), and the
+ * key, should it be anywhere in them, redacted. The base URL holds no credentials or query (config refuses them).
+ */
+export function telemetryUrls(
+  { baseUrl, redact }: Pick<ResolvedConfig, 'baseUrl' | 'redact'>,
+  path: string,
+  template: string,
+  query: TransportRequest['query'],
+): { url: string; templateUrl: string } {
+  const redacted = search(query, () => 'REDACTED');
+  return {
+    url: redact(`${baseUrl}${path}${redacted}`),
+    templateUrl: redact(`${baseUrl}${template}${redacted}`),
+  };
 }
 
 function buildHeaders(config: ResolvedConfig, request: TransportRequest): Headers {

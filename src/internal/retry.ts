@@ -43,6 +43,16 @@ export function isSafeToRepeat(method: string, idempotent: boolean | undefined):
   return idempotent ?? method !== 'POST';
 }
 
+/**
+ * The wait ky takes before retrying after an answer of `status` (passed through `timingHeaders`): the server's
+ * `Retry-After` when a retried status carries a usable one, else the backoff. A failure without an answer is
+ * followed by the backoff.
+ */
+export function waitAfter(status: number | undefined, headers?: Headers): 'retry_after' | 'backoff' {
+  const asked = status !== undefined && RETRY_STATUSES.includes(status) && headers?.get('retry-after');
+  return asked && retryAfterMs(asked) !== undefined ? 'retry_after' : 'backoff';
+}
+
 /** Rate-limit headers ky would also honour; the spec names only `Retry-After`. */
 const FOREIGN_TIMING = 'ratelimit-reset x-ratelimit-retry-after x-ratelimit-reset x-rate-limit-reset'.split(
   ' ',

@@ -1,9 +1,14 @@
 import { APIUserAbortError } from '../core/error.js';
+import { announceWait, type WaitKind } from './channels.js';
 
-/** Waits `ms`, or rejects with `APIUserAbortError` as soon as `signal` fires. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+/**
+ * Waits `ms`, or rejects with `APIUserAbortError` as soon as `signal` fires. A wait given its `kind` is
+ * published on the wait channel, so a tracer shows it on the span of the call that waits.
+ */
+export function sleep(ms: number, signal?: AbortSignal, kind?: WaitKind): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new APIUserAbortError());
+    if (kind) announceWait(kind, ms);
     const onAbort = () => {
       clearTimeout(timer);
       reject(new APIUserAbortError());

@@ -3,16 +3,17 @@ import {
   APIConnectionError,
   APITimeoutError,
   APIUserAbortError,
-  PaymentsError,
+  type PaymentsError,
   ResponseTooLargeError,
   retryAfterMs,
 } from '../core/error.js';
 import { messageOf } from '../core/values.js';
 import { type ReadBody, readWithin, type TransportResponse, toTransportResponse } from './body.js';
 import { callLimits, type RequestOptions, type ResolvedConfig } from './config.js';
+import { ATTEMPT_FAILURES, type Failure, failureOf } from './failure.js';
 import { attemptObserver } from './hooks.js';
 import { redactHeaders, safeCause } from './redact.js';
-import { unsetOptions, wireRequest } from './request.js';
+import { telemetryUrls, unsetOptions, wireRequest } from './request.js';
 import { isSafeToRepeat, KY_RETRY, MAX_RETRY_AFTER_MS, RETRY_STATUSES, timingHeaders } from './retry.js';
 
 /** The HTTP methods the API uses. */
@@ -100,7 +101,11 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
   let earlierAttemptMayHaveActed = false;
 
   // One attempt: fetch, then the body read inside it, under ky's per-attempt signal.
-  const attemptOnce = async (input: Request | URL | string, init?: RequestInit): Promise<Response> => {
+  const attemptOnce = async (
+    input: Request | URL | string,
+    init?: RequestInit,
+    heard?: (response: Response) => void,
+  ): Promise<Response> => {
     if (debug) log.log('debug', `→ ${target}${attempt ? ` (retry ${attempt})` : ''}`);
     attempt++;
     earlierAttemptMayHaveActed ||= lastMayHaveActed;
@@ -110,6 +115,7 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
     const response = await (streaming
       ? sendStream(config, req, request)
       : (config.fetch ?? globalThis.fetch)(input, init));
+    heard?.(response);
     if (commits && response.status >= 200 && response.status < 300) {
       accepted = { status: response.status, headers: response.headers };
     }
@@ -122,7 +128,15 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
     answer = { status: response.status, headers: headers ?? response.headers, read };
     return headers ? new Response(null, { status: response.status, headers }) : response;
   };
-  const observe = attemptObserver(config.hooks, log, request, config.baseUrl);
+  const observe = attemptObserver(config, request, (template) =>
+    telemetryUrls(config, request.path, template, request.query),
+  );
+  // What an attempt failed with, for its span and the next one's retry reason: as the call's error is decided
+  // below, with `TimeoutError` for an attempt its timeout ended (ky aborted the attempt's signal).
+  const attemptFailure = (error: unknown, req: Request) => {
+    const kind = failureOf(error, signal, Boolean(req.signal?.aborted), accepted);
+    return kind === 'own' ? (error as Error).name : ATTEMPT_FAILURES[kind];
+  };
 
   const kyOptions: KyOptions = {
     ...unsetOptions(),
@@ -151,7 +165,13 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
     // Called once per attempt, under ky's per-attempt signal. The body is read here, not through ky's `.text()`:
     // ky 2 bounds that read by the timeout too, but after the attempt is over, so a GET whose body was cut or
     // stalled would no longer be retried.
-    fetch: (input, init) => (observe ? observe(() => attemptOnce(input, init)) : attemptOnce(input, init)),
+    fetch: (input, init) =>
+      observe
+        ? observe(
+            (heard) => attemptOnce(input, init, heard),
+            (error) => attemptFailure(error, input as Request),
+          )
+        : attemptOnce(input, init),
     // A hook costs ky a merge per request, so it is only attached when it will log.
     ...(log.enabled('info') && {
       hooks: {
@@ -171,14 +191,16 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
     // A retried status ky gave up on is an answer like any other; anything else is no answer, or a lost body.
     if (!(error instanceof HTTPError) || signal?.aborted || accepted) {
       const failed = { target, commits, earlierAttemptMayHaveActed };
+      const kind = failureOf(error, signal, error instanceof TimeoutError, accepted);
       // After a 2xx to a payout, whatever failed is about its body (or the caller's abort): the request is done.
-      if (accepted && (signal?.aborted || aboutTheBody(error))) {
-        log.log('debug', `✕ ${target} accepted (${accepted.status}), body unreadable`);
-        const headers = redactHeaders(accepted.headers, config.redact);
+      if (kind === 'accepted-unreadable') {
+        const { status, headers } = accepted!;
+        log.log('debug', `✕ ${target} accepted (${status}), body unreadable`);
         const { reason, cause } = bodyFailure(error, config, signal);
-        return { ...failed, kind: 'accepted-unreadable', status: accepted.status, headers, reason, cause };
+        const redacted = redactHeaders(headers, config.redact);
+        return { ...failed, kind: 'accepted-unreadable', status, headers: redacted, reason, cause };
       }
-      return { ...failed, kind: 'failed', error: toPaymentsError(error, target, signal, config) };
+      return { ...failed, kind: 'failed', error: toPaymentsError(error, kind, target, config) };
     }
   }
   const { status, headers, read } = answer!;
@@ -226,11 +248,6 @@ function waitTooLong(error: Error): boolean {
  */
 const underlying = (error: unknown) => (error instanceof NetworkError ? error.cause : error);
 
-/** After a 2xx status line, whether `error` is about the body (cut, stalled, too large) rather than the SDK's own. */
-function aboutTheBody(error: unknown): boolean {
-  return !(error instanceof PaymentsError) || error instanceof ResponseTooLargeError;
-}
-
 /** Why the body of an accepted request could not be read, and the cause, reduced to what is safe to keep. */
 function bodyFailure(error: unknown, { redact }: ResolvedConfig, signal: AbortSignal | undefined) {
   const cause = safeCause(underlying(error), redact);
@@ -248,13 +265,13 @@ function bodyFailure(error: unknown, { redact }: ResolvedConfig, signal: AbortSi
  */
 function toPaymentsError(
   error: unknown,
+  kind: Exclude<Failure, 'accepted-unreadable'>,
   target: string,
-  signal: AbortSignal | undefined,
   { redact, logger }: ResolvedConfig,
 ): PaymentsError {
-  if (error instanceof PaymentsError) return error;
-  if (signal?.aborted) return new APIUserAbortError();
-  if (error instanceof TimeoutError) {
+  if (kind === 'own') return error as PaymentsError;
+  if (kind === 'abort') return new APIUserAbortError();
+  if (kind === 'timeout') {
     // ky 2 raises the same error for an attempt over `timeout` and for a call over `totalTimeout`.
     logger.log('debug', `✕ ${target} timed out`);
     return new APITimeoutError(`Request timed out: ${target}`);

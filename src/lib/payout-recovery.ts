@@ -135,7 +135,7 @@ async function lookUp(
   let why = 'no lookup ran';
   for (const wait of schedule) {
     try {
-      await sleep(wait, options.signal);
+      await sleep(wait, options.signal, 'visibility');
       waited += wait;
       const window = windowNow(run);
       const result = options.find
@@ -268,7 +268,7 @@ async function waitToResend(
   if (wait <= 0) return undefined;
   run.notify({ type: 'retry-after', attempt, waitMs: wait });
   try {
-    await sleep(wait, run.options.signal);
+    await sleep(wait, run.options.signal, 'retry_after');
     return undefined;
   } catch {
     return 'aborted while waiting out Retry-After';

@@ -7,6 +7,7 @@ import { REQUEST_OPTION_KEYS, type RequestOptions } from '../internal/config.js'
 import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
 import type { Call } from '../internal/pipeline.js';
 import type { ProofWindow, SearchResult } from '../lib/listing-proof.js';
+import { isRefusal } from '../lib/payout-answers.js';
 import {
   FIND_BY_REFERENCE_OPTION_KEYS,
   type FindByReferenceOptions,
@@ -72,7 +73,9 @@ export class Payouts extends APIResource {
   }
 
   #post(body: PayoutWire, options?: RequestOptions): Call<Payout> {
-    return { method: 'POST', path: '/payouts', body, schema: PayoutSchema, options };
+    const traced =
+      body.externalReference === undefined ? undefined : { externalReference: body.externalReference };
+    return { method: 'POST', path: '/payouts', body, schema: PayoutSchema, options, traced };
   }
 
   /**
@@ -89,16 +92,21 @@ export class Payouts extends APIResource {
       // First of all: a typo such as `lookupfirst` would send the payout without looking (a second payout).
       refuseUnknownKeys(options, LOOKUP_BEFORE_RETRY_OPTION_KEYS);
       const checked = parsePayout(body, true, options.digits);
+      if (context) context.externalReference = checked.externalReference;
       const searchOptions = { ...options, currency: checked.currency };
       // Each listing search is a `payouts.lookup` call; its pages count on the payout's context.
       const search = (ref: string, window: ProofWindow) =>
-        traceCall('payouts.lookup', async (lookup) => {
-          count(context, 'lookups');
-          const pages = () => count(context, 'pages');
-          const result = await searchFor(this.#searchDeps(), ref, window, searchOptions, pages);
-          if (lookup) lookup.found = Boolean(result.found);
-          return result;
-        });
+        traceCall(
+          'payouts.lookup',
+          async (lookup) => {
+            count(context, 'lookups');
+            const pages = () => count(context, 'pages');
+            const result = await searchFor(this.#searchDeps(), ref, window, searchOptions, pages);
+            if (lookup) lookup.found = Boolean(result.found);
+            return result;
+          },
+          { externalReference: ref },
+        );
       const post = async (b: PayoutWire, o: RequestOptions) => {
         const { data, response } = await this.api.call(this.#post(b, o), 'payouts.create').withResponse();
         return { payout: data, requestId: response.requestId };
@@ -113,6 +121,8 @@ export class Payouts extends APIResource {
         if (context && error instanceof PayoutOutcomeUnknownError) {
           Object.assign(context, { outcome: 'unknown', attempts: error.attempts });
         }
+        // The one refusal recoverPayout rethrows is the first POST's: the service said no, nothing moved.
+        if (context && isRefusal(error)) Object.assign(context, { outcome: 'refused', attempts: 1 });
         throw error;
       }
     });
@@ -135,6 +145,7 @@ export class Payouts extends APIResource {
       refuseUnknownKeys(options, FIND_BY_REFERENCE_OPTION_KEYS);
       const problem = referenceIssue(externalReference);
       if (problem) throw invalid(['externalReference'], problem);
+      if (context) context.externalReference = externalReference;
       parseRequest(SearchOptionsSchema, options);
       let result: SearchResult;
       try {

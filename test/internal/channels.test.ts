@@ -37,6 +37,8 @@ const REQUEST_FIELDS = [
   'urlTemplate',
   'serverAddress',
   'serverPort',
+  'url',
+  'templateUrl',
   'attempt',
   'retryReason',
   'retryDelayMs',
@@ -94,6 +96,8 @@ describe('diagnostics channels', () => {
       urlTemplate: '/banks',
       serverAddress: 'payments.test',
       serverPort: 443,
+      url: `${BASE}/banks`,
+      templateUrl: `${BASE}/banks`,
       attempt: 1,
       status: 503,
       durationMs: expect.any(Number),
@@ -152,21 +156,28 @@ describe('diagnostics channels', () => {
       urlTemplate: '/payer-names/{payerNameId}',
       serverAddress: 'payments.test',
       serverPort: 443,
+      url: `${BASE}/payer-names/${id}`,
+      templateUrl: `${BASE}/payer-names/{payerNameId}`,
       attempt: 1,
-      errorType: 'TypeError',
+      durationMs: expect.any(Number),
+      // The class of the error the call throws, not fetch's TypeError.
+      errorType: 'APIConnectionError',
     });
     expect(calls.map(([event]) => event)).toEqual(['start', 'end', 'error', 'asyncStart', 'asyncEnd']);
     expect(calls[4]![1]).toEqual({
       operation: 'payerNames.update',
       errorType: 'APIConnectionError',
     });
-    expect(JSON.stringify([requests, calls])).not.toContain(id);
+    // Only `url` has the path as sent (its ids are the service's, not secrets); the rest never an id.
+    const idFree = requests.map(([event, { url: _, ...context }]) => [event, context]);
+    expect(JSON.stringify([idFree, calls])).not.toContain(id);
   });
 
   it('with nobody listening, no observer is made and the call runs untraced', async () => {
     expect(tracingChannel('payments-service-sdk:request').hasSubscribers).toBe(false);
-    const log = new LevelLogger(console, 'off');
-    expect(attemptObserver({}, log, { method: 'GET', path: '/banks' }, BASE)).toBeUndefined();
+    const config = { hooks: {}, logger: new LevelLogger(console, 'off'), baseUrl: BASE };
+    const urls = () => ({ url: BASE, templateUrl: BASE });
+    expect(attemptObserver(config, { method: 'GET', path: '/banks' }, urls)).toBeUndefined();
     expect(await traceCall('outbox.settle', async (context) => context)).toBeUndefined();
   });
 
