@@ -3,11 +3,11 @@ import type { CallContext, RequestContext } from '../internal/channels.js';
 import { attemptAttributes, attemptErrorType } from './spans.js';
 
 /**
- * What the outbox gauges read: any object with `count()`, the number of payouts in each state. Typed by shape,
- * so this entry does not import the outbox.
+ * What the outbox gauges read: a `PayoutOutbox` (`payments-service-sdk/outbox`), or anything whose `count()`
+ * gives the payouts in each state. Typed by shape, so this entry does not import the outbox.
  */
 export interface CountedOutbox {
-  count(): Promise<Record<string, number>>;
+  count(): Promise<{ states: Record<string, number> }>;
 }
 
 /** The bucket boundaries the HTTP semantic conventions advise for `http.client.request.duration`, in seconds. */
@@ -39,8 +39,8 @@ export function paymentsMetrics(meter: Meter, outboxes: readonly CountedOutbox[]
   const observe = async (result: ObservableResult) => {
     const counts = await Promise.all(outboxes.map((outbox) => outbox.count()));
     const totals = new Map<string, number>();
-    for (const count of counts) {
-      for (const [state, n] of Object.entries(count)) totals.set(state, (totals.get(state) ?? 0) + n);
+    for (const { states } of counts) {
+      for (const [state, n] of Object.entries(states)) totals.set(state, (totals.get(state) ?? 0) + n);
     }
     for (const [state, n] of totals) result.observe(n, { 'payments.outbox.state': state });
   };

@@ -148,7 +148,9 @@ describe('instrumentPayments, switched on and off', () => {
       .catch(() => undefined);
     await clientFor(mock).payouts.create({ ...payout, externalReference: 'inv-2041' });
     // The service lists NGN payouts under its own reference: the search can find nothing to prove; the span is there.
-    await clientFor(mock).payouts.findByReference('inv-2041').catch(() => undefined);
+    await clientFor(mock)
+      .payouts.findByReference('inv-2041')
+      .catch(() => undefined);
     instrumentation.disable();
     expect(referenceOn()).toEqual(['payouts.create', 'payouts.findByReference']);
     const byName = (name: string) => exporter.getFinishedSpans().filter((s) => s.name === name);

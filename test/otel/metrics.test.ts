@@ -6,6 +6,7 @@ import {
   instrumentPayments,
   type PaymentsInstrumentation,
 } from '../../src/otel/index.js';
+import { createPayoutOutbox, memoryOutboxStore } from '../../src/outbox/index.js';
 import { VERSION } from '../../src/version.js';
 import { settle } from '../helpers/clock.js';
 import { BENEFICIARY, clientFor, useFakeClock, useMock } from '../helpers/mock.js';
@@ -16,7 +17,7 @@ let metrics = inMemoryMetrics();
 let instrumentation: PaymentsInstrumentation | undefined;
 /** Metrics only: no tracer provider is registered, so spans go nowhere. */
 function instrument(
-  outboxes?: { count(): Promise<Record<string, number>> }[],
+  outboxes?: { count(): Promise<{ states: Record<string, number> }> }[],
   temporality?: AggregationTemporality,
 ) {
   metrics = inMemoryMetrics(temporality);
@@ -116,12 +117,22 @@ describe('metrics', () => {
 
   it('payments.outbox.payouts: the outboxes given, by state, summed; nothing observed when one cannot count', async () => {
     let failing = false;
+    // A real outbox (memory store, payouts enqueued), and one whose database may be down.
+    const outbox = createPayoutOutbox({ client: clientFor(mock), store: memoryOutboxStore() });
+    for (const ref of ['g-1', 'g-2']) {
+      await outbox.enqueue({
+        amount: '1.00',
+        currency: 'USD',
+        beneficiary: BENEFICIARY,
+        externalReference: ref,
+      });
+    }
     const outboxes = [
-      { count: async () => ({ pending: 2, sending: 1, created: 5 }) },
+      outbox,
       {
         count: async () => {
           if (failing) throw new Error('database down');
-          return { pending: 1, sending: 0, created: 3 };
+          return { states: { pending: 1, sending: 1, created: 3 } };
         },
       },
     ];
@@ -132,11 +143,10 @@ describe('metrics', () => {
       unit: '{payout}',
       description: 'Payouts in the outbox, by state.',
     });
-    expect(points<number>(gauge)).toEqual([
-      [{ 'payments.outbox.state': 'created' }, 8],
-      [{ 'payments.outbox.state': 'pending' }, 3],
-      [{ 'payments.outbox.state': 'sending' }, 1],
-    ]);
+    const observed = Object.fromEntries(
+      points<number>(gauge).map(([a, v]) => [(a as Record<string, string>)['payments.outbox.state'], v]),
+    );
+    expect(observed).toMatchObject({ pending: 3, sending: 1, created: 3, unknown: 0, not_sent: 0 });
     failing = true;
     expect(points((await metrics.read()).get('payments.outbox.payouts'))).toEqual([]);
   });
