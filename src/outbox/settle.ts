@@ -184,7 +184,10 @@ async function failed(s: Step, error: unknown, doubt: boolean, readBack: boolean
   if (error instanceof PayoutOutcomeUnknownError) {
     s.accepted ||= error.errors.some(wasAccepted);
     // A refusal after a doubt may be the earlier payout's doing: it is looked up from now on, never sent again.
-    if (error.cause !== undefined) s.accepted = true;
+    if (error.cause !== undefined) {
+      s.trail.push(attemptOf('post', error.cause));
+      s.accepted = true;
+    }
     return inconclusive(s, error.reason, readBack);
   }
   if (error instanceof APIError || error instanceof RequestValidationError) {
