@@ -21,6 +21,7 @@ import { createPaymentsMock, DEFAULT_API_KEY } from '../../src/testing/index.js'
 import { settle } from '../helpers/clock.js';
 import { BENEFICIARY } from '../helpers/fixtures.js';
 import {
+  afterStored,
   armListing,
   armPost,
   KIND_LABELS,
@@ -29,6 +30,7 @@ import {
   MAX_ATTEMPTS,
   type Scenario,
   scenarioArb,
+  shiftNow,
   WAITS,
 } from '../helpers/payout-trials.js';
 import { reportTable } from '../helpers/report.js';
@@ -40,6 +42,14 @@ const MIN_PER_KIND = 30;
 const TIMEOUT_MS = 50;
 
 const mock = createPaymentsMock({ seed: 7 });
+/** This trial's `shift` fault, armed once the payout is stored. */
+const shift = { armed: false };
+const handle = mock.handle.bind(mock);
+mock.handle = async (request, context) => {
+  const response = await handle(request, context);
+  shiftNow(mock, request, shift);
+  return response;
+};
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: new Date('2026-03-02T09:00:00Z') });
   mock.reset();
@@ -56,7 +66,11 @@ const newClient = () =>
     maxRetries: 2,
     // The oversized fault pads past 9 MiB; a 1 MiB limit meets it sooner, and the rule is the same.
     maxResponseBytes: 2 ** 20,
-    fetch: mock.fetch,
+    fetch: (input, init) =>
+      mock.handle(new Request(input, init)).then((response) => {
+        if (response.type === 'error') throw new TypeError('fetch failed');
+        return response;
+      }),
   });
 const client = newClient();
 
@@ -92,14 +106,22 @@ interface TrialResult {
 
 async function runTrial(s: Scenario, ref: string): Promise<TrialResult> {
   mock.reset();
+  shift.armed = false;
   armListing(mock, s);
   const body = payout(s, ref);
   let postsBefore = 0;
+  let placed = false;
+  const storedNow = () => {
+    if (placed) return;
+    placed = true;
+    afterStored(mock, s, `inv ${ref}`, shift);
+  };
   if (s.crash) {
     // The first process sends the payout and dies before it learns anything: its outcome is never seen.
     armPost(mock, s, 1);
     postsBefore = 1;
     await settle(newClient().payouts.create(body));
+    storedNow();
   }
   const match = s.match ? (tx: Transaction) => byRemark(ref)(tx) : undefined;
   const result = await settle(
@@ -110,6 +132,7 @@ async function runTrial(s: Scenario, ref: string): Promise<TrialResult> {
       ...(match ? { match } : {}),
       onAttempt: (event) => {
         if (event.type === 'post') armPost(mock, s, event.attempt + postsBefore);
+        if (event.type === 'ambiguous') storedNow();
       },
     }),
   );
@@ -133,6 +156,10 @@ async function runTrial(s: Scenario, ref: string): Promise<TrialResult> {
   }
   const error = result.error;
   if (error instanceof PayoutOutcomeUnknownError && error.externalReference === ref) {
+    // Every "unknown" names why absence could not be proven.
+    if (!WHY_UNKNOWN.test(error.reason)) {
+      return { outcome: 'violation', payouts, detail: `unexplained: unknown because "${error.reason}"` };
+    }
     return { outcome: 'unknown', payouts };
   }
   // A definite failure: the service refused the payout, so nothing may be stored.
@@ -143,6 +170,10 @@ async function runTrial(s: Scenario, ref: string): Promise<TrialResult> {
   }
   return { outcome: 'violation', payouts, detail: `threw ${String(error)}` };
 }
+
+/** The reasons an outcome can be unknown: each names what kept absence from being proven. */
+const WHY_UNKNOWN =
+  /incomplete|accepted the payout|lookup failed|aborted|was refused .* after|clock|assigns|without a reference|older form/;
 
 const table = new Map<Kind, Record<Outcome, number>>();
 const totals: Record<Outcome, number> = none();

@@ -44,6 +44,15 @@ export interface Scenario {
   pageFaults: Array<'empty' | 'repeat'>;
   /** The first process dies right after its POST left; a second one resumes with `lookupFirst`. */
   crash: boolean;
+  /**
+   * Once the payout is stored, 99 newer rows and one sharing its timestamp (sorting before it among equals), and
+   * an unstable tie order: an offset walk's page boundary falls between the two.
+   */
+  ties: boolean;
+  /** Between two reads of the default listing, its newest row fails (leaves it) and an older row shows up late. */
+  shift: boolean;
+  /** The service's clock against the client's: 0, or two days either way. */
+  skewMs: number;
 }
 
 export const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
@@ -91,6 +100,12 @@ export const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
     },
   ),
   crash: fc.oneof({ weight: 6, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+  ties: fc.oneof({ weight: 5, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+  shift: fc.oneof({ weight: 5, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+  skewMs: fc.oneof(
+    { weight: 10, arbitrary: fc.constant(0) },
+    { weight: 1, arbitrary: fc.constantFrom(172_800_000, -172_800_000) },
+  ),
 });
 
 export const KIND_LABELS = {
@@ -109,6 +124,9 @@ export const KIND_LABELS = {
   listingDown: 'listing 503s (lookup may fail)',
   pageFaults: 'listing page empty/repeated before its end',
   crash: 'crash after the POST, resume with lookupFirst',
+  ties: 'rows sharing a timestamp across a page boundary',
+  shift: 'a row leaves and another arrives between reads',
+  skew: "client clock two days off the service's",
   NGN: 'NGN',
   USD: 'USD',
   USDC: 'USDC',
@@ -128,6 +146,9 @@ export function kindsOf(s: Scenario): Kind[] {
   if (s.listingDown) kinds.add('listingDown');
   if (s.pageFaults.length) kinds.add('pageFaults');
   if (s.crash) kinds.add('crash');
+  if (s.ties) kinds.add('ties');
+  if (s.shift) kinds.add('shift');
+  if (s.skewMs) kinds.add('skew');
   kinds.add(s.currency);
   if (s.currency === 'NGN' && s.serviceReference) kinds.add('serviceReference');
   kinds.add(s.dedupe ? 'dedupe' : 'noDedupe');
@@ -153,6 +174,8 @@ export function armPost(mock: PaymentsMock, s: Scenario, attempt: number): void 
 export function armListing(mock: PaymentsMock, s: Scenario): void {
   mock.settings.dedupeByReference = s.dedupe;
   mock.settings.assignNgnReferences = s.serviceReference;
+  mock.settings.invented.unstableTieOrder = s.ties;
+  mock.settings.clockOffsetMs = s.skewMs;
   mock.faults.listingLag(s.lagMs);
   const match = 'GET /transactions';
   if (s.lookup429) mock.faults.next({ status: 429, retryAfter: s.retryAfter, times: s.lookup429, match });
@@ -160,4 +183,33 @@ export function armListing(mock: PaymentsMock, s: Scenario): void {
   for (const kind of s.pageFaults) mock.faults.pageFault(kind, match);
   // Page faults strike only after page 1: 150 newer rows of other payouts push this one to page 2.
   if (s.pageFaults.length) newerWithdrawals(mock, 150);
+}
+
+/**
+ * The listing faults that need the payout stored first: `ties` (the payout becomes row 101, its tie partner row
+ * 100, so an offset walk's boundary falls between them) and `shift` (armed for the next default-listing read).
+ */
+export function afterStored(
+  mock: PaymentsMock,
+  s: Scenario,
+  description: string,
+  shift: { armed: boolean },
+): void {
+  const row = mock.account().transactions.find((t) => t.row.description === description)?.row;
+  if (s.ties && row) {
+    mock.transactions.add({ id: '00000000-0000-4000-8000-000000000000', created_at: row.created_at });
+    const at = Date.parse(row.created_at);
+    for (let i = 1; i <= 99; i++)
+      mock.transactions.add({ created_at: new Date(at + i * 1000).toISOString() });
+  }
+  shift.armed = s.shift;
+}
+
+/** `shift`: after a read of the default listing, its newest row fails and an older row appears late. */
+export function shiftNow(mock: PaymentsMock, request: Request, shift: { armed: boolean }): void {
+  if (!shift.armed || request.method !== 'GET' || new URL(request.url).searchParams.has('status')) return;
+  shift.armed = false;
+  const newest = mock.account().transactions.find((t) => t.row.status !== 'failed');
+  if (newest) mock.transactions.setStatus(newest.row.id, 'failed');
+  mock.transactions.add({ created_at: new Date(mock.now() - 30_000).toISOString() });
 }
