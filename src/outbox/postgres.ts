@@ -19,11 +19,12 @@ export interface PostgresOutboxStoreOptions {
   /** Table name, optionally `schema.table`. Default `payout_outbox` (and `payout_outbox_remarks`). */
   table?: string;
   /**
-   * The outbox assumes a committed mark ("this payout may have been sent") survives a failover: true on a single
-   * node or with synchronous replication. With asynchronous standbys (`pg_stat_replication` lists some and
-   * `synchronous_standby_names` is empty, or `synchronous_commit` is `off`/`local`) a promotion can lose it, and
-   * the next worker would trust a row that says "never sent". The store then refuses to start unless this is
-   * `true`: every first POST is then preceded by a lookup too (slower, and a refusal of it is `unknown`).
+   * The outbox assumes a committed mark ("this payout may have been sent") survives a crash and a failover: true
+   * on a single node or with synchronous replication, with `synchronous_commit` on. With asynchronous standbys
+   * (`pg_stat_replication` lists some and `synchronous_standby_names` is empty, or `synchronous_commit` is
+   * `local`) a promotion can lose it, and with `synchronous_commit = off` a crash can; the next worker would then
+   * trust a row that says "never sent". The store refuses to start there unless this is `true`: every first POST
+   * is then preceded by a lookup too (slower, and a refusal of it is `unknown`).
    */
   lookupBeforeFirstSend?: boolean;
 }
@@ -34,7 +35,7 @@ const MS = `* interval '1 millisecond'`;
 const OPEN = `state IN ('pending', 'sending', 'retry')`;
 const FREE = `(lease_until IS NULL OR lease_until < ${NOW})`;
 
-/** Why commits may not survive a failover here, or undefined. */
+/** Why a committed write may not survive a crash or a failover here, or undefined. */
 async function replicationRisk(client: PostgresQueryable): Promise<string | undefined> {
   const { rows } = await client.query(
     `SELECT (SELECT count(*) FROM pg_stat_replication)::int AS standbys,
@@ -42,13 +43,13 @@ async function replicationRisk(client: PostgresQueryable): Promise<string | unde
             current_setting('synchronous_commit') AS commit`,
   );
   const { standbys, names, commit } = rows[0] as { standbys: number; names: string; commit: string };
+  // Acknowledged before its WAL is written: a crash of this one server can lose it too.
+  if (commit === 'off') return 'synchronous_commit is off, so a crash can lose a commit already acknowledged';
   if (standbys === 0) return undefined;
   if (String(names).trim() === '') {
     return `${standbys} standby(s) replicate asynchronously (synchronous_standby_names is empty)`;
   }
-  if (commit === 'off' || commit === 'local') {
-    return `synchronous_commit is ${commit}, so commits do not wait for the standbys`;
-  }
+  if (commit === 'local') return 'synchronous_commit is local, so commits do not wait for the standbys';
   return undefined;
 }
 
@@ -73,11 +74,14 @@ export function postgresOutboxStore(
       if (lookupBeforeFirstSend) return;
       const risk = await replicationRisk(client);
       if (risk) {
-        checked = undefined;
         const message = `cannot keep payouts safe across a failover: ${risk}, so a promoted standby may have lost the record that a payout was sent. Use synchronous replication (or one node), or pass lookupBeforeFirstSend: true to look every payout up before its first POST`;
         throw new RequestValidationError([{ path: ['lookupBeforeFirstSend'], message }]);
       }
     })();
+    // Asked again after a failure (the database restarting, say), until it has been answered once.
+    checked.catch(() => {
+      checked = undefined;
+    });
     return checked;
   };
   const lease = `owner = $3, token = token + 1, lease_until = ${NOW} + $2 ${MS}`;

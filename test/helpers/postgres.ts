@@ -148,7 +148,7 @@ async function serve(dir: string, data: string, init: (port: number) => void): P
 
 /**
  * Starts a fresh cluster; resolves once it accepts connections. `replicas`: it may stream to standbys
- * (`startStandby`); otherwise commits do not wait for the disk (`synchronous_commit = off`, a test's speed).
+ * (`startStandby`).
  */
 export async function startPostgres(options: { replicas?: boolean } = {}): Promise<TestPostgres> {
   const dir = mkdtempSync(join(tmpdir(), 'sdk-pg-'));
@@ -156,9 +156,9 @@ export async function startPostgres(options: { replicas?: boolean } = {}): Promi
   const { run, own } = tools(dir);
   return serve(dir, data, (port) => {
     run('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
-    const extra = options.replicas
-      ? ['wal_level = replica', 'max_wal_senders = 5', 'hot_standby = on']
-      : ['synchronous_commit = off'];
+    // fsync off (a test's speed: only an OS crash would lose writes); synchronous_commit stays on, as the outbox
+    // requires (a restart of the server must not lose an acknowledged commit).
+    const extra = options.replicas ? ['wal_level = replica', 'max_wal_senders = 5', 'hot_standby = on'] : [];
     writeFileSync(join(data, 'postgresql.auto.conf'), CONFIG(port, dir, extra));
     own(join(data, 'postgresql.auto.conf'));
   });

@@ -258,6 +258,27 @@ describe.runIf(postgresAvailable())('postgres', () => {
     },
   }));
 
+  it('refuses to start where a crash can lose an acknowledged commit (synchronous_commit off)', async () => {
+    await pool.query('ALTER SYSTEM SET synchronous_commit = off');
+    await pool.query('SELECT pg_reload_conf()');
+    const fresh = new pg.Pool({ connectionString: server.url, max: 1 });
+    try {
+      const error = await rejection(postgresOutboxStore({ client: fresh, table: 'sync_check' }).migrate());
+      expect((error as RequestValidationError).message).toMatch(
+        /synchronous_commit is off, so a crash can lose a commit already acknowledged/,
+      );
+      await postgresOutboxStore({
+        client: fresh,
+        table: 'sync_check',
+        lookupBeforeFirstSend: true,
+      }).migrate();
+    } finally {
+      await pool.query('ALTER SYSTEM RESET synchronous_commit');
+      await pool.query('SELECT pg_reload_conf()');
+      await fresh.end();
+    }
+  });
+
   it('refuses a tx that is not inside a transaction (autocommit), before anything is written', async () => {
     const store = postgresOutboxStore({ client: pool });
     await store.migrate();
