@@ -1,8 +1,18 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresOutboxStore } from '../../src/outbox/index.js';
-import { runTrial } from '../helpers/durable.js';
+import { runTrial, type Tally } from '../helpers/durable.js';
 import { postgresAvailable, startPostgres, type TestPostgres } from '../helpers/postgres.js';
+
+/** What every trial must show: no payout twice, none lost, every final state agreeing with the ledger. */
+function holds(tally: Tally) {
+  console.log(tally.line);
+  expect(tally.duplicates).toBe(0);
+  expect(tally.lost).toBe(0);
+  expect(tally.disagreements).toEqual([]);
+  expect(tally.unknownWithoutReason).toBe(0);
+  expect(tally.edgeRemarksRefused).toBe(5);
+}
 
 describe.runIf(postgresAvailable())('durable payouts on PostgreSQL', () => {
   let server: TestPostgres;
@@ -10,13 +20,18 @@ describe.runIf(postgresAvailable())('durable payouts on PostgreSQL', () => {
   beforeAll(async () => {
     server = await startPostgres();
     pool = new pg.Pool({ connectionString: server.url, max: 4 });
+    // Chaos ends connections of this pool too; the pool replaces them.
+    pool.on('error', () => {});
   });
   afterAll(async () => {
     await pool?.end();
     server?.stop();
   });
+  const terminate = async (pid: number) => {
+    await pool.query('SELECT pg_terminate_backend($1)', [pid]);
+  };
 
-  it('sends no payout twice and loses none while 4 worker processes are killed, paused and cut off', async () => {
+  it('sends no payout twice and loses none while 4 worker processes are killed, paused and cut off, with ties and a skewed clock', async () => {
     const tally = await runTrial({
       label: 'postgres',
       store: postgresOutboxStore({ client: pool }),
@@ -25,20 +40,64 @@ describe.runIf(postgresAvailable())('durable payouts on PostgreSQL', () => {
       payouts: 210,
       seed: 2211,
       kills: 12,
-      terminateBackend: async (pid) => {
-        await pool.query('SELECT pg_terminate_backend($1)', [pid]);
-      },
+      terminateBackend: terminate,
+      ties: true,
+      // A VM restored from a snapshot: the worker's clock two days behind. The outbox reads the database's clock.
+      skewMs: -172_800_000,
       deadlineMs: 240_000,
     });
-    console.log(tally.line);
-    expect(tally.duplicates).toBe(0);
-    expect(tally.lost).toBe(0);
-    expect(tally.disagreements).toEqual([]);
-    expect(tally.unknownWithoutReason).toBe(0);
+    holds(tally);
     expect(tally.pausedLost).toBe(true);
     expect(tally.terminated).toBe(true);
     // How many planned kills are reached depends on how fast the payouts drain (a worker may finish before its
     // kill point, and a lookup happens only after a fault), so the count is printed; the proof is the ledger.
     expect(Object.values(tally.killed).reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(1);
+  }, 300_000);
+
+  it('keeps every worker running through database restarts, every connection ended, and a pool that cannot connect for 10 s', async () => {
+    const tally = await runTrial({
+      label: 'postgres chaos',
+      store: postgresOutboxStore({ client: pool, table: 'chaos_outbox' }),
+      workerEnv: { OUTBOX_PG: server.url, OUTBOX_TABLE: 'chaos_outbox' },
+      processes: 4,
+      payouts: 300,
+      seed: 4411,
+      kills: 6,
+      terminateBackend: terminate,
+      chaos: [
+        { name: 'pg_ctl restart -m fast', atFinals: 40, run: () => server.restart('fast') },
+        {
+          name: 'pg_terminate_backend of every worker connection',
+          atFinals: 100,
+          run: async () => {
+            await pool.query(
+              `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'outbox-worker'`,
+            );
+          },
+        },
+        { name: 'pg_ctl restart -m immediate', atFinals: 160, run: () => server.restart('immediate') },
+      ],
+      blocked: { port: server.port, ms: 10_000 },
+      deadlineMs: 240_000,
+    });
+    holds(tally);
+    expect(tally.chaos.count).toBe(3);
+    expect(tally.unexpectedExits).toBe(0);
+  }, 300_000);
+
+  it('the queue recipe on pg-boss: jobs settle payouts, reschedule by nextAttemptAt, and survive the kills', async () => {
+    const tally = await runTrial({
+      label: 'postgres pg-boss',
+      store: postgresOutboxStore({ client: pool, table: 'queued_outbox' }),
+      workerEnv: { OUTBOX_PG: server.url, OUTBOX_TABLE: 'queued_outbox' },
+      processes: 4,
+      payouts: 150,
+      seed: 5511,
+      kills: 8,
+      queue: { url: server.url },
+      deadlineMs: 240_000,
+    });
+    holds(tally);
+    expect(tally.unexpectedExits).toBe(0);
   }, 300_000);
 });

@@ -20,6 +20,9 @@ describe('durable payouts on SQLite', () => {
       payouts: 210,
       seed: 3311,
       kills: 9,
+      // Rows sharing timestamps across page boundaries. (A worker with its own clock is no trial here: SQLite is one
+      // machine, every process reading one clock, which leases depend on.)
+      ties: true,
       deadlineMs: 240_000,
     });
     console.log(tally.line);
@@ -27,6 +30,8 @@ describe('durable payouts on SQLite', () => {
     expect(tally.lost).toBe(0);
     expect(tally.disagreements).toEqual([]);
     expect(tally.unknownWithoutReason).toBe(0);
+    expect(tally.edgeRemarksRefused).toBe(5);
+    expect(tally.unexpectedExits).toBe(0);
     expect(tally.pausedLost).toBe(true);
     // How many planned kills are reached depends on how fast the payouts drain (a worker may finish before its
     // kill point, and a lookup happens only after a fault), so the count is printed; the proof is the ledger.

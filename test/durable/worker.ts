@@ -10,6 +10,11 @@
  * - `OUTBOX_TERMINATE`: at `before-post:n`, ask the parent to end this process's database connection
  *   (`pg_terminate_backend`) and go on once it has: the claim is the row's lease, not the connection, so the
  *   POST goes, and the outcome is written on a new connection.
+ * - `OUTBOX_SKEW_MS`: this process's clock (`Date.now`) runs this far off; on PostgreSQL the outbox reads the
+ *   database's clock, so it must not matter.
+ * - `OUTBOX_QUEUE=pg-boss`: payouts are settled as pg-boss jobs (the docs' queue recipe) instead of by `work()`:
+ *   each job settles its payout and, while it is open, sends itself again for `nextAttemptAt`; a sweeper sends a
+ *   job for every due payout (the gap between COMMIT and publishing).
  * Every step is reported on stdout as a JSON line.
  */
 
@@ -26,6 +31,11 @@ import {
 import { DEFAULT_API_KEY } from '../../src/testing/index.js';
 
 const env = process.env;
+if (env.OUTBOX_SKEW_MS) {
+  const skew = Number(env.OUTBOX_SKEW_MS);
+  const realNow = Date.now;
+  Date.now = () => realNow() + skew;
+}
 const report = (event: Record<string, unknown>) =>
   process.stdout.write(`${JSON.stringify({ pid: process.pid, ...event })}\n`);
 const point = (name: string | undefined) => {
@@ -51,10 +61,10 @@ let store: PayoutOutboxStore<unknown>;
 let pool: pg.Pool | undefined;
 if (env.OUTBOX_PG) {
   // One connection, so that the one the parent terminates is the one this worker uses.
-  pool = new pg.Pool({ connectionString: env.OUTBOX_PG, max: 1 });
+  pool = new pg.Pool({ connectionString: env.OUTBOX_PG, max: 1, application_name: 'outbox-worker' });
   // A terminated connection: the pool drops it and opens another for the next statement.
   pool.on('error', (error) => report({ event: 'db-error', message: error.message }));
-  store = postgresOutboxStore({ client: pool });
+  store = postgresOutboxStore({ client: pool, ...(env.OUTBOX_TABLE ? { table: env.OUTBOX_TABLE } : {}) });
 } else {
   store = sqliteOutboxStore({ database: new DatabaseSync(env.OUTBOX_SQLITE!) });
 }
@@ -117,12 +127,44 @@ const outbox = createPayoutOutbox({
 
 const stop = new AbortController();
 process.on('SIGTERM', () => stop.abort());
+const onError = (error: unknown) => report({ event: 'error', message: (error as Error).message });
 report({ event: 'ready' });
-await outbox.work({
-  concurrency: 4,
-  pollMs: 100,
-  signal: stop.signal,
-  onError: (error) => report({ event: 'error', message: (error as Error).message }),
-});
+if (env.OUTBOX_QUEUE === 'pg-boss') {
+  await settleByQueue();
+} else {
+  await outbox.work({ concurrency: 4, pollMs: 100, signal: stop.signal, onError });
+}
 await pool?.end();
 report({ event: 'stopped' });
+
+/** The docs' queue recipe on pg-boss: a job settles its payout, and sends itself again while it is open. */
+async function settleByQueue() {
+  const { PgBoss } = await import('pg-boss');
+  const boss = new PgBoss({ connectionString: env.OUTBOX_PG!, max: 2, application_name: 'outbox-worker' });
+  boss.on('error', onError);
+  await boss.start();
+  const publish = (reference: string, startAfter?: Date) =>
+    boss.send('payout', { reference }, { singletonKey: reference, ...(startAfter ? { startAfter } : {}) });
+  await boss.work<{ reference: string }>(
+    'payout',
+    { batchSize: 1, pollingIntervalSeconds: 0.5 },
+    async ([job]) => {
+      const record = await outbox.settle(job!.data.reference);
+      if (record.state === 'pending' || record.state === 'sending' || record.state === 'retry') {
+        await publish(record.reference, record.nextAttemptAt);
+      }
+    },
+  );
+  // A job published after COMMIT is lost if its publisher died in between: the sweeper publishes every due payout.
+  const sweep = setInterval(() => {
+    outbox
+      .list({ due: true, limit: 1000 })
+      .then((due) => Promise.all(due.map((r) => publish(r.reference))))
+      .catch(onError);
+  }, 1000);
+  await new Promise<void>((resolve) =>
+    stop.signal.addEventListener('abort', () => resolve(), { once: true }),
+  );
+  clearInterval(sweep);
+  await boss.stop({ graceful: true });
+}

@@ -18,6 +18,7 @@ import {
   type PayoutRecord,
 } from '../../src/outbox/index.js';
 import { createPaymentsMock, DEFAULT_API_KEY, startMockServer } from '../../src/testing/index.js';
+import { type ChaosEvent, ChaosLog, publishJobs, refusingProxy, tiePartner } from './durable-chaos.js';
 import { BENEFICIARY } from './fixtures.js';
 
 const WORKER = fileURLToPath(new URL('../durable/worker.ts', import.meta.url));
@@ -38,7 +39,7 @@ async function bundleWorker(): Promise<string> {
     platform: 'node',
     format: 'esm',
     target: 'node22',
-    external: ['pg'],
+    external: ['pg', 'pg-boss'],
     logLevel: 'silent',
   });
   return outfile;
@@ -58,6 +59,16 @@ export interface TrialOptions {
   terminateBackend?: (backendPid: number) => Promise<void>;
   /** Fails the trial after this long (a hang, not a slow machine: generous). */
   deadlineMs: number;
+  /** Events on the database while the workers run (PostgreSQL): restarts, every worker connection ended. */
+  chaos?: ChaosEvent[];
+  /** One more worker whose database connections are refused for this many ms from its start (PostgreSQL). */
+  blocked?: { port: number; ms: number };
+  /** One more worker whose own clock is this far off (`OUTBOX_SKEW_MS`). */
+  skewMs?: number;
+  /** The workers settle payouts as pg-boss jobs (the docs' queue recipe) on this database. */
+  queue?: { url: string };
+  /** NGN payouts share timestamps with other rows across page boundaries, in an unstable order. */
+  ties?: boolean;
 }
 
 export interface Tally {
@@ -70,6 +81,11 @@ export interface Tally {
   killed: Record<string, number>;
   pausedLost: boolean;
   terminated: boolean;
+  /** Worker processes that exited without being killed by plan (a crash on a database restart, say). */
+  unexpectedExits: number;
+  /** NGN payouts with white space at either end of the remark, refused at enqueue (none recorded). */
+  edgeRemarksRefused: number;
+  chaos: ChaosLog;
   line: string;
 }
 
@@ -95,6 +111,7 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
     wallet.available_balance = 10 ** 13;
   }
   mock.faults.listingLag(150);
+  mock.settings.invented.unstableTieOrder = options.ties === true;
   // Faults at seeded POSTs: a cut or stalled 2xx (the payout committed), a 503, a 429 with Retry-After.
   const handle = mock.handle.bind(mock);
   let posts = 0;
@@ -113,7 +130,10 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
       if (lists % 23 === 0) mock.faults.pageFault('empty');
       if (lists % 29 === 0) mock.faults.pageFault('repeat');
     }
-    return handle(request, context);
+    const tie = options.ties && request.method === 'POST' && random() < 0.3;
+    const response = await handle(request, context);
+    if (tie) tiePartner(mock);
+    return response;
   };
   const server = await startMockServer({ mock });
 
@@ -133,6 +153,20 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
     const body = { amount: 100 + i, currency, beneficiary: BENEFICIARY };
     references.push((await outbox.enqueue(body, currency === 'USDC' ? { digits: 2 } : {})).reference);
   }
+
+  // Remarks with white space at either end would go unrecognised by a service that trims them: refused.
+  let edgeRemarksRefused = 0;
+  for (let i = 0; i < 5; i++) {
+    const body = { amount: 100 + i, currency: 'NGN', beneficiary: BENEFICIARY, remark: ` Edge ${i} ` };
+    await outbox.enqueue(body).catch(() => {
+      edgeRemarksRefused += 1;
+    });
+  }
+  if (options.queue) await publishJobs(options.queue.url, references, () => random() < 0.1);
+  const chaosLog = new ChaosLog();
+  const chaos = [...(options.chaos ?? [])];
+  const proxy = options.blocked ? await refusingProxy(options.blocked.port, options.blocked.ms) : undefined;
+  let unexpectedExits = 0;
 
   const enqueuedAt = performance.now();
   const finals: number[] = [];
@@ -177,14 +211,19 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
     }
   };
 
-  const startWorker = () => {
+  const startWorker = (extraEnv: Record<string, string> = {}, spare = false) => {
     const env: Record<string, string> = {
       ...process.env,
       ...options.workerEnv,
+      ...(options.queue ? { OUTBOX_QUEUE: 'pg-boss' } : {}),
+      ...extraEnv,
       OUTBOX_BASE_URL: server.baseUrl,
     } as Record<string, string>;
     // The first worker is paused, the second (PostgreSQL) cut off; every other start is killed, until none is left.
-    if (pausePlanned) {
+    // A spare (the blocked or the skewed one) is left alone.
+    if (spare) {
+      // No fault planned.
+    } else if (pausePlanned) {
       pausePlanned = false;
       env.OUTBOX_PAUSE = `after-claim:${2 + Math.floor(random() * 4)}`;
     } else if (terminatePlanned) {
@@ -207,7 +246,10 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
       } catch {
         return;
       }
-      if (event.event === 'killed') killed[event.at!] = (killed[event.at!] ?? 0) + 1;
+      if (event.event === 'killed') {
+        killed[event.at!] = (killed[event.at!] ?? 0) + 1;
+        planned.add(child);
+      }
       if (event.event === 'paused') paused = { child, reference: event.reference! };
       if (
         event.event === 'write' &&
@@ -234,20 +276,37 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
         }, rejectDone);
       }
       if (event.event === 'write') {
-        if (event.state !== 'lost' && !OPEN_STATES.includes(event.state as never))
+        chaosLog.wrote();
+        if (event.state !== 'lost' && !OPEN_STATES.includes(event.state as never)) {
           finals.push(performance.now());
-        void checkDone().catch(rejectDone);
+          const next = chaos[0];
+          if (next && finals.length >= next.atFinals) {
+            chaos.shift();
+            chaosLog.ran(next.name);
+            void Promise.resolve(next.run()).catch(rejectDone);
+          }
+        }
+        void checkDone().catch(() => {});
       }
     });
     child.on('exit', () => {
       workers.delete(child);
       if (!finished) {
-        startWorker();
-        void checkDone().catch(rejectDone);
+        if (!planned.has(child)) unexpectedExits += 1;
+        startWorker(extraEnv, spare);
+        // The database may be restarting: the next write checks again.
+        void checkDone().catch(() => {});
       }
     });
   };
+  const planned = new WeakSet<ChildProcess>();
   for (let i = 0; i < options.processes; i++) startWorker();
+  if (options.skewMs) startWorker({ OUTBOX_SKEW_MS: String(options.skewMs) }, true);
+  if (proxy) {
+    const url = new URL(options.workerEnv.OUTBOX_PG!);
+    url.port = String(proxy.port);
+    startWorker({ OUTBOX_PG: url.toString() }, true);
+  }
 
   try {
     await done;
@@ -262,6 +321,7 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
     }
     await Promise.all(exits);
     await server.close();
+    await proxy?.close();
   }
 
   const settledAt = performance.now();
@@ -288,12 +348,23 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
     if (record.state === 'unknown' && !record.reason) unknownWithoutReason += 1;
   }
   const count = (s: string) => states[s] ?? 0;
+  const extras = [
+    options.ties ? 'NGN rows sharing timestamps across page boundaries' : '',
+    options.skewMs ? `one worker's clock ${options.skewMs / 3_600_000} h off` : '',
+    proxy
+      ? `one worker refused by its database for ${options.blocked!.ms / 1000} s (${proxy.refused()} connections refused)`
+      : '',
+    options.queue ? 'settled as pg-boss jobs' : '',
+    `${edgeRemarksRefused} of 5 remarks with edge white space refused at enqueue`,
+    `unexpected worker exits ${unexpectedExits}`,
+    chaosLog.count ? chaosLog.line() : '',
+  ].filter(Boolean);
   const line =
     `durable (${options.label}): ${references.length} payouts, created ${count('created')}, ` +
     `recovered ${count('recovered')}, refused ${count('refused')}, not sent ${count('not_sent')}, ` +
     `unknown ${count('unknown')}, duplicates ${duplicates}, lost ${lost}; ` +
     `${options.processes} processes, ${posts} POSTs, killed ${JSON.stringify(killed)}, ` +
-    `paused worker stopped: ${pausedLost}, connection terminated: ${terminated}, settled in ${Math.round((settledAt - enqueuedAt) / 1000)} s (half by ${Math.round(((finals[Math.floor(finals.length / 2)] ?? 0) - enqueuedAt) / 1000)} s, 90 % by ${Math.round(((finals[Math.floor(finals.length * 0.9)] ?? 0) - enqueuedAt) / 1000)} s)`;
+    `paused worker stopped: ${pausedLost}, connection terminated: ${terminated}, settled in ${Math.round((settledAt - enqueuedAt) / 1000)} s (half by ${Math.round(((finals[Math.floor(finals.length / 2)] ?? 0) - enqueuedAt) / 1000)} s, 90 % by ${Math.round(((finals[Math.floor(finals.length * 0.9)] ?? 0) - enqueuedAt) / 1000)} s); ${extras.join('; ')}`;
   return {
     payouts: references.length,
     states,
@@ -304,6 +375,9 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
     killed,
     pausedLost,
     terminated,
+    unexpectedExits,
+    edgeRemarksRefused,
+    chaos: chaosLog,
     line,
   };
 }

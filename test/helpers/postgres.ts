@@ -7,7 +7,7 @@
  * Without the server package the tests fail when `CI=true` or `REQUIRE_POSTGRES=1` (.ci/run installs it and
  * sets the latter) and are skipped, with a notice, elsewhere.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -72,7 +72,20 @@ function tools(dir: string) {
       throw new Error(`${command} failed (${result.status}): ${result.stderr || result.stdout}`);
     }
   };
-  return { run, own };
+  /** As `run`, without blocking this process (its other servers go on answering meanwhile). */
+  const runAsync = (command: string, args: string[]) =>
+    new Promise<void>((resolve, reject) => {
+      const [file, argv] = asRoot
+        ? [
+            'setpriv',
+            [`--reuid=${nobody}`, `--regid=${nogroup}`, '--clear-groups', join(bin, command), ...args],
+          ]
+        : [join(bin, command), args];
+      execFile(file, argv, { cwd: dir }, (error, _stdout, stderr) =>
+        error ? reject(new Error(`${command} failed: ${stderr || error.message}`)) : resolve(),
+      );
+    });
+  return { run, runAsync, own };
 }
 
 /** A running server of the cluster in `data`, on `port`; `stop` ends it. */
@@ -80,8 +93,8 @@ export interface TestPostgres {
   /** `postgres://postgres@127.0.0.1:<port>/postgres` */
   url: string;
   port: number;
-  /** `pg_ctl restart` (`fast`: connections closed cleanly; `immediate`: as a crash). */
-  restart(mode: 'fast' | 'immediate'): void;
+  /** `pg_ctl restart` (`fast`: connections closed cleanly; `immediate`: as a crash), without blocking. */
+  restart(mode: 'fast' | 'immediate'): Promise<void>;
   /** Stops the server (`immediate`: as a crash) and keeps its files. */
   halt(mode?: 'fast' | 'immediate'): void;
   /** Starts it again after `halt`. */
@@ -105,7 +118,7 @@ const CONFIG = (port: number, dir: string, extra: string[]) =>
 
 /** A server on the cluster in `data` (made by `init`), started; removed with `dir` on `stop` or exit. */
 async function serve(dir: string, data: string, init: (port: number) => void): Promise<TestPostgres> {
-  const { run } = tools(dir);
+  const { run, runAsync } = tools(dir);
   const port = await freePort();
   let running = false;
   const ctl = (...args: string[]) => run('pg_ctl', ['-D', data, ...args]);
@@ -138,7 +151,19 @@ async function serve(dir: string, data: string, init: (port: number) => void): P
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
-    restart: (mode) => ctl('-m', mode, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'restart'),
+    restart: (mode) =>
+      runAsync('pg_ctl', [
+        '-D',
+        data,
+        '-m',
+        mode,
+        '-l',
+        join(dir, 'server.log'),
+        '-w',
+        '-t',
+        '60',
+        'restart',
+      ]),
     halt,
     start,
     promote: () => ctl('-w', 'promote'),
