@@ -13,44 +13,44 @@ export const API_PREFIX = '/api/v1/external';
 /** Options of `new PaymentsClient(...)`. */
 export interface ClientOptions {
   /** API key sent as `X-API-Key`. Default: `PAYMENTS_API_KEY`. */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** Base URL ending in `/api/v1/external`; an origin alone gets that path appended. Default: `PAYMENTS_BASE_URL`. */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /** Tenant scope: every request runs as this account (`X-Account-Id`). Must be a uuid. */
-  accountId?: string;
+  accountId?: string | undefined;
   /** Milliseconds per attempt, body included. Default 60 000; `0`: none. */
-  timeout?: number;
+  timeout?: number | undefined;
   /** Milliseconds for the whole call: every attempt and the waits between them. Default `0`: no deadline. */
-  totalTimeout?: number;
+  totalTimeout?: number | undefined;
   /**
    * Largest response body read, in bytes after decoding (a gzip bomb counts at its real size). Default
    * 8 MiB, far above any page of the spec (a 100-row page is about 100 kB). A longer 2xx body is a
    * `ResponseTooLargeError`, never retried; a longer error body is cut to this length.
    */
-  maxResponseBytes?: number;
+  maxResponseBytes?: number | undefined;
   /** Retries of requests that are safe to repeat. Default 2. Money-moving POSTs are never retried. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** A fetch implementation; by default `globalThis.fetch`, looked up at each call so MSW started later still applies. */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
   /** Headers added to every request. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /** Where log lines go. Default: `console`. */
-  logger?: Logger;
+  logger?: Logger | undefined;
   /** Default `warn`, or `PAYMENTS_LOG`. */
-  logLevel?: LogLevel;
+  logLevel?: LogLevel | undefined;
   /** Allow a plain `http://` base URL on a non-loopback host. Only for private test rigs. */
-  allowInsecureHttp?: boolean;
+  allowInsecureHttp?: boolean | undefined;
   /**
    * Allow the client where `window` and `document` exist. The key moves money: in a browser anyone who opens
    * the page can read it. Only for test environments such as jsdom, or a page nobody else can load.
    */
-  dangerouslyAllowBrowser?: boolean;
+  dangerouslyAllowBrowser?: boolean | undefined;
   /** Your application, appended to the User-Agent: `payments-service-sdk/0.1.0 (...) shop/2.1 (+url)`. */
-  appInfo?: AppInfo;
+  appInfo?: AppInfo | undefined;
   /** Passed to every fetch, e.g. an undici `dispatcher` for a proxy. The SDK's own fields win. */
-  fetchOptions?: FetchOptions;
+  fetchOptions?: FetchOptions | undefined;
   /** Structured events per attempt for metrics: `onRequest`, `onResponse`, `onRetry`. */
-  hooks?: ClientHooks;
+  hooks?: ClientHooks | undefined;
 }
 
 const CLIENT_OPTION_KEYS = optionKeys<ClientOptions>()([
@@ -72,18 +72,18 @@ export type FetchOptions = Omit<
 
 /** Per-call options, accepted as the last argument of every method. */
 export interface RequestOptions {
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Milliseconds per attempt, overriding the client's. */
-  timeout?: number;
+  timeout?: number | undefined;
   /** Milliseconds for the whole call, retries included, overriding the client's. */
-  totalTimeout?: number;
+  totalTimeout?: number | undefined;
   /** Largest response body read, in bytes, overriding the client's. */
-  maxResponseBytes?: number;
+  maxResponseBytes?: number | undefined;
   /** Lists only: a walk (`for await`, `.pages()`, `.toArray()`) stops after this many pages. Default: none. */
-  maxPages?: number;
+  maxPages?: number | undefined;
   /** Retries for this call, overriding the client's (ignored for requests that are not safe to repeat). */
-  maxRetries?: number;
-  headers?: Record<string, string>;
+  maxRetries?: number | undefined;
+  headers?: Record<string, string> | undefined;
 }
 
 /** The keys of `RequestOptions`, for it and the bags that extend it. */
