@@ -1,6 +1,7 @@
 import { invalid, PaymentsError } from '../core/error.js';
 import { ownData } from '../core/own.js';
 import { isUuid } from '../rules/ids.js';
+import { type PayoutLimits, resolvePayoutLimits } from '../rules/payout-limits.js';
 import { type ClientHooks, HOOK_KEYS } from './hooks.js';
 import { isLogLevel, LevelLogger, type Logger, type LogLevel } from './logger.js';
 import { optionKeys, refuseUnknownKeys } from './option-keys.js';
@@ -51,11 +52,18 @@ export interface ClientOptions {
   fetchOptions?: FetchOptions | undefined;
   /** Structured events per attempt for metrics: `onRequest`, `onResponse`, `onRetry`. */
   hooks?: ClientHooks | undefined;
+  /**
+   * Per-currency payout ceilings in MAJOR units, as decimal strings: `{ NGN: '5000000.00', USD: '10000.00' }`.
+   * A payout over its currency's ceiling, or in a currency without one, is refused with a
+   * `RequestValidationError` before anything is sent (`payouts.create`, `lookupBeforeRetry`, `payouts.check`,
+   * the outbox's `enqueue`). Compared exactly, as decimals. Default: none, no ceiling.
+   */
+  payoutLimits?: PayoutLimits | undefined;
 }
 
 const CLIENT_OPTION_KEYS = optionKeys<ClientOptions>()([
   'apiKey baseUrl accountId timeout totalTimeout maxResponseBytes maxRetries fetch headers logger logLevel',
-  'allowInsecureHttp dangerouslyAllowBrowser appInfo fetchOptions hooks',
+  'allowInsecureHttp dangerouslyAllowBrowser appInfo fetchOptions hooks payoutLimits',
 ]);
 
 /**
@@ -251,6 +259,7 @@ export function resolveConfig(given: ClientOptions) {
     userAgent: userAgent(options.appInfo),
     fetchOptions: (options.fetchOptions ?? {}) as Readonly<FetchOptions>,
     hooks: (options.hooks ?? {}) as Readonly<ClientHooks>,
+    payoutLimits: resolvePayoutLimits(options.payoutLimits),
     options,
   };
 }

@@ -63,10 +63,13 @@ export class Pipeline {
   readonly #config: ResolvedConfig;
   /** The client's logger, for resources that warn once (deprecations). */
   readonly logger: LevelLogger;
+  /** The client's payout ceilings (`payoutLimits`), for the payouts resource to check a body against. */
+  readonly payoutLimits: ResolvedConfig['payoutLimits'];
 
   constructor(config: ResolvedConfig) {
     this.#config = config;
     this.logger = config.logger;
+    this.payoutLimits = config.payoutLimits;
   }
 
   /**

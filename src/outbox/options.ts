@@ -2,9 +2,9 @@ import { type PaymentsClient, RequestValidationError } from '../index.js';
 import { optionKeys } from '../internal/option-keys.js';
 import type { PayoutOutboxStore, PayoutState } from './types.js';
 
-/** What the outbox needs of a `PaymentsClient`. */
+/** What the outbox needs of a `PaymentsClient`: `check` (the client's own checks and `payoutLimits`) before recording. */
 export type PayoutOutboxClient = {
-  payouts: Pick<PaymentsClient['payouts'], 'lookupBeforeRetry' | 'findByReference'>;
+  payouts: Pick<PaymentsClient['payouts'], 'check' | 'lookupBeforeRetry' | 'findByReference'>;
 };
 
 /**
@@ -115,6 +115,10 @@ export function resolveOptions<Tx>(options: PayoutOutboxOptions<Tx>) {
     throw new RequestValidationError([
       { path: [options.client ? 'store' : 'client'], message: 'is required' },
     ]);
+  }
+  if (typeof options.client.payouts.check !== 'function') {
+    const message = 'must be a PaymentsClient: payouts.check, which enqueue checks a body with, is missing';
+    throw new RequestValidationError([{ path: ['client'], message }]);
   }
   return {
     timeout,

@@ -1,7 +1,11 @@
-import { createExternalReference, type PayoutCreateParams, RequestValidationError } from '../index.js';
+import {
+  type CurrencyCode,
+  createExternalReference,
+  type PayoutCreateParams,
+  RequestValidationError,
+} from '../index.js';
 import { traceCall } from '../internal/channels.js';
 import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
-import { parsePayout } from '../resources/payouts.js';
 import {
   currencyCode,
   OUTBOX_OPTION_KEYS,
@@ -50,9 +54,13 @@ export interface PayoutOutbox<Tx = unknown> {
   /**
    * Records a payout to send and returns its reference (`body.externalReference`, or a new one). Inside your
    * transaction (`{ tx }`), it commits or rolls back with it. The same reference and body again returns the
-   * reference; another body under it, or a second NGN payout with the same remark, is refused.
+   * reference; another body under it, or a second NGN payout with the same remark, is refused. The body is
+   * checked first by the client's `payouts.check` (its `payoutLimits` included): a refused one is not recorded.
    */
-  enqueue(body: PayoutCreateParams, options?: EnqueueOptions<Tx>): Promise<string>;
+  enqueue<C extends string = CurrencyCode>(
+    body: PayoutCreateParams<C>,
+    options?: EnqueueOptions<Tx>,
+  ): Promise<string>;
   /**
    * Drives one payout a step towards a final state, from any process, any number of times: returns its record
    * (still `retry` or `sending`, with `nextAttemptAt`, when it must be tried again; as it stands when another
@@ -90,7 +98,8 @@ export function createPayoutOutbox<Tx = unknown>(options: PayoutOutboxOptions<Tx
       // Synchronous up to the store's insert, so that with SQLite it runs inside the caller's open transaction.
       try {
         refuseUnknownKeys(given, ENQUEUE_KEYS, ['options']);
-        const parsed = parsePayout(body, false, given?.digits);
+        // Checked by the client, so its payoutLimits hold here as they do for a payout sent at once.
+        const parsed = options.client.payouts.check(body, { digits: given?.digits });
         const reference = parsed.externalReference ?? createExternalReference('payout');
         const currency = currencyCode(parsed.currency);
         // NGN: the listing shows the service's reference, so the payout is recognised by a remark of its own.

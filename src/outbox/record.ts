@@ -7,6 +7,17 @@ export interface StoredBody {
   digits?: number;
 }
 
+/**
+ * The `body` column read back. A row recorded by an earlier release may hold `amount` as a number of major
+ * units, which that release sent as that JSON number: its decimal text sends the same number and passes the checks.
+ */
+export function readStored(text: string): StoredBody {
+  const stored = JSON.parse(text) as StoredBody;
+  const { amount } = stored.body as { amount?: unknown };
+  if (typeof amount === 'number') Object.assign(stored.body, { amount: String(amount) });
+  return stored;
+}
+
 /** What the `result` column holds. */
 export interface StoredResult {
   payout?: Payout;
@@ -51,7 +62,7 @@ export function attemptOf(kind: OutboxAttempt['kind'], error?: unknown, detail?:
 }
 
 export function toRecord(row: OutboxRow): PayoutRecord {
-  const stored = JSON.parse(row.body) as StoredBody;
+  const stored = readStored(row.body);
   const result = row.result ? (JSON.parse(row.result) as StoredResult) : {};
   const record: PayoutRecord = {
     reference: row.reference,

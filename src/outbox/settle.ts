@@ -10,7 +10,7 @@ import {
 } from '../index.js';
 import { sleep } from '../internal/sleep.js';
 import { currencyCode, type PayoutOutboxClient, type PayoutOutboxHooks } from './options.js';
-import { appendAttempts, attemptOf, type StoredBody, type StoredResult, toRecord } from './record.js';
+import { appendAttempts, attemptOf, readStored, type StoredResult, toRecord } from './record.js';
 import type { OutboxAttempt, OutboxRow, PayoutOutboxStore, PayoutRecord, PayoutState } from './types.js';
 
 /** The settings one step runs with (see `PayoutOutboxOptions`). */
@@ -59,7 +59,7 @@ export async function step(
 ): Promise<PayoutRecord | undefined> {
   const { client, store, hooks } = settings;
   const ref = row.reference;
-  const { body, digits } = JSON.parse(row.body) as StoredBody;
+  const { body, digits } = readStored(row.body);
   const match = matchOf(row.match_remark);
   // As `recoverPayout`: a service-assigned reference is looked up only by the remark the outbox gave it; a
   // listing without the outbox's own reference proves nothing (a row stored before its currency was listed).

@@ -130,7 +130,7 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
   const references: string[] = [];
   for (let i = 0; i < options.payouts; i++) {
     const currency = currencies[i % 3]!;
-    const body = { amount: 100 + i, currency, beneficiary: BENEFICIARY };
+    const body = { amount: String(100 + i), currency, beneficiary: BENEFICIARY };
     references.push(await outbox.enqueue(body, currency === 'USDC' ? { digits: 2 } : {}));
   }
 

@@ -143,6 +143,7 @@ describe('the documented options of each bag are never refused', () => {
       appInfo: { name: 'shop', version: '2.1', url: 'https://shop.example' },
       fetchOptions: { keepalive: true },
       hooks: { onRequest: () => {}, onResponse: () => {}, onRetry: () => {} },
+      payoutLimits: { NGN: '5000000.00' },
     };
     expect(() => new PaymentsClient(all)).not.toThrow();
   });

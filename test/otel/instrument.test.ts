@@ -13,7 +13,7 @@ const { spans, provider } = useTracing();
 const client = () => clientFor(mock, { apiKey: CANARY_KEY });
 const server = { 'server.address': new URL(mock.baseUrl).hostname, 'server.port': 443 };
 const payout = (externalReference: string) => ({
-  amount: 5000,
+  amount: '5000',
   currency: 'NGN',
   beneficiary: BENEFICIARY,
   externalReference,

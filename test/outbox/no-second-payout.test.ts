@@ -55,7 +55,7 @@ it('serviceAssignedCurrencies adds to NGN: an NGN payout whose answer was lost i
   const { client, posts, made } = scripted(['commit-and-drop']);
   const { outbox, settleTimes } = outboxOver(client, { serviceAssignedCurrencies: ['XAF'] });
   const ref = await outbox.enqueue({
-    amount: 5000,
+    amount: '5000',
     currency: 'NGN',
     beneficiary: BENEFICIARY,
     remark: 'Invoice 77',
@@ -69,7 +69,7 @@ it('serviceAssignedCurrencies are read trimmed and in any case', async () => {
   const { client } = scripted([]);
   const { outbox } = outboxOver(client, { serviceAssignedCurrencies: [' xaf '] });
   const ref = await outbox.enqueue({
-    amount: 500,
+    amount: '500',
     currency: 'XAF ',
     beneficiary: BENEFICIARY,
     remark: 'Invoice 5',
@@ -81,7 +81,7 @@ for (const remark of ['', ' Invoice 78 ']) {
   it(`an NGN payout with remark ${JSON.stringify(remark)} whose answer was lost is recovered, not sent again`, async () => {
     const { client, posts, made } = scripted(['commit-and-drop']);
     const { outbox, settleTimes } = outboxOver(client);
-    const ref = await outbox.enqueue({ amount: 5000, currency: 'NGN', beneficiary: BENEFICIARY, remark });
+    const ref = await outbox.enqueue({ amount: '5000', currency: 'NGN', beneficiary: BENEFICIARY, remark });
     expect(await settleTimes(ref, 3)).toEqual(['recovered', 'recovered', 'recovered']);
     expect([posts(), made()]).toEqual([1, 1]);
   });
@@ -91,7 +91,7 @@ it('a row of a service-assigned currency without a remark to match is never sent
   // Enqueued while XAF was not configured (no remark stored), settled after it was: the first POST's answer lost.
   const { client, posts } = scripted(['drop']);
   const first = outboxOver(client);
-  const ref = await first.outbox.enqueue({ amount: 500, currency: 'XAF', beneficiary: BENEFICIARY });
+  const ref = await first.outbox.enqueue({ amount: '500', currency: 'XAF', beneficiary: BENEFICIARY });
   expect(await first.settleTimes(ref, 1)).toEqual(['retry']);
   const later = outboxOver(client, { store: first.store, serviceAssignedCurrencies: ['XAF'], maxLookups: 2 });
   expect(await later.settleTimes(ref, 3)).toEqual(['sending', 'unknown', 'unknown']);
@@ -99,7 +99,7 @@ it('a row of a service-assigned currency without a remark to match is never sent
   expect(posts()).toBe(1);
 });
 
-const usd = { amount: 25, currency: 'USD', beneficiary: BENEFICIARY, externalReference: 'dup-1' };
+const usd = { amount: '25', currency: 'USD', beneficiary: BENEFICIARY, externalReference: 'dup-1' };
 const refusals = {
   '409 duplicate': () =>
     Response.json({ status: false, message: 'Duplicate externalReference' }, { status: 409 }),

@@ -48,8 +48,8 @@ function ledger(mock: PaymentsMock, key: string) {
     );
 }
 
-const ngn = (extra: object = {}) => ({ amount: 5000, currency: 'NGN', beneficiary: BENEFICIARY, ...extra });
-const usd = (extra: object = {}) => ({ amount: 25, currency: 'USD', beneficiary: BENEFICIARY, ...extra });
+const ngn = (extra: object = {}) => ({ amount: '5000', currency: 'NGN', beneficiary: BENEFICIARY, ...extra });
+const usd = (extra: object = {}) => ({ amount: '25', currency: 'USD', beneficiary: BENEFICIARY, ...extra });
 
 describe('payout outbox', () => {
   it('records an NGN payout, sends it once and keeps what the service answered', async () => {
@@ -192,19 +192,21 @@ describe('payout outbox', () => {
   it('refuses a second NGN payout the listing could not tell apart, and another body under a reference', async () => {
     const { outbox } = setup();
     await outbox.enqueue(ngn({ remark: 'Invoice 42' }));
-    const twin = await rejection(outbox.enqueue(ngn({ remark: 'Invoice 42', amount: 7000 })));
+    const twin = await rejection(outbox.enqueue(ngn({ remark: 'Invoice 42', amount: '7000' })));
     expect(twin).toBeInstanceOf(RequestValidationError);
     expect((twin as RequestValidationError).field).toBe('remark');
     const reference = await outbox.enqueue(usd({ externalReference: 'inv-43' }));
     expect(await outbox.enqueue(usd({ externalReference: 'inv-43' }))).toBe(reference);
-    const changed = await rejection(outbox.enqueue(usd({ externalReference: 'inv-43', amount: 26 })));
+    const changed = await rejection(outbox.enqueue(usd({ externalReference: 'inv-43', amount: '26' })));
     expect((changed as RequestValidationError).field).toBe('externalReference');
     expect(await outbox.list()).toHaveLength(2);
   });
 
   it('refuses bad bodies and unknown option keys before recording anything', async () => {
     const { outbox, client, store } = setup();
-    expect(await rejection(outbox.enqueue({ ...usd(), amount: -1 }))).toBeInstanceOf(RequestValidationError);
+    expect(await rejection(outbox.enqueue({ ...usd(), amount: '-1' }))).toBeInstanceOf(
+      RequestValidationError,
+    );
     const typo = (await rejection(outbox.work({ concurency: 8 } as never))) as RequestValidationError;
     expect(typo.message).toMatch(/concurency.*did you mean `concurrency`/);
     expect(typo.field).toBe('concurency');
@@ -214,6 +216,26 @@ describe('payout outbox', () => {
     ).toThrow(/leaseMs/);
     expect(await rejection(outbox.list({ state: 'done' as never }))).toBeInstanceOf(RequestValidationError);
     expect(await outbox.list()).toHaveLength(0);
+  });
+
+  it('settles a row an earlier release recorded with a numeric amount, as the same major-unit number', async () => {
+    const { outbox, store, posts } = setup();
+    const template = (await store.get(await outbox.enqueue(usd({ externalReference: 'new-1' }))))!;
+    const stored = JSON.parse(template.body) as { body: Record<string, unknown> };
+    const old = { ...stored, body: { ...stored.body, amount: 25.5, externalReference: 'old-1' } };
+    await store.insert({ ...template, reference: 'old-1', body: JSON.stringify(old) });
+    expect((await outbox.get('old-1'))?.body).toMatchObject({ amount: '25.5' });
+    expect(await outbox.settle('old-1')).toMatchObject({ state: 'created' });
+    expect(JSON.parse(posts.at(-1)!)).toMatchObject({ amount: 25.5, externalReference: 'old-1' });
+  });
+
+  it('takes only a client that can check a body (payouts.check)', () => {
+    const { client, store } = setup();
+    const { lookupBeforeRetry, findByReference } = client.payouts;
+    const partial = { payouts: { lookupBeforeRetry, findByReference } };
+    expect(() => createPayoutOutbox({ client: partial as never, store })).toThrow(
+      /client: must be a PaymentsClient/,
+    );
   });
 
   it('settles many payouts with a bounded number of owners working at once', async () => {

@@ -30,7 +30,7 @@ const client = new PaymentsClient({
   fetch: mock.fetch,
 });
 const usd = (externalReference: string) => ({
-  amount: 10,
+  amount: '10',
   currency: 'USD',
   beneficiary: BENEFICIARY,
   externalReference,

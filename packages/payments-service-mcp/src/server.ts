@@ -24,6 +24,8 @@ export function createServer(config: ServerConfig): McpServer {
     logger: stderrLogger(redact),
     logLevel: 'warn',
     appInfo: { name: 'payments-service-mcp', version: VERSION },
+    // The operator's caps are the SDK's own payout ceilings: every payout path of the client honours them.
+    ...(config.payoutCaps ? { payoutLimits: Object.fromEntries(config.payoutCaps) } : {}),
   });
   // Checked here, at start-up, the way the SDK checks it: a non-uuid is a RequestValidationError.
   const home = config.accountId ? base.forAccount(config.accountId) : base;

@@ -44,18 +44,6 @@ function canonical(value: unknown): string {
 export const RETRY_SENTENCE =
   'Retrying with the same reference is safe and returns the original payout; never invent a new reference for a retry.';
 
-const DECIMAL = /^\d+(\.\d+)?$/;
-
-/** a <= b for non-negative decimal strings, exactly (no floats). */
-export function atMost(a: string, b: string): boolean {
-  const digits = Math.max(a.split('.')[1]?.length ?? 0, b.split('.')[1]?.length ?? 0);
-  const scaled = (s: string) => {
-    const [whole, fraction = ''] = s.split('.');
-    return BigInt(`${whole}${fraction.padEnd(digits, '0')}`);
-  };
-  return scaled(a) <= scaled(b);
-}
-
 /** Holder names compared as people read them: case and runs of white space do not count. */
 export const sameName = (a: string, b: string) =>
   a.trim().replace(/\s+/g, ' ').toUpperCase() === b.trim().replace(/\s+/g, ' ').toUpperCase();
@@ -70,15 +58,29 @@ const beneficiary = z
   })
   .strict();
 
+/** What `amount` is, for the model: the unit, and the slip it must not make. */
+export const AMOUNT_DESCRIPTION =
+  'MAJOR units as a decimal string: "5000.00" is 5,000.00 of the currency (naira, dollars), never kobo or cents. ' +
+  'The read tools state amounts in both units: pass their "major" here, never their "minor". A number is refused.';
+
 const payoutInput = {
   externalReference: z
     .string()
     .min(1)
     .describe(`Your unique reference for THIS payout, chosen once and kept. ${RETRY_SENTENCE}`),
+  // A string, not a number: a bare number is how minor units (kobo, cents) get sent as major ones.
   amount: z
-    .union([z.string(), z.number().nonnegative()])
-    .describe('MAJOR units, best as a decimal string: "5000" means 5,000.00 of the currency.'),
-  currency: z.string().describe('Currency code, e.g. NGN.'),
+    .string({
+      error: (issue) =>
+        typeof issue.input === 'number'
+          ? `must be a decimal string in MAJOR units ("5000.00"), not the number ${issue.input}`
+          : 'must be a decimal string in MAJOR units, e.g. "5000.00"',
+    })
+    .regex(/^\s*\d+(\.\d+)?\s*$/, 'must be a decimal string in MAJOR units, e.g. "5000.00"')
+    .describe(AMOUNT_DESCRIPTION),
+  currency: z
+    .string()
+    .describe("Currency code, e.g. NGN. Only the currencies of the operator's caps can be sent."),
   beneficiary,
   nameEnquiry: z
     .object({ accountNumber: z.string(), bankCode: z.string(), accountName: z.string() })
@@ -92,8 +94,11 @@ const payoutInput = {
     .describe('The payer name the recipient sees (its id); default: the account default.'),
 };
 
+/** The tool's input: strict, so a second unit (`amountMinor`) or a misspelt field is refused, never dropped. */
+const payoutArgs = z.strictObject({ ...payoutInput, accountId });
+
 type Body = Omit<z.infer<z.ZodObject<typeof payoutInput>>, 'nameEnquiry'>;
-type Args = z.infer<z.ZodObject<typeof payoutInput & { accountId: typeof accountId }>>;
+type Args = z.infer<typeof payoutArgs>;
 export type PayoutInputMatchesSdk = Accepts<PayoutCreateParams, Body>;
 
 export function registerPayoutTool(ctx: ToolContext): void {
@@ -101,43 +106,22 @@ export function registerPayoutTool(ctx: ToolContext): void {
   if (!caps) return;
   const capsText = [...caps].map(([c, a]) => `${c} ${a}`).join(', ');
   /** One send: checks, then the SDK's lookup before any POST. */
-  const send = async ({ accountId: id, nameEnquiry, ...body }: Args): Promise<CallToolResult> => {
-    const currency = body.currency.trim().toUpperCase();
-    const cap = caps.get(currency);
-    if (cap === undefined) {
-      throw new PayoutRefusedError(
-        `payouts in ${currency} are not enabled on this server (caps: ${capsText}); nothing was sent`,
-      );
-    }
-    // A number is read as JavaScript writes it: 0.1 + 0.2 has more decimals than any currency and is refused.
-    const amount = typeof body.amount === 'number' ? String(body.amount) : body.amount.trim();
-    if (!DECIMAL.test(amount)) {
-      throw new RequestValidationError([
-        {
-          path: ['amount'],
-          message: `must be a decimal number in major units, e.g. "5000.50" (got ${amount})`,
-        },
-      ]);
-    }
-    if (!atMost(amount, cap)) {
-      throw new PayoutRefusedError(
-        `${amount} ${currency} is over this server's per-payout cap of ${cap} ${currency}; nothing was sent`,
-      );
-    }
-    const client = ctx.client(id);
+  const send = async ({ accountId: id, nameEnquiry, ...given }: Args): Promise<CallToolResult> => {
+    const currency = given.currency.trim().toUpperCase();
     const assigned = SERVICE_ASSIGNED.has(currency);
+    const ref = given.externalReference;
+    const body = { ...given, currency, ...(assigned ? { remark: remarkFor(ref) } : {}) };
+    const client = ctx.client(id);
+    // The SDK's own checks first, the caps (its payoutLimits) among them: a refusal asks nothing of the service.
+    client.payouts.check(body);
     if (assigned) await checkNameEnquiry(client, body.beneficiary, nameEnquiry);
-    const ref = body.externalReference;
     try {
-      const outcome = await client.payouts.lookupBeforeRetry(
-        { ...body, amount, currency, ...(assigned ? { remark: remarkFor(ref) } : {}) },
-        {
-          // The SDK's default `since` (LOOKBACK_DAYS back), as the tool description says.
-          lookupFirst: true,
-          ...(assigned ? { match: payoutMatch(ref) } : {}),
-          ...(ctx.config.visibilityWaits ? { visibilityWaits: ctx.config.visibilityWaits } : {}),
-        },
-      );
+      const outcome = await client.payouts.lookupBeforeRetry(body, {
+        // The SDK's default `since` (LOOKBACK_DAYS back), as the tool description says.
+        lookupFirst: true,
+        ...(assigned ? { match: payoutMatch(ref) } : {}),
+        ...(ctx.config.visibilityWaits ? { visibilityWaits: ctx.config.visibilityWaits } : {}),
+      });
       switch (outcome.status) {
         case 'created':
           return result(ctx.redact, `Created payout ${ref} (${outcome.attempts} attempt(s)).`, {
@@ -197,7 +181,7 @@ export function registerPayoutTool(ctx: ToolContext): void {
         'same reference would send a new payout, so check find_payout_by_reference with an earlier since first. ' +
         'Calls with the same reference at the same time share one send; one with other details is refused. ' +
         'The answer is status "created", "recovered", "not_sent" (nothing moved) or "unknown" (the operator must check before anything else).',
-      inputSchema: { ...payoutInput, accountId },
+      inputSchema: payoutArgs,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     },
     guarded(ctx, async (args) => {
