@@ -111,7 +111,8 @@ describe('send_payout', () => {
 
   it('takes the amount in MAJOR units as a decimal string: a number, or a second unit, is refused and nothing is sent', async () => {
     const handled = vi.spyOn(mock.server().mock, 'handle');
-    const usd = (extra: Record<string, unknown>) => send({ ...ngn('unit-1'), currency: 'USD', nameEnquiry: undefined, ...extra });
+    const usd = (extra: Record<string, unknown>) =>
+      send({ ...ngn('unit-1'), currency: 'USD', nameEnquiry: undefined, ...extra });
     // Minor units meant (1000 cents), a payout's minor amount fed back, a float: all numbers, all refused.
     for (const amount of [1000, 101_000, 1000.01]) {
       const refused = await usd({ amount });
