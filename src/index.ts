@@ -128,6 +128,7 @@ export {
   type CurrencyCode,
   KNOWN_CURRENCIES,
   type KnownCurrency,
+  type OneLetterApart,
 } from './rules/currency-codes.js';
 export { type LookupParams, LookupParamsSchema } from './rules/lookup.js';
 export {

@@ -28,8 +28,7 @@ export type CurrencyCode = KnownCurrency | (string & {});
  * Codes one letter away from a known one that are real currency codes all the same (ISO 4217), so never taken
  * for a slip: BGN (from NGN), BSD and RSD (USD), USN (a USD fund code), XOF, XPF, XAG and XAU (XAF).
  */
-const REAL_NEIGHBOURS = ['BGN', 'BSD', 'RSD', 'USN', 'XOF', 'XPF', 'XAG', 'XAU'] as const;
-type RealNeighbour = (typeof REAL_NEIGHBOURS)[number];
+export const REAL_NEIGHBOURS = ['BGN', 'BSD', 'RSD', 'USN', 'XOF', 'XPF', 'XAG', 'XAU'] as const;
 
 /**
  * The known code `code` is a slip of, if it is one: the run-time twin of `CheckedCurrency`, for callers the
@@ -54,72 +53,59 @@ export function currencySlip(code: string): KnownCurrency | undefined {
   });
 }
 
-/** `L` is `K` with one letter changed. */
-type Changed<K extends string, L extends string> = K extends `${infer K0}${infer KR}`
-  ? L extends `${infer L0}${infer LR}`
-    ? K0 extends L0
-      ? Changed<KR, LR>
-      : KR extends LR
-        ? true
-        : false
-    : false
-  : false;
-
-/** `L` is `K` with two neighbouring letters swapped. */
-type Swapped<K extends string, L extends string> = K extends `${infer A}${infer B}${infer R}`
-  ? L extends `${B}${A}${R}`
-    ? A extends B
-      ? false
-      : true
-    : L extends `${A}${infer LR}`
-      ? Swapped<`${B}${R}`, LR>
-      : false
-  : false;
-
-/** `L` is `K` with one letter left out. */
-type Shortened<K extends string, L extends string> = K extends `${infer A}${infer R}`
-  ? R extends L
-    ? true
-    : L extends `${A}${infer LR}`
-      ? Shortened<R, LR>
-      : false
-  : false;
-
-type LastLetter<S extends string> = S extends `${string}${infer R}`
-  ? R extends ''
-    ? S
-    : LastLetter<R>
-  : never;
-
 /**
- * The known code `L` (upper case) is a slip of. For USDC and USDT the last letter is left alone (other USD coins
- * vary exactly that one), and a letter left out is not counted (a three-letter code may be real).
+ * Whether `L` is `K` with one slip: a letter changed, or two neighbouring letters swapped, or one letter left out.
+ * With `Coin` (USDC, USDT), a change of the last letter and a letter left out do not count: other USD coins vary
+ * exactly that letter, and a three-letter code may be real. The building block of `CheckedCurrency`.
  */
-type SlipOf<L extends string, K extends KnownCurrency = KnownCurrency> = K extends 'USDC' | 'USDT'
-  ? Swapped<K, L> extends true
-    ? K
-    : Changed<K, L> extends true
-      ? LastLetter<L> extends LastLetter<K>
-        ? K
-        : never
-      : never
-  : K extends KnownCurrency
-    ? true extends Changed<K, L> | Swapped<K, L> | Shortened<K, L>
-      ? K
-      : never
-    : never;
+export type OneLetterApart<
+  K extends string,
+  L extends string,
+  Coin extends boolean = false,
+> = K extends `${infer A}${infer KR}`
+  ? L extends `${A}${infer LR}`
+    ? OneLetterApart<KR, LR, Coin>
+    : true extends
+          | (L extends `${infer X}${KR}`
+              ? X extends `${string}${infer Y}`
+                ? Y extends ''
+                  ? Coin extends true
+                    ? KR extends ''
+                      ? false
+                      : true
+                    : true
+                  : false
+                : false
+              : false)
+          | (KR extends `${infer B}${infer R}` ? (L extends `${B}${A}${R}` ? true : false) : false)
+          | (Coin extends true ? false : L extends KR ? true : false)
+      ? true
+      : false
+  : false;
 
 /**
  * A currency code as a payout takes it: the code itself, unless it is a string literal one letter away from a
- * code the spec names (`'NGX'`, `'UDS'`, `'ngm'`) and no currency of its own, which the compiler then refuses
- * with a hint. A `string` value (a code read at run time) is never refused.
+ * code the spec names (`'NGX'`, `'UDS'`, `'ngm'`) and no currency of its own (ISO 4217), which the compiler then
+ * refuses with a hint. A `string` value (a code read at run time) is never refused. `currencySlip` is its run-time
+ * twin.
  */
 export type CheckedCurrency<C extends string> = string extends C
   ? C
   : C extends unknown
-    ? Uppercase<C> extends KnownCurrency | RealNeighbour
+    ? // REAL_NEIGHBOURS written out (a published type names no private value); a test holds the two equal.
+      Uppercase<C> extends KnownCurrency | 'BGN' | 'BSD' | 'RSD' | 'USN' | 'XOF' | 'XPF' | 'XAG' | 'XAU'
       ? C
-      : [SlipOf<Uppercase<C>>] extends [never]
-        ? C
-        : `did you mean ${SlipOf<Uppercase<C>>}? ${C} is one letter away from it, and no currency the spec names`
+      : (
+            KnownCurrency extends infer K extends KnownCurrency
+              ? K extends unknown
+                ? OneLetterApart<K, Uppercase<C>, K extends 'USDC' | 'USDT' ? true : false> extends true
+                  ? K
+                  : never
+                : never
+              : never
+          ) extends infer Slip extends string
+        ? [Slip] extends [never]
+          ? C
+          : `did you mean ${Slip}? ${C} is one letter away from it, and no currency the spec names`
+        : never
     : never;

@@ -164,26 +164,26 @@ export function payoutBodySchema(digits?: number) {
   );
 }
 
-/** The body as `payouts.create` takes it, checked: both amount forms optional here (exactly one is checked). */
-type RequestInput = z.input<ReturnType<typeof payoutBodySchema>>;
-type Form<K extends 'amount' | 'amountMinor'> = {
-  [F in keyof Pick<RequestInput, K>]-?: NonNullable<RequestInput[F]>;
-};
+/** The body of POST /payouts as `payouts.create` checks it (the currency's own digits). */
+export const PayoutCreateSchema = payoutBodySchema();
+// Both amount forms are optional in the schema's input: exactly one is checked at run time, and stated below.
+type RequestInput = z.input<typeof PayoutCreateSchema>;
 
 /** A payout's amount in MAJOR units, as a decimal string (`amount: '2500.00'`). */
-export interface PayoutMajorAmount extends Form<'amount'> {
-  amountMinor?: undefined;
-}
+export type PayoutMajorAmount = {
+  [K in keyof Pick<z.input<typeof PayoutCreateSchema>, 'amount'>]-?: string;
+} & { amountMinor?: undefined };
 /** A payout's amount in whole MINOR units (`amountMinor: 250000`). */
-export interface PayoutMinorAmount extends Form<'amountMinor'> {
-  amount?: undefined;
-}
+export type PayoutMinorAmount = {
+  [K in keyof Pick<z.input<typeof PayoutCreateSchema>, 'amountMinor'>]-?: number;
+} & { amount?: undefined };
 /** The amount of a payout: `amount` in MAJOR units (a decimal string), or `amountMinor` in MINOR units. Not both. */
 // The major form last: a body that fits neither is explained against it ("'number' is not assignable to 'string'").
 export type PayoutAmount = PayoutMinorAmount | PayoutMajorAmount;
 
 /** The fields of a payout body besides its amount and currency. */
-export interface PayoutFields extends Omit<RequestInput, 'amount' | 'amountMinor' | 'currency'> {}
+export interface PayoutFields
+  extends Omit<z.input<typeof PayoutCreateSchema>, 'amount' | 'amountMinor' | 'currency'> {}
 
 /**
  * The body of POST /payouts: the amount in one of its two forms (`amount`, MAJOR units as a decimal string, or
@@ -192,14 +192,13 @@ export interface PayoutFields extends Omit<RequestInput, 'amount' | 'amountMinor
  */
 export type PayoutCreateParams<C extends string = CurrencyCode> = PayoutFields & {
   // Mapped over the schema's own `currency`, so its note is the one the editor shows.
-  [K in keyof Pick<RequestInput, 'currency'>]: CheckedCurrency<C>;
+  [K in keyof Pick<z.input<typeof PayoutCreateSchema>, 'currency'>]: CheckedCurrency<C>;
 } & PayoutAmount;
 
-/** The body of POST /payouts as `payouts.create` checks it (the currency's own digits). */
-export const PayoutCreateSchema = payoutBodySchema();
-
 /** A payout body as it goes on the wire: `amount` the major-unit JSON number the spec asks for. */
-export type PayoutWire = Omit<RequestInput, 'extra' | 'amount' | 'amountMinor'> & { amount: number };
+export type PayoutWire = Omit<z.input<typeof PayoutCreateSchema>, 'extra' | 'amount' | 'amountMinor'> & {
+  amount: number;
+};
 
 /** A checked body as the wire carries it (`extra` at the top level), and the major-unit decimal it is sent as. */
 export function toWire(body: RequestInput, digits?: number): { wire: PayoutWire; major: string } {
