@@ -116,7 +116,8 @@ const requestShape = {
   currency: fieldsShape.currency.check(
     z.superRefine((code, ctx) => {
       const slip = currencySlip(code);
-      const message = `is ${code.trim()}, one letter away from ${slip}, which the spec names, and no currency itself: did you mean ${slip}?`;
+      // The compiler's message for the same slip (`CheckedCurrency`), for callers it does not check.
+      const message = `did you mean ${slip}? ${code.trim()} is one letter away from it, and no currency the spec names`;
       if (slip) ctx.issues.push({ code: 'custom', message, input: code });
     }),
   ),
