@@ -52,7 +52,7 @@ function startServer() {
 async function enqueue(outbox, count, offset) {
   for (let i = 0; i < count; i++) {
     const currency = (offset + i) % 2 ? 'USD' : 'NGN';
-    await outbox.enqueue({ amount: 100 + ((offset + i) % 900), currency, beneficiary: BENEFICIARY });
+    await outbox.enqueue({ amount: String(100 + ((offset + i) % 900)), currency, beneficiary: BENEFICIARY });
   }
 }
 

@@ -1,6 +1,6 @@
 /**
  * A tour of the SDK: banks and name enquiry, a saved beneficiary, a payout that survives a dropped connection,
- * `for await` over the transaction history, a tenant acting for an account, and a payer name with a document.
+ * a slip of the amount's unit refused by a payout ceiling, `for await` over the transaction history, a tenant acting for an account, and a payer name with a document.
  * `npm run demo` runs it against the bundled mock; with PAYMENTS_BASE_URL and PAYMENTS_API_KEY set it runs
  * against that server, and writes (money above all) only with --live.
  */
@@ -11,6 +11,7 @@ import {
   type PaymentsClient,
   PaymentsError,
   type PayoutMatch,
+  RequestValidationError,
   toMajorUnits,
 } from 'payments-service-sdk';
 import type { PaymentsMock } from 'payments-service-sdk/testing';
@@ -116,6 +117,19 @@ export async function quickstart({ client, mock, allowWrites, log, visibilityWai
           `(${money('NGN', deducted - fee)} payout + ${money('NGN', fee)} fee), one payout`,
       );
       log(`   recognised by its remark; the service listed it as ${listedAs ?? '(no reference)'}`);
+    }
+    // The same payout with its amount written in kobo where naira are meant: 100 times too much. A ceiling
+    // (`payoutLimits`) refuses it before anything is sent; `check` runs every check `create` makes, and sends nothing.
+    const guarded = client.withOptions({ payoutLimits: { NGN: '100000.00' } });
+    try {
+      guarded.payouts.check({
+        amount: '250000',
+        currency: 'NGN',
+        beneficiary: { ...holder, email: 'a@b.co' },
+      });
+    } catch (error) {
+      if (!(error instanceof RequestValidationError)) throw error;
+      log(`   a slip of the unit is refused before it leaves: ${error.message}`);
     }
   } else {
     log('2-3. Beneficiary and payout skipped: pass --live to write to a real server');

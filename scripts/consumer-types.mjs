@@ -156,9 +156,12 @@ type IsAny<T> = 0 extends 1 & T ? true : false;
 export const handlersAreAny: IsAny<(typeof mock.handlers)[number]> = ${!msw};
 export async function payInvoice(invoice: string): Promise<string[]> {
   const seen: string[] = [];
+  let received = 0;
   for await (const tx of client.transactions.list({ status: 'completed', pageSize: 100 })) {
+    received += tx.source_amount ?? 0;
     seen.push(isLegacyTransaction(tx) ? tx.type : \`\${tx.id} \${tx.description ?? ''}\`);
   }
+  seen.push(String(received));
   const banks = await client.banks.list();
   const bank = banks[0];
   if (bank === undefined) throw new Error('no banks');
@@ -178,6 +181,10 @@ export async function payInvoice(invoice: string): Promise<string[]> {
   try {
     const payout = await client.payouts.create(body);
     seen.push(\`\${payout.id} \${payout.amount}\`);
+    // A response's minor amount goes back as amountMinor; under a ceiling, checked before anything is sent.
+    const limited = client.withOptions({ payoutLimits: { NGN: '5000000.00', USD: '10000.00' } });
+    const again: PayoutCreateParams = { amountMinor: payout.destination_amount, currency: 'NGN', beneficiary: body.beneficiary };
+    seen.push(String(limited.payouts.check(again).amount));
   } catch (error) {
     if (error instanceof RequestValidationError) seen.push(error.field);
     else if (error instanceof RateLimitError) seen.push(String(error.retryAfter ?? 0));

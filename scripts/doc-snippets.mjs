@@ -3,7 +3,9 @@
  * Every TypeScript block of README.md and docs/**\/*.md, compiled against the BUILT package (and run, when
  * marked), so no example can rot. The conventions are in docs/README.md ("Code blocks"):
  *
- *   ```ts            type-checked (strict) against dist/, as a module of its own
+ *   ```ts            type-checked against dist/, as a module of its own, twice: under `strict`, and under
+ *                    `strict` with `exactOptionalPropertyTypes` and `noUncheckedIndexedAccess` (the "strictest"
+ *                    settings many projects use); a block must compile under both
  *   ```ts run        type-checked, then run by Node against the mock on a loopback port
  *                    (PAYMENTS_BASE_URL and PAYMENTS_API_KEY point at it)
  *   ```ts test       type-checked, then run as a vitest test file (the merchant's own test setup)
@@ -109,7 +111,7 @@ for (const [i, b] of all.entries()) {
   checked.push(b);
 }
 
-const options = {
+const base = {
   strict: true,
   noEmit: true,
   target: ts.ScriptTarget.ES2022,
@@ -120,36 +122,49 @@ const options = {
   skipLibCheck: true,
   allowImportingTsExtensions: true,
 };
-// Modules the blocks import besides the SDK (zod, msw, vitest) come from the repository's own node_modules.
-const host = ts.createCompilerHost(options);
-const resolveFrom = join(root, 'package.json');
-host.resolveModuleNameLiterals = (literals, containingFile, _ref, opts, sourceFile) =>
-  literals.map((lit) => {
-    const name = lit.text;
-    const mode = ts.getModeForUsageLocation(sourceFile, lit, opts);
-    const here = ts.resolveModuleName(name, containingFile, opts, host, undefined, undefined, mode);
-    if (here.resolvedModule || name.startsWith('.') || name.startsWith('payments-service-sdk')) return here;
-    return ts.resolveModuleName(name, resolveFrom, opts, host, undefined, undefined, mode);
-  });
-const program = ts.createProgram([join(work, 'globals.d.ts'), ...checked.map((b) => b.path)], options, host);
-const compileOk = new Set();
-for (const b of checked) {
-  const source = program.getSourceFile(b.path);
-  const diagnostics = [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)];
-  if (diagnostics.length === 0) {
-    compileOk.add(b);
-    continue;
+/** The two settings every block must compile under: the default strict ones, and the strictest common ones. */
+const CONFIGS = [
+  { name: 'strict', options: base },
+  {
+    name: 'strict + exactOptionalPropertyTypes',
+    options: { ...base, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true },
+  },
+];
+const compileOk = new Set(checked);
+for (const { name, options } of CONFIGS) {
+  // Modules the blocks import besides the SDK (zod, msw, vitest) come from the repository's own node_modules.
+  const host = ts.createCompilerHost(options);
+  const resolveFrom = join(root, 'package.json');
+  host.resolveModuleNameLiterals = (literals, containingFile, _ref, opts, sourceFile) =>
+    literals.map((lit) => {
+      const spec = lit.text;
+      const mode = ts.getModeForUsageLocation(sourceFile, lit, opts);
+      const here = ts.resolveModuleName(spec, containingFile, opts, host, undefined, undefined, mode);
+      if (here.resolvedModule || spec.startsWith('.') || spec.startsWith('payments-service-sdk')) return here;
+      return ts.resolveModuleName(spec, resolveFrom, opts, host, undefined, undefined, mode);
+    });
+  const files = [join(work, 'globals.d.ts'), ...checked.map((b) => b.path)];
+  const program = ts.createProgram(files, options, host);
+  for (const b of checked) {
+    const source = program.getSourceFile(b.path);
+    const diagnostics = [
+      ...program.getSyntacticDiagnostics(source),
+      ...program.getSemanticDiagnostics(source),
+    ];
+    // A block that failed under the first settings is reported once.
+    if (diagnostics.length === 0 || !compileOk.has(b)) continue;
+    compileOk.delete(b);
+    fail(
+      b,
+      `under ${name}:\n${diagnostics
+        .map((d) => {
+          const at =
+            d.start === undefined ? '' : `line ${source.getLineAndCharacterOfPosition(d.start).line + 1}: `;
+          return `${at}${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
+        })
+        .join('\n')}`,
+    );
   }
-  fail(
-    b,
-    diagnostics
-      .map((d) => {
-        const at =
-          d.start === undefined ? '' : `line ${source.getLineAndCharacterOfPosition(d.start).line + 1}: `;
-        return `${at}${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
-      })
-      .join('\n'),
-  );
 }
 
 // Runnable blocks: against the mock on a loopback port, one fresh mock per block.
@@ -202,6 +217,8 @@ for (const b of checked.filter((x) => compileOk.has(x))) {
 }
 
 if (!process.argv.includes('--keep')) rmSync(work, { recursive: true, force: true });
-console.log(`doc-snippets: ${all.length} blocks; ${skipped} fragments skipped`);
+console.log(
+  `doc-snippets: ${all.length} blocks; ${skipped} fragments skipped; compiled under ${CONFIGS.map((c) => c.name).join(' and ')}`,
+);
 console.log(`doc-snippets: ${passed} passed, ${failed} failed`);
 process.exitCode = failed > 0 ? 1 : 0;

@@ -3,7 +3,9 @@
  * The notes of the spec reach a merchant's editor: packs the SDK (from the dist/ already built; `--build`
  * builds first), installs the tarball into a throwaway project, and asks the TypeScript language service for
  * the quick info (what an editor shows on hover) of a sample of response and params fields, from an ESM
- * module (`.d.ts`) and a CommonJS one (`.d.cts`). Each field passes when its documentation holds the note.
+ * module (`.d.ts`) and a CommonJS one (`.d.cts`). Each field passes when its documentation holds the note. And
+ * the row of the transaction listing inside a `for await`, as a merchant hovers it: `tx.source_amount` must
+ * show `number | undefined` and the spec's note, never `unknown`.
  *
  *   npm run build && node scripts/quick-info.mjs
  *
@@ -41,7 +43,11 @@ const SAMPLE = [
   ['Currency', 'status', 'active currencies only'],
   ['Bank', 'bankCode', 'NIP institution code'],
   ['ReferralLink', 'inviteUrl', 'the business you refer'],
-  ['PayoutCreateParams', 'amount', 'MAJOR units'],
+  ['PayoutCreateParams', 'amount', 'MAJOR units, as a decimal string'],
+  ['PayoutCreateParams', 'amountMinor', 'MINOR units (kobo, cents), a whole number'],
+  ['PayoutCreateParams', 'currency', '`USDC` and `USDT` (smallest unit not stated by the spec'],
+  ['PayoutLimits', 'NGN', 'MAJOR units'],
+  ['ClientOptions', 'payoutLimits', 'Compared exactly, as decimals'],
   ['PayoutCreateParams', 'externalReference', 'returns the original transaction'],
   ['PayoutCreateParams', 'extra', 'Body fields the spec does not name'],
   ['TransactionListParams', 'startDate', 'Inclusive'],
@@ -65,6 +71,7 @@ const EVERY_FIELD = [
   'Bank',
   'ReferralLink',
   'PayoutCreateParams',
+  'PayoutLimits',
   'TransactionListParams',
   'LookupParams',
   'PayerNameCreateParams',
@@ -101,9 +108,20 @@ try {
 
   const types = [...new Set([...SAMPLE.map(([type]) => type), ...EVERY_FIELD])];
   const body = SAMPLE.map(([type, field], i) => `declare const v${i}: ${type};\nv${i}.${field};\n`).join('');
+  // The loop a merchant writes; an async function, so the CommonJS module may hold it too.
+  const loop = `declare const client: PaymentsClient;
+export async function received(): Promise<number> {
+  let total = 0;
+  for await (const tx of client.transactions.list()) {
+    total += tx.source_amount ?? 0;
+  }
+  return total;
+}
+`;
+  const header = `import type { ${types.join(', ')}, PaymentsClient } from 'payments-service-sdk';\n`;
   const files = {
-    [join(app, 'esm.mts')]: `import type { ${types.join(', ')} } from 'payments-service-sdk';\n${body}`,
-    [join(app, 'cjs.cts')]: `import type { ${types.join(', ')} } from 'payments-service-sdk';\n${body}`,
+    [join(app, 'esm.mts')]: `${header}${body}${loop}`,
+    [join(app, 'cjs.cts')]: `${header}${body}${loop}`,
   };
   for (const [file, text] of Object.entries(files)) writeFileSync(file, text);
 
@@ -168,6 +186,25 @@ try {
       );
     }
     const kind = file.endsWith('.cts') ? 'cjs' : 'esm';
+    // The loop: what the editor shows on `tx.source_amount`, its type and its note.
+    const at = text.indexOf('tx.source_amount ??') + 'tx.'.length;
+    const hover = service.getQuickInfoAtPosition(file, at);
+    const shown = ts.displayPartsToString(hover?.displayParts ?? []);
+    const note = ts.displayPartsToString(hover?.documentation ?? []).replace(/\s+/g, ' ');
+    if (
+      shown.endsWith('source_amount?: number | undefined') &&
+      note.includes('minor units of `source_currency`')
+    ) {
+      passed++;
+      console.log(
+        `ok   ${kind} for await over transactions.list(): tx.source_amount shows "${shown}", ${note}`,
+      );
+    } else {
+      failed++;
+      console.log(
+        `FAIL ${kind} for await over transactions.list(): tx.source_amount shows "${shown}" with "${note}"`,
+      );
+    }
     SAMPLE.forEach(([type, field, note], i) => {
       const position = text.indexOf(`v${i}.${field};`) + `v${i}.`.length;
       const info = service.getQuickInfoAtPosition(file, position);

@@ -90,7 +90,12 @@ export {
   type PayerNames,
   type PayerNameUpdateParams,
 } from './resources/payer-names.js';
-export { createExternalReference, type PayoutCreateOptions, type Payouts } from './resources/payouts.js';
+export {
+  createExternalReference,
+  type PayoutCheckOptions,
+  type PayoutCreateOptions,
+  type Payouts,
+} from './resources/payouts.js';
 export type { PassThroughListParams, SchemaOptions } from './resources/record-seam.js';
 export type { APIResource } from './resources/resource.js';
 export type { Transactions } from './resources/transactions.js';
@@ -126,6 +131,13 @@ export {
   type WithdrawalMethod,
 } from './rules/beneficiary.js';
 export { currencyDigits, toMajorUnits, toMinorUnits } from './rules/currency.js';
+export {
+  type CheckedCurrency,
+  type CurrencyCode,
+  KNOWN_CURRENCIES,
+  type KnownCurrency,
+  type OneLetterApart,
+} from './rules/currency-codes.js';
 export { type LookupParams, LookupParamsSchema } from './rules/lookup.js';
 export {
   type KnownPayerNameStatus,
@@ -139,7 +151,18 @@ export {
   PayerNameUpdateSchema,
   payerNameCreateIssues,
 } from './rules/payer-name.js';
-export { type Payout, type PayoutCreateParams, PayoutCreateSchema, PayoutSchema } from './rules/payout.js';
+export {
+  type Payout,
+  type PayoutAmount,
+  type PayoutCreateParams,
+  PayoutCreateSchema,
+  type PayoutFields,
+  type PayoutMajorAmount,
+  type PayoutMinorAmount,
+  PayoutSchema,
+  type PayoutWire,
+} from './rules/payout.js';
+export type { PayoutLimits } from './rules/payout-limits.js';
 export type { Schema } from './rules/schema.js';
 export {
   isLegacyTransaction,

@@ -1,6 +1,7 @@
 import { invalid, PaymentsError } from '../core/error.js';
 import { ownData } from '../core/own.js';
 import { isUuid } from '../rules/ids.js';
+import { type PayoutLimits, resolvePayoutLimits } from '../rules/payout-limits.js';
 import { type ClientHooks, HOOK_KEYS } from './hooks.js';
 import { isLogLevel, LevelLogger, type Logger, type LogLevel } from './logger.js';
 import { optionKeys, refuseUnknownKeys } from './option-keys.js';
@@ -13,44 +14,44 @@ export const API_PREFIX = '/api/v1/external';
 /** Options of `new PaymentsClient(...)`. */
 export interface ClientOptions {
   /** API key sent as `X-API-Key`. Default: `PAYMENTS_API_KEY`. */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** Base URL ending in `/api/v1/external`; an origin alone gets that path appended. Default: `PAYMENTS_BASE_URL`. */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /** Tenant scope: every request runs as this account (`X-Account-Id`). Must be a uuid. */
-  accountId?: string;
+  accountId?: string | undefined;
   /** Milliseconds per attempt, body included. Default 60 000; `0`: none. */
-  timeout?: number;
+  timeout?: number | undefined;
   /** Milliseconds for the whole call: every attempt and the waits between them. Default `0`: no deadline. */
-  totalTimeout?: number;
+  totalTimeout?: number | undefined;
   /**
    * Largest response body read, in bytes after decoding (a gzip bomb counts at its real size). Default
    * 8 MiB, far above any page of the spec (a 100-row page is about 100 kB). A longer 2xx body is a
    * `ResponseTooLargeError`, never retried; a longer error body is cut to this length.
    */
-  maxResponseBytes?: number;
+  maxResponseBytes?: number | undefined;
   /** Retries of requests that are safe to repeat. Default 2. Money-moving POSTs are never retried. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** A fetch implementation; by default `globalThis.fetch`, looked up at each call so MSW started later still applies. */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
   /** Headers added to every request. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /** Where log lines go. Default: `console`. */
-  logger?: Logger;
+  logger?: Logger | undefined;
   /** Default `warn`, or `PAYMENTS_LOG`. */
-  logLevel?: LogLevel;
+  logLevel?: LogLevel | undefined;
   /** Allow a plain `http://` base URL on a non-loopback host. Only for private test rigs. */
-  allowInsecureHttp?: boolean;
+  allowInsecureHttp?: boolean | undefined;
   /**
    * Allow the client where `window` and `document` exist. The key moves money: in a browser anyone who opens
    * the page can read it. Only for test environments such as jsdom, or a page nobody else can load.
    */
-  dangerouslyAllowBrowser?: boolean;
+  dangerouslyAllowBrowser?: boolean | undefined;
   /** Your application, appended to the User-Agent: `payments-service-sdk/0.1.0 (...) shop/2.1 (+url)`. */
-  appInfo?: AppInfo;
+  appInfo?: AppInfo | undefined;
   /** Passed to every fetch, e.g. an undici `dispatcher` for a proxy. The SDK's own fields win. */
-  fetchOptions?: FetchOptions;
+  fetchOptions?: FetchOptions | undefined;
   /** Structured events per attempt for metrics: `onRequest`, `onResponse`, `onRetry`. */
-  hooks?: ClientHooks;
+  hooks?: ClientHooks | undefined;
   /**
    * Currencies whose payouts the service lists under a reference it assigns, not yours: the spec says so of
    * "NGN and mobile money payouts". NGN is always one; name the currencies your account pays by mobile money
@@ -58,19 +59,26 @@ export interface ClientOptions {
    * the listing only by a `match` (e.g. `remarkMatch`), so `lookupBeforeRetry`, `findByReference`, the outbox and
    * the MCP server never take its reference's absence as proof. Read trimmed, in any case.
    */
-  serviceAssignedCurrencies?: string[];
+  serviceAssignedCurrencies?: string[] | undefined;
   /**
    * The query GET /wallet/transactions filters by reference with: the spec says the filter exists but does not
    * show its parameter's name, so name it as your account's documentation does, e.g. `(ref) => ({ reference: ref
    * })`. When set, a lookup of a payout listed under your reference asks it first (one request), and a row it
    * returns that is the payout is found at once; absence is still proven only by the listing walk.
    */
-  walletReferenceQuery?: (externalReference: string) => Record<string, string>;
+  walletReferenceQuery?: ((externalReference: string) => Record<string, string>) | undefined;
+  /**
+   * Per-currency payout ceilings in MAJOR units, as decimal strings: `{ NGN: '5000000.00', USD: '10000.00' }`.
+   * A payout over its currency's ceiling, or in a currency without one, is refused with a
+   * `RequestValidationError` before anything is sent (`payouts.create`, `lookupBeforeRetry`, `payouts.check`,
+   * the outbox's `enqueue`). Compared exactly, as decimals. Default: none, no ceiling.
+   */
+  payoutLimits?: PayoutLimits | undefined;
 }
 
 const CLIENT_OPTION_KEYS = optionKeys<ClientOptions>()([
   'apiKey baseUrl accountId timeout totalTimeout maxResponseBytes maxRetries fetch headers logger logLevel',
-  'allowInsecureHttp dangerouslyAllowBrowser appInfo fetchOptions hooks serviceAssignedCurrencies',
+  'allowInsecureHttp dangerouslyAllowBrowser appInfo fetchOptions hooks payoutLimits serviceAssignedCurrencies',
   'walletReferenceQuery',
 ]);
 
@@ -88,18 +96,18 @@ export type FetchOptions = Omit<
 
 /** Per-call options, accepted as the last argument of every method. */
 export interface RequestOptions {
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Milliseconds per attempt, overriding the client's. */
-  timeout?: number;
+  timeout?: number | undefined;
   /** Milliseconds for the whole call, retries included, overriding the client's. */
-  totalTimeout?: number;
+  totalTimeout?: number | undefined;
   /** Largest response body read, in bytes, overriding the client's. */
-  maxResponseBytes?: number;
+  maxResponseBytes?: number | undefined;
   /** Lists only: a walk (`for await`, `.pages()`, `.toArray()`) stops after this many pages. Default: none. */
-  maxPages?: number;
+  maxPages?: number | undefined;
   /** Retries for this call, overriding the client's (ignored for requests that are not safe to repeat). */
-  maxRetries?: number;
-  headers?: Record<string, string>;
+  maxRetries?: number | undefined;
+  headers?: Record<string, string> | undefined;
 }
 
 /** The keys of `RequestOptions`, for it and the bags that extend it. */
@@ -278,6 +286,7 @@ export function resolveConfig(given: ClientOptions) {
     /** NGN, always (the spec), and the currencies the caller adds: upper case. */
     serviceAssigned: new Set(['NGN', ...assigned.map((c) => c.trim().toUpperCase())]) as ReadonlySet<string>,
     walletReferenceQuery,
+    payoutLimits: resolvePayoutLimits(options.payoutLimits),
     options,
   };
 }

@@ -69,12 +69,15 @@ export class Pipeline {
   readonly serviceAssigned: ReadonlySet<string>;
   /** The client's `walletReferenceQuery`, if any. */
   readonly walletReferenceQuery: ResolvedConfig['walletReferenceQuery'];
+  /** The client's payout ceilings (`payoutLimits`), for the payouts resource to check a body against. */
+  readonly payoutLimits: ResolvedConfig['payoutLimits'];
 
   constructor(config: ResolvedConfig) {
     this.#config = config;
     this.logger = config.logger;
     this.serviceAssigned = config.serviceAssigned;
     this.walletReferenceQuery = config.walletReferenceQuery;
+    this.payoutLimits = config.payoutLimits;
   }
 
   /**

@@ -31,6 +31,9 @@ Options:
 
 /** Refused: the operator's command never sends a payout (retry and resolve only re-open a row for the workers). */
 const NO_SENDING: PayoutOutboxClient['payouts'] = {
+  check: () => {
+    throw new Error('payments-outbox does not record payouts');
+  },
   lookupBeforeRetry: () => Promise.reject(new Error('payments-outbox does not send payouts')),
   findByReference: () => Promise.reject(new Error('payments-outbox does not look payouts up')),
   assignsReference: () => false,

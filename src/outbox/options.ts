@@ -2,9 +2,15 @@ import { type PaymentsClient, RequestValidationError } from '../index.js';
 import { optionKeys } from '../internal/option-keys.js';
 import type { PayoutOutboxStore, PayoutState } from './types.js';
 
-/** What the outbox needs of a `PaymentsClient`. */
+/**
+ * What the outbox needs of a `PaymentsClient`: `check` (the client's own checks and `payoutLimits`) before recording,
+ * `assignsReference` to know how the listing recognises a payout, and the two payout calls.
+ */
 export type PayoutOutboxClient = {
-  payouts: Pick<PaymentsClient['payouts'], 'lookupBeforeRetry' | 'findByReference' | 'assignsReference'>;
+  payouts: Pick<
+    PaymentsClient['payouts'],
+    'check' | 'lookupBeforeRetry' | 'findByReference' | 'assignsReference'
+  >;
 };
 
 /**
@@ -108,6 +114,10 @@ export function resolveOptions<Tx>(options: PayoutOutboxOptions<Tx>) {
     throw new RequestValidationError([
       { path: [options.client ? 'store' : 'client'], message: 'is required' },
     ]);
+  }
+  if (typeof options.client.payouts.check !== 'function') {
+    const message = 'must be a PaymentsClient: payouts.check, which enqueue checks a body with, is missing';
+    throw new RequestValidationError([{ path: ['client'], message }]);
   }
   return {
     timeout,

@@ -1,8 +1,12 @@
-import { createExternalReference, type PayoutCreateParams, RequestValidationError } from '../index.js';
+import {
+  type CurrencyCode,
+  createExternalReference,
+  type PayoutCreateParams,
+  RequestValidationError,
+} from '../index.js';
 import { traceCall } from '../internal/channels.js';
 import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
-import { remarkIssue, remarkKey, remarkMatch } from '../lib/payout-identity.js';
-import { parsePayout } from '../resources/payouts.js';
+import { remarkIssue, remarkKey } from '../lib/payout-identity.js';
 import { differences } from './equality.js';
 import {
   currencyCode,
@@ -76,7 +80,10 @@ export interface PayoutOutbox<Tx = unknown> {
    * false`; another payout under the reference, or one whose remark another payout holds (service-assigned
    * currencies), is refused with the fields that differ.
    */
-  enqueue(body: PayoutCreateParams, options?: EnqueueOptions<Tx>): Promise<EnqueueResult>;
+  enqueue<C extends string = CurrencyCode>(
+    body: PayoutCreateParams<C>,
+    options?: EnqueueOptions<Tx>,
+  ): Promise<EnqueueResult>;
   /**
    * Drives one payout a step towards a final state, from any process, any number of times: returns its record
    * (still open, with `nextAttemptAt`, when it must be tried again; when another owner holds it, as it stands,
@@ -123,19 +130,21 @@ export function createPayoutOutbox<Tx = unknown>(options: PayoutOutboxOptions<Tx
   };
   const record = async (row: OutboxRow) => toRecord(row, await store.now());
 
-  /** The row as recorded, checked as `payouts.create` checks it; throws before anything is written. */
-  const rowOf = (body: PayoutCreateParams, given: EnqueueOptions<Tx> | undefined): OutboxRow => {
+  /**
+   * The row as recorded, checked by the client as `payouts.create` checks it (its `payoutLimits` included), so a
+   * refused payout is never recorded; throws before anything is written.
+   */
+  const rowOf = (body: PayoutCreateParams<string>, given: EnqueueOptions<Tx> | undefined): OutboxRow => {
     refuseUnknownKeys(given, ENQUEUE_KEYS, ['options']);
-    const parsed = parsePayout(body, false, given?.digits);
-    const reference = parsed.externalReference ?? createExternalReference('payout');
-    const currency = currencyCode(parsed.currency);
+    const wire = client.payouts.check(body, { digits: given?.digits });
+    const reference = wire.externalReference ?? createExternalReference('payout');
+    const currency = currencyCode(wire.currency);
     // Listed under a reference the service assigns: recognised by a remark of its own (the reference when none).
     const assigned = client.payouts.assignsReference(currency);
     const remark = assigned ? (body.remark ?? reference) : body.remark;
     if (assigned) {
       const problem = remarkIssue(remark);
       if (problem) throw invalid('remark', problem);
-      remarkMatch({ remark: remark!, amount: body.amount, currency }, given?.digits); // the amount must convert
     }
     const stored: StoredBody = {
       body: { ...body, externalReference: reference, ...(remark === undefined ? {} : { remark }) },
@@ -153,7 +162,7 @@ export function createPayoutOutbox<Tx = unknown>(options: PayoutOutboxOptions<Tx
   return {
     enqueue(body, given) {
       try {
-        const row = rowOf(body, given);
+        const row = rowOf(body as PayoutCreateParams<string>, given);
         // Called before any await: with SQLite, the insert runs inside the caller's open transaction.
         return store.insert(row, given?.tx).then(async (result) => {
           if (result.inserted)

@@ -54,6 +54,18 @@ const time = (value: unknown): number | null => {
   return value instanceof Date ? value.getTime() : Number(value);
 };
 const json = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
+
+/**
+ * The `body` column read back. A row recorded by an earlier release may hold `amount` as a number of major
+ * units, which that release sent as that JSON number: its decimal text sends the same number and passes the
+ * checks (a number in `amount` is refused now, so that a minor-unit figure cannot pass for a major one).
+ */
+function storedBody(value: unknown): StoredBody {
+  const stored = json<StoredBody>(value);
+  const { amount } = stored.body as { amount?: unknown };
+  if (typeof amount === 'number') Object.assign(stored.body, { amount: String(amount) });
+  return stored;
+}
 const flag = (value: unknown) => value === true || value === 1 || value === 1n || value === '1';
 
 /**
@@ -65,7 +77,7 @@ export function rowFrom(raw: Record<string, unknown>): OutboxRow {
     reference: String(raw.reference),
     state: raw.state as PayoutState,
     currency: String(raw.currency),
-    body: json<StoredBody>(raw.body),
+    body: storedBody(raw.body),
     remark_key: (raw.remark_key as string | null) ?? null,
     created_at: time(raw.created_at)!,
     updated_at: time(raw.updated_at)!,

@@ -127,7 +127,7 @@ function send(s: Step, doubt: boolean): LookupBeforeRetryOptions {
     timeout: settings.timeout,
     maxLookupPages: settings.maxLookupPages,
     ...windowOf(s),
-    ...(row.remark_key === null ? {} : { match: remarkMatch(body as never, digits) }),
+    ...matchOf(s),
     ...(digits === undefined ? {} : { digits }),
     beforePost: () => claimToSend(s),
     onAttempt: (event) => {
@@ -140,6 +140,19 @@ function send(s: Step, doubt: boolean): LookupBeforeRetryOptions {
         s.trail.push(attemptOf('lookup', event.error, found, { requestId: event.requestId }));
       }
     },
+  };
+}
+
+/**
+ * How the listing recognises the payout: by its remark (the key the outbox kept unique), its currency and its
+ * amount as sent, for currencies whose listed reference the service assigns; otherwise by its reference.
+ */
+function matchOf(s: Step) {
+  if (s.row.remark_key === null) return {};
+  const { body, digits } = s.row.body;
+  const wire = s.settings.client.payouts.check(body, { digits });
+  return {
+    match: remarkMatch({ remark: wire.remark!, amount: wire.amount, currency: wire.currency }, digits),
   };
 }
 
@@ -215,7 +228,7 @@ async function lookOnly(s: Step, readBack: boolean) {
       currency: row.currency,
       maxLookupPages: settings.maxLookupPages,
       timeout: settings.timeout,
-      ...(row.remark_key === null ? {} : { match: remarkMatch(body as never, digits) }),
+      ...matchOf(s),
     });
     s.trail.push(attemptOf('lookup', undefined, found ? `found (${found.status})` : 'absent'));
     if (found) return finish(s, 'recovered', null, readBack, { transaction: found });

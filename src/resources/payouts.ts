@@ -19,6 +19,7 @@ import {
 } from '../lib/payout-lookup.js';
 import { LOOKUP_BEFORE_RETRY_OPTION_KEYS, type LookupBeforeRetryOptions } from '../lib/payout-options.js';
 import { type PayoutOutcome, PayoutOutcomeUnknownError, recoverPayout } from '../lib/payout-recovery.js';
+import type { CurrencyCode } from '../rules/currency-codes.js';
 import {
   type Payout,
   type PayoutCreateParams,
@@ -26,31 +27,28 @@ import {
   type PayoutWire,
   payoutBodySchema,
   referenceIssue,
+  toWire,
 } from '../rules/payout.js';
+import { limitIssue } from '../rules/payout-limits.js';
 import { parseRequest } from '../rules/schema.js';
 import { type Transaction, TransactionSchema } from '../rules/transactions.js';
 import { APIResource } from './resource.js';
 
-/** Per-call options of `payouts.create`. */
-export interface PayoutCreateOptions extends RequestOptions {
+/** Options of `payouts.check`. */
+export interface PayoutCheckOptions {
   /**
    * Minor-unit digits of the currency, for checking the amount before sending. Needed only where the spec
-   * does not state them (USDC, USDT): without it such an amount is sent as given and the service judges it.
+   * does not state them (USDC, USDT): without it such an `amount` is sent as given and the service judges it,
+   * and an `amountMinor` cannot be converted.
    */
-  digits?: number;
+  digits?: number | undefined;
 }
 
+/** Per-call options of `payouts.create`. */
+export interface PayoutCreateOptions extends RequestOptions, PayoutCheckOptions {}
+
+const CHECK_OPTION_KEYS = optionKeys<PayoutCheckOptions>()(['digits']);
 const CREATE_OPTION_KEYS = optionKeys<PayoutCreateOptions>()([...REQUEST_OPTION_KEYS, 'digits']);
-
-/** Validates a payout body and returns it as sent: `amount` a JSON number in major units, `extra` merged in. */
-export function parsePayout(body: PayoutCreateParams, requireReference = false, digits?: number): PayoutWire {
-  const { extra, ...parsed } = parseRequest(payoutBodySchema(digits), body);
-  if (requireReference && !parsed.externalReference) {
-    const message = 'is required: create one with createExternalReference() and persist it before sending';
-    throw invalid(['externalReference'], message);
-  }
-  return { ...extra, ...parsed, amount: Number(parsed.amount) };
-}
 
 /** A fresh reference for a payout. Persist it before sending, so a crash cannot lose it. */
 export function createExternalReference(prefix = 'payout'): string {
@@ -63,13 +61,40 @@ export class Payouts extends APIResource {
    * POST /payouts: sends money to a bank account. Never retried by the transport: a timeout may mean the
    * money moved. Use `lookupBeforeRetry` for a payout that is safe to retry.
    */
-  create(body: PayoutCreateParams, options?: PayoutCreateOptions): APIPromise<Payout> {
+  create<C extends string = CurrencyCode>(
+    body: PayoutCreateParams<C>,
+    options?: PayoutCreateOptions,
+  ): APIPromise<Payout> {
     return this.api.call(() => {
       refuseUnknownKeys(options, CREATE_OPTION_KEYS);
       // The pipeline copies the request options; `digits` is read here, from an own property only.
       const { digits: _, ...rest } = options ?? {};
-      return this.#post(parsePayout(body, false, ownField(options, 'digits')), rest);
+      return this.#post(this.check(body, { digits: ownField(options, 'digits') }), rest);
     }, 'payouts.create');
+  }
+
+  /**
+   * Checks a payout body as `create` does, sending nothing: every field, the amount in its currency, and the
+   * client's `payoutLimits`. Throws a `RequestValidationError` naming the field; returns the body as it would
+   * be sent (`amount` the major-unit JSON number the spec asks for). `lookupBeforeRetry` and the outbox's
+   * `enqueue` check through it too; call it yourself before saving a payout you will send later.
+   */
+  check<C extends string = CurrencyCode>(
+    body: PayoutCreateParams<C>,
+    options: PayoutCheckOptions = {},
+  ): PayoutWire {
+    refuseUnknownKeys(options, CHECK_OPTION_KEYS, ['options']);
+    const digits = ownField(options, 'digits');
+    const parsed = parseRequest(payoutBodySchema(digits), body);
+    const { wire, major } = toWire(parsed, digits);
+    const amount = ownField(parsed, 'amount');
+    const given =
+      amount === undefined
+        ? { field: 'amountMinor' as const, value: String(ownField(parsed, 'amountMinor')) }
+        : { field: 'amount' as const, value: amount.trim() };
+    const problem = limitIssue(this.api.payoutLimits, wire.currency, major, given);
+    if (problem) throw new RequestValidationError([problem]);
+    return wire;
   }
 
   #post(body: PayoutWire, options?: RequestOptions): Call<Payout> {
@@ -83,15 +108,20 @@ export class Payouts extends APIResource {
    * 429, 5xx, an unreadable 2xx) it looks for the payout by `externalReference` in the transaction listing
    * before trying again. Throws `PayoutOutcomeUnknownError` if it still cannot tell.
    */
-  async lookupBeforeRetry(
-    body: PayoutCreateParams & { externalReference: string },
+  async lookupBeforeRetry<C extends string = CurrencyCode>(
+    body: PayoutCreateParams<C> & { externalReference: string },
     given: LookupBeforeRetryOptions = {},
   ): Promise<PayoutOutcome> {
     return traceCall('payouts.lookupBeforeRetry', async (context) => {
       const options = ownData(given);
       // First of all: a typo such as `lookupfirst` would send the payout without looking (a second payout).
       refuseUnknownKeys(options, LOOKUP_BEFORE_RETRY_OPTION_KEYS);
-      const checked = parsePayout(body, true, options.digits);
+      const checked = this.check(body, { digits: options.digits });
+      if (!checked.externalReference) {
+        const message =
+          'is required: create one with createExternalReference() and persist it before sending';
+        throw invalid(['externalReference'], message);
+      }
       if (context) context.externalReference = checked.externalReference;
       const searchOptions = { ...options, currency: checked.currency };
       // Each listing search is a `payouts.lookup` call; its pages count on the payout's context.

@@ -78,3 +78,46 @@ export function toMajorUnits(currency: string, minor: number, given?: number): s
   const point = text.length - digits;
   return `${minor < 0 ? '-' : ''}${text.slice(0, point)}${digits ? `.${text.slice(point)}` : ''}`;
 }
+
+/**
+ * What is wrong with a major-unit amount in `currency`, if anything. With the currency's digits known (ISO 4217,
+ * or the caller's `digits`), finer amounts are refused; for USDC/USDT without `digits` only the amount's own
+ * decimals are used, so nothing the service might accept is refused.
+ */
+export function amountIssue(currency: string, amount: number | string, digits?: number): string | undefined {
+  const text = typeof amount === 'number' ? String(amount) : amount.trim();
+  const own = /\.(\d+)$/.exec(text)?.[1]?.replace(/0+$/, '').length ?? 0;
+  try {
+    const places = digits ?? (currencyDigits(currency) === undefined ? own : undefined);
+    const minor = toMinorUnits(currency, amount, places);
+    if (minor <= 0) return 'must be greater than 0';
+    // The amount travels as a JSON number: past about 15 significant digits it would arrive as another one.
+    if (toMinorUnits(currency, Number(amount), places) !== minor) {
+      return 'has more digits than a JSON number carries exactly';
+    }
+    return undefined;
+  } catch (error) {
+    return (error as Error).message.replace(/^.*?amount: /, '');
+  }
+}
+
+/** The major-unit decimal of a whole number of minor units, or what stops it being one. */
+export function majorOf(
+  currency: string,
+  minor: number,
+  digits?: number,
+): { major: string } | { issue: string } {
+  if (minor <= 0) return { issue: 'must be greater than 0' };
+  const places = digits ?? currencyDigits(currency);
+  if (places === undefined) {
+    const why = 'the spec does not state its smallest unit: pass digits, or give amount in MAJOR units';
+    return { issue: `cannot be converted for ${currency.trim()}: ${why}` };
+  }
+  try {
+    const major = toMajorUnits(currency, minor, places);
+    const issue = amountIssue(currency, major, places);
+    return issue ? { issue } : { major };
+  } catch (error) {
+    return { issue: (error as Error).message.replace(/^.*?: /, '') };
+  }
+}

@@ -1,6 +1,8 @@
 import * as z from 'zod/mini';
 import type { FieldIssue } from '../core/error.js';
-import { currencyDigits, minorUnits, toMinorUnits } from './currency.js';
+import { ownField } from '../core/own.js';
+import { amountIssue, majorOf, minorUnits } from './currency.js';
+import { type CheckedCurrency, type CurrencyCode, currencySlip } from './currency-codes.js';
 import { isUuid } from './ids.js';
 import {
   extraIssues,
@@ -16,7 +18,8 @@ import {
  * POST /payouts as the spec states it: `amount` (number, major units), `currency` (a code) and `beneficiary`
  * (`accountName`, `accountNumber`, `bankName`, `bankCode`, `email`, all strings) required; `remark` and
  * `externalReference` optional; a payer name referenced as `payerNameId`. The spec gives no lengths, so none are
- * checked. Used by `payouts.create` before sending and by the mock on arrival.
+ * checked. The SDK takes the amount in a form that says its unit (`amount`, a decimal string in major units, or
+ * `amountMinor`, whole minor units) and sends the number the spec asks for; the mock checks the wire form.
  */
 
 /** A reference goes out byte for byte and is matched later, so nothing may trim or fold it on the way. */
@@ -27,28 +30,6 @@ export function referenceIssue(value: unknown): string | undefined {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused here.
   if (/[\u0000-\u001f\u007f-\u009f]/.test(value)) return 'must not contain control characters';
   return undefined;
-}
-
-/**
- * What is wrong with a major-unit amount in `currency`, if anything. With the currency's digits known (ISO 4217,
- * or the caller's `digits`), finer amounts are refused; for USDC/USDT without `digits` only the amount's own
- * decimals are used, so nothing the service might accept is refused.
- */
-export function amountIssue(currency: string, amount: number | string, digits?: number): string | undefined {
-  const text = typeof amount === 'number' ? String(amount) : amount.trim();
-  const own = /\.(\d+)$/.exec(text)?.[1]?.replace(/0+$/, '').length ?? 0;
-  try {
-    const places = digits ?? (currencyDigits(currency) === undefined ? own : undefined);
-    const minor = toMinorUnits(currency, amount, places);
-    if (minor <= 0) return 'must be greater than 0';
-    // The amount travels as a JSON number: past about 15 significant digits it would arrive as another one.
-    if (toMinorUnits(currency, Number(amount), places) !== minor) {
-      return 'has more digits than a JSON number carries exactly';
-    }
-    return undefined;
-  } catch (error) {
-    return (error as Error).message.replace(/^.*?amount: /, '');
-  }
 }
 
 const string = z.string();
@@ -69,13 +50,20 @@ const beneficiaryShape = {
 /** The beneficiary fields the spec lists; any other key is left out of the request (a lookup result spreads in). */
 export const PAYOUT_BENEFICIARY_FIELDS = Object.keys(beneficiaryShape) as (keyof typeof beneficiaryShape)[];
 
-const payoutShape = {
-  /**
-   * MAJOR units: `5000` means 5,000.00 NGN (the response amounts are in minor units). A decimal string
-   * (`'5000.50'`) avoids float surprises; an amount the currency cannot hold exactly is refused.
-   */
-  amount: z.union([z.number(), z.string()], 'must be a number (major units) or a decimal string'),
-  /** Currency code (`NGN`, `USD`, ...), sent as given. */
+// A number here is the classic slip (cents written where the spec wants major units), so it is named as one.
+const majorAmount = z.string({
+  error: (issue) =>
+    typeof issue.input === 'number'
+      ? `must be a decimal string in MAJOR units ('2500.00' is 2,500.00 of the currency), not the number ${issue.input}; whole MINOR units (kobo, cents) go in amountMinor`
+      : "must be a decimal string in MAJOR units, e.g. '2500.00'",
+});
+const minorAmount = z
+  .int('must be a whole number of MINOR units (kobo, cents), e.g. 250000 for 2,500.00 NGN')
+  .check(z.refine(Number.isSafeInteger, 'must be a whole number of minor units within 2^53'));
+
+/** The fields the request and the wire share: everything but the amount. */
+const fieldsShape = {
+  /** Currency code (the service reads it trimmed, in any case). */
   currency: string.check(z.refine((c) => c.trim() !== '', 'is required')),
   /** Validate the account with `banks.lookup` first and take `bankCode` from `banks.list`. */
   beneficiary: object(beneficiaryShape),
@@ -105,50 +93,173 @@ const payoutShape = {
   extra: z.optional(recordOf(z.unknown())),
 };
 
-/** The body fields the spec names, the one pass-through (`extra`) included. */
-const PAYOUT_FIELDS = Object.keys(payoutShape);
+const requestShape = {
+  /**
+   * The amount in MAJOR units, as a decimal string: `'2500.00'` is 2,500.00 NGN (the response amounts are in
+   * minor units). Sent as the JSON number the spec asks for, exactly; an amount the currency cannot hold is
+   * refused. For whole minor units (a response's `amount`, say), give `amountMinor` instead, never both.
+   */
+  amount: z.optional(majorAmount),
+  /**
+   * The amount in MINOR units (kobo, cents), a whole number: `250000` is 2,500.00 NGN. Converted exactly to the
+   * major-unit number the spec asks for, by the currency's digits (USDC, USDT: pass `digits`). Give `amount`
+   * instead, never both.
+   */
+  amountMinor: z.optional(minorAmount),
+  ...fieldsShape,
+  /**
+   * Currency code, sent as given (the service reads it trimmed, in any case). `NGN` (kobo), `USD` (cents),
+   * `USDC` and `USDT` (smallest unit not stated by the spec: pass `digits`), `XAF` (no minor unit), or any
+   * other code the supported-currencies listing returns. One letter away from one of these and no currency of
+   * its own (`'NGX'`) is refused, by the compiler and at run time.
+   */
+  currency: fieldsShape.currency.check(
+    z.superRefine((code, ctx) => {
+      const slip = currencySlip(code);
+      // The compiler's message for the same slip (`CheckedCurrency`), for callers it does not check.
+      const message = `did you mean ${slip}? ${code.trim()} is one letter away from it, and no currency the spec names`;
+      if (slip) ctx.issues.push({ code: 'custom', message, input: code });
+    }),
+  ),
+};
+
+/** The body fields the SDK takes, the one pass-through (`extra`) included. */
+const PAYOUT_FIELDS = Object.keys(requestShape);
+
+type Issues = { issues: z.core.$ZodRawIssue[] };
+const issue = (ctx: Issues, path: string, message: string, input: unknown) =>
+  ctx.issues.push({ code: 'custom', path: [path], message, input });
 
 /** The body schema; `digits` overrides the currency's minor-unit digits (for USDC/USDT, which the spec leaves open). */
 export function payoutBodySchema(digits?: number) {
-  return strictObject(payoutShape).check(
+  return strictObject(requestShape).check(
     z.superRefine(
       (body, ctx) => {
-        const { amount, currency } = body as { amount: unknown; currency: unknown };
+        if (!body || typeof body !== 'object') return;
+        // Own properties only: a polluted Object.prototype must not supply an amount.
+        const [amount, amountMinor, currency] = ['amount', 'amountMinor', 'currency'].map((key) =>
+          ownField(body as Record<string, unknown>, key),
+        );
         // Named even when another field failed, so one answer lists every problem.
-        const problem =
-          (typeof amount === 'number' || typeof amount === 'string') && typeof currency === 'string'
-            ? amountIssue(currency, amount, digits)
-            : undefined;
-        if (problem) ctx.issues.push({ code: 'custom', path: ['amount'], message: problem, input: amount });
-        if (body && typeof body === 'object') ctx.issues.push(...extraIssues(body.extra, PAYOUT_FIELDS));
+        if (amount !== undefined && amountMinor !== undefined) {
+          const both = 'give either amount (MAJOR units) or amountMinor (MINOR units), not both';
+          issue(ctx, 'amountMinor', both, amountMinor);
+        } else if (amount === undefined && amountMinor === undefined) {
+          const none =
+            "is required: a decimal string in MAJOR units ('2500.00'), or amountMinor in MINOR units";
+          issue(ctx, 'amount', none, amount);
+        } else if (typeof currency === 'string') {
+          const problem =
+            typeof amount === 'string'
+              ? amountIssue(currency, amount, digits)
+              : Number.isSafeInteger(amountMinor)
+                ? (majorOf(currency, amountMinor as number, digits) as { issue?: string }).issue
+                : undefined;
+          if (problem)
+            issue(ctx, amount === undefined ? 'amountMinor' : 'amount', problem, amount ?? amountMinor);
+        }
+        ctx.issues.push(...extraIssues(body.extra, PAYOUT_FIELDS));
       },
       { when: () => true },
     ),
   );
 }
 
+/** The body of POST /payouts as `payouts.create` checks it (the currency's own digits). */
+export const PayoutCreateSchema = payoutBodySchema();
+// Both amount forms are optional in the schema's input: exactly one is checked at run time, and stated below.
+type RequestInput = z.input<typeof PayoutCreateSchema>;
+
+/** A payout's amount in MAJOR units, as a decimal string (`amount: '2500.00'`). */
+export type PayoutMajorAmount = {
+  [K in keyof Pick<z.input<typeof PayoutCreateSchema>, 'amount'>]-?: string;
+} & { amountMinor?: undefined };
+/** A payout's amount in whole MINOR units (`amountMinor: 250000`). */
+export type PayoutMinorAmount = {
+  [K in keyof Pick<z.input<typeof PayoutCreateSchema>, 'amountMinor'>]-?: number;
+} & { amount?: undefined };
+/** The amount of a payout: `amount` in MAJOR units (a decimal string), or `amountMinor` in MINOR units. Not both. */
+// The major form last: a body that fits neither is explained against it ("'number' is not assignable to 'string'").
+export type PayoutAmount = PayoutMinorAmount | PayoutMajorAmount;
+
+/** The fields of a payout body besides its amount and currency. */
+export interface PayoutFields
+  extends Omit<z.input<typeof PayoutCreateSchema>, 'amount' | 'amountMinor' | 'currency'> {}
+
+/**
+ * The body of POST /payouts: the amount in one of its two forms (`amount`, MAJOR units as a decimal string, or
+ * `amountMinor`, whole MINOR units), the currency, the beneficiary, and the optional fields. `C` is the currency
+ * as written, so that a code one letter away from a known one (`'NGX'`) does not compile.
+ */
+export type PayoutCreateParams<C extends string = CurrencyCode> = PayoutFields & {
+  // Mapped over the schema's own `currency`, so its note is the one the editor shows.
+  [K in keyof Pick<z.input<typeof PayoutCreateSchema>, 'currency'>]: CheckedCurrency<C>;
+} & PayoutAmount;
+
+/** A payout body as it goes on the wire: `amount` the major-unit JSON number the spec asks for. */
+export type PayoutWire = Omit<z.input<typeof PayoutCreateSchema>, 'extra' | 'amount' | 'amountMinor'> & {
+  amount: number;
+};
+
+/** A checked body as the wire carries it (`extra` at the top level), and the major-unit decimal it is sent as. */
+export function toWire(body: RequestInput, digits?: number): { wire: PayoutWire; major: string } {
+  const { extra: _, amount: _major, amountMinor: _minor, ...fields } = body;
+  const amount = ownField(body, 'amount');
+  const converted =
+    amount === undefined ? majorOf(fields.currency, ownField(body, 'amountMinor')!, digits) : undefined;
+  const major = amount?.trim() ?? (converted as { major: string }).major;
+  return { wire: { ...ownField(body, 'extra'), ...fields, amount: Number(major) }, major };
+}
+
+// The wire form: `amount` a JSON number in major units, as the spec states it.
+const WIRE_FIELDS = Object.keys(fieldsShape).concat('amount');
+const wireSchema = (digits?: number) =>
+  strictObject({ amount: z.number('must be a number'), ...fieldsShape }).check(
+    z.superRefine(
+      (body, ctx) => {
+        if (!body || typeof body !== 'object') return;
+        const { amount, currency } = body as Record<string, unknown>;
+        const problem =
+          typeof amount === 'number' && typeof currency === 'string'
+            ? amountIssue(currency, amount, digits)
+            : undefined;
+        if (problem) issue(ctx, 'amount', problem, amount);
+        ctx.issues.push(...extraIssues(body.extra, WIRE_FIELDS));
+      },
+      { when: () => true },
+    ),
+  );
+
 /**
  * Every problem with a payout body as it arrives on the wire (fields the spec does not name at the top level,
  * as `extra` sends them), `[]` when valid: what the mock answers with 400 `Validation failed`.
  */
 export function payoutWireIssues(body: Record<string, unknown>, digits?: number): FieldIssue[] {
-  const issues = fieldIssues(payoutBodySchema(digits), gatherExtra(body, PAYOUT_FIELDS));
-  // The SDK takes a decimal string and sends a number; on the wire the spec's `amount` is a number.
-  if (typeof body.amount === 'string') issues.push({ path: ['amount'], message: 'must be a number' });
-  return issues;
+  return fieldIssues(wireSchema(digits), gatherExtra(body, WIRE_FIELDS));
 }
+
+/**
+ * A text a payout may answer with null: read as absent, as the spec leaves out fields that do not apply, so the
+ * fact has one type wherever it appears (the transaction listing's `external_reference` and `description`).
+ */
+const text = z.optional(
+  z.pipe(
+    z.nullable(z.string()),
+    z.transform((value: string | null) => value ?? undefined),
+  ),
+);
 
 /** The payout as POST /payouts returns it. Every amount here is in MINOR units (kobo, cents). */
 export const PayoutSchema = looseObject({
   /** uuid of the payout; the transaction listing shows it as the transaction's `id`. */
   id: z.string(),
-  /** The transaction description you sent; null when none was given. */
-  remark: z.optional(z.nullable(z.string())),
+  /** The transaction description you sent (the listing's `description`); absent (or null) when none was given. */
+  remark: text,
   /**
    * Your `externalReference`, except for NGN and mobile money payouts, where the service assigns the
-   * reference (store it beside yours); null when none was given.
+   * reference (store it beside yours); absent (or null) when none was given.
    */
-  external_reference: z.optional(z.nullable(z.string())),
+  external_reference: text,
   /** The fee in MINOR units (kobo, cents), deducted from the balance automatically. */
   fee_amount: minorUnits,
   /** ISO 8601 date-time. */
@@ -157,7 +268,8 @@ export const PayoutSchema = looseObject({
   destination_amount: minorUnits,
   /**
    * The total deducted, in MINOR units (kobo, cents): `destination_amount + fee_amount`. The request's
-   * `amount` was in major units; this one is not (NGN 2,500.00 with a 25.00 fee is `252500`).
+   * `amount` was in major units; this one is not (NGN 2,500.00 with a 25.00 fee is `252500`): to send it again,
+   * pass it as `amountMinor`.
    */
   amount: minorUnits,
   /** The beneficiary as the service recorded it. */
@@ -172,11 +284,3 @@ export const PayoutSchema = looseObject({
 });
 /** A payout as POST /payouts returns it (amounts in minor units). */
 export type Payout = z.infer<typeof PayoutSchema>;
-
-/** The body of POST /payouts as `payouts.create` takes it, checked before sending (the currency's own digits). */
-export const PayoutCreateSchema = payoutBodySchema();
-/** The body of POST /payouts. */
-export type PayoutCreateParams = z.input<typeof PayoutCreateSchema>;
-
-/** A payout body as it goes on the wire. */
-export type PayoutWire = Omit<PayoutCreateParams, 'extra' | 'amount'> & { amount: number };

@@ -27,8 +27,8 @@ export type KnownTransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 
 const optionalString = z.optional(z.string());
 
-/** A transaction as GET /transactions returns it. Fields that do not apply are omitted, never null. */
-export const TransactionSchema = looseObject({
+/** The fields of a transaction, in the current listing form; the older form shares their types (below). */
+const transactionShape = {
   /** uuid. */
   id: z.string(),
   /** `withdrawal` (a payout) or `deposit`; the spec says other values occur without naming them. */
@@ -115,11 +115,22 @@ export const TransactionSchema = looseObject({
   created_at: z.string(),
   /** ISO 8601 date-time. */
   updated_at: z.string(),
-});
+};
+
+/** A transaction as GET /transactions returns it. Fields that do not apply are omitted, never null. */
+export const TransactionSchema = looseObject(transactionShape);
 /** A transaction (current listing form). */
 export type Transaction = z.infer<typeof TransactionSchema>;
 
-/** A row of the older listing variant: `type`, `amount`, `currency`, `description`, `created_at`. */
+// The older form shares every field of the current one it may carry, with the same type and note, so a field
+// read on a row of either form (`tx.source_amount` in a `for await`) has one type; the ones the current form
+// requires are optional there. It never has `transaction_type`, which tells the two apart.
+const { transaction_type: _, id, status, created_at, updated_at, ...shared } = transactionShape;
+
+/**
+ * A row of the older listing variant: `type`, `amount`, `currency`, `description`, `created_at` "instead of" the
+ * current fields. Any current field it carries is read with the current field's type; `transaction_type` it has not.
+ */
 export const LegacyTransactionSchema = looseObject({
   /** The transaction's type, as the older listing names it. */
   type: z.string(),
@@ -127,20 +138,37 @@ export const LegacyTransactionSchema = looseObject({
   amount: z.optional(minorUnits),
   /** Currency code of `amount`. */
   currency: optionalString,
-  /** The description of the transaction. */
-  description: optionalString,
+  /** Absent in the older form: that is how a row of it is told apart (`isLegacyTransaction`). */
+  transaction_type: z.optional(z.undefined()),
+  /** uuid. */
+  id: z.optional(id),
+  /**
+   * One of `draft`, `pending`, `processing`, `completed`, `sent`, `failed`, `rejected`, `refunded`,
+   * `negotiating`, `cancelled`, `exception`. The spec shows no transitions, so it names no status final. Note
+   * that `completed` also covers pending transactions operations have already claimed, and `failed` ones are
+   * listed only when you filter on `status: 'failed'`.
+   */
+  status: z.optional(status),
+  ...shared,
   /** ISO 8601 date-time. */
-  created_at: optionalString,
+  created_at: z.optional(created_at),
+  /** ISO 8601 date-time. */
+  updated_at: z.optional(updated_at),
 });
-/** A row of the older listing variant. Tell it apart with `isLegacyTransaction`. */
+/** A row of the older listing variant. Tell it apart with `isLegacyTransaction` (or `tx.transaction_type === undefined`). */
 export type LegacyTransaction = z.infer<typeof LegacyTransactionSchema>;
 
-/** A row of GET /transactions: the current form, or the older variant some deployments still send. */
+/**
+ * A row of GET /transactions: the current form, or the older variant some deployments still send. Every field
+ * of the current form reads with its own type on either (`tx.source_amount` is `number | undefined`);
+ * `isLegacyTransaction(tx)` narrows to the older form's `type`, `amount` and `currency`, and its negation to
+ * `Transaction` (`id`, `status`, `transaction_type` present).
+ */
 export type TransactionListItem = Transaction | LegacyTransaction;
 
 /** True for a row in the older listing form (no `transaction_type`). */
 export function isLegacyTransaction(row: TransactionListItem): row is LegacyTransaction {
-  return !('transaction_type' in row) && typeof (row as LegacyTransaction).type === 'string';
+  return row.transaction_type === undefined && typeof (row as LegacyTransaction).type === 'string';
 }
 
 /** A row of GET /transactions, either form. */

@@ -520,9 +520,10 @@ type PayoutBody = Record<string, unknown>;
 const BENEFICIARY_FIELDS = ['accountName', 'accountNumber', 'bankName', 'bankCode', 'email'];
 const payoutValid: fc.Arbitrary<PayoutBody> = fc.record(
   {
+    // MAJOR units as a decimal string: with decimals, or a whole number of them.
     amount: fc.oneof(
       fc.integer({ min: 1, max: 10 ** 11 }).map((minor) => toMajorUnits('NGN', minor)),
-      fc.integer({ min: 1, max: 10 ** 9 }),
+      fc.integer({ min: 1, max: 10 ** 9 }).map(String),
     ),
     // Any case: the spec asks for "a currency code", not an upper-case one.
     currency: fc.constantFrom('NGN', 'USD', 'ngn'),
@@ -544,7 +545,11 @@ const payoutValid: fc.Arbitrary<PayoutBody> = fc.record(
   { requiredKeys: ['amount', 'currency', 'beneficiary'] },
 );
 const payoutBreakers: Breaker<PayoutBody>[] = [
-  { field: 'amount', bad: always('0', 0, -5, '-1.00', '1.234', 'abc', '', '1e3', Number.NaN, null, REMOVE) },
+  // A number is refused too: minor units meant, or a response's amount fed back (they go in amountMinor).
+  {
+    field: 'amount',
+    bad: always('0', 0, 1000, -5, '-1.00', '1.234', 'abc', '', '1e3', Number.NaN, null, REMOVE),
+  },
   { field: 'currency', bad: always('', '  ', 1, REMOVE) },
   { field: 'beneficiary', bad: always(null, 'ADA', REMOVE) },
   ...BENEFICIARY_FIELDS.map((name) => ({ field: `beneficiary.${name}`, bad: always(5, null, REMOVE) })),
@@ -556,6 +561,20 @@ const payoutBreakers: Breaker<PayoutBody>[] = [
   },
   { field: 'idempotencyKey', bad: always('k1') },
 ];
+/** The same bodies with the amount in MINOR units instead (`amountMinor`, a whole number of kobo or cents). */
+const payoutValidMinor = payoutValid.map(({ amount, ...body }) => ({
+  ...body,
+  amountMinor: toMinorUnits(body.currency as string, amount as string),
+}));
+/** A broken amountMinor, or the two forms at once (the second one given is the one named). */
+const payoutMinorBroken = fc.oneof(
+  payoutValidMinor.chain((valid) =>
+    fc
+      .constantFrom<unknown>(0, -5, 1.5, '250000', Number.NaN, 2 ** 53, null)
+      .map((bad) => ({ input: { ...valid, amountMinor: bad }, field: 'amountMinor' })),
+  ),
+  payoutValid.map((valid) => ({ input: { ...valid, amountMinor: 100 }, field: 'amountMinor' })),
+);
 
 // payerNames.create
 
@@ -752,6 +771,21 @@ describe('(c) request validators', MANY_RUNS, () => {
         expectRefused(() => client.payouts.create(input as never), field),
       ),
       params(500),
+    );
+  });
+
+  it('payouts.create with amountMinor: valid bodies are sent; a broken amountMinor, or both forms, is refused', async () => {
+    await fc.assert(
+      fc.asyncProperty(payoutValidMinor, (body) =>
+        expectSent(() => client.payouts.create(body as never), 'POST /api/v1/external/payouts'),
+      ),
+      params(100),
+    );
+    await fc.assert(
+      fc.asyncProperty(payoutMinorBroken, ({ input, field }) =>
+        expectRefused(() => client.payouts.create(input as never), field),
+      ),
+      params(200),
     );
   });
 

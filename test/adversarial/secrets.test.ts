@@ -335,7 +335,7 @@ describe('the canary key never leaks', { timeout: 60_000 }, () => {
       () =>
         makeClient({ maxRetries: 0 }).payouts.lookupBeforeRetry(
           {
-            amount: 5000,
+            amount: '5000',
             currency: 'NGN',
             beneficiary: {
               accountName: 'ADA',

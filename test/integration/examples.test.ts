@@ -34,6 +34,9 @@ describe('examples', () => {
     );
     // NGN: listed under the service's reference, recognised by the remark (`match`).
     expect(text).toMatch(/recognised by its remark; the service listed it as PO-\d{8}-/);
+    expect(text).toContain(
+      'a slip of the unit is refused before it leaves: Invalid request: amount: 250000 NGN is over the payout ceiling of 100000.00 NGN (payoutLimits)',
+    );
     expect(text).toContain("approved by the mock's reviewer and made default: active, isDefault true");
     expect(lines.at(-1)).toBe('Done.');
     const main = mock.account(mock.state.mainAccountId);

@@ -96,12 +96,13 @@ describe('payouts.create', () => {
     expect(payoutsFor(reference).transactions).toHaveLength(1);
   });
 
-  it('a numeric amount and no reference: the service assigns one', async () => {
+  it('amountMinor and no reference: sent as the major number, and the service assigns a reference', async () => {
     const payout = await clientFor(mock).payouts.create({
-      amount: 100,
+      amountMinor: 10_000,
       currency: 'USD',
       beneficiary: BENEFICIARY,
     });
+    expect(mock.account().transactions[0]?.row).toMatchObject({ destination_amount: 10_000 });
     expect(payout).toMatchObject({ destination_amount: 10_000, fee_amount: 100, amount: 10_100 });
     expect(payout.external_reference).toMatch(/^PO-\d{8}-/);
     expect(mock.account().wallets.find((w) => w.currency === 'USD')!.balance).toBe(12_500_000 - 10_100);
@@ -109,7 +110,7 @@ describe('payouts.create', () => {
 
   it('XAF has no minor unit: 1500 XAF is 1500 minor units', async () => {
     const payout = await clientFor(mock).payouts.create({
-      amount: 1500,
+      amount: '1500',
       currency: 'XAF',
       beneficiary: BENEFICIARY,
     });
@@ -118,7 +119,7 @@ describe('payouts.create', () => {
 
   it('a repeated externalReference returns the original payout and deducts once', async () => {
     const client = clientFor(mock);
-    const body = { amount: 2000, currency: 'NGN', beneficiary: BENEFICIARY, externalReference: 'dup-1' };
+    const body = { amount: '2000', currency: 'NGN', beneficiary: BENEFICIARY, externalReference: 'dup-1' };
     const first = await client.payouts.create(body);
     const second = await client.payouts.create(body);
     expect(second).toEqual(first);
@@ -137,7 +138,7 @@ describe('payouts.create', () => {
 
   it('insufficient balance is a BadRequestError and moves nothing', async () => {
     const error = await rejection(
-      clientFor(mock).payouts.create({ amount: 10_000_000, currency: 'USDT', beneficiary: BENEFICIARY }),
+      clientFor(mock).payouts.create({ amount: '10000000', currency: 'USDT', beneficiary: BENEFICIARY }),
     );
     expect(error).toBeInstanceOf(BadRequestError);
     expect((error as BadRequestError).message).toMatch(/Insufficient USDT balance/);
@@ -155,7 +156,7 @@ describe('payouts.create', () => {
 
 describe('payouts.lookupBeforeRetry', () => {
   const body = (externalReference: string) => ({
-    amount: 5000,
+    amount: '5000',
     currency: 'NGN',
     beneficiary: BENEFICIARY,
     externalReference,
@@ -361,7 +362,7 @@ describe('payouts.lookupBeforeRetry', () => {
   it('a definite refusal (400) is thrown at once, with no lookup', async () => {
     const error = await rejection(
       clientFor(mock).payouts.lookupBeforeRetry(
-        { ...body('poor-1'), amount: 10_000_000, currency: 'USDT' },
+        { ...body('poor-1'), amount: '10000000', currency: 'USDT' },
         { visibilityWaits: [20, 50] },
       ),
     );

@@ -145,6 +145,7 @@ describe('the documented options of each bag are never refused', () => {
       hooks: { onRequest: () => {}, onResponse: () => {}, onRetry: () => {} },
       serviceAssignedCurrencies: ['XAF'],
       walletReferenceQuery: (reference) => ({ reference }),
+      payoutLimits: { NGN: '5000000.00' },
     };
     expect(() => new PaymentsClient(all)).not.toThrow();
   });

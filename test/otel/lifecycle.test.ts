@@ -125,7 +125,12 @@ describe('instrumentPayments, switched on and off', () => {
   });
 
   it('recordReference: true adds the external reference to payout spans; off by default', async () => {
-    const payout = { amount: 5000, currency: 'NGN', beneficiary: BENEFICIARY, externalReference: 'inv-2041' };
+    const payout = {
+      amount: '5000',
+      currency: 'NGN',
+      beneficiary: BENEFICIARY,
+      externalReference: 'inv-2041',
+    };
     const referenceOn = () =>
       exporter
         .getFinishedSpans()

@@ -28,7 +28,7 @@ afterEach(async () => {
   await metrics.meterProvider.shutdown();
 });
 const payout = (externalReference: string) => ({
-  amount: 5000,
+  amount: '5000',
   currency: 'NGN',
   beneficiary: BENEFICIARY,
   externalReference,
@@ -103,7 +103,7 @@ describe('metrics', () => {
     expect(refused.ok).toBe(false);
     // Neither a plain payouts.create nor input refused before sending is a lookupBeforeRetry outcome.
     await settle(client.payouts.create(payout('m-plain')));
-    await settle(client.payouts.lookupBeforeRetry({ ...payout('m-invalid'), amount: -1 }));
+    await settle(client.payouts.lookupBeforeRetry({ ...payout('m-invalid'), amount: '-1' }));
 
     const metric = (await metrics.read()).get('payments.payouts');
     expect(metric?.descriptor.unit).toBe('{payout}');

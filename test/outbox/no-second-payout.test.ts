@@ -59,7 +59,7 @@ it('serviceAssignedCurrencies adds to NGN: an NGN payout whose answer was lost i
   const { client, posts, made } = scripted(['commit-and-drop'], ['XAF']);
   const { outbox, settleTimes } = outboxOver(client);
   const { reference: ref } = await outbox.enqueue({
-    amount: 5000,
+    amount: '5000',
     currency: 'NGN',
     beneficiary: BENEFICIARY,
     remark: 'Invoice 77',
@@ -73,7 +73,7 @@ it('serviceAssignedCurrencies are read trimmed and in any case', async () => {
   const { client } = scripted([], [' xaf ']);
   const { outbox } = outboxOver(client);
   const { reference: ref } = await outbox.enqueue({
-    amount: 500,
+    amount: '500',
     currency: 'XAF ',
     beneficiary: BENEFICIARY,
     remark: 'Invoice 5',
@@ -86,7 +86,7 @@ for (const remark of ['', ' ', ' Invoice 78 ', 'Invoice 78 ', 'Invoice\n78']) {
     const { client, posts } = scripted([]);
     const { outbox } = outboxOver(client);
     const error = await outbox
-      .enqueue({ amount: 5000, currency: 'NGN', beneficiary: BENEFICIARY, remark })
+      .enqueue({ amount: '5000', currency: 'NGN', beneficiary: BENEFICIARY, remark })
       .catch((e) => e);
     expect(error).toBeInstanceOf(RequestValidationError);
     expect((error as RequestValidationError).field).toBe('remark');
@@ -100,7 +100,7 @@ it('a row of a service-assigned currency without a remark to match is never sent
   const { client, posts } = scripted(['drop']);
   const first = outboxOver(client);
   const { reference: ref } = await first.outbox.enqueue({
-    amount: 500,
+    amount: '500',
     currency: 'XAF',
     beneficiary: BENEFICIARY,
   });
@@ -112,7 +112,7 @@ it('a row of a service-assigned currency without a remark to match is never sent
   expect(posts()).toBe(1);
 });
 
-const usd = { amount: 25, currency: 'USD', beneficiary: BENEFICIARY, externalReference: 'dup-1' };
+const usd = { amount: '25', currency: 'USD', beneficiary: BENEFICIARY, externalReference: 'dup-1' };
 const refusals = {
   '409 duplicate': () =>
     Response.json({ status: false, message: 'Duplicate externalReference' }, { status: 409 }),

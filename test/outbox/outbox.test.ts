@@ -1,6 +1,12 @@
+import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PaymentsClient, RequestValidationError } from '../../src/index.js';
-import { createPayoutOutbox, memoryOutboxStore, type PayoutOutboxOptions } from '../../src/outbox/index.js';
+import {
+  createPayoutOutbox,
+  memoryOutboxStore,
+  type PayoutOutboxOptions,
+  sqliteOutboxStore,
+} from '../../src/outbox/index.js';
 import { createPaymentsMock, DEFAULT_API_KEY, type PaymentsMock } from '../../src/testing/index.js';
 import { BENEFICIARY, rejection } from '../helpers/fixtures.js';
 
@@ -51,8 +57,8 @@ function ledger(mock: PaymentsMock, key: string) {
     );
 }
 
-const ngn = (extra: object = {}) => ({ amount: 5000, currency: 'NGN', beneficiary: BENEFICIARY, ...extra });
-const usd = (extra: object = {}) => ({ amount: 25, currency: 'USD', beneficiary: BENEFICIARY, ...extra });
+const ngn = (extra: object = {}) => ({ amount: '5000', currency: 'NGN', beneficiary: BENEFICIARY, ...extra });
+const usd = (extra: object = {}) => ({ amount: '25', currency: 'USD', beneficiary: BENEFICIARY, ...extra });
 
 describe('payout outbox', () => {
   it('records an NGN payout, sends it once and keeps what the service answered', async () => {
@@ -196,7 +202,7 @@ describe('payout outbox', () => {
     const { outbox } = setup();
     await outbox.enqueue(ngn({ remark: 'Invoice 42' }));
     for (const remark of ['Invoice 42', 'invoice  42', 'INVOICE 42']) {
-      const twin = await rejection(outbox.enqueue(ngn({ remark, amount: 7000 })));
+      const twin = await rejection(outbox.enqueue(ngn({ remark, amount: '7000' })));
       expect(twin).toBeInstanceOf(RequestValidationError);
       expect((twin as RequestValidationError).field).toBe('remark');
     }
@@ -206,14 +212,16 @@ describe('payout outbox', () => {
       enqueued: false,
       record: { state: 'pending' },
     });
-    const changed = await rejection(outbox.enqueue(usd({ externalReference: 'inv-43', amount: 26 })));
+    const changed = await rejection(outbox.enqueue(usd({ externalReference: 'inv-43', amount: '26' })));
     expect((changed as RequestValidationError).field).toBe('externalReference');
     expect(await outbox.list()).toHaveLength(2);
   });
 
   it('refuses bad bodies and unknown option keys before recording anything', async () => {
     const { outbox, client, store } = setup();
-    expect(await rejection(outbox.enqueue({ ...usd(), amount: -1 }))).toBeInstanceOf(RequestValidationError);
+    expect(await rejection(outbox.enqueue({ ...usd(), amount: '-1' }))).toBeInstanceOf(
+      RequestValidationError,
+    );
     const typo = (await rejection(outbox.work({ concurency: 8 } as never))) as RequestValidationError;
     expect(typo.message).toMatch(/concurency.*did you mean `concurrency`/);
     expect(typo.field).toBe('concurency');
@@ -223,6 +231,32 @@ describe('payout outbox', () => {
     ).toThrow(/leaseMs/);
     expect(await rejection(outbox.list({ state: 'done' as never }))).toBeInstanceOf(RequestValidationError);
     expect(await outbox.list()).toHaveLength(0);
+  });
+
+  it('settles a row an earlier release recorded with a numeric amount, as the same major-unit number', async () => {
+    const { client, posts } = setup();
+    // A SQLite table written by an earlier release: its body holds the amount as a JSON number of major units.
+    const database = new DatabaseSync(':memory:');
+    const store = sqliteOutboxStore({ database });
+    await store.migrate();
+    const outbox = createPayoutOutbox({ client, store, timeout: 2000, visibilityWaits: [0] });
+    await outbox.enqueue(usd({ externalReference: 'new-1' }));
+    const body = JSON.stringify({ body: { ...usd({ externalReference: 'old-1' }), amount: 25.5 } });
+    database.exec(`INSERT INTO payout_outbox SELECT 'old-1', state, currency, '${body}', remark_key, created_at,
+      updated_at, next_attempt_at, lease_until, owner, token, sends, answered, lookups, accepted, lookup_first,
+      first_sent_at, last_sent_at, reason, result, attempts FROM payout_outbox WHERE reference = 'new-1'`);
+    expect((await outbox.get('old-1'))?.body).toMatchObject({ amount: '25.5' });
+    expect(await outbox.settle('old-1')).toMatchObject({ state: 'created' });
+    expect(JSON.parse(posts.at(-1)!)).toMatchObject({ amount: 25.5, externalReference: 'old-1' });
+  });
+
+  it('takes only a client that can check a body (payouts.check)', () => {
+    const { client, store } = setup();
+    const { lookupBeforeRetry, findByReference } = client.payouts;
+    const partial = { payouts: { lookupBeforeRetry, findByReference } };
+    expect(() => createPayoutOutbox({ client: partial as never, store })).toThrow(
+      /client: must be a PaymentsClient/,
+    );
   });
 
   it('settles many payouts with a bounded number of owners working at once', async () => {

@@ -48,7 +48,7 @@ function oldRows(): unknown[][] {
     const remark = ngn ? `Old invoice ${i}` : null;
     const body = JSON.stringify({
       body: {
-        amount: 100 + i,
+        amount: '100' + i,
         currency: ngn ? 'NGN' : 'USD',
         beneficiary: BENEFICIARY,
         externalReference: reference,

@@ -118,6 +118,24 @@ describe('transactions.list', () => {
     if (isLegacyTransaction(row)) expect(row.amount).toBe(150000);
   });
 
+  it('reads a field of the current form on an older-form row with the current type, and refuses it otherwise', async () => {
+    const older = {
+      type: 'withdrawal',
+      amount: 1000,
+      currency: 'NGN',
+      source_amount: 1000,
+      external_reference: 'r1',
+    };
+    capture(() => legacyOk({ data: [older], totalCount: 1, page: 1, pageSize: 20, totalPages: 1 }));
+    let total = 0;
+    for await (const tx of makeClient().transactions.list()) total += tx.source_amount ?? 0;
+    expect(total).toBe(1000);
+    // A minor amount that is not a whole number is no more valid on the older form than on the current one.
+    const wrong = { ...older, source_amount: '10.00' };
+    capture(() => legacyOk({ data: [wrong], totalCount: 1, page: 1, pageSize: 20, totalPages: 1 }));
+    await expect(makeClient().transactions.list()).rejects.toThrow(/Unexpected response shape/);
+  });
+
   it('rejects a row that matches neither form', async () => {
     capture(() => ok({ transactions: [{ id: 5 }], totalCount: 1, page: 1, pageSize: 20, totalPages: 1 }));
     await expect(makeClient().transactions.list()).rejects.toThrow(/Unexpected response shape/);

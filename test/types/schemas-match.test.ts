@@ -26,8 +26,17 @@ type Mutual<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Same<A, B> = Mutual<A, B> extends true ? Mutual<keyof A, keyof B> : false;
 type Input<S> = S extends z.core.$ZodType ? z.input<S> : never;
 
-it('payout, lookup, transaction filters and payer-name fields: type = schema input', () => {
-  expectTypeOf<Same<PayoutCreateParams, Input<ReturnType<typeof payoutBodySchema>>>>().toEqualTypeOf<true>();
+it('payout: every body the type allows is one the schema takes, with the same fields', () => {
+  // The schema takes both amount forms as optional and checks at run time that exactly one is given; the type
+  // states the same rule as a union (`amount` or `amountMinor`), so it is the narrower of the two.
+  type Schema = Input<ReturnType<typeof payoutBodySchema>>;
+  expectTypeOf<PayoutCreateParams extends Schema ? true : false>().toEqualTypeOf<true>();
+  expectTypeOf<Mutual<keyof PayoutCreateParams, keyof Schema>>().toEqualTypeOf<true>();
+  type Amountless<T> = Omit<T, 'amount' | 'amountMinor'>;
+  expectTypeOf<Same<Amountless<PayoutCreateParams>, Amountless<Schema>>>().toEqualTypeOf<true>();
+});
+
+it('lookup, transaction filters and payer-name fields: type = schema input', () => {
   expectTypeOf<Same<LookupParams, Input<typeof LookupParamsSchema>>>().toEqualTypeOf<true>();
   expectTypeOf<
     Same<TransactionListParams, Input<typeof TransactionListParamsSchema>>

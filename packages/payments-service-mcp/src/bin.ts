@@ -1,11 +1,16 @@
 #!/usr/bin/env node
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { readConfig } from './config.js';
+import { readConfig, USAGE, wantsHelp } from './config.js';
 import { redactor } from './format.js';
 import { createServer } from './server.js';
 
 /** `npx payments-service-mcp [--allow-payouts] [--allow-beneficiary-writes] [--allow-payer-name-writes]` */
 async function main(): Promise<void> {
+  // Asked for help, the server does not start: stdout carries the usage, not the protocol.
+  if (wantsHelp(process.argv.slice(2))) {
+    process.stdout.write(USAGE);
+    return;
+  }
   const redact = redactor(process.env.PAYMENTS_API_KEY?.trim() ?? '');
   try {
     const config = readConfig(process.env, process.argv.slice(2));

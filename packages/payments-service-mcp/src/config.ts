@@ -36,6 +36,35 @@ export class ConfigError extends Error {
 }
 
 const FLAGS = ['--allow-payouts', '--allow-beneficiary-writes', '--allow-payer-name-writes'] as const;
+
+/** What `--help` prints: how to start the server, and every setting it reads. */
+export const USAGE = `Usage: payments-service-mcp [--allow-payouts] [--allow-beneficiary-writes] [--allow-payer-name-writes]
+
+A Model Context Protocol server for the Payments Service, on stdio. Read-only unless a flag below says otherwise.
+
+Options:
+  --allow-payouts             add send_payout (or PAYMENTS_MCP_ALLOW_PAYOUTS=1); needs PAYMENTS_MCP_PAYOUT_CAPS
+  --allow-beneficiary-writes  add create_beneficiary, update_beneficiary, delete_beneficiary
+                              (or PAYMENTS_MCP_ALLOW_BENEFICIARY_WRITES=1)
+  --allow-payer-name-writes   add create_payer_name, set_default_payer_name, archive_payer_name
+                              (or PAYMENTS_MCP_ALLOW_PAYER_NAME_WRITES=1)
+  -h, --help                  print this and exit
+
+Environment:
+  PAYMENTS_API_KEY                  required; sent as X-API-Key, never shown to the agent
+  PAYMENTS_BASE_URL                 the service's address (an origin, or one ending in /api/v1/external)
+  PAYMENTS_ACCOUNT_ID               tenant keys: the account every call acts on by default (a uuid)
+  PAYMENTS_MCP_PAYOUT_CAPS          per-payout ceiling per currency, MAJOR units: NGN=50000,USD=1000
+                                    (a currency not listed cannot be sent)
+  PAYMENTS_MCP_VISIBILITY_WAITS_MS  waits before each lookup of the listing (default 1000,4000,10000)
+
+send_payout takes externalReference, amount (MAJOR units, a decimal string: "5000.00"), currency, beneficiary
+{ accountName, accountNumber, bankName, bankCode, email }, nameEnquiry (NGN: from lookup_account_name),
+payerNameId and accountId. See the package README.
+`;
+
+/** `--help` or `-h` among the arguments: print USAGE, start nothing. */
+export const wantsHelp = (argv: readonly string[]) => argv.includes('--help') || argv.includes('-h');
 const DECIMAL = /^\d+(\.\d+)?$/;
 const CURRENCY = /^[A-Z]{3,5}$/;
 
@@ -112,7 +141,7 @@ function wholeMs(env: NodeJS.ProcessEnv, name: string, fallback: number): number
 export function readConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): ServerConfig {
   for (const arg of argv) {
     if (!(FLAGS as readonly string[]).includes(arg)) {
-      throw new ConfigError(`unknown argument ${JSON.stringify(arg)}; known: ${FLAGS.join(', ')}`);
+      throw new ConfigError(`unknown argument ${JSON.stringify(arg)}; known: ${FLAGS.join(', ')}, --help`);
     }
   }
   const apiKey = env.PAYMENTS_API_KEY?.trim();

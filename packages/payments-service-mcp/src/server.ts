@@ -26,6 +26,8 @@ export function createServer(config: ServerConfig): McpServer {
     logLevel: 'warn',
     appInfo: { name: 'payments-service-mcp', version: VERSION },
     serviceAssignedCurrencies: config.serviceAssignedCurrencies,
+    // The operator's caps are the SDK's own payout ceilings: every payout path of the client honours them.
+    ...(config.payoutCaps ? { payoutLimits: Object.fromEntries(config.payoutCaps) } : {}),
   });
   // Checked here, at start-up, the way the SDK checks it: a non-uuid is a RequestValidationError.
   const home = config.accountId ? base.forAccount(config.accountId) : base;

@@ -1,5 +1,5 @@
 import { KNOWN_ACCOUNT_NUMBER } from 'payments-service-sdk/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CANARY_KEY, connect, data, envFor, everything, type Session, useMockServer } from './helpers.js';
 
 const mock = useMockServer();
@@ -79,27 +79,26 @@ describe('send_payout', () => {
     }
   });
 
-  it('refuses an amount over the cap, and a currency with no cap, sending nothing', async () => {
+  it("refuses an amount over the cap, and a currency with no cap, through the SDK's payoutLimits; nothing reaches the mock", async () => {
+    const handled = vi.spyOn(mock.server().mock, 'handle');
     const over = await send({ ...ngn('cap-1'), currency: 'USD', amount: '1000.01', nameEnquiry: undefined });
     expect(over.isError).toBe(true);
     expect(data(over).error).toMatchObject({
-      class: 'PayoutRefusedError',
-      message: expect.stringContaining("over this server's per-payout cap of 1000 USD"),
-    });
-    const uncapped = await send({ ...ngn('cap-2'), currency: 'XAF', amount: '10' });
-    expect(data(uncapped).error).toMatchObject({
-      class: 'PayoutRefusedError',
-      message: expect.stringContaining('XAF'),
-    });
-    // A number is read exactly as JavaScript writes it.
-    const numeric = await send({ ...ngn('cap-4'), currency: 'USD', amount: 1000.01, nameEnquiry: undefined });
-    expect(data(numeric).error.class).toBe('PayoutRefusedError');
-    const huge = await send({ ...ngn('cap-5'), currency: 'USD', amount: 1e21, nameEnquiry: undefined });
-    expect(data(huge).error).toMatchObject({
       class: 'RequestValidationError',
+      message: 'Invalid request: amount: 1000.01 USD is over the payout ceiling of 1000 USD (payoutLimits)',
       issues: [{ path: ['amount'] }],
     });
-    expect(ledger('cap-1') + ledger('cap-2') + ledger('cap-4') + ledger('cap-5')).toBe(0);
+    // NGN too: refused before the name enquiry, which would ask the bank.
+    const overNgn = await send(ngn('cap-6', { amount: '50000.01' }));
+    expect(data(overNgn).error.message).toContain('50000.01 NGN is over the payout ceiling of 50000 NGN');
+    const uncapped = await send({ ...ngn('cap-2'), currency: 'XAF', amount: '10' });
+    expect(data(uncapped).error).toMatchObject({
+      class: 'RequestValidationError',
+      issues: [{ path: ['currency'] }],
+      message: expect.stringContaining('XAF has no ceiling in payoutLimits (ceilings are set for: NGN, USD)'),
+    });
+    expect(handled).not.toHaveBeenCalled();
+    expect(ledger('cap-1') + ledger('cap-2') + ledger('cap-6')).toBe(0);
     // The cap itself is allowed.
     const atCap = data(
       await send({ ...ngn('cap-3'), currency: 'USD', amount: '1000', nameEnquiry: undefined }),
@@ -109,6 +108,35 @@ describe('send_payout', () => {
       payout: { destination_amount: { minor: 100_000, major: '1000.00', currency: 'USD' } },
     });
     expect(ledger('cap-3')).toBe(1);
+  });
+
+  it('takes the amount in MAJOR units as a decimal string: a number, or a second unit, is refused and nothing is sent', async () => {
+    const handled = vi.spyOn(mock.server().mock, 'handle');
+    const usd = (extra: Record<string, unknown>) =>
+      send({ ...ngn('unit-1'), currency: 'USD', nameEnquiry: undefined, ...extra });
+    // Minor units meant (1000 cents), a payout's minor amount fed back, a float: all numbers, all refused.
+    for (const amount of [1000, 101_000, 1000.01]) {
+      const refused = await usd({ amount });
+      expect(refused.isError).toBe(true);
+      expect(everything(refused)).toContain('must be a decimal string in MAJOR units');
+      expect(everything(refused)).toContain(`not the number ${amount}`);
+    }
+    const both = await usd({ amount: '10.00', amountMinor: 1000 });
+    expect(both.isError).toBe(true);
+    expect(everything(both)).toContain('amountMinor');
+    const words = await usd({ amount: 'ten' });
+    expect(everything(words)).toContain('must be a decimal string in MAJOR units');
+    expect(handled).not.toHaveBeenCalled();
+    expect(ledger('unit-1')).toBe(0);
+  });
+
+  it("states the unit in the input's JSON Schema, and takes no property it does not list", async () => {
+    const tool = (await payouts.client.listTools()).tools.find((t) => t.name === 'send_payout')!;
+    const amount = (tool.inputSchema.properties as Record<string, Record<string, unknown>>).amount!;
+    expect(amount).toMatchObject({ type: 'string', pattern: expect.any(String) });
+    expect(amount.description).toContain('MAJOR units as a decimal string');
+    expect(amount.description).toContain('never kobo or cents');
+    expect(tool.inputSchema).toMatchObject({ additionalProperties: false });
   });
 
   it('refuses NGN without a name enquiry, with one for another account, or with a holder name that does not match', async () => {

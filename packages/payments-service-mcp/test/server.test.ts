@@ -176,6 +176,23 @@ describe('start-up', () => {
   }
   const base = { PAYMENTS_API_KEY: CANARY_KEY, PAYMENTS_BASE_URL: 'http://127.0.0.1:9' };
 
+  it('--help prints the usage on stdout and exits 0, starting nothing (no key needed)', () => {
+    for (const flag of ['--help', '-h']) {
+      const run = start({}, [flag]);
+      expect(run.status).toBe(0);
+      expect(run.stderr).toBe('');
+      expect(run.stdout).toMatch(/^Usage: payments-service-mcp \[--allow-payouts\]/);
+      for (const name of [
+        '--allow-payouts',
+        'PAYMENTS_API_KEY',
+        'PAYMENTS_MCP_PAYOUT_CAPS',
+        'externalReference',
+      ]) {
+        expect(run.stdout).toContain(name);
+      }
+    }
+  });
+
   it.each([
     ['payouts enabled by flag with no caps', {}, ['--allow-payouts'], /PAYMENTS_MCP_PAYOUT_CAPS is not set/],
     [

@@ -25,18 +25,6 @@ export function payoutMatch(externalReference: string): PayoutMatch {
 export const RETRY_SENTENCE =
   'Retrying with the same reference is safe and returns the original payout; never invent a new reference for a retry.';
 
-const DECIMAL = /^\d+(\.\d+)?$/;
-
-/** a <= b for non-negative decimal strings, exactly (no floats). */
-export function atMost(a: string, b: string): boolean {
-  const digits = Math.max(a.split('.')[1]?.length ?? 0, b.split('.')[1]?.length ?? 0);
-  const scaled = (s: string) => {
-    const [whole, fraction = ''] = s.split('.');
-    return BigInt(`${whole}${fraction.padEnd(digits, '0')}`);
-  };
-  return scaled(a) <= scaled(b);
-}
-
 /** Holder names compared as people read them: case and runs of white space do not count. */
 export const sameName = (a: string, b: string) =>
   a.trim().replace(/\s+/g, ' ').toUpperCase() === b.trim().replace(/\s+/g, ' ').toUpperCase();
@@ -51,15 +39,29 @@ const beneficiary = z
   })
   .strict();
 
+/** What `amount` is, for the model: the unit, and the slip it must not make. */
+export const AMOUNT_DESCRIPTION =
+  'MAJOR units as a decimal string: "5000.00" is 5,000.00 of the currency (naira, dollars), never kobo or cents. ' +
+  'The read tools state amounts in both units: pass their "major" here, never their "minor". A number is refused.';
+
 const payoutInput = {
   externalReference: z
     .string()
     .min(1)
     .describe(`Your unique reference for THIS payout, chosen once and kept. ${RETRY_SENTENCE}`),
+  // A string, not a number: a bare number is how minor units (kobo, cents) get sent as major ones.
   amount: z
-    .union([z.string(), z.number().nonnegative()])
-    .describe('MAJOR units, best as a decimal string: "5000" means 5,000.00 of the currency.'),
-  currency: z.string().describe('Currency code, e.g. NGN.'),
+    .string({
+      error: (issue) =>
+        typeof issue.input === 'number'
+          ? `must be a decimal string in MAJOR units ("5000.00"), not the number ${issue.input}`
+          : 'must be a decimal string in MAJOR units, e.g. "5000.00"',
+    })
+    .regex(/^\s*\d+(\.\d+)?\s*$/, 'must be a decimal string in MAJOR units, e.g. "5000.00"')
+    .describe(AMOUNT_DESCRIPTION),
+  currency: z
+    .string()
+    .describe("Currency code, e.g. NGN. Only the currencies of the operator's caps can be sent."),
   beneficiary,
   nameEnquiry: z
     .object({ accountNumber: z.string(), bankCode: z.string(), accountName: z.string() })
@@ -73,8 +75,11 @@ const payoutInput = {
     .describe('The payer name the recipient sees (its id); default: the account default.'),
 };
 
+/** The tool's input: strict, so a second unit (`amountMinor`) or a misspelt field is refused, never dropped. */
+const payoutArgs = z.strictObject({ ...payoutInput, accountId });
+
 type Body = Omit<z.infer<z.ZodObject<typeof payoutInput>>, 'nameEnquiry'>;
-type Args = z.infer<z.ZodObject<typeof payoutInput & { accountId: typeof accountId }>>;
+type Args = z.infer<typeof payoutArgs>;
 export type PayoutInputMatchesSdk = Accepts<PayoutCreateParams, Body>;
 
 export function registerPayoutTool(ctx: ToolContext): void {
@@ -87,15 +92,22 @@ export function registerPayoutTool(ctx: ToolContext): void {
   /** One call: checks, the durable record (which compares the details), then the drive, shared by parallel calls. */
   const send = async ({ accountId: id, nameEnquiry, ...body }: Args): Promise<CallToolResult> => {
     const currency = body.currency.trim().toUpperCase();
-    const amount = checkAmount(body.amount, currency, caps, capsText);
     // The server's own account named explicitly is the same account.
     const account =
       id === undefined || id.toLowerCase() === ctx.config.accountId?.toLowerCase() ? undefined : id;
     const client = ctx.client(account);
-    if (currency === 'NGN') await checkNameEnquiry(client, body.beneficiary, nameEnquiry);
     const ref = body.externalReference;
     const assigned = client.payouts.assignsReference(currency);
-    const payout = { ...body, amount, currency, ...(assigned ? { remark: remarkFor(ref) } : {}) };
+    const payout = {
+      ...body,
+      amount: body.amount.trim(),
+      currency,
+      ...(assigned ? { remark: remarkFor(ref) } : {}),
+    };
+    // The SDK's own checks first, the operator's caps (the client's payoutLimits) among them: a refusal asks
+    // nothing of the service.
+    client.payouts.check(payout);
+    if (currency === 'NGN') await checkNameEnquiry(client, body.beneficiary, nameEnquiry);
     const outbox = await ctx.records().outboxFor(account, client);
     // Recorded before anything is sent; the same payout again (amount and names compared as parsed) finds its
     // record, another one under this reference is refused with the fields that differ.
@@ -136,42 +148,11 @@ export function registerPayoutTool(ctx: ToolContext): void {
         'one with other details is refused, naming the fields that differ. ' +
         'The answer is status "created", "recovered", "in_progress" (call again with the same reference later), ' +
         '"not_sent" (nothing moved), "refused" (the service refused it; nothing moved) or "unknown" (the operator must check before anything else).',
-      inputSchema: { ...payoutInput, accountId },
+      inputSchema: payoutArgs,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     },
     guarded(ctx, send),
   );
-}
-
-/** The amount as a decimal string in major units, within the operator's cap for the currency. */
-function checkAmount(
-  given: string | number,
-  currency: string,
-  caps: Map<string, string> | ReadonlyMap<string, string>,
-  capsText: string,
-): string {
-  const cap = caps.get(currency);
-  if (cap === undefined) {
-    throw new PayoutRefusedError(
-      `payouts in ${currency} are not enabled on this server (caps: ${capsText}); nothing was sent`,
-    );
-  }
-  // A number is read as JavaScript writes it: 0.1 + 0.2 has more decimals than any currency and is refused.
-  const amount = typeof given === 'number' ? String(given) : given.trim();
-  if (!DECIMAL.test(amount)) {
-    throw new RequestValidationError([
-      {
-        path: ['amount'],
-        message: `must be a decimal number in major units, e.g. "5000.50" (got ${amount})`,
-      },
-    ]);
-  }
-  if (!atMost(amount, cap)) {
-    throw new PayoutRefusedError(
-      `${amount} ${currency} is over this server's per-payout cap of ${cap} ${currency}; nothing was sent`,
-    );
-  }
-  return amount;
 }
 
 const FINAL = new Set(['created', 'recovered', 'refused', 'not_sent', 'unknown']);
