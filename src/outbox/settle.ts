@@ -4,11 +4,11 @@ import {
   type PayoutOutcome,
   PayoutOutcomeUnknownError,
   RequestValidationError,
-  remarkMatch,
 } from '../index.js';
 import { answeredWithoutCommitment, wasAccepted } from '../lib/payout-answers.js';
 import type { PayoutOutboxClient, PayoutOutboxHooks } from './options.js';
 import { appendAttempts, attemptOf, toRecord } from './record.js';
+import { matchOf, notSentReason, windowOf } from './sight.js';
 import type {
   OutboxAttempt,
   OutboxRow,
@@ -119,7 +119,7 @@ export async function step(settings: StepSettings, row: OutboxRow, readBack = tr
 /** The options of the step's one `lookupBeforeRetry` call. */
 function send(s: Step, doubt: boolean): LookupBeforeRetryOptions {
   const { settings, row } = s;
-  const { body, digits } = row.body;
+  const { digits } = row.body;
   return {
     lookupFirst: doubt,
     maxAttempts: 1,
@@ -140,34 +140,6 @@ function send(s: Step, doubt: boolean): LookupBeforeRetryOptions {
         s.trail.push(attemptOf('lookup', event.error, found, { requestId: event.requestId }));
       }
     },
-  };
-}
-
-/**
- * How the listing recognises the payout: by its remark (the key the outbox kept unique), its currency and its
- * amount as sent, for currencies whose listed reference the service assigns; otherwise by its reference.
- */
-function matchOf(s: Step) {
-  if (s.row.remark_key === null) return {};
-  const { body, digits } = s.row.body;
-  const wire = s.settings.client.payouts.check(body, { digits });
-  return {
-    match: remarkMatch({ remark: wire.remark!, amount: wire.amount, currency: wire.currency }, digits),
-  };
-}
-
-/**
- * The lookup window, by the store's clock: from the first send (or the row's creation). Our own recorded sends
- * bound its end (the last one plus its timeout); an operator's re-open, or a failover that may have lost a mark,
- * leaves it open to the service's now.
- */
-function windowOf(s: Step) {
-  const { row, settings } = s;
-  const ours = !row.lookup_first && !settings.lookupBeforeFirstSend && row.last_sent_at !== null;
-  return {
-    clock: s.clock,
-    since: new Date(row.first_sent_at ?? row.created_at),
-    ...(ours ? { until: new Date(row.last_sent_at! + settings.timeout) } : {}),
   };
 }
 
@@ -221,7 +193,6 @@ async function failed(s: Step, error: unknown, doubt: boolean, readBack: boolean
 async function lookOnly(s: Step, readBack: boolean) {
   const { settings, row } = s;
   await settings.hooks.beforeLookup?.(row.reference);
-  const { body, digits } = row.body;
   try {
     const found = await settings.client.payouts.findByReference(row.reference, {
       ...windowOf(s),
@@ -253,14 +224,6 @@ function inconclusive(s: Step, reason: string, readBack: boolean) {
     return finish(s, 'unknown', `${reason} (after ${s.lookups} lookups)`, readBack);
   }
   return finish(s, 'sending', reason, readBack, undefined, s.settings.backoff(s.lookups));
-}
-
-/** Why the payout is `not_sent`: the sends, told apart by what the service said of them. */
-function notSentReason(s: Step): string {
-  const cut = s.sends - s.answered;
-  const answered = `${s.answered} POST(s) answered without taking the payout (429, 503)`;
-  const rest = cut > 0 ? `, ${cut} cut off before an answer` : '';
-  return `gave up after ${s.sends} send(s): ${answered}${rest}; each proven absent by a lookup`;
 }
 
 /** Writes the step's outcome, fenced by the token, and releases the lease. */

@@ -150,14 +150,19 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
   const references: string[] = [];
   for (let i = 0; i < options.payouts; i++) {
     const currency = currencies[i % 3]!;
-    const body = { amount: '100' + i, currency, beneficiary: BENEFICIARY };
+    const body = { amount: String(100 + i), currency, beneficiary: BENEFICIARY };
     references.push((await outbox.enqueue(body, currency === 'USDC' ? { digits: 2 } : {})).reference);
   }
 
   // Remarks with white space at either end would go unrecognised by a service that trims them: refused.
   let edgeRemarksRefused = 0;
   for (let i = 0; i < 5; i++) {
-    const body = { amount: '100' + i, currency: 'NGN', beneficiary: BENEFICIARY, remark: ` Edge ${i} ` };
+    const body = {
+      amount: String(100 + i),
+      currency: 'NGN',
+      beneficiary: BENEFICIARY,
+      remark: ` Edge ${i} `,
+    };
     await outbox.enqueue(body).catch(() => {
       edgeRemarksRefused += 1;
     });

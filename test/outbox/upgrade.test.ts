@@ -48,7 +48,7 @@ function oldRows(): unknown[][] {
     const remark = ngn ? `Old invoice ${i}` : null;
     const body = JSON.stringify({
       body: {
-        amount: '100' + i,
+        amount: 100 + i,
         currency: ngn ? 'NGN' : 'USD',
         beneficiary: BENEFICIARY,
         externalReference: reference,
@@ -152,7 +152,8 @@ async function upgradeAndCheck(store: PayoutOutboxStore<unknown>) {
       return {
         reference,
         state,
-        body: JSON.parse(body).body,
+        // The first version kept the amount as a number; it reads back as its decimal text, the same number sent.
+        body: { ...JSON.parse(body).body, amount: String(JSON.parse(body).body.amount) },
         matchRemark: remark ?? undefined,
         createdAt: created,
         updatedAt: updated,

@@ -184,10 +184,10 @@ describe('send_payout', () => {
       payout: { id: data(first).payout.id },
     });
     expect(again.content[0]).toMatchObject({ text: expect.stringContaining('nothing new was sent') });
-    // The same payout spelled differently (a number, another case of the names) is the same payout.
+    // The same payout spelled differently (another decimal form, another case of the names) is the same payout.
     const spelled = await send(
       ngn('ngn-twice-1', {
-        amount: 1000,
+        amount: '1000.00',
         beneficiary: { ...BENEFICIARY, accountName: 'Adaeze Kemi Okafor' },
       }),
     );

@@ -1,0 +1,52 @@
+import { remarkMatch } from '../index.js';
+import type { StepSettings } from './settle.js';
+import type { OutboxRow } from './types.js';
+
+/**
+ * How one step of the outbox finds its payout in the listing (the window, and how a row is recognised), and how
+ * it says why a payout was given up. Kept beside `settle.ts`, which decides.
+ */
+
+/** What these read of a step. */
+interface Sighted {
+  settings: StepSettings;
+  row: OutboxRow;
+  /** Now, by the store's clock. */
+  clock: () => number;
+}
+
+/**
+ * How the listing recognises the payout: by its remark (the key the outbox kept unique), its currency and its
+ * amount as sent, for currencies whose listed reference the service assigns; otherwise by its reference.
+ */
+export function matchOf(s: Sighted) {
+  if (s.row.remark_key === null) return {};
+  const { body, digits } = s.row.body;
+  const wire = s.settings.client.payouts.check(body, { digits });
+  return {
+    match: remarkMatch({ remark: wire.remark!, amount: wire.amount, currency: wire.currency }, digits),
+  };
+}
+
+/**
+ * The lookup window, by the store's clock: from the first send (or the row's creation). Our own recorded sends
+ * bound its end (the last one plus its timeout); an operator's re-open, or a failover that may have lost a mark,
+ * leaves it open to the service's now.
+ */
+export function windowOf(s: Sighted) {
+  const { row, settings } = s;
+  const ours = !row.lookup_first && !settings.lookupBeforeFirstSend && row.last_sent_at !== null;
+  return {
+    clock: s.clock,
+    since: new Date(row.first_sent_at ?? row.created_at),
+    ...(ours ? { until: new Date(row.last_sent_at! + settings.timeout) } : {}),
+  };
+}
+
+/** Why the payout is `not_sent`: the sends, told apart by what the service said of them. */
+export function notSentReason(s: { sends: number; answered: number }): string {
+  const cut = s.sends - s.answered;
+  const answered = `${s.answered} POST(s) answered without taking the payout (429, 503)`;
+  const rest = cut > 0 ? `, ${cut} cut off before an answer` : '';
+  return `gave up after ${s.sends} send(s): ${answered}${rest}; each proven absent by a lookup`;
+}
