@@ -51,14 +51,23 @@ export function remarkIssue(value: unknown): string | undefined {
 }
 
 /** A payout recognised by its remark: the fields that identify it, as sent. */
-export interface RemarkIdentity {
+export type RemarkIdentity = {
   /** The remark as sent; the listing shows it as the row's `description`. */
   remark: string;
-  /** The request amount, in MAJOR units, as sent. */
-  amount: string | number;
   /** The currency code. */
   currency: string;
-}
+} & (
+  | {
+      /** The request amount, in MAJOR units, as sent. */
+      amount: string | number;
+      amountMinor?: undefined;
+    }
+  | {
+      amount?: undefined;
+      /** The request amount, in MINOR units, as sent. */
+      amountMinor: number;
+    }
+);
 
 /**
  * A `match` that recognises a payout by its remark, for currencies whose listed reference the service assigns
@@ -72,7 +81,9 @@ export function remarkMatch(payout: RemarkIdentity, digits?: number): PayoutMatc
   if (problem) throw invalid(['remark'], problem);
   const key = remarkKey(payout.remark);
   const currency = code(payout.currency);
-  const minor = toMinorUnits(currency, payout.amount, digits);
+  const minor = payout.amountMinor ?? toMinorUnits(currency, payout.amount as string | number, digits);
+  if (!Number.isSafeInteger(minor) || minor <= 0)
+    throw invalid(['amountMinor'], 'must be a whole number of minor units');
   return (row) => {
     if (!isWithdrawal(row) || row.description === undefined || remarkKey(row.description) !== key)
       return false;
