@@ -14,6 +14,7 @@
 //    against a build from before them is bench/ab.mjs's paired A/B
 // 7. the outbox (bench/outbox.mjs): settled payouts/s with 1, 4 and 16 workers, database round trips per payout,
 //    heap over 10,000 payouts
+// 8. listing pages a proof of absence reads with 100,000 transactions a day (bench/proof.mjs, in-process mock)
 // The API is bench/server.mjs in a child process on 127.0.0.1, so only the client's CPU is counted here. This
 // prints figures; it is not a test and exits 0 whether or not a target is met.
 import { fork } from 'node:child_process';
@@ -36,6 +37,7 @@ import {
 } from './common.mjs';
 import { outboxBench } from './outbox.mjs';
 import { startup, upload } from './processes.mjs';
+import { proofCost } from './proof.mjs';
 import { TOTAL } from './server.mjs';
 import { TRACING_TARGET, tracingCost } from './tracing.mjs';
 
@@ -344,10 +346,12 @@ async function main() {
   }
   console.log('\n7. the outbox: payouts settled end to end against the loopback mock, SQLite store');
   results.outbox = await outboxBench();
+  console.log('\n8. a proof of absence: listing pages read, with 100,000 transactions a day in the listing');
+  results.proof = await proofCost();
   summary(results);
 }
 
-function summary({ cpu, walk, upload, startup, size, tracing, outbox }) {
+function summary({ cpu, walk, upload, startup, size, tracing, outbox, proof }) {
   const x = asRatio;
   const vsFetch = (side) => `${fmt(cpu.us[side], 0)} µs = ${x(cpu.us[side] / cpu.us.fetch)} fetch`;
   const rows = [
@@ -399,6 +403,12 @@ function summary({ cpu, walk, upload, startup, size, tracing, outbox }) {
     ],
     ['outbox payouts/s, 1/4/16 workers', [1, 4, 16].map((w) => fmt(outbox.rates[w], 0)).join(' / ')],
     ['outbox DB round trips/payout', fmt(outbox.roundTrips, 2)],
+    [
+      'pages per proof, 100k tx/day',
+      `absent ${proof.absent.pages}, found ${proof.found.pages}, outbox an hour later ${proof.outbox.pages}`,
+      'the minutes around the send',
+      undefined,
+    ],
     [
       'outbox heap, 1k..10k payouts',
       `${outbox.heapMb.map((m) => m.toFixed(1)).join(' ')} MB`,
