@@ -209,7 +209,7 @@ const client = new PaymentsClient({ apiKey: DEFAULT_API_KEY, baseUrl: mock.baseU
   await store.migrate();
   const outbox = createPayoutOutbox({ client, store, visibilityWaits: [0] });
   const beneficiary = { accountName: 'A', accountNumber: '0123456789', bankName: 'B', bankCode: '000013', email: 'a@example.com' };
-  const reference = await outbox.enqueue({ amount: '1000.00', currency: 'NGN', beneficiary });
+  const { reference } = await outbox.enqueue({ amount: '1000.00', currency: 'NGN', beneficiary });
   const record = await outbox.settle(reference);
   if (record.state !== 'created' || record.matchRemark !== reference) process.exit(1);
   try { await outbox.enqueue({ amount: 1000, currency: 'NGN', beneficiary }); process.exit(2); }
@@ -240,6 +240,26 @@ const { createPaymentsMock, DEFAULT_API_KEY } = require('payments-service-sdk/te
       () => run('node', [file], bare).trim(),
     );
   }
+  // The operator's command, as the package's bin: its usage, and a store it reads (a table made by migrate()).
+  check('npx payments-outbox --help, and stats on a SQLite outbox', () => {
+    const help = run('npx', ['--no-install', 'payments-outbox', '--help'], bare);
+    if (!help.startsWith("payments-outbox: the operator's command"))
+      throw new Error(`unexpected usage: ${help}`);
+    writeFileSync(
+      join(bare, 'migrate.mjs'),
+      `import { DatabaseSync } from 'node:sqlite';
+import { sqliteOutboxStore } from 'payments-service-sdk/outbox';
+await sqliteOutboxStore({ database: new DatabaseSync('outbox.db') }).migrate();`,
+    );
+    run('node', ['migrate.mjs'], bare);
+    const stats = run(
+      'npx',
+      ['--no-install', 'payments-outbox', 'stats', '--db', 'outbox.db', '--json'],
+      bare,
+    );
+    if (JSON.parse(stats).states.pending !== 0) throw new Error(`unexpected stats: ${stats}`);
+    return help.split('\n')[0];
+  });
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -74,7 +74,8 @@ export async function recoverPayout(
   if (options.signal?.aborted) throw new APIUserAbortError();
   if (options.lookupFirst) {
     run.doubt = 'an earlier process may have sent it (lookupFirst)';
-    const first = await lookUp(run, 0, [0, ...run.waits]);
+    // Now, then after each wait; a first wait of 0 is that look of now already.
+    const first = await lookUp(run, 0, run.waits[0] === 0 ? run.waits : [0, ...run.waits]);
     if (first.found) return recovered(run, first.found, 0);
     requireAbsence(run, 0, first.absentUnless);
   }

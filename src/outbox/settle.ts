@@ -189,32 +189,41 @@ async function failed(s: Step, error: unknown, doubt: boolean, readBack: boolean
   throw error;
 }
 
-/** A payout that may exist (accepted, or sends spent after a doubt): only looked up, never sent again. */
+/** Thrown by `beforePost` where a step only looks: the lookup before it proved the payout absent. */
+class ProvenAbsent extends Error {}
+
+/**
+ * A payout that may exist (accepted, or sends spent after a doubt): only looked up, never sent again. It runs the
+ * same `lookupBeforeRetry`, with a lookup first and a `beforePost` that stops it, so its trail carries the
+ * lookups' request ids like any other step's.
+ */
 async function lookOnly(s: Step, readBack: boolean) {
   const { settings, row } = s;
   await settings.hooks.beforeLookup?.(row.reference);
+  const only = {
+    ...send(s, true),
+    visibilityWaits: [0],
+    beforePost: () => {
+      throw new ProvenAbsent();
+    },
+  };
   try {
-    const found = await settings.client.payouts.findByReference(row.reference, {
-      ...windowOf(s),
-      currency: row.currency,
-      maxLookupPages: settings.maxLookupPages,
-      timeout: settings.timeout,
-      ...matchOf(s),
-    });
-    s.trail.push(attemptOf('lookup', undefined, found ? `found (${found.status})` : 'absent'));
-    if (found) return finish(s, 'recovered', null, readBack, { transaction: found });
-    if (!s.accepted) return finish(s, 'not_sent', notSentReason(s), readBack);
-    return inconclusive(
-      s,
-      'a POST may have gone through (see attempts) but the payout is not listed yet',
-      readBack,
-    );
+    const outcome = await settings.client.payouts.lookupBeforeRetry(row.body.body, only);
+    if (outcome.status === 'recovered') {
+      return finish(s, 'recovered', null, readBack, { transaction: outcome.transaction });
+    }
   } catch (error) {
-    if (error instanceof RequestValidationError) throw error;
-    s.trail.push(attemptOf('lookup', error));
-    const reason = (error as { reason?: string }).reason ?? (error as Error).message;
-    return inconclusive(s, `the lookup could not prove the payout absent (${reason})`, readBack);
+    if (!(error instanceof ProvenAbsent)) {
+      if (error instanceof PayoutOutcomeUnknownError) return inconclusive(s, error.reason, readBack);
+      throw error;
+    }
   }
+  if (!s.accepted) return finish(s, 'not_sent', notSentReason(s), readBack);
+  return inconclusive(
+    s,
+    'a POST may have gone through (see attempts) but the payout is not listed yet',
+    readBack,
+  );
 }
 
 /** A step that could not conclude: look again later, or hand it to a person after `maxLookups` rounds. */

@@ -157,3 +157,13 @@ it('a later POST refused after an unanswered one that did go through ends "recov
   expect(await settleTimes(ref, 2)).toEqual(['recovered', 'recovered']);
   expect([posts(), made()]).toEqual([1, 1]);
 });
+
+it('a refusal after POSTs that were all answered 429 or 503 (each proven absent) is final: "refused", nothing moved', async () => {
+  const busy = () => Response.json({ status: false, message: 'Service unavailable' }, { status: 503 });
+  const { client, posts, made } = scripted([busy(), refusals['400 insufficient balance']()]);
+  const { outbox, settleTimes } = outboxOver(client);
+  const { reference: ref } = await outbox.enqueue({ ...usd, externalReference: 'answered-then-refused' });
+  expect(await settleTimes(ref, 3)).toEqual(['retry', 'refused', 'refused']);
+  expect((await outbox.get(ref))?.accepted).toBe(false);
+  expect([posts(), made()]).toEqual([2, 0]);
+});

@@ -149,7 +149,7 @@ describe('payout outbox', () => {
     clock.until(record.nextAttemptAt);
     record = await outbox.settle(reference);
     expect(record.state).toBe('unknown');
-    expect(record.reason).toMatch(/could not prove|accepted/);
+    expect(record.reason).toMatch(/could not prove|accepted|lookup failed/);
     expect(record.attempts.filter((a) => a.kind === 'lookup').length).toBeGreaterThanOrEqual(3);
     expect((await outbox.list({ state: 'unknown' })).map((r) => r.reference)).toEqual([reference]);
   });
