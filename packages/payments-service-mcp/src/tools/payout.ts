@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type PayoutCreateParams, type PayoutMatch, RequestValidationError } from 'payments-service-sdk';
 import * as z from 'zod';
-import { type Accepts, accountId, guarded, type ToolContext } from '../context.js';
+import { type Accepts, accountId, registerTool, type ToolContext } from '../context.js';
 import { PayoutRefusedError } from '../format.js';
 import { drive, RETRY_SENTENCE } from './payout-answers.js';
 
@@ -120,7 +120,8 @@ export function registerPayoutTool(ctx: ToolContext): void {
     return running;
   };
 
-  ctx.server.registerTool(
+  registerTool(
+    ctx,
     'send_payout',
     {
       title: 'Send a payout (moves money)',
@@ -136,7 +137,7 @@ export function registerPayoutTool(ctx: ToolContext): void {
       inputSchema: { ...payoutInput, accountId },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     },
-    guarded(ctx, send),
+    send,
   );
 }
 
