@@ -9,7 +9,10 @@ let seen: FaultRequest[] = [];
 
 beforeAll(async () => {
   session = await connect(
-    envFor(mock.server(), { PAYMENTS_MCP_PAYOUT_CAPS: 'NGN=50000', PAYMENTS_MCP_ALLOW_BENEFICIARY_WRITES: '1' }),
+    envFor(mock.server(), {
+      PAYMENTS_MCP_PAYOUT_CAPS: 'NGN=50000',
+      PAYMENTS_MCP_ALLOW_BENEFICIARY_WRITES: '1',
+    }),
     ['--allow-payouts'],
   );
   // A fault that never fires: it only sees each request go by.
@@ -50,24 +53,27 @@ describe("input the tool's own schema refuses", () => {
       },
       ['beneficiary', 'email'],
     ],
-  ])('%s %j is a RequestValidationError naming the field, in the documented shape, before any request', async (tool, args, path) => {
-    seen = [];
-    const result = await session.call(tool, args);
-    expect(result.isError).toBe(true);
-    expect(data(result)).toEqual({
-      error: {
-        class: 'RequestValidationError',
-        message: expect.stringContaining(path.join('.')),
-        issues: [{ path, message: expect.any(String) }],
-      },
-    });
-    expect(result.content[0]).toMatchObject({
-      type: 'text',
-      text: expect.stringMatching(/^RequestValidationError: Invalid request: /),
-    });
-    expect(seen).toEqual([]);
-    expect(everything(result).includes(CANARY_KEY)).toBe(false);
-  });
+  ])(
+    '%s %j is a RequestValidationError naming the field, in the documented shape, before any request',
+    async (tool, args, path) => {
+      seen = [];
+      const result = await session.call(tool, args);
+      expect(result.isError).toBe(true);
+      expect(data(result)).toEqual({
+        error: {
+          class: 'RequestValidationError',
+          message: expect.stringContaining(path.join('.')),
+          issues: [{ path, message: expect.any(String) }],
+        },
+      });
+      expect(result.content[0]).toMatchObject({
+        type: 'text',
+        text: expect.stringMatching(/^RequestValidationError: Invalid request: /),
+      });
+      expect(seen).toEqual([]);
+      expect(everything(result).includes(CANARY_KEY)).toBe(false);
+    },
+  );
 
   it('the same tools with valid input do reach the service (the check above sees requests)', async () => {
     seen = [];
@@ -78,7 +84,10 @@ describe("input the tool's own schema refuses", () => {
 
   it('says "is required" of a missing field, and names every refused field at once', async () => {
     const result = await session.call('list_transactions', { page: 'two', pageSize: 0 });
-    expect(data(result).error.issues.map((i: { path: string[] }) => i.path)).toEqual([['page'], ['pageSize']]);
+    expect(data(result).error.issues.map((i: { path: string[] }) => i.path)).toEqual([
+      ['page'],
+      ['pageSize'],
+    ]);
     expect(result.content[0]).toMatchObject({ text: expect.stringContaining('page') });
     const missing = await session.call('get_beneficiary', {});
     expect(data(missing).error.issues).toEqual([{ path: ['beneficiaryId'], message: 'is required' }]);

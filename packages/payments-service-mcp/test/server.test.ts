@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PayerNameCreateSchema } from 'payments-service-sdk';
 import { KNOWN_ACCOUNT_NUMBER } from 'payments-service-sdk/testing';
@@ -63,9 +64,21 @@ describe('the tools a host sees', () => {
     try {
       const { tools } = await session.client.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual([...READ_TOOLS, ...WRITE_TOOLS, 'send_payout'].sort());
-      for (const name of [...WRITE_TOOLS, 'send_payout']) {
-        expect(tools.find((t) => t.name === name)!.annotations?.readOnlyHint, name).toBe(false);
+      // Each tool's hints, exactly as the README's Annotations table states them.
+      const table = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
+        .split('\n')
+        .filter((line) => /^\| [^|]+ \| (true|false) \|/.test(line))
+        .map((line) => line.split('|').map((cell) => cell.trim().split(':')[0]!));
+      const stated = new Map(
+        table.map(([, tool, ...hints]) => [tool!.replaceAll('`', ''), hints.slice(0, 3)]),
+      );
+      for (const tool of tools) {
+        const row = stated.get(READ_TOOLS.includes(tool.name) ? 'every read tool above' : tool.name);
+        const { readOnlyHint, destructiveHint, idempotentHint, openWorldHint } = tool.annotations ?? {};
+        expect(row, tool.name).toEqual([readOnlyHint, destructiveHint, idempotentHint].map(String));
+        expect(openWorldHint, tool.name).toBe(true);
       }
+      expect(stated.get('send_payout')).toEqual(['false', 'true', 'true']);
       const created = await session.call('create_beneficiary', {
         beneficiary: {
           currency: 'NGN',

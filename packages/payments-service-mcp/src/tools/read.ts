@@ -14,6 +14,25 @@ import {
 /** Pages `get_payer_name` reads at most while looking for an id (the spec shows no GET by id). */
 const PAYER_NAME_SCAN_PAGES = 10;
 
+/** The currencies whose smallest unit the spec itself states (NGN kobo, USD cents). */
+const SPEC_STATES_DIGITS = new Set(['NGN', 'USD']);
+
+/**
+ * A currency's minor-unit digits as the SDK converts its amounts (`currencyDigits`), and their source: the spec
+ * states NGN's and USD's only; for other ISO codes the SDK takes ISO 4217's published figure (XAF has no minor
+ * unit: 0), which the spec does not contradict; USDC and USDT are in neither, so null. Saying the source keeps
+ * "null where nothing states them" true without giving an agent digits that disagree with the amounts' `major`.
+ */
+function minorUnits(code: string) {
+  const digits = currencyDigits(code);
+  const source = SPEC_STATES_DIGITS.has(code.toUpperCase())
+    ? 'spec'
+    : digits === undefined
+      ? null
+      : 'ISO 4217';
+  return { minorUnitDigits: digits ?? null, minorUnitSource: source };
+}
+
 const uuid = (what: string) => z.string().describe(`The ${what}'s id (a uuid).`);
 
 /** One page and where the next one is: the agent sees the cap and asks for more itself. */
@@ -78,13 +97,15 @@ export function registerReadTools(ctx: ToolContext): void {
     {
       title: 'Supported currencies',
       description:
-        'Active currencies of the wallet, with minorUnitDigits (null where the spec does not state them: give amounts in major units there).',
+        'Active currencies of the wallet, with minorUnitDigits and where that figure comes from (minorUnitSource): ' +
+        '"spec" for NGN and USD, "ISO 4217" for other ISO codes (XAF 0), null for USDC and USDT, whose smallest unit ' +
+        'neither states (give their amounts in major units).',
       inputSchema: { accountId },
       annotations: READ_ONLY,
     },
     async (args) => {
       const currencies = await ctx.client(args.accountId).wallet.supportedCurrencies();
-      const out = currencies.map((c) => ({ ...c, minorUnitDigits: currencyDigits(c.code) ?? null }));
+      const out = currencies.map((c) => ({ ...c, ...minorUnits(c.code) }));
       return result(redact, `${out.length} currencies: ${out.map((c) => c.code).join(', ')}.`, {
         currencies: out,
       });
