@@ -211,6 +211,42 @@ describe('start-up', () => {
       /RequestValidationError: .*accountId/,
     ],
     ['an unknown flag', {}, ['--allow-payout'], /unknown argument "--allow-payout"/],
+    [
+      'daily caps it cannot read',
+      { PAYMENTS_MCP_DAILY_CAPS: 'NGN=0' },
+      [],
+      /PAYMENTS_MCP_DAILY_CAPS: cannot read "NGN=0"; write CURRENCY=a positive MAJOR_AMOUNT pairs/,
+    ],
+    [
+      'confirmation thresholds it cannot read',
+      { PAYMENTS_MCP_CONFIRM_ABOVE: 'NGN:100' },
+      [],
+      /PAYMENTS_MCP_CONFIRM_ABOVE: cannot read "NGN:100"/,
+    ],
+    [
+      'an allowlist entry without the holder name',
+      { PAYMENTS_MCP_ALLOWLIST: '000013:0123456788' },
+      [],
+      /PAYMENTS_MCP_ALLOWLIST: cannot read "000013:0123456788"; write BANK_CODE:ACCOUNT_NUMBER:HOLDER NAME/,
+    ],
+    [
+      'an allowlist file it cannot read',
+      { PAYMENTS_MCP_ALLOWLIST_FILE: '/nonexistent/allowed.txt' },
+      [],
+      /PAYMENTS_MCP_ALLOWLIST_FILE: cannot read "\/nonexistent\/allowed.txt" \(ENOENT\)/,
+    ],
+    [
+      'two allowlists',
+      { PAYMENTS_MCP_ALLOWLIST: 'off', PAYMENTS_MCP_ALLOWLIST_FILE: '/tmp/x' },
+      [],
+      /give PAYMENTS_MCP_ALLOWLIST or PAYMENTS_MCP_ALLOWLIST_FILE, not both/,
+    ],
+    [
+      'a state file it cannot open, with payouts on',
+      { PAYMENTS_MCP_PAYOUT_CAPS: 'NGN=1', PAYMENTS_MCP_STATE: '/dev/null/payouts.db' },
+      ['--allow-payouts'],
+      /cannot start: ConfigError: PAYMENTS_MCP_STATE: cannot open "\/dev\/null\/payouts.db" \(EEXIST/,
+    ],
   ])('refuses %s with one clear line on stderr', (_, env, args, message) => {
     const run = start({ ...base, ...env }, args);
     expect(run.status).toBe(1);

@@ -20,11 +20,15 @@ export async function drive(
   ref: string,
   currency: string,
   repeat: boolean,
+  settled: (state: PayoutRecord['state']) => void,
 ): Promise<CallToolResult> {
   const until = Date.now() + ctx.config.settleMs;
   for (;;) {
     const record = await outbox.settle(ref);
-    if (FINAL.has(record.state)) return answer(ctx, record, currency, repeat);
+    if (FINAL.has(record.state)) {
+      settled(record.state);
+      return answer(ctx, record, currency, repeat);
+    }
     const wait = Math.max(0, record.nextAttemptAt.getTime() - Date.now());
     if (Date.now() + wait > until) return inProgress(ctx, record);
     await new Promise((resolve) => setTimeout(resolve, wait));

@@ -1,9 +1,12 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type PayoutCreateParams, type PayoutMatch, RequestValidationError } from 'payments-service-sdk';
 import * as z from 'zod';
-import { type Accepts, accountId, registerTool, type ToolContext } from '../context.js';
-import { PayoutRefusedError } from '../format.js';
+import { type Accepts, accountId, type CallExtra, registerTool, type ToolContext } from '../context.js';
+import { PayoutRefusedError, sameName } from '../format.js';
+import { canonicalDecimal } from '../guards/decimal.js';
+import { accountKey } from '../records.js';
 import { drive, RETRY_SENTENCE } from './payout-answers.js';
+import { payoutRecorder } from './payout-record.js';
 
 /**
  * NGN payouts get a reference the service assigns, so the caller's reference rides in the remark, which the
@@ -24,6 +27,12 @@ export function payoutMatch(externalReference: string): PayoutMatch {
 
 const DECIMAL = /^\d+(\.\d+)?$/;
 
+/** The guards in force, for the model: what a refusal will say, before it happens. */
+const guardsText = (phrases: string[]) =>
+  phrases.length
+    ? `Guards set by the operator: ${phrases.join('; ')}. A guard's refusal is a PayoutRefusedError naming it (error.guard); nothing is sent.`
+    : '';
+
 /** a <= b for non-negative decimal strings, exactly (no floats). */
 export function atMost(a: string, b: string): boolean {
   const digits = Math.max(a.split('.')[1]?.length ?? 0, b.split('.')[1]?.length ?? 0);
@@ -33,10 +42,6 @@ export function atMost(a: string, b: string): boolean {
   };
   return scaled(a) <= scaled(b);
 }
-
-/** Holder names compared as people read them: case and runs of white space do not count. */
-export const sameName = (a: string, b: string) =>
-  a.trim().replace(/\s+/g, ' ').toUpperCase() === b.trim().replace(/\s+/g, ' ').toUpperCase();
 
 const beneficiary = z
   .object({
@@ -78,43 +83,46 @@ export function registerPayoutTool(ctx: ToolContext): void {
   const caps = ctx.config.payoutCaps;
   if (!caps) return;
   const capsText = [...caps].map(([c, a]) => `${c} ${a}`).join(', ');
+  const { guards } = ctx.records();
+  const record = payoutRecorder(ctx);
   /** Drives of a payout in this process, by account and reference: a parallel call joins the one under way. */
   const inFlight = new Map<string, Promise<CallToolResult>>();
 
-  /** One call: checks, the durable record (which compares the details), then the drive, shared by parallel calls. */
-  const send = async ({ accountId: id, nameEnquiry, ...body }: Args): Promise<CallToolResult> => {
+  /**
+   * One call: checks and guards before any request that moves money, the durable record (which compares the
+   * details), then the drive, shared by parallel calls.
+   */
+  const send = async (
+    { accountId: id, nameEnquiry, ...body }: Args,
+    extra: CallExtra,
+  ): Promise<CallToolResult> => {
     const currency = body.currency.trim().toUpperCase();
     const amount = checkAmount(body.amount, currency, caps, capsText);
     // The server's own account named explicitly is the same account.
     const account =
       id === undefined || id.toLowerCase() === ctx.config.accountId?.toLowerCase() ? undefined : id;
     const client = ctx.client(account);
-    if (currency === 'NGN') await checkNameEnquiry(client, body.beneficiary, nameEnquiry);
     const ref = body.externalReference;
+    const facts = {
+      account: accountKey(account),
+      reference: ref,
+      currency,
+      amount: canonicalDecimal(amount),
+      beneficiary: body.beneficiary,
+    };
+    guards.allowed(body.beneficiary);
+    // For NGN the bank names the holder now, and the allowlist's holder must be that same name.
+    if (currency === 'NGN') await checkNameEnquiry(client, body.beneficiary, nameEnquiry);
     const assigned = client.payouts.assignsReference(currency);
     const payout = { ...body, amount, currency, ...(assigned ? { remark: remarkFor(ref) } : {}) };
-    const outbox = await ctx.records().outboxFor(account, client);
-    // Recorded before anything is sent; the same payout again (amount and names compared as parsed) finds its
-    // record, another one under this reference is refused with the fields that differ.
-    const queued = await outbox.enqueue(payout).catch((error: unknown) => {
-      if (error instanceof RequestValidationError && error.field === 'externalReference') {
-        throw new PayoutRefusedError(
-          `payout ${ref} was recorded with other details (${error.message.replace(/^.*?differs in /, 'it differs in ')}); nothing was sent for this call`,
-        );
-      }
-      throw error;
-    });
-    const before = queued.enqueued ? undefined : queued.record.state;
-    if (before === 'not_sent' || before === 'refused') {
-      // Nothing moved before: called again, it is sent again (after a lookup).
-      await outbox.retry(ref, { by: 'payments-service-mcp', note: 'send_payout was called again' });
-    }
-    // Final before this call (and not re-opened by it): the answer is the record's, and nothing is sent.
-    const repeat = before === 'created' || before === 'recovered' || before === 'unknown';
-    const key = `${account ?? ''}\u0000${ref}`;
+    const outbox = await ctx.records().outboxFor(facts.account, client);
+    const repeat = await record({ outbox, payout, facts, extra });
+    const key = `${facts.account}\u0000${ref}`;
     let running = inFlight.get(key);
     if (!running) {
-      running = drive(ctx, outbox, ref, currency, repeat).finally(() => inFlight.delete(key));
+      // A payout that ended with nothing moved stops counting against the day's cap.
+      const settled = (state: string) => (state === 'not_sent' || state === 'refused') && guards.release(ref);
+      running = drive(ctx, outbox, ref, currency, repeat, settled).finally(() => inFlight.delete(key));
       inFlight.set(key, running);
     }
     return running;
@@ -133,7 +141,8 @@ export function registerPayoutTool(ctx: ToolContext): void {
         'Calls with the same reference and the same payout share one send (amounts compared as numbers: 50, "50" and "50.00" are one); ' +
         'one with other details is refused, naming the fields that differ. ' +
         'The answer is status "created", "recovered", "in_progress" (call again with the same reference later), ' +
-        '"not_sent" (nothing moved), "refused" (the service refused it; nothing moved) or "unknown" (the operator must check before anything else).',
+        '"not_sent" (nothing moved), "refused" (the service refused it; nothing moved) or "unknown" (the operator must check before anything else). ' +
+        guardsText(guards.describe()),
       inputSchema: { ...payoutInput, accountId },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     },
