@@ -132,6 +132,34 @@ describe('a person confirms a payout above the threshold, through MCP elicitatio
     expect(paid(mock.server(), 'confirm-broken-1')).toBe(0);
   });
 
+  it('no answer within PAYMENTS_MCP_CONFIRM_TIMEOUT_MS is a refusal', async () => {
+    let release = () => {};
+    const never = new Promise<ElicitResult>((resolve) => {
+      release = () => resolve({ action: 'accept', content: { confirm: true } });
+    });
+    const session = await connect(
+      envFor(mock.server(), {
+        PAYMENTS_MCP_PAYOUT_CAPS: 'USD=1000',
+        PAYMENTS_MCP_CONFIRM_ABOVE: 'USD=100',
+        PAYMENTS_MCP_CONFIRM_TIMEOUT_MS: '1',
+      }),
+      ['--allow-payouts'],
+      () => never,
+    );
+    try {
+      const result = await session.call('send_payout', usd('confirm-late-1', '150'));
+      expect(data(result).error).toMatchObject({
+        guard: 'confirmation',
+        message: expect.stringMatching(/the person could not be asked \(.*timed out.*\); nothing was sent$/i),
+      });
+    } finally {
+      // The answer that comes too late changes nothing.
+      release();
+      await session.close();
+    }
+    expect(paid(mock.server(), 'confirm-late-1')).toBe(0);
+  });
+
   it('the thresholds survive a restart without the setting', async () => {
     const state = stateFile();
     await withServer(person(YES).person, async () => {}, state);
