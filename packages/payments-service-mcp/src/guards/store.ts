@@ -152,6 +152,7 @@ export class GuardStore {
     const has = this.#db.prepare(`SELECT 1 AS found FROM ${outboxTable} WHERE reference = ?`);
     const inOutbox = () => has.get(entry.reference) !== undefined;
     let recorded = false;
+    let kept = false;
     const pending = transaction(
       this.#db,
       () => {
@@ -160,9 +161,13 @@ export class GuardStore {
         if (!recorded) this.#insert(entry);
         return enqueue(this.#db);
       },
-      () => recorded || inOutbox(),
+      () => (kept = recorded || inOutbox()),
     );
-    return pending;
+    // Should an outbox ever insert after an await (outside the transaction), the payout it recorded still counts.
+    return pending.then((result) => {
+      if (result.enqueued && !kept) this.#insert(entry);
+      return result;
+    });
   }
 
   /**

@@ -121,7 +121,9 @@ export function registerPayoutTool(ctx: ToolContext): void {
     let running = inFlight.get(key);
     if (!running) {
       // A payout that ended with nothing moved stops counting against the day's cap.
-      const settled = (state: string) => (state === 'not_sent' || state === 'refused') && guards.release(ref);
+      const settled = (state: string) => {
+        if (state === 'not_sent' || state === 'refused') guards.release(ref);
+      };
       running = drive(ctx, outbox, ref, currency, repeat, settled).finally(() => inFlight.delete(key));
       inFlight.set(key, running);
     }
