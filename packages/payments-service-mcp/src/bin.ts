@@ -14,11 +14,12 @@ async function main(): Promise<void> {
   const redact = redactor(process.env.PAYMENTS_API_KEY?.trim() ?? '');
   try {
     const config = readConfig(process.env, process.argv.slice(2));
-    const server = createServer(config);
+    const { server, guards } = await createServer(config);
     await server.connect(new StdioServerTransport());
     const enabled = [
       config.payoutCaps &&
         `payouts (caps: ${[...config.payoutCaps].map(([c, a]) => `${c} ${a}`).join(', ')})`,
+      guards.length > 0 && `guards: ${guards.join('; ')}`,
       config.beneficiaryWrites && 'beneficiary writes',
       config.payerNameWrites && 'payer-name writes',
     ].filter(Boolean);

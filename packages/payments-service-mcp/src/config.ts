@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { type GuardSettings, readGuardSettings } from './guards/settings.js';
 
 /**
  * Start-up configuration, from the environment and the command line. Anything that moves money or writes
@@ -26,6 +27,8 @@ export interface ServerConfig {
   settleMs: number;
   /** Back-off between rounds of a payout that must be tried or looked up again: base and ceiling, ms. */
   backoff: { baseMs: number; maxMs: number };
+  /** The guards on payouts beside the caps (daily caps, allowlist, confirmation), as given at start-up. */
+  guards: GuardSettings;
   beneficiaryWrites: boolean;
   payerNameWrites: boolean;
 }
@@ -172,6 +175,8 @@ export function readConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Ser
       .filter(Boolean),
     settleMs: wholeMs(env, 'PAYMENTS_MCP_SETTLE_MS', 60_000),
     backoff: parseBackoff(env.PAYMENTS_MCP_BACKOFF_MS),
+    // Read (and a bad one refused) even with payouts off, so that a typo is found before payouts are turned on.
+    guards: readGuardSettings(env),
     beneficiaryWrites:
       argv.includes('--allow-beneficiary-writes') || enabled(env, 'PAYMENTS_MCP_ALLOW_BENEFICIARY_WRITES'),
     payerNameWrites:

@@ -1,7 +1,15 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { PaymentsClient } from 'payments-service-sdk';
+import type { ShapeOutput, ZodRawShapeCompat } from '@modelcontextprotocol/sdk/server/zod-compat.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type {
+  CallToolResult,
+  ServerNotification,
+  ServerRequest,
+  ToolAnnotations,
+} from '@modelcontextprotocol/sdk/types.js';
+import { type PaymentsClient, RequestValidationError } from 'payments-service-sdk';
 import * as z from 'zod';
+import * as zm from 'zod/mini';
 import type { ServerConfig } from './config.js';
 import { errorResult, type Redact } from './format.js';
 import type { PayoutRecords } from './records.js';
@@ -17,6 +25,9 @@ export interface ToolContext {
   records(): PayoutRecords;
 }
 
+/** The MCP SDK's per-call context: the request's id and abort signal, and requests back to the host. */
+export type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
 /** The optional per-call account of a tenant key. */
 export const accountId = z
   .string()
@@ -28,18 +39,86 @@ export const accountId = z
 /** Compile-time proof that a tool's input (less `accountId`) is accepted by the SDK's params type. */
 export type Accepts<Params, Input extends Params> = Input;
 
-/** Runs a handler; anything thrown reaches the agent as a tool error with the SDK's class name and message. */
+/** An argument the tool's own schema refused, kept in its place so that the handler can report it. */
+class Refused {
+  constructor(
+    readonly field: string,
+    readonly given: unknown,
+    readonly issues: readonly z.core.$ZodIssue[],
+  ) {}
+}
+
+/**
+ * The input shape a host lists, unchanged, and checked as before, but a refused argument no longer fails the
+ * call inside the MCP SDK (which answers `MCP error -32602: Input validation error` as bare text, with no
+ * `structuredContent`, and offers no hook to shape it): each top-level field that fails becomes a `Refused` in
+ * its place, and `guarded` reports them all as one `RequestValidationError` naming each field, in the
+ * documented `{ error: { class, message, issues } }`. The schema stays the one source of truth: nothing is
+ * checked twice or by other rules. (The catch value is `undefined` when zod renders JSON Schema, so the listed
+ * schema gains no `default`.)
+ */
+export function checked<S extends ZodRawShapeCompat>(shape: S): S {
+  return Object.fromEntries(
+    Object.entries(shape).map(([field, schema]) => [
+      field,
+      zm.catch(schema as z.core.$ZodType, (ctx) =>
+        ctx === undefined ? undefined : new Refused(field, ctx.input, ctx.error.issues),
+      ),
+    ]),
+  ) as unknown as S;
+}
+
+/** The fields `checked` set aside, as the SDK's own validation error: the field named, then what is wrong. */
+function refusedArguments(args: unknown): RequestValidationError | undefined {
+  if (args === null || typeof args !== 'object') return undefined;
+  const refused = Object.values(args).filter((value): value is Refused => value instanceof Refused);
+  if (refused.length === 0) return undefined;
+  return new RequestValidationError(
+    refused.flatMap(({ field, given, issues }) =>
+      issues.map((issue) => ({
+        path: [field, ...issue.path.map(String)],
+        message: given === undefined && issue.path.length === 0 ? 'is required' : issue.message,
+      })),
+    ),
+  );
+}
+
+/**
+ * Runs a handler; a refused argument, and anything thrown, reaches the agent as a tool error with the SDK's
+ * class name and message.
+ */
 export function guarded<A>(
   ctx: ToolContext,
-  handler: (args: A) => Promise<CallToolResult>,
-): (args: A) => Promise<CallToolResult> {
-  return async (args) => {
+  handler: (args: A, extra: CallExtra) => Promise<CallToolResult>,
+): (args: A, extra: CallExtra) => Promise<CallToolResult> {
+  return async (args, extra) => {
     try {
-      return await handler(args);
+      const refused = refusedArguments(args);
+      if (refused) throw refused;
+      return await handler(args, extra);
     } catch (error) {
       return errorResult(ctx.redact, error);
     }
   };
+}
+
+/** How a tool shows itself to the host. */
+export interface ToolDefinition<S extends ZodRawShapeCompat> {
+  title: string;
+  description: string;
+  inputSchema: S;
+  annotations: ToolAnnotations;
+}
+
+/** Registers a tool whose every failure, its own schema's refusals included, is a documented tool error. */
+export function registerTool<S extends ZodRawShapeCompat>(
+  ctx: ToolContext,
+  name: string,
+  definition: ToolDefinition<S>,
+  handler: (args: ShapeOutput<S>, extra: CallExtra) => Promise<CallToolResult>,
+): void {
+  const inputSchema = checked(definition.inputSchema);
+  ctx.server.registerTool(name, { ...definition, inputSchema }, guarded(ctx, handler) as never);
 }
 
 /** Annotations of a tool that only reads. */

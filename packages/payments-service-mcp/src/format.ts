@@ -79,10 +79,24 @@ export function result(
   };
 }
 
-/** An error the server itself raises before anything is sent (a cap, a name mismatch). */
+/** The operator's guards that can refuse a payout, as a refusal names them. */
+export type Guard = 'payout_cap' | 'daily_cap' | 'allowlist' | 'confirmation' | 'reference';
+
+/** An error the server itself raises before anything is sent (a cap, a name mismatch, a guard). */
 export class PayoutRefusedError extends PaymentsError {
   override name = 'PayoutRefusedError';
+  /** The guard that refused, where one did: an agent can tell "ask the operator" from "fix the call". */
+  declare readonly guard?: Guard;
+  constructor(message: string, guard?: Guard) {
+    super(message);
+    // As the SDK's errors: no own field whose value is undefined.
+    if (guard !== undefined) this.guard = guard;
+  }
 }
+
+/** Holder names compared as people read them: case and runs of white space do not count. */
+export const sameName = (a: string, b: string) =>
+  a.trim().replace(/\s+/g, ' ').toUpperCase() === b.trim().replace(/\s+/g, ' ').toUpperCase();
 
 /** Any thrown error as a tool error: the SDK's class name and message, and the fields an agent can act on. */
 export function errorResult(
@@ -94,6 +108,7 @@ export function errorResult(
   const message = error instanceof Error ? error.message : String(error);
   const detail: Record<string, unknown> = { class: name, message };
   if (error instanceof RequestValidationError) detail.issues = error.issues;
+  if (error instanceof PayoutRefusedError && error.guard) detail.guard = error.guard;
   if (error instanceof APIError) {
     detail.status = error.status;
     if (error.code !== undefined) detail.code = error.code;

@@ -2,40 +2,56 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { PaymentsClient } from 'payments-service-sdk';
 import { createPayoutOutbox, type PayoutOutbox, sqliteOutboxStore } from 'payments-service-sdk/outbox';
-import type { ServerConfig } from './config.js';
+import { ConfigError, type ServerConfig } from './config.js';
+import { Guards } from './guards/guards.js';
 
 /**
  * The server's durable record of every payout it sent: the SDK's outbox on one SQLite file (`PAYMENTS_MCP_STATE`),
- * a table per account. A reference recorded as sent (answered or not, `unknown` included) is never POSTed again
- * by any later call or restart of the server, and several server processes on one file share it safely (the
- * outbox's leases). The file is the memory: deleting it forgets what was sent.
+ * a table per account, and beside it the guards' memory (guards/store.ts). A reference recorded as sent
+ * (answered or not, `unknown` included) is never POSTed again by any later call or restart of the server, and
+ * several server processes on one file share it safely (the outbox's leases, SQLite's write lock). The file is
+ * the memory: deleting it forgets what was sent, the guards in force and the day's totals.
  */
 export interface PayoutRecords {
-  /** The outbox for an account (`undefined`: the server's own), created and migrated on first use. */
-  outboxFor(accountId: string | undefined, client: PaymentsClient): Promise<PayoutOutbox>;
+  /** The outbox for an account (`''`: the server's own), created and migrated on first use. */
+  outboxFor(account: string, client: PaymentsClient): Promise<PayoutOutbox>;
+  /** The outbox table of an account (`''`: the server's own). */
+  tableFor(account: string): string;
+  /** The operator's guards on payouts, kept in the same file. */
+  guards: Guards;
 }
 
-export function openRecords(config: ServerConfig): PayoutRecords {
+/** The account a call acts for, as the record keys it: `''` for the server's own, else the uuid in lower case. */
+export const accountKey = (accountId: string | undefined) => accountId?.toLowerCase() ?? '';
+
+/** Opens (or creates) the state file at start-up, so that a file it cannot open stops the server at once. */
+export async function openRecords(config: ServerConfig): Promise<PayoutRecords> {
+  // Loaded only when payouts are on: node:sqlite is built into Node 22.13 and later.
+  const { DatabaseSync } = await import('node:sqlite');
+  let database: InstanceType<typeof DatabaseSync>;
+  try {
+    mkdirSync(dirname(config.statePath), { recursive: true });
+    database = new DatabaseSync(config.statePath);
+    // Two server processes on one file queue for its write lock rather than fail; readers never block the writer.
+    database.exec('PRAGMA busy_timeout = 10000');
+    database.exec('PRAGMA journal_mode = WAL');
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    throw new ConfigError(`PAYMENTS_MCP_STATE: cannot open ${JSON.stringify(config.statePath)} (${why})`);
+  }
+  const guards = new Guards(database, config.guards);
   const outboxes = new Map<string, Promise<PayoutOutbox>>();
-  let database: Promise<import('node:sqlite').DatabaseSync> | undefined;
-  const open = () => {
-    database ??= (async () => {
-      mkdirSync(dirname(config.statePath), { recursive: true });
-      // Loaded only when payouts are on: node:sqlite is built into Node 22.13 and later.
-      const { DatabaseSync } = await import('node:sqlite');
-      return new DatabaseSync(config.statePath);
-    })();
-    return database;
-  };
+  // An account id is a uuid (the SDK checked it), so its hex is a safe table name.
+  const tableFor = (account: string) =>
+    account ? `payout_outbox_${account.replace(/-/g, '')}` : 'payout_outbox';
   return {
-    outboxFor(accountId, client) {
-      const key = accountId?.toLowerCase() ?? '';
-      let outbox = outboxes.get(key);
+    guards,
+    tableFor,
+    outboxFor(account, client) {
+      let outbox = outboxes.get(account);
       if (!outbox) {
         outbox = (async () => {
-          // An account id is a uuid (the SDK checked it), so its hex is a safe table name.
-          const table = key ? `payout_outbox_${key.replace(/-/g, '')}` : 'payout_outbox';
-          const store = sqliteOutboxStore({ database: await open(), table });
+          const store = sqliteOutboxStore({ database, table: tableFor(account) });
           await store.migrate();
           return createPayoutOutbox({
             client,
@@ -47,8 +63,8 @@ export function openRecords(config: ServerConfig): PayoutRecords {
             maxSends: 3,
           });
         })();
-        outbox.catch(() => outboxes.delete(key));
-        outboxes.set(key, outbox);
+        outbox.catch(() => outboxes.delete(account));
+        outboxes.set(account, outbox);
       }
       return outbox;
     },

@@ -3,7 +3,7 @@ import { type Logger, PaymentsClient } from 'payments-service-sdk';
 import type { ServerConfig } from './config.js';
 import type { ToolContext } from './context.js';
 import { type Redact, redactor } from './format.js';
-import { openRecords, type PayoutRecords } from './records.js';
+import { openRecords } from './records.js';
 import { registerPayoutTool } from './tools/payout.js';
 import { registerReadTools } from './tools/read.js';
 import { registerBeneficiaryWrites, registerPayerNameWrites } from './tools/write.js';
@@ -16,8 +16,12 @@ export function stderrLogger(redact: Redact): Logger {
   return { error: write('error'), warn: write('warn'), info: write('info'), debug: write('debug') };
 }
 
-/** The server with the tools this configuration allows: reads always; payouts and writes only when enabled. */
-export function createServer(config: ServerConfig): McpServer {
+/**
+ * The server with the tools this configuration allows: reads always; payouts and writes only when enabled. With
+ * payouts on, the state file is opened and the guards applied now, so a file that cannot be opened stops the
+ * start-up instead of the first payout.
+ */
+export async function createServer(config: ServerConfig): Promise<{ server: McpServer; guards: string[] }> {
   const redact = redactor(config.apiKey);
   const base = new PaymentsClient({
     apiKey: config.apiKey,
@@ -32,17 +36,20 @@ export function createServer(config: ServerConfig): McpServer {
   // Checked here, at start-up, the way the SDK checks it: a non-uuid is a RequestValidationError.
   const home = config.accountId ? base.forAccount(config.accountId) : base;
   const server = new McpServer({ name: 'payments-service-mcp', version: VERSION });
-  let records: PayoutRecords | undefined;
+  const records = config.payoutCaps ? await openRecords(config) : undefined;
   const ctx: ToolContext = {
     server,
     config,
     redact,
     client: (accountId) => (accountId === undefined ? home : base.forAccount(accountId)),
-    records: () => (records ??= openRecords(config)),
+    records: () => {
+      if (!records) throw new Error('payouts are not enabled on this server');
+      return records;
+    },
   };
   registerReadTools(ctx);
   registerPayoutTool(ctx);
   registerBeneficiaryWrites(ctx);
   registerPayerNameWrites(ctx);
-  return server;
+  return { server, guards: records?.guards.describe() ?? [] };
 }

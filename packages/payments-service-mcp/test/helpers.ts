@@ -4,7 +4,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CallToolResult,
+  type ElicitRequest,
+  ElicitRequestSchema,
+  type ElicitResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { type MockServer, startMockServer } from 'payments-service-sdk/testing';
 import { afterAll, beforeAll } from 'vitest';
 import { CANARY_KEY } from '../../../test/helpers/server.js';
@@ -41,11 +46,19 @@ export interface Session {
   close: () => Promise<void>;
 }
 
+/** How the test host answers the server's questions to its person (MCP elicitation). */
+export type Person = (request: ElicitRequest['params']) => ElicitResult | Promise<ElicitResult>;
+
 /**
  * Spawns the server (its TypeScript source through tsx, which maps `payments-service-sdk` to the SDK's source
- * by the repository's tsconfig paths) and connects.
+ * by the repository's tsconfig paths) and connects. With `person`, the host declares elicitation and answers
+ * each question through it; without, the host cannot ask (as many hosts cannot).
  */
-export async function connect(env: Record<string, string>, args: string[] = []): Promise<Session> {
+export async function connect(
+  env: Record<string, string>,
+  args: string[] = [],
+  person?: Person,
+): Promise<Session> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: ['--import', 'tsx', bin, ...args],
@@ -57,7 +70,11 @@ export async function connect(env: Record<string, string>, args: string[] = []):
   transport.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8');
   });
-  const client = new Client({ name: 'payments-service-mcp-test', version: '0.0.0' });
+  const client = new Client(
+    { name: 'payments-service-mcp-test', version: '0.0.0' },
+    person ? { capabilities: { elicitation: { form: {} } } } : {},
+  );
+  if (person) client.setRequestHandler(ElicitRequestSchema, (request) => person(request.params));
   await client.connect(transport);
   return {
     client,
@@ -98,4 +115,33 @@ export function data(result: CallToolResult): Record<string, any> {
 /** Every text a result carries, for checks that nothing secret leaked. */
 export function everything(result: unknown): string {
   return JSON.stringify(result);
+}
+
+/** The account the mock's name enquiry resolves to ADAEZE KEMI OKAFOR (bank 000013). */
+export const BENEFICIARY = {
+  accountName: 'ADAEZE KEMI OKAFOR',
+  accountNumber: '0123456788',
+  bankName: 'Guaranty Trust Bank',
+  bankCode: '000013',
+  email: 'ada@example.com',
+};
+
+/** A USD payout to BENEFICIARY (no name enquiry in USD). */
+export const usd = (externalReference: string, amount: string, extra: Record<string, unknown> = {}) => ({
+  externalReference,
+  amount,
+  currency: 'USD',
+  beneficiary: BENEFICIARY,
+  ...extra,
+});
+
+/** Withdrawals in the mock's ledger that send_payout made for this reference (NGN ones carry it in the remark). */
+export function paid(server: MockServer, reference: string): number {
+  return server.mock
+    .account()
+    .transactions.filter(
+      ({ row }) =>
+        row.transaction_type === 'withdrawal' &&
+        (row.external_reference === reference || row.description === `payments-service-mcp:${reference}`),
+    ).length;
 }

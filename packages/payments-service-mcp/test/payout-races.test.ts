@@ -67,6 +67,44 @@ describe('send_payout under parallel calls and look-alike rows', () => {
     expect(data(b)).toEqual(data(a));
   }, 60_000);
 
+  it('parallel calls whose details are equal once parsed are one payout: amount spelled 50, "50" and "50.00", names in any case, the default account named explicitly', async () => {
+    const home = server.mock.state.mainAccountId;
+    const named = await connect(
+      envFor(server, { PAYMENTS_MCP_PAYOUT_CAPS: 'NGN=50000', PAYMENTS_ACCOUNT_ID: home }),
+      ['--allow-payouts'],
+    );
+    try {
+      const spelled = [
+        ngn('par-spelled-1', '50'),
+        { ...ngn('par-spelled-1'), amount: 50 },
+        ngn('par-spelled-1', '50.00'),
+        {
+          ...ngn('par-spelled-1', '50'),
+          beneficiary: { ...BENEFICIARY, accountName: 'adaeze  kemi okafor' },
+        },
+        { ...ngn('par-spelled-1', '50'), accountId: home.toUpperCase() },
+      ];
+      const answers = await Promise.all(spelled.map((args) => named.call('send_payout', args)));
+      expect(paid('par-spelled-1')).toBe(1);
+      const ids = answers.map((a) => data(a).payout?.id);
+      expect(answers.map((a) => data(a).status)).toEqual(Array(5).fill('created'));
+      expect(new Set(ids).size).toBe(1);
+    } finally {
+      await named.close();
+    }
+  }, 60_000);
+
+  it("without PAYMENTS_ACCOUNT_ID, the key's own account named explicitly is refused (it cannot be told from another), never paid twice", async () => {
+    expect(data(await session.call('send_payout', ngn('par-home-1'))).status).toBe('created');
+    const explicit = { ...ngn('par-home-1'), accountId: server.mock.state.mainAccountId };
+    const again = await session.call('send_payout', explicit);
+    expect(data(again).error).toMatchObject({
+      class: 'PayoutRefusedError',
+      message: expect.stringContaining('it differs in accountId'),
+    });
+    expect(paid('par-home-1')).toBe(1);
+  }, 60_000);
+
   it('a parallel call with the same reference but other details is refused, and nothing more is sent', async () => {
     const [a, b] = await Promise.all([
       session.call('send_payout', ngn('par-2', '1000')),

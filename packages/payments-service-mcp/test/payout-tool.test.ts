@@ -256,6 +256,32 @@ describe('send_payout', () => {
     expect(ledger('ngn-unknown-1')).toBe(1);
   });
 
+  it('sends a new payout at once with the default waits: its first request is the POST, no lookup or wait before it', async () => {
+    const seen: string[] = [];
+    const faults = mock.server().mock.faults;
+    // A fault that never fires: it only sees each request go by, in order.
+    faults.next({
+      status: 500,
+      times: Number.MAX_SAFE_INTEGER,
+      match: (r) => !seen.push(`${r.method} ${r.path}`),
+    });
+    const defaults = await connect(envFor(mock.server(), { PAYMENTS_MCP_PAYOUT_CAPS: 'USD=1000' }), [
+      '--allow-payouts',
+    ]);
+    try {
+      const sent = await defaults.call('send_payout', {
+        ...ngn('fresh-1'),
+        currency: 'USD',
+        nameEnquiry: undefined,
+      });
+      expect(data(sent)).toMatchObject({ status: 'created', attempts: 1 });
+      expect(seen).toEqual(['POST /payouts']);
+    } finally {
+      faults.clear();
+      await defaults.close();
+    }
+  });
+
   it('describes itself so that a model retries with the same reference', async () => {
     const tool = (await payouts.client.listTools()).tools.find((t) => t.name === 'send_payout')!;
     expect(tool.description).toContain(

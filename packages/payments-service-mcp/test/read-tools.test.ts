@@ -86,8 +86,22 @@ describe('read tools against the mock over real HTTP', () => {
   it('lists supported currencies with their minor-unit digits', async () => {
     const currencies = data(await call('list_supported_currencies')).currencies;
     expect(currencies.map((c: { code: string }) => c.code)).toEqual(['NGN', 'USD', 'USDC', 'USDT', 'XAF']);
-    expect(currencies.find((c: { code: string }) => c.code === 'XAF').minorUnitDigits).toBe(0);
-    expect(currencies.find((c: { code: string }) => c.code === 'USDC').minorUnitDigits).toBe(null);
+    const digits = Object.fromEntries(
+      currencies.map(
+        (c: { code: string; minorUnitDigits: number | null; minorUnitSource: string | null }) => [
+          c.code,
+          [c.minorUnitDigits, c.minorUnitSource],
+        ],
+      ),
+    );
+    // The spec states NGN's and USD's; XAF's is ISO 4217's (the amounts' `major` uses the same); none for coins.
+    expect(digits).toEqual({
+      NGN: [2, 'spec'],
+      USD: [2, 'spec'],
+      XAF: [0, 'ISO 4217'],
+      USDC: [null, null],
+      USDT: [null, null],
+    });
   });
 
   it('lists one page of transactions with every amount in minor and major units, and where the next page is', async () => {

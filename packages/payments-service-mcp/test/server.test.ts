@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PayerNameCreateSchema } from 'payments-service-sdk';
 import { KNOWN_ACCOUNT_NUMBER } from 'payments-service-sdk/testing';
@@ -63,9 +64,21 @@ describe('the tools a host sees', () => {
     try {
       const { tools } = await session.client.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual([...READ_TOOLS, ...WRITE_TOOLS, 'send_payout'].sort());
-      for (const name of [...WRITE_TOOLS, 'send_payout']) {
-        expect(tools.find((t) => t.name === name)!.annotations?.readOnlyHint, name).toBe(false);
+      // Each tool's hints, exactly as the README's Annotations table states them.
+      const table = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
+        .split('\n')
+        .filter((line) => /^\| [^|]+ \| (true|false) \|/.test(line))
+        .map((line) => line.split('|').map((cell) => cell.trim().split(':')[0]!));
+      const stated = new Map(
+        table.map(([, tool, ...hints]) => [tool!.replaceAll('`', ''), hints.slice(0, 3)]),
+      );
+      for (const tool of tools) {
+        const row = stated.get(READ_TOOLS.includes(tool.name) ? 'every read tool above' : tool.name);
+        const { readOnlyHint, destructiveHint, idempotentHint, openWorldHint } = tool.annotations ?? {};
+        expect(row, tool.name).toEqual([readOnlyHint, destructiveHint, idempotentHint].map(String));
+        expect(openWorldHint, tool.name).toBe(true);
       }
+      expect(stated.get('send_payout')).toEqual(['false', 'true', 'true']);
       const created = await session.call('create_beneficiary', {
         beneficiary: {
           currency: 'NGN',
@@ -215,6 +228,42 @@ describe('start-up', () => {
       /RequestValidationError: .*accountId/,
     ],
     ['an unknown flag', {}, ['--allow-payout'], /unknown argument "--allow-payout"/],
+    [
+      'daily caps it cannot read',
+      { PAYMENTS_MCP_DAILY_CAPS: 'NGN=0' },
+      [],
+      /PAYMENTS_MCP_DAILY_CAPS: cannot read "NGN=0"; write CURRENCY=a positive MAJOR_AMOUNT pairs/,
+    ],
+    [
+      'confirmation thresholds it cannot read',
+      { PAYMENTS_MCP_CONFIRM_ABOVE: 'NGN:100' },
+      [],
+      /PAYMENTS_MCP_CONFIRM_ABOVE: cannot read "NGN:100"/,
+    ],
+    [
+      'an allowlist entry without the holder name',
+      { PAYMENTS_MCP_ALLOWLIST: '000013:0123456788' },
+      [],
+      /PAYMENTS_MCP_ALLOWLIST: cannot read "000013:0123456788"; write BANK_CODE:ACCOUNT_NUMBER:HOLDER NAME/,
+    ],
+    [
+      'an allowlist file it cannot read',
+      { PAYMENTS_MCP_ALLOWLIST_FILE: '/nonexistent/allowed.txt' },
+      [],
+      /PAYMENTS_MCP_ALLOWLIST_FILE: cannot read "\/nonexistent\/allowed.txt" \(ENOENT\)/,
+    ],
+    [
+      'two allowlists',
+      { PAYMENTS_MCP_ALLOWLIST: 'off', PAYMENTS_MCP_ALLOWLIST_FILE: '/tmp/x' },
+      [],
+      /give PAYMENTS_MCP_ALLOWLIST or PAYMENTS_MCP_ALLOWLIST_FILE, not both/,
+    ],
+    [
+      'a state file it cannot open, with payouts on',
+      { PAYMENTS_MCP_PAYOUT_CAPS: 'NGN=1', PAYMENTS_MCP_STATE: '/dev/null/payouts.db' },
+      ['--allow-payouts'],
+      /cannot start: ConfigError: PAYMENTS_MCP_STATE: cannot open "\/dev\/null\/payouts.db" \(EEXIST/,
+    ],
   ])('refuses %s with one clear line on stderr', (_, env, args, message) => {
     const run = start({ ...base, ...env }, args);
     expect(run.status).toBe(1);

@@ -1,6 +1,6 @@
 import { currencyDigits, type Page, type PayerName } from 'payments-service-sdk';
 import * as z from 'zod';
-import { accountId, guarded, READ_ONLY, type ToolContext } from '../context.js';
+import { accountId, READ_ONLY, registerTool, type ToolContext } from '../context.js';
 import { result, transactionOut } from '../format.js';
 import { payoutMatch } from './payout.js';
 import {
@@ -13,6 +13,25 @@ import {
 
 /** Pages `get_payer_name` reads at most while looking for an id (the spec shows no GET by id). */
 const PAYER_NAME_SCAN_PAGES = 10;
+
+/** The currencies whose smallest unit the spec itself states (NGN kobo, USD cents). */
+const SPEC_STATES_DIGITS = new Set(['NGN', 'USD']);
+
+/**
+ * A currency's minor-unit digits as the SDK converts its amounts (`currencyDigits`), and their source: the spec
+ * states NGN's and USD's only; for other ISO codes the SDK takes ISO 4217's published figure (XAF has no minor
+ * unit: 0), which the spec does not contradict; USDC and USDT are in neither, so null. Saying the source keeps
+ * "null where nothing states them" true without giving an agent digits that disagree with the amounts' `major`.
+ */
+function minorUnits(code: string) {
+  const digits = currencyDigits(code);
+  const source = SPEC_STATES_DIGITS.has(code.toUpperCase())
+    ? 'spec'
+    : digits === undefined
+      ? null
+      : 'ISO 4217';
+  return { minorUnitDigits: digits ?? null, minorUnitSource: source };
+}
 
 const uuid = (what: string) => z.string().describe(`The ${what}'s id (a uuid).`);
 
@@ -31,9 +50,10 @@ function pageOut<T>(current: Page<T>) {
 }
 
 export function registerReadTools(ctx: ToolContext): void {
-  const { server, redact } = ctx;
+  const { redact } = ctx;
 
-  server.registerTool(
+  registerTool(
+    ctx,
     'list_banks',
     {
       title: 'List Nigerian banks',
@@ -42,13 +62,14 @@ export function registerReadTools(ctx: ToolContext): void {
       inputSchema: { accountId },
       annotations: READ_ONLY,
     },
-    guarded(ctx, async (args) => {
+    async (args) => {
       const banks = await ctx.client(args.accountId).banks.list();
       return result(redact, `${banks.length} banks.`, { banks });
-    }),
+    },
   );
 
-  server.registerTool(
+  registerTool(
+    ctx,
     'lookup_account_name',
     {
       title: 'Name enquiry',
@@ -57,7 +78,7 @@ export function registerReadTools(ctx: ToolContext): void {
       inputSchema: { ...lookupInput, accountId },
       annotations: READ_ONLY,
     },
-    guarded(ctx, async ({ accountId: id, ...params }) => {
+    async ({ accountId: id, ...params }) => {
       const found = await ctx.client(id).banks.lookup(params);
       return result(redact, `${found.accountNumber} at ${found.bankName}: ${found.accountName}.`, {
         nameEnquiry: {
@@ -67,28 +88,32 @@ export function registerReadTools(ctx: ToolContext): void {
         },
         account: found,
       });
-    }),
+    },
   );
 
-  server.registerTool(
+  registerTool(
+    ctx,
     'list_supported_currencies',
     {
       title: 'Supported currencies',
       description:
-        'Active currencies of the wallet, with minorUnitDigits (null where the spec does not state them: give amounts in major units there).',
+        'Active currencies of the wallet, with minorUnitDigits and where that figure comes from (minorUnitSource): ' +
+        '"spec" for NGN and USD, "ISO 4217" for other ISO codes (XAF 0), null for USDC and USDT, whose smallest unit ' +
+        'neither states (give their amounts in major units).',
       inputSchema: { accountId },
       annotations: READ_ONLY,
     },
-    guarded(ctx, async (args) => {
+    async (args) => {
       const currencies = await ctx.client(args.accountId).wallet.supportedCurrencies();
-      const out = currencies.map((c) => ({ ...c, minorUnitDigits: currencyDigits(c.code) ?? null }));
+      const out = currencies.map((c) => ({ ...c, ...minorUnits(c.code) }));
       return result(redact, `${out.length} currencies: ${out.map((c) => c.code).join(', ')}.`, {
         currencies: out,
       });
-    }),
+    },
   );
 
-  server.registerTool(
+  registerTool(
+    ctx,
     'list_transactions',
     {
       title: 'List transactions',
@@ -98,15 +123,16 @@ export function registerReadTools(ctx: ToolContext): void {
       inputSchema: { ...transactionsInput, accountId },
       annotations: READ_ONLY,
     },
-    guarded(ctx, async ({ accountId: id, ...params }) => {
+    async ({ accountId: id, ...params }) => {
       const current = await ctx.client(id).transactions.list(params);
       const paging = pageOut(current);
       const summary = `Page ${paging.page} of ${paging.totalPages}: ${current.data.length} transactions${paging.hasMore ? `; more on page ${paging.nextPage}` : ''}.`;
       return result(redact, summary, { transactions: current.data.map(transactionOut), ...paging });
-    }),
+    },
   );
 
-  server.registerTool(
+  registerTool(
+    ctx,
     'find_payout_by_reference',
     {
       title: 'Find a payout by reference',
@@ -124,7 +150,7 @@ export function registerReadTools(ctx: ToolContext): void {
       },
       annotations: READ_ONLY,
     },
-    guarded(ctx, async ({ externalReference, since, accountId: id }) => {
+    async ({ externalReference, since, accountId: id }) => {
       const from = since === undefined ? undefined : new Date(since);
       const found = await ctx.client(id).payouts.findByReference(externalReference, {
         ...(from ? { since: from } : {}),
@@ -138,10 +164,11 @@ export function registerReadTools(ctx: ToolContext): void {
         : result(redact, `No payout ${externalReference}: both listings read to their end.`, {
             found: false,
           });
-    }),
+    },
   );
 
-  server.registerTool(
+  registerTool(
+    ctx,
     'list_payer_names',
     {
       title: 'List payer names',
@@ -149,7 +176,7 @@ export function registerReadTools(ctx: ToolContext): void {
       inputSchema: { ...payerNamesInput, accountId },
       annotations: READ_ONLY,
     },
-    guarded(ctx, async ({ accountId: id, ...params }) => {
+    async ({ accountId: id, ...params }) => {
       const current = await ctx.client(id).payerNames.list(params);
       const paging = pageOut(current);
       return result(
@@ -160,10 +187,11 @@ export function registerReadTools(ctx: ToolContext): void {
           ...paging,
         },
       );
-    }),
+    },
   );
 
-  server.registerTool(
+  registerTool(
+    ctx,
     'get_payer_name',
     {
       title: 'Get a payer name',
@@ -171,7 +199,7 @@ export function registerReadTools(ctx: ToolContext): void {
       inputSchema: { payerNameId: uuid('payer name'), accountId },
       annotations: READ_ONLY,
     },
-    guarded(ctx, async ({ payerNameId, accountId: id }) => {
+    async ({ payerNameId, accountId: id }) => {
       const client = ctx.client(id);
       for (const archived of [false, true]) {
         let current: Page<PayerName> | undefined = await client.payerNames.list({
@@ -199,10 +227,11 @@ export function registerReadTools(ctx: ToolContext): void {
         { found: false, complete: true },
         true,
       );
-    }),
+    },
   );
 
-  server.registerTool(
+  registerTool(
+    ctx,
     'list_beneficiaries',
     {
       title: 'List beneficiaries',
@@ -210,7 +239,7 @@ export function registerReadTools(ctx: ToolContext): void {
       inputSchema: { ...beneficiariesInput, accountId },
       annotations: READ_ONLY,
     },
-    guarded(ctx, async ({ accountId: id, ...params }) => {
+    async ({ accountId: id, ...params }) => {
       const current = await ctx.client(id).beneficiaries.list(params);
       const paging = pageOut(current);
       return result(
@@ -221,10 +250,11 @@ export function registerReadTools(ctx: ToolContext): void {
           ...paging,
         },
       );
-    }),
+    },
   );
 
-  server.registerTool(
+  registerTool(
+    ctx,
     'get_beneficiary',
     {
       title: 'Get a beneficiary',
@@ -232,9 +262,9 @@ export function registerReadTools(ctx: ToolContext): void {
       inputSchema: { beneficiaryId: uuid('beneficiary'), accountId },
       annotations: READ_ONLY,
     },
-    guarded(ctx, async ({ beneficiaryId, accountId: id }) => {
+    async ({ beneficiaryId, accountId: id }) => {
       const beneficiary = await ctx.client(id).beneficiaries.retrieve(beneficiaryId);
       return result(redact, `Beneficiary ${beneficiary.account_name ?? beneficiary.id}.`, { beneficiary });
-    }),
+    },
   );
 }

@@ -1,7 +1,7 @@
 import { type BeneficiaryInput, PayerNameCreateSchema } from 'payments-service-sdk';
 import * as z from 'zod';
 import type { ZodMiniType } from 'zod/mini';
-import { accountId, guarded, type ToolContext } from '../context.js';
+import { accountId, registerTool, type ToolContext } from '../context.js';
 import { result } from '../format.js';
 import { carried } from './read-inputs.js';
 
@@ -33,8 +33,9 @@ const id = (what: string) => z.string().describe(`The ${what}'s id (a uuid).`);
 
 export function registerBeneficiaryWrites(ctx: ToolContext): void {
   if (!ctx.config.beneficiaryWrites) return;
-  const { server, redact } = ctx;
-  server.registerTool(
+  const { redact } = ctx;
+  registerTool(
+    ctx,
     'create_beneficiary',
     {
       title: 'Create a beneficiary',
@@ -53,14 +54,15 @@ export function registerBeneficiaryWrites(ctx: ToolContext): void {
         openWorldHint: true,
       },
     },
-    guarded(ctx, async (args) => {
+    async (args) => {
       const created = await ctx
         .client(args.accountId)
         .beneficiaries.create(args.beneficiary as unknown as BeneficiaryInput);
       return result(redact, `Created beneficiary ${created.id}.`, { beneficiary: created });
-    }),
+    },
   );
-  server.registerTool(
+  registerTool(
+    ctx,
     'update_beneficiary',
     {
       title: 'Update a beneficiary',
@@ -73,14 +75,15 @@ export function registerBeneficiaryWrites(ctx: ToolContext): void {
       },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     },
-    guarded(ctx, async (args) => {
+    async (args) => {
       const updated = await ctx
         .client(args.accountId)
         .beneficiaries.update(args.beneficiaryId, args.beneficiary as unknown as BeneficiaryInput);
       return result(redact, `Updated beneficiary ${updated.id}.`, { beneficiary: updated });
-    }),
+    },
   );
-  server.registerTool(
+  registerTool(
+    ctx,
     'delete_beneficiary',
     {
       title: 'Delete a beneficiary',
@@ -88,17 +91,18 @@ export function registerBeneficiaryWrites(ctx: ToolContext): void {
       inputSchema: { beneficiaryId: id('beneficiary'), accountId },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     },
-    guarded(ctx, async (args) => {
+    async (args) => {
       await ctx.client(args.accountId).beneficiaries.delete(args.beneficiaryId);
       return result(redact, `Deleted beneficiary ${args.beneficiaryId}.`, { deleted: args.beneficiaryId });
-    }),
+    },
   );
 }
 
 export function registerPayerNameWrites(ctx: ToolContext): void {
   if (!ctx.config.payerNameWrites) return;
-  const { server, redact } = ctx;
-  server.registerTool(
+  const { redact } = ctx;
+  registerTool(
+    ctx,
     'create_payer_name',
     {
       title: 'Submit a payer name',
@@ -115,14 +119,15 @@ export function registerPayerNameWrites(ctx: ToolContext): void {
         openWorldHint: true,
       },
     },
-    guarded(ctx, async (args) => {
+    async (args) => {
       const created = await ctx.client(args.accountId).payerNames.create(args.payerName);
       return result(redact, `Submitted payer name ${created.name}: ${created.status}.`, {
         payerName: created,
       });
-    }),
+    },
   );
-  server.registerTool(
+  registerTool(
+    ctx,
     'set_default_payer_name',
     {
       title: 'Set the default payer name',
@@ -134,14 +139,15 @@ export function registerPayerNameWrites(ctx: ToolContext): void {
       },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     },
-    guarded(ctx, async (args) => {
+    async (args) => {
       const named = await ctx
         .client(args.accountId)
         .payerNames.setDefault(args.payerNameId, args.isDefault ?? true);
       return result(redact, `Payer name ${named.name}: isDefault ${named.isDefault}.`, { payerName: named });
-    }),
+    },
   );
-  server.registerTool(
+  registerTool(
+    ctx,
     'archive_payer_name',
     {
       title: 'Archive a payer name',
@@ -149,9 +155,9 @@ export function registerPayerNameWrites(ctx: ToolContext): void {
       inputSchema: { payerNameId: id('payer name'), accountId },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     },
-    guarded(ctx, async (args) => {
+    async (args) => {
       const archived = await ctx.client(args.accountId).payerNames.archive(args.payerNameId);
       return result(redact, `Archived payer name ${archived.name}.`, { payerName: archived });
-    }),
+    },
   );
 }
