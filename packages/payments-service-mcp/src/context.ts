@@ -71,14 +71,19 @@ export function checked<S extends ZodRawShapeCompat>(shape: S): S {
 /** The fields `checked` set aside, as the SDK's own validation error: the field named, then what is wrong. */
 function refusedArguments(args: unknown): RequestValidationError | undefined {
   if (args === null || typeof args !== 'object') return undefined;
-  const refused = Object.values(args).filter((value): value is Refused => value instanceof Refused);
+  const refused = Object.entries(args).filter(
+    (entry): entry is [string, Refused] => entry[1] instanceof Refused,
+  );
   if (refused.length === 0) return undefined;
   return new RequestValidationError(
-    refused.flatMap(({ field, given, issues }) =>
-      issues.map((issue) => ({
-        path: [field, ...issue.path.map(String)],
-        message: given === undefined && issue.path.length === 0 ? 'is required' : issue.message,
-      })),
+    refused.flatMap(([key, { field, given, issues }]) =>
+      // An argument the tool does not list (`strict` tools) has no field of its own: its key names it.
+      field === ''
+        ? [{ path: [key], message: 'is not an argument of this tool' }]
+        : issues.map((issue) => ({
+            path: [field, ...issue.path.map(String)],
+            message: given === undefined && issue.path.length === 0 ? 'is required' : issue.message,
+          })),
     ),
   );
 }
@@ -108,6 +113,11 @@ export interface ToolDefinition<S extends ZodRawShapeCompat> {
   description: string;
   inputSchema: S;
   annotations: ToolAnnotations;
+  /**
+   * Refuse any argument the schema does not list (reported like every other refusal), where a dropped one could
+   * change what happens (`send_payout`: a second unit of the amount). Its JSON Schema says so.
+   */
+  strict?: boolean;
 }
 
 /** Registers a tool whose every failure, its own schema's refusals included, is a documented tool error. */
@@ -117,8 +127,14 @@ export function registerTool<S extends ZodRawShapeCompat>(
   definition: ToolDefinition<S>,
   handler: (args: ShapeOutput<S>, extra: CallExtra) => Promise<CallToolResult>,
 ): void {
-  const inputSchema = checked(definition.inputSchema);
-  ctx.server.registerTool(name, { ...definition, inputSchema }, guarded(ctx, handler) as never);
+  const { strict, ...shown } = definition;
+  const fields = checked(definition.inputSchema);
+  // Kept, not stripped, so the handler can name it: the JSON Schema lists no other property.
+  const unlisted = z
+    .never()
+    .catch((ctx) => (ctx === undefined ? undefined : new Refused('', ctx.input, ctx.error.issues)) as never);
+  const inputSchema = strict ? z.object(fields).catchall(unlisted) : fields;
+  ctx.server.registerTool(name, { ...shown, inputSchema }, guarded(ctx, handler) as never);
 }
 
 /** Annotations of a tool that only reads. */

@@ -61,11 +61,6 @@ const payoutInput = {
     })
     .regex(/^\s*\d+(\.\d+)?\s*$/, 'must be a decimal string in MAJOR units, e.g. "5000.00"')
     .describe(AMOUNT_DESCRIPTION),
-  // Listed so that a second unit is refused, naming it, rather than dropped by the host's parsing.
-  amountMinor: z
-    .never({ error: 'is not taken here: give amount, in MAJOR units, as a decimal string' })
-    .optional()
-    .describe('Not taken: give amount in MAJOR units. A payout has one amount, in one unit.'),
   currency: z
     .string()
     .describe("Currency code, e.g. NGN. Only the currencies of the operator's caps can be sent."),
@@ -82,7 +77,7 @@ const payoutInput = {
     .describe('The payer name the recipient sees (its id); default: the account default.'),
 };
 
-type Body = Omit<z.infer<z.ZodObject<typeof payoutInput>>, 'nameEnquiry' | 'amountMinor'>;
+type Body = Omit<z.infer<z.ZodObject<typeof payoutInput>>, 'nameEnquiry'>;
 type Args = z.infer<z.ZodObject<typeof payoutInput & { accountId: typeof accountId }>>;
 export type PayoutInputMatchesSdk = Accepts<PayoutCreateParams, Body>;
 
@@ -103,7 +98,7 @@ export function registerPayoutTool(ctx: ToolContext): void {
     { accountId: id, nameEnquiry, ...body }: Args,
     extra: CallExtra,
   ): Promise<CallToolResult> => {
-    const { amountMinor: _, ...fields } = body;
+    const fields = body;
     const currency = fields.currency.trim().toUpperCase();
     const amount = fields.amount.trim();
     // The server's own account named explicitly is the same account.
@@ -158,6 +153,7 @@ export function registerPayoutTool(ctx: ToolContext): void {
         guardsText(guards.describe()),
       inputSchema: { ...payoutInput, accountId },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+      strict: true,
     },
     send,
   );
