@@ -206,12 +206,16 @@ ${node ? "    { file: Readable.from([Buffer.from('%PDF')]), fileName: 'b.pdf', s
   seen.push(name.status, String(mock.handlers.length));
   // The outbox: a payout recorded, then settled; a pg-shaped client types as the PostgreSQL store's.
   const outbox = createPayoutOutbox({ client, store: memoryOutboxStore(), visibilityWaits: [0] });
-  const record: PayoutRecord = await outbox.settle(await outbox.enqueue(body));
+  const { reference, enqueued } = await outbox.enqueue(body);
+  const record: PayoutRecord = await outbox.settle(reference);
+  if (!enqueued) seen.push(record.state);
   if (record.state === 'recovered') seen.push(record.transaction?.status ?? '');
   else if (record.state === 'unknown') seen.push(record.reason ?? '', String(record.attempts.length));
   const pgLike: PostgresQueryable = { query: async () => ({ rows: [] }) };
   const durable = createPayoutOutbox({ client, store: postgresOutboxStore({ client: pgLike }) });
   await durable.enqueue(body, { tx: pgLike });
+  const counted: number = (await durable.count()).states.unknown;
+  seen.push(String(counted));
   return seen;
 }
 `;

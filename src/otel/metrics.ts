@@ -7,6 +7,7 @@ import { attemptAttributes, attemptErrorType } from './spans.js';
  * gives the payouts in each state. Typed by shape, so this entry does not import the outbox.
  */
 export interface CountedOutbox {
+  /** The payouts in each state. */
   count(): Promise<{ states: Record<string, number> }>;
 }
 
