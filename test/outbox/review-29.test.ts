@@ -1,0 +1,195 @@
+/**
+ * Review of issues 29/30 (branch review-29): the outbox. Tests marked "FAILS:" fail on the reviewed code (a7783e5).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { PaymentsClient, RequestValidationError } from '../../src/index.js';
+import {
+  createPayoutOutbox,
+  memoryOutboxStore,
+  type PayoutOutboxStore,
+  sqliteOutboxStore,
+} from '../../src/outbox/index.js';
+import { createPaymentsMock, DEFAULT_API_KEY, type PaymentsMock } from '../../src/testing/index.js';
+import { BENEFICIARY } from '../helpers/fixtures.js';
+
+let mock: PaymentsMock;
+afterEach(() => mock?.reset());
+const dir = mkdtempSync(join(tmpdir(), 'outbox-review-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A client on a mock that does not dedupe (the issue's reading of NGN); `drop` cuts the next POST's answer after it is stored. */
+function rig() {
+  mock = createPaymentsMock({ dedupeByReference: false });
+  let posts = 0;
+  const hooks = { drop: false };
+  const client = new PaymentsClient({
+    apiKey: DEFAULT_API_KEY,
+    baseUrl: mock.baseUrl,
+    logLevel: 'off',
+    fetch: async (input, init) => {
+      const request = new Request(input, init);
+      if (request.method !== 'POST') return mock.fetch(request);
+      posts++;
+      const response = await mock.fetch(request);
+      if (hooks.drop) {
+        hooks.drop = false;
+        throw new TypeError('fetch failed (connection reset after the service stored it)');
+      }
+      return response;
+    },
+  });
+  const withdrawals = (description: string) =>
+    mock.account().transactions.filter((t) => t.row.description === description);
+  return { client, hooks, posts: () => posts, withdrawals };
+}
+
+describe("the store's clock is checked against the service's when the window is read, not when it was recorded", () => {
+  // FAILS: the first step runs while the store's clock is two days behind (a VM restored from a snapshot, an RTC
+  // reset before NTP): its POST's answer is lost, and its lookup rightly refuses to conclude (the Date header
+  // disagrees). Then NTP steps the clock right. The next step searches the window of the recorded sends
+  // (first_sent_at .. last_sent_at + timeout, two days ago by the then-wrong clock), now compares the Date header
+  // with a clock that agrees, calls the listing read to its end without the payout, and POSTs a second one.
+  it('a send recorded by a clock that was wrong is never proven absent by a window read from that record', async () => {
+    const { client, hooks, posts, withdrawals } = rig();
+    let skew = -2 * 86_400_000;
+    const store = memoryOutboxStore({ now: () => Date.now() + skew });
+    const outbox = createPayoutOutbox({
+      client,
+      store,
+      timeout: 2000,
+      visibilityWaits: [0],
+      backoff: { baseMs: 0, maxMs: 0 },
+    });
+    const { reference } = await outbox.enqueue({
+      amount: '5000.00',
+      currency: 'NGN',
+      beneficiary: BENEFICIARY,
+      remark: 'Invoice clock 1',
+    });
+    hooks.drop = true;
+    const first = await outbox.settle(reference);
+    expect(first.state).toBe('sending');
+    expect(first.reason).toMatch(/clock the lookup window was read from/);
+    skew = 0; // NTP corrects the clock
+    const second = await outbox.settle(reference);
+    expect(withdrawals('Invoice clock 1')).toHaveLength(1);
+    expect(posts()).toBe(1);
+    expect(second.state).not.toBe('created');
+  });
+});
+
+describe('the audit trail says what a lookup established', () => {
+  // FAILS: `lookupBeforeRetry` reports each lookup as { found } only; the outbox writes every lookup that did not
+  // find the payout and did not throw as "absent", including lookups that proved nothing (here: the Date header
+  // disagrees with the store's clock by a day). The record ends `unknown` while its trail shows only "absent"
+  // lookups: an operator reading `payments-outbox show` before `resolve --outcome absent` is told what was never shown.
+  it('an unknown payout whose lookups proved nothing has no lookup recorded as "absent"', async () => {
+    const { client, hooks } = rig();
+    const store = memoryOutboxStore({ now: () => Date.now() - 86_400_000 });
+    const outbox = createPayoutOutbox({
+      client,
+      store,
+      timeout: 2000,
+      visibilityWaits: [0],
+      maxLookups: 2,
+      backoff: { baseMs: 0, maxMs: 0 },
+    });
+    const { reference } = await outbox.enqueue({
+      amount: '10.00',
+      currency: 'USD',
+      beneficiary: BENEFICIARY,
+    });
+    hooks.drop = true;
+    await outbox.settle(reference);
+    const record = await outbox.settle(reference);
+    expect(record.state).toBe('unknown');
+    expect(record.reason).toMatch(/clock the lookup window was read from/);
+    const lookups = record.attempts.filter((a) => a.kind === 'lookup');
+    expect(lookups.length).toBeGreaterThan(0);
+    expect(lookups.map((a) => a.detail)).not.toContain('absent');
+  });
+});
+
+describe('enqueue: "the same payout" must compare the amount in either form', () => {
+  const body = (extra: object) => ({
+    currency: 'NGN',
+    beneficiary: BENEFICIARY,
+    remark: 'Invoice minor 1',
+    externalReference: 'minor-1',
+    ...extra,
+  });
+
+  it('control: two major-unit amounts under one reference are two payouts, refused with the field', async () => {
+    const { client } = rig();
+    const outbox = createPayoutOutbox({ client, store: memoryOutboxStore() });
+    await outbox.enqueue(body({ amount: '5000.00' }));
+    const error = await outbox.enqueue(body({ amount: '7000.00' })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect((error as Error).message).toMatch(/differs in amount/);
+  });
+
+  // FAILS: `differences` compares `body.amount` only. Two amountMinor payouts (5,000.00 and 7,000.00 NGN) under one
+  // reference both canonicalise to amount "undefined": the second, a different payout, resolves `enqueued: false`
+  // ("the same payout, already recorded"), and the 7,000 NGN the caller meant is never sent nor refused.
+  it('a different amountMinor under a taken reference is refused, not taken for the same payout', async () => {
+    const { client } = rig();
+    const outbox = createPayoutOutbox({ client, store: memoryOutboxStore() });
+    await outbox.enqueue(body({ amountMinor: 500_000 }));
+    const second = await outbox.enqueue(body({ amountMinor: 700_000 })).catch((e: unknown) => e);
+    expect(second).toBeInstanceOf(RequestValidationError);
+    expect((second as RequestValidationError).field).toBe('externalReference');
+  });
+
+  // FAILS: the same payout written as amountMinor 500000 and as amount '5000.00' (what payouts.check sends for
+  // both) is refused as a different payout ("differs in amount").
+  it('the same payout as amountMinor and as amount is the same payout', async () => {
+    const { client } = rig();
+    const outbox = createPayoutOutbox({ client, store: memoryOutboxStore() });
+    await outbox.enqueue(body({ amountMinor: 500_000 }));
+    const again = await outbox.enqueue(body({ amount: '5000.00' })).catch((e: unknown) => e);
+    expect(again).toMatchObject({ enqueued: false, reference: 'minor-1' });
+  });
+});
+
+describe('a refused enqueue leaves nothing behind', () => {
+  const stores: Array<[string, () => PayoutOutboxStore<unknown>]> = [
+    ['memory', () => memoryOutboxStore()],
+    [
+      'sqlite',
+      () => {
+        const store = sqliteOutboxStore({
+          database: new DatabaseSync(join(dir, `leak-${Math.random()}.db`)),
+        });
+        return store;
+      },
+    ],
+  ];
+  for (const [name, make] of stores) {
+    // FAILS: insert reserves the new remark's key for the reference before it finds the reference already taken
+    // (by the same payout with another remark); enqueue is then refused, but the key stays reserved for good
+    // (the remarks table outlives rows). A later, different payout with that remark, under its own reference, is
+    // refused: "is the remark of payout inv-a", a payout that never had it.
+    it(`${name}: a remark is not reserved by an enqueue that was refused`, async () => {
+      const { client } = rig();
+      const store = make();
+      await store.migrate();
+      const outbox = createPayoutOutbox({ client, store });
+      const ngn = (remark: string, externalReference: string) => ({
+        amount: '5000.00',
+        currency: 'NGN',
+        beneficiary: BENEFICIARY,
+        remark,
+        externalReference,
+      });
+      await outbox.enqueue(ngn('Invoice A', 'inv-a'));
+      const refused = await outbox.enqueue(ngn('Invoice B', 'inv-a')).catch((e: unknown) => e);
+      expect((refused as RequestValidationError).field).toBe('externalReference');
+      const other = await outbox.enqueue(ngn('Invoice B', 'inv-b')).catch((e: unknown) => e);
+      expect(other).toMatchObject({ enqueued: true, reference: 'inv-b' });
+    });
+  }
+});
