@@ -115,19 +115,20 @@ describe('the audit trail says what a lookup established', () => {
 });
 
 describe('enqueue: "the same payout" must compare the amount in either form', () => {
-  const body = (extra: object) => ({
+  const base = {
     currency: 'NGN',
     beneficiary: BENEFICIARY,
     remark: 'Invoice minor 1',
     externalReference: 'minor-1',
-    ...extra,
-  });
+  };
+  const major = (amount: string) => ({ ...base, amount });
+  const minor = (amountMinor: number) => ({ ...base, amountMinor });
 
   it('control: two major-unit amounts under one reference are two payouts, refused with the field', async () => {
     const { client } = rig();
     const outbox = createPayoutOutbox({ client, store: memoryOutboxStore() });
-    await outbox.enqueue(body({ amount: '5000.00' }));
-    const error = await outbox.enqueue(body({ amount: '7000.00' })).catch((e: unknown) => e);
+    await outbox.enqueue(major('5000.00'));
+    const error = await outbox.enqueue(major('7000.00')).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RequestValidationError);
     expect((error as Error).message).toMatch(/differs in amount/);
   });
@@ -138,8 +139,8 @@ describe('enqueue: "the same payout" must compare the amount in either form', ()
   it('a different amountMinor under a taken reference is refused, not taken for the same payout', async () => {
     const { client } = rig();
     const outbox = createPayoutOutbox({ client, store: memoryOutboxStore() });
-    await outbox.enqueue(body({ amountMinor: 500_000 }));
-    const second = await outbox.enqueue(body({ amountMinor: 700_000 })).catch((e: unknown) => e);
+    await outbox.enqueue(minor(500_000));
+    const second = await outbox.enqueue(minor(700_000)).catch((e: unknown) => e);
     expect(second).toBeInstanceOf(RequestValidationError);
     expect((second as RequestValidationError).field).toBe('externalReference');
   });
@@ -149,8 +150,8 @@ describe('enqueue: "the same payout" must compare the amount in either form', ()
   it('the same payout as amountMinor and as amount is the same payout', async () => {
     const { client } = rig();
     const outbox = createPayoutOutbox({ client, store: memoryOutboxStore() });
-    await outbox.enqueue(body({ amountMinor: 500_000 }));
-    const again = await outbox.enqueue(body({ amount: '5000.00' })).catch((e: unknown) => e);
+    await outbox.enqueue(minor(500_000));
+    const again = await outbox.enqueue(major('5000.00')).catch((e: unknown) => e);
     expect(again).toMatchObject({ enqueued: false, reference: 'minor-1' });
   });
 });
