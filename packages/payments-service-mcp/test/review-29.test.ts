@@ -1,0 +1,158 @@
+/**
+ * Review of issues 29/30 (branch review-29): the MCP server over stdio (the official client, the real process).
+ * Tests marked "FAILS:" fail on the reviewed code (a7783e5).
+ */
+import {
+  DEFAULT_API_KEY,
+  KNOWN_ACCOUNT_NUMBER,
+  type MockServer,
+  startMockServer,
+} from 'payments-service-sdk/testing';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { PaymentsClient, PayoutLookupIncompleteError } from '../../../src/index.js';
+import { CANARY_KEY, connect, data, envFor, type Session } from './helpers.js';
+
+const BENEFICIARY = {
+  accountName: 'ADAEZE KEMI OKAFOR',
+  accountNumber: KNOWN_ACCOUNT_NUMBER,
+  bankName: 'Guaranty Trust Bank',
+  bankCode: '000013',
+  email: 'ada@example.com',
+};
+const ENQUIRY = {
+  accountNumber: KNOWN_ACCOUNT_NUMBER,
+  bankCode: '000013',
+  accountName: 'ADAEZE KEMI OKAFOR',
+};
+const ngn = (externalReference: string) => ({
+  externalReference,
+  amount: '1000',
+  currency: 'NGN',
+  beneficiary: BENEFICIARY,
+  nameEnquiry: ENQUIRY,
+});
+const usd = (externalReference: string) => ({
+  externalReference,
+  amount: '10.00',
+  currency: 'USD',
+  beneficiary: BENEFICIARY,
+});
+
+let server: MockServer;
+const sessions: Session[] = [];
+beforeAll(async () => {
+  server = await startMockServer({
+    apiKeys: [
+      { key: CANARY_KEY, tenant: true, allowlist: ['127.0.0.1'] },
+      { key: DEFAULT_API_KEY, allowlist: ['127.0.0.1'] },
+    ],
+    dedupeByReference: false,
+    // No seeded history in the lookup window: only what a test puts there.
+    historyEnd: '2020-01-01T00:00:00.000Z',
+  });
+});
+afterEach(async () => {
+  await Promise.all(sessions.splice(0).map((s) => s.close()));
+  server.mock.reset();
+});
+afterAll(() => server?.close());
+
+async function start(extra: Record<string, string> = {}): Promise<Session> {
+  const session = await connect(
+    envFor(server, {
+      PAYMENTS_MCP_PAYOUT_CAPS: 'NGN=50000,USD=1000',
+      PAYMENTS_MCP_VISIBILITY_WAITS_MS: '0,20',
+      PAYMENTS_MCP_BACKOFF_MS: '5,20',
+      ...extra,
+    }),
+    ['--allow-payouts'],
+  );
+  sessions.push(session);
+  return session;
+}
+
+/** The SDK on the same mock and account, as the merchant's own system (or the operator) would use it. */
+const sdk = () => new PaymentsClient({ apiKey: DEFAULT_API_KEY, baseUrl: server.baseUrl, logLevel: 'off' });
+
+describe('find_payout_by_reference answers "found: false" where the SDK cannot prove absence', () => {
+  // FAILS: the tool passes `match: payoutMatch(ref)` for every currency. A `match` disables the SDK's identity gap
+  // (NGN is listed under a reference the service assigns) and its doubts, and payoutMatch never returns a doubt. An
+  // NGN payout the merchant's own system sent under this reference is listed under a PO-... reference with its own
+  // remark: the tool says "found: false ... both listings read to their end", where the SDK's findByReference
+  // (same listing) rightly says absence cannot be established.
+  it('an NGN payout sent under the reference outside send_payout is not reported absent', async () => {
+    const client = sdk();
+    await client.payouts.create({
+      amount: '1000.00',
+      currency: 'NGN',
+      beneficiary: BENEFICIARY,
+      remark: 'Invoice 900',
+      externalReference: 'ngn-elsewhere',
+    });
+    const bySdk = await client.payouts.findByReference('ngn-elsewhere').catch((e: unknown) => e);
+    expect(bySdk).toBeInstanceOf(PayoutLookupIncompleteError);
+    const session = await start();
+    const answer = await session.call('find_payout_by_reference', { externalReference: 'ngn-elsewhere' });
+    expect(data(answer)).not.toEqual({ found: false });
+  });
+
+  // FAILS: the same for a USD withdrawal listed without a reference ("a row that might be it" for the SDK, which
+  // then proves nothing): payoutMatch calls it "not the payout", and the tool answers found: false. The code's own
+  // comment says payoutMatch is "only for service-assigned currencies"; the tool applies it to all.
+  it('a withdrawal listed without a reference leaves the search unproven, not "found: false"', async () => {
+    server.mock.transactions.add({
+      source_currency: 'USD',
+      destination_currency: 'USD',
+      external_reference: undefined,
+      description: 'Payout',
+    });
+    const bySdk = await sdk()
+      .payouts.findByReference('usd-unlisted', { currency: 'USD' })
+      .catch((e: unknown) => e);
+    expect(bySdk).toBeInstanceOf(PayoutLookupIncompleteError);
+    const session = await start();
+    const answer = await session.call('find_payout_by_reference', { externalReference: 'usd-unlisted' });
+    expect(data(answer)).not.toEqual({ found: false });
+  });
+});
+
+describe('send_payout: references are compared exactly, remark keys are not', () => {
+  // FAILS: NGN payouts are recorded under the remark `payments-service-mcp:<reference>`, and the outbox keeps remarks
+  // unique by their key, which folds case. References are exact (the service and the SDK compare them byte for
+  // byte), so "INV-1" and "inv-1" are two payouts; the second is refused "remark: ... give this payout a remark of
+  // its own", advice the tool's input (which has no remark) cannot follow.
+  it('two NGN payouts whose references differ only in case are both sent', async () => {
+    const session = await start();
+    expect(data(await session.call('send_payout', ngn('INV-1')))).toMatchObject({ status: 'created' });
+    const second = data(await session.call('send_payout', ngn('inv-1')));
+    expect(second).toMatchObject({ status: 'created' });
+  });
+});
+
+describe('send_payout: parallel calls on a payout that ended not_sent share one send', () => {
+  // FAILS: each call enqueues, sees the record `not_sent`, and calls `outbox.retry` before the in-flight map is
+  // consulted. The first re-opens the row; the second's retry finds it `retry` and throws "is retry: retry applies
+  // to not_sent or refused payouts only": an agent retrying with the same reference and details gets an error.
+  // (The race depends on how the two requests interleave in the server; a few rounds make it show reliably.)
+  it('two calls at once after not_sent both answer the one outcome', async () => {
+    const session = await start();
+    const answers: unknown[] = [];
+    for (let round = 1; round <= 6; round++) {
+      const ref = `par-${round}`;
+      server.mock.faults.next({ status: 503, match: 'POST /payouts', times: 3 });
+      expect(data(await session.call('send_payout', usd(ref)))).toMatchObject({ status: 'not_sent' });
+      const pair = await Promise.all([
+        session.call('send_payout', usd(ref)),
+        session.call('send_payout', usd(ref)),
+      ]);
+      answers.push(...pair.map((answer) => data(answer).status ?? data(answer).error?.message));
+      const sent = server.mock
+        .account()
+        .transactions.filter(
+          (t) => t.row.external_reference === ref && t.row.transaction_type === 'withdrawal',
+        );
+      expect(sent).toHaveLength(1);
+    }
+    expect(answers).toEqual(Array(12).fill('created'));
+  });
+});
