@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { PaymentsClient, RequestValidationError } from '../../src/index.js';
 import {
   createPayoutOutbox,
@@ -193,4 +193,99 @@ describe('a refused enqueue leaves nothing behind', () => {
       expect(other).toMatchObject({ enqueued: true, reference: 'inv-b' });
     });
   }
+});
+
+describe("an operator's retry or resolve of an older payout can send it", () => {
+  afterEach(() => vi.useRealTimers());
+
+  /**
+   * A USD payout that ended `not_sent` (its one send answered 503, proven absent) a day and a half ago; since then
+   * the account listed about a row a minute (2,100 rows), as a merchant paying a few thousand vendors a day does.
+   */
+  async function oldNotSent() {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const now = Date.now();
+    vi.setSystemTime(now - 36 * 3_600_000);
+    const { client, posts } = rig();
+    const outbox = createPayoutOutbox({
+      client,
+      store: memoryOutboxStore(),
+      timeout: 2000,
+      visibilityWaits: [0],
+      maxSends: 1,
+      backoff: { baseMs: 0, maxMs: 0 },
+    });
+    const { reference } = await outbox.enqueue({
+      amount: '10.00',
+      currency: 'USD',
+      beneficiary: BENEFICIARY,
+    });
+    mock.faults.next({ status: 503, match: 'POST /payouts' });
+    expect((await outbox.settle(reference)).state).toBe('not_sent');
+    for (let i = 1; i <= 2100; i++) {
+      mock.transactions.add({
+        created_at: new Date(now - 36 * 3_600_000 + i * 60_000).toISOString(),
+        source_currency: 'USD',
+        external_reference: `other-${i}`,
+      });
+    }
+    vi.setSystemTime(now);
+    return { outbox, reference, posts };
+  }
+
+  // FAILS: `retry` re-opens the row with lookup_first; the next step's lookup window runs from the row's first send
+  // (36 hours ago) to the service's now, open-ended, and cannot be read within maxLookupPages (20 queries of 100 rows).
+  // Every step is inconclusive and the payout ends `unknown` without ever being sent: the verb the docs give for a
+  // not_sent payout cannot send one older than about 2,000 listed rows, and the operator is told never to use a new
+  // reference.
+  it('retry of a not_sent payout from a day and a half ago sends it', async () => {
+    const { outbox, reference, posts } = await oldNotSent();
+    await outbox.retry(reference, { by: 'ada', note: 'the outage is over' });
+    let record = await outbox.settle(reference);
+    for (let step = 0; step < 10 && record.state === 'sending'; step++)
+      record = await outbox.settle(reference);
+    expect(record.reason ?? '').not.toMatch(/maxLookupPages/);
+    expect(record.state).toBe('created');
+    expect(posts()).toBe(2);
+  });
+
+  // FAILS: the same for `resolve(reference, { outcome: 'absent' })`, the operator's verdict on an `unknown` payout
+  // (here a POST that failed without an answer while the listing was down for good, looked up `maxLookups` times): it
+  // re-opens the row with lookup_first, the open-ended window from the first send cannot be read, and the payout
+  // goes back to `unknown`. No verb can get it sent.
+  it("resolve 'absent' of an unknown payout from a day and a half ago sends it", async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const now = Date.now();
+    vi.setSystemTime(now - 36 * 3_600_000);
+    const { client, posts } = rig();
+    const outbox = createPayoutOutbox({
+      client,
+      store: memoryOutboxStore(),
+      timeout: 2000,
+      visibilityWaits: [0],
+      maxLookups: 1,
+      backoff: { baseMs: 0, maxMs: 0 },
+    });
+    // A POST answered 502 by a gateway (it may or may not have reached the service), and a listing that kept failing.
+    const other = await outbox.enqueue({ amount: '11.00', currency: 'USD', beneficiary: BENEFICIARY });
+    mock.faults.next({ status: 502, match: 'POST /payouts' });
+    mock.faults.next({ status: 500, match: 'GET /transactions', times: 10 });
+    expect((await outbox.settle(other.reference)).state).toBe('unknown');
+    mock.faults.clear(); // the listing is back
+    for (let i = 1; i <= 2100; i++) {
+      mock.transactions.add({
+        created_at: new Date(now - 36 * 3_600_000 + i * 60_000).toISOString(),
+        source_currency: 'USD',
+        external_reference: `other-${i}`,
+      });
+    }
+    vi.setSystemTime(now);
+    await outbox.resolve(other.reference, { outcome: 'absent', by: 'ada', note: 'the service has none' });
+    let record = await outbox.settle(other.reference);
+    for (let step = 0; step < 10 && record.state === 'sending'; step++)
+      record = await outbox.settle(other.reference);
+    expect(record.reason ?? '').not.toMatch(/maxLookupPages/);
+    expect(record.state).toBe('created');
+    expect(posts()).toBe(2);
+  });
 });
