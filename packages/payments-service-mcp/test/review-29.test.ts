@@ -10,7 +10,7 @@ import {
 } from 'payments-service-sdk/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PaymentsClient, PayoutLookupIncompleteError } from '../../../src/index.js';
-import { CANARY_KEY, connect, data, envFor, type Session } from './helpers.js';
+import { CANARY_KEY, connect, data, envFor, type Session, stateFile } from './helpers.js';
 
 const BENEFICIARY = {
   accountName: 'ADAEZE KEMI OKAFOR',
@@ -126,6 +126,53 @@ describe('send_payout: references are compared exactly, remark keys are not', ()
     expect(data(await session.call('send_payout', ngn('INV-1')))).toMatchObject({ status: 'created' });
     const second = data(await session.call('send_payout', ngn('inv-1')));
     expect(second).toMatchObject({ status: 'created' });
+  });
+});
+
+describe('send_payout: the record is keyed by how the account was named, not by the account', () => {
+  // FAILS: with a tenant key and no PAYMENTS_ACCOUNT_ID, a call without accountId is recorded in table
+  // `payout_outbox`, and a call naming the key's own account (a valid X-Account-Id: the tenant's own account is in
+  // its tenancy) in `payout_outbox_<id>`. The server only folds accountId into "the server's own" when
+  // PAYMENTS_ACCOUNT_ID is set. The retry of a created NGN payout that names the account finds no record, is POSTed
+  // at once (a new record needs no lookup), and a second 1,000 NGN payout is sent: "never POSTed again, by any later
+  // call" does not hold.
+  it("a retry naming the key's own account is the same payout, never sent again", async () => {
+    const session = await start();
+    const own = server.mock.state.mainAccountId;
+    expect(data(await session.call('send_payout', ngn('own-1')))).toMatchObject({ status: 'created' });
+    const again = data(await session.call('send_payout', { ...ngn('own-1'), accountId: own }));
+    const paid = server.mock
+      .account()
+      .transactions.filter((t) => t.row.description === 'payments-service-mcp:own-1');
+    expect(paid).toHaveLength(1);
+    expect(again).toMatchObject({ status: 'created', repeat: true });
+  });
+});
+
+describe('send_payout: two servers on the default record file, each with its own default account', () => {
+  // FAILS: the default PAYMENTS_MCP_STATE is one file per user ($XDG_STATE_HOME/payments-service-mcp/payouts.db), and
+  // each server records its default account's payouts in the same table, `payout_outbox`, whatever that account is.
+  // Two servers of one operator (a tenant key, PAYMENTS_ACCOUNT_ID set to two sub-accounts, both on the default file
+  // as the README's configuration shows) conflate their accounts: the second account's payout under a reference the
+  // first account used is answered "sent earlier (this server's record); nothing new was sent" with the FIRST
+  // account's payout, and is never sent: a lost payout reported paid.
+  it("a payout of account B is not answered with account A's record", async () => {
+    const shared = stateFile(); // stands for the default path both servers would use
+    const a = await start({
+      PAYMENTS_MCP_STATE: shared,
+      PAYMENTS_ACCOUNT_ID: server.mock.state.businessAccountId,
+    });
+    const b = await start({
+      PAYMENTS_MCP_STATE: shared,
+      PAYMENTS_ACCOUNT_ID: server.mock.state.individualAccountId,
+    });
+    expect(data(await a.call('send_payout', usd('vendor-7')))).toMatchObject({ status: 'created' });
+    const answer = data(await b.call('send_payout', usd('vendor-7')));
+    const inB = server.mock
+      .account(server.mock.state.individualAccountId)
+      .transactions.filter((t) => t.row.external_reference === 'vendor-7');
+    expect(inB).toHaveLength(1);
+    expect(answer.repeat).toBeUndefined();
   });
 });
 
