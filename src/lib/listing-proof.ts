@@ -10,8 +10,9 @@ import type { Judge } from './payout-identity.js';
  * proven".
  *
  * - **By time, not by offset.** GET /transactions is newest first and takes inclusive full-timestamp bounds.
- *   Each query asks for page 1 of the window ending at the last row read; rows that share that instant are read
- *   again and skipped by `id`. Rows with equal `created_at` have no defined order, and a row may leave the
+ *   Each query asks for page 1 of the window ending at the last row read (the latest instant its printed
+ *   `created_at` can stand for, so a service that prints coarser than it stores loses nothing); rows read
+ *   again are skipped by `id`. Rows with equal `created_at` have no defined order, and a row may leave the
  *   listing between two reads: an offset walk can then skip a row, a time-keyed one cannot. A window whose one
  *   instant holds more rows than a page cannot advance, and ends incomplete.
  * - **The service's clock.** The window is read from a clock of ours (this machine's, or the database's that
@@ -19,6 +20,8 @@ import type { Judge } from './payout-identity.js';
  *   ours; a disagreement beyond the margin makes the walk no proof, since the window may miss the payout.
  * - **Every listing a payout can be in.** The default listing hides `failed` rows, so `status=failed` is read
  *   too: failed, default, failed again, so that a row moving between the two while they are read is met in one.
+ * - **A fresh read.** Every query asks caches not to answer (`Cache-Control: no-cache`); an answer that says a
+ *   cache kept it (`Age` above 0) is no proof.
  * - **Nothing contradicts the end.** Counters, order and bounds are checked on every page; a row that might be
  *   the payout but cannot be told apart (a doubt) leaves the search incomplete, though a later row may still be
  *   found.
@@ -146,17 +149,29 @@ async function readPage(
     ...(status === undefined ? {} : { status }),
   };
   const sent = window.clock();
-  const page = await walk.list(params, limits.request);
+  const page = await walk.list(params, {
+    ...limits.request,
+    // A cache between us and the service must not answer for it: the same window is asked again after a wait.
+    headers: { ...limits.request.headers, 'cache-control': 'no-cache' },
+  });
   const received = window.clock();
   limits.onPage?.();
   const requestId = page.response?.requestId;
   if (requestId) walk.answer.requestId = requestId;
   else delete walk.answer.requestId;
+  const headers = page.response?.headers;
   return (
-    clockIssue(page.response?.headers.get('date') ?? null, sent, received, window.marginMs) ??
+    cacheIssue(headers?.get('age') ?? null) ??
+    clockIssue(headers?.get('date') ?? null, sent, received, window.marginMs) ??
     pageIssue(page, start, cursor) ??
     page
   );
+}
+
+/** An answer a cache kept (`Age` above 0, RFC 9111) may predate the payout: no proof. */
+function cacheIssue(age: string | null): string | undefined {
+  if (age === null || !(Number(age.trim()) > 0)) return undefined;
+  return `a cache answered for the service (Age: ${age.slice(0, 20)}), so the listing may predate the payout`;
 }
 
 const seconds = (ms: number) => `${Math.round(Math.abs(ms) / 1000)} s`;
@@ -213,9 +228,21 @@ function pageIssue(
 }
 
 /**
- * Where the next query ends: the last row's `created_at`, as the service wrote it (rounding it to our precision
- * could step past rows of the same instant). `undefined`: the listing declared its end, and nothing contradicts
- * it. `stop`: the walk cannot go on.
+ * The latest instant a printed `created_at` can stand for. The service may store a finer time than it prints
+ * (`…:05Z` for a row stored at `…:05.700`) and filter on what it stores; ending the next query at the printed
+ * value would drop the rows of that second older than the row, so the fraction is filled with 9s to the
+ * nanosecond. Rows read again are skipped by `id`.
+ */
+export function latestInstant(printed: string): string {
+  return printed.replace(
+    /(T\d{2}:\d{2}:\d{2})(?:\.(\d+))?/i,
+    (_, time: string, fraction = '') => `${time}.${fraction.padEnd(9, '9')}`,
+  );
+}
+
+/**
+ * Where the next query ends: the latest instant the last row's `created_at` can stand for. `undefined`: the
+ * listing declared its end, and nothing contradicts it. `stop`: the walk cannot go on.
  */
 function nextCursor(
   page: Page<TransactionListItem>,
@@ -234,8 +261,10 @@ function nextCursor(
   const last = String(data.at(-1)!.created_at);
   if (!isFullTimestamp(last))
     return { stop: `a row's created_at (${last.slice(0, 40)}) cannot bound the next query` };
-  if (cursor !== undefined && at(data.at(-1)!) >= Date.parse(cursor)) {
+  const next = latestInstant(last);
+  // Progress on the values the service is sent: the same end twice reads the same page again.
+  if (cursor !== undefined && Date.parse(next) >= Date.parse(cursor)) {
     return { stop: `more rows share the instant ${last} than a page holds, so the window cannot advance` };
   }
-  return { cursor: last };
+  return { cursor: next };
 }

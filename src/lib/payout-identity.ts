@@ -28,7 +28,24 @@ export type Judge = (row: TransactionListItem) => Verdict;
 
 const code = (currency: string) => currency.trim().toUpperCase();
 const doubt = (why: string): PayoutMatchDoubt => ({ doubt: why });
-const isWithdrawal = (row: Transaction) => row.transaction_type === 'withdrawal';
+
+/**
+ * Judges a row as a payout would be listed. The spec shows `withdrawal` and `deposit` "and other values: not
+ * shown", and never which type a payout's row has: a deposit is never the payout, a withdrawal is judged by
+ * `judge`, and a row of another type (or none) might be it: what would recognise a withdrawal is a doubt there.
+ */
+function asPayout(judge: (row: Transaction) => Verdict): (row: Transaction) => Verdict {
+  return (row) => {
+    const type = row.transaction_type;
+    if (type === 'deposit') return false;
+    const verdict = judge(row);
+    if (type === 'withdrawal' || verdict === false) return verdict;
+    const shown =
+      typeof type === 'string' ? `of type ${JSON.stringify(type.slice(0, 40))}` : 'without a type';
+    const what = verdict === true ? 'matches this payout' : `might be it (${verdict.doubt})`;
+    return doubt(`a row ${shown}, which the spec does not show, ${what} (${row.id})`);
+  };
+}
 
 /**
  * The key a remark is compared and kept unique by: Unicode NFC, runs of white space as one space, case folded.
@@ -71,7 +88,7 @@ export type RemarkIdentity = {
 
 /**
  * A `match` that recognises a payout by its remark, for currencies whose listed reference the service assigns
- * (NGN): a withdrawal whose `description` has the same normalised key (see `remarkKey`), in the same currency,
+ * (NGN): a withdrawal (a row of a type the spec does not show: a doubt) whose `description` has the same normalised key (see `remarkKey`), in the same currency,
  * for the same amount (`destination_amount` against the request's, in minor units). A row with the same remark
  * and another amount or currency is another payout; one that omits either cannot be told apart (a doubt). The
  * remark must be unique to this payout within the lookup window: the outbox keeps it so.
@@ -84,9 +101,8 @@ export function remarkMatch(payout: RemarkIdentity, digits?: number): PayoutMatc
   const minor = payout.amountMinor ?? toMinorUnits(currency, payout.amount as string | number, digits);
   if (!Number.isSafeInteger(minor) || minor <= 0)
     throw invalid(['amountMinor'], 'must be a whole number of minor units');
-  return (row) => {
-    if (!isWithdrawal(row) || row.description === undefined || remarkKey(row.description) !== key)
-      return false;
+  return asPayout((row) => {
+    if (row.description === undefined || remarkKey(row.description) !== key) return false;
     const listed = row.destination_currency ?? row.source_currency;
     if (listed === undefined) return doubt(`a withdrawal with the same remark lists no currency (${row.id})`);
     if (code(listed) !== currency) return false;
@@ -94,7 +110,7 @@ export function remarkMatch(payout: RemarkIdentity, digits?: number): PayoutMatc
       return doubt(`a withdrawal with the same remark lists no destination_amount (${row.id})`);
     }
     return row.destination_amount === minor;
-  };
+  });
 }
 
 /**
@@ -108,8 +124,7 @@ function byReference(
   currency: string | undefined,
   assigns: (currency: string) => boolean,
 ): (row: Transaction) => Verdict {
-  return (row) => {
-    if (!isWithdrawal(row)) return false;
+  return asPayout((row) => {
     if (!Object.hasOwn(row, 'external_reference'))
       return doubt('the listing holds a withdrawal without a reference');
     if (row.external_reference === ref) return true;
@@ -120,7 +135,7 @@ function byReference(
     return doubt(
       `the listing holds ${what} under a reference the service assigns; pass currency (or match) to tell whether it is this payout`,
     );
-  };
+  });
 }
 
 /**

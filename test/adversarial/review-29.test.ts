@@ -3,7 +3,12 @@
  * the spec allows that the SDK does not survive. Tests marked "FAILS:" fail on the reviewed code (a7783e5).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { PaymentsClient, PayoutLookupIncompleteError, remarkMatch } from '../../src/index.js';
+import {
+  PaymentsClient,
+  PayoutLookupIncompleteError,
+  PayoutOutcomeUnknownError,
+  remarkMatch,
+} from '../../src/index.js';
 import { createPaymentsMock, DEFAULT_API_KEY, type PaymentsMock } from '../../src/testing/index.js';
 import { BENEFICIARY, rejection } from '../helpers/fixtures.js';
 
@@ -87,7 +92,7 @@ describe('the time-keyed cursor assumes created_at is printed at the precision t
     expect(found?.external_reference).toBe('sec-ctl');
   });
 
-  // FAILS: the next query's endDate is the boundary row's created_at as printed ("S" for a row stored at S.700);
+  // Failed on a7783e5: the next query's endDate is the boundary row's created_at as printed ("S" for a row stored at S.700);
   // the service's inclusive filter at its stored precision then drops every row of that second older than the
   // boundary row (P at S.300). Nothing contradicts the end, so a listed payout is reported proven absent (null).
   it('findByReference finds a listed payout when created_at is printed to the whole second', async () => {
@@ -130,7 +135,7 @@ describe('the time-keyed cursor assumes created_at is printed at the precision t
     expect(posts()).toBe(0);
   });
 
-  // FAILS: the restart path (lookupFirst) reads the listing by time, skips the earlier process's NGN payout the same
+  // Failed on a7783e5: the restart path (lookupFirst) reads the listing by time, skips the earlier process's NGN payout the same
   // way, concludes absent, and POSTs a second 5,000 NGN payout.
   it('lookupBeforeRetry({ lookupFirst }) does not send an NGN payout a second time', async () => {
     const { client, posts, withdrawals } = rig(wholeSeconds);
@@ -159,7 +164,7 @@ describe('the time-keyed cursor assumes created_at is printed at the precision t
 });
 
 describe('a row of a transaction_type the spec does not show is judged "another transaction", not a doubt', () => {
-  // FAILS: the spec lists `withdrawal` and `deposit` "and other values: not shown", and never says which type a
+  // Failed on a7783e5: the spec lists `withdrawal` and `deposit` "and other values: not shown", and never says which type a
   // POST /payouts row has. A row under this exact reference whose type is not `withdrawal` is taken as proof the
   // payout is absent (null) instead of a row that might be it.
   it('findByReference does not prove absence past a row with the exact reference and an unshown type', async () => {
@@ -176,7 +181,7 @@ describe('a row of a transaction_type the spec does not show is judged "another 
     if (!(result instanceof PayoutLookupIncompleteError)) expect(result).not.toBeNull();
   });
 
-  // FAILS: the same for an NGN payout recognised by remarkMatch: the earlier process's payout, listed with another
+  // Failed on a7783e5: the same for an NGN payout recognised by remarkMatch: the earlier process's payout, listed with another
   // type, is "not the payout", absence is "proven", and a second 5,000 NGN payout is sent.
   it('lookupBeforeRetry({ lookupFirst, match: remarkMatch }) does not send again past such a row', async () => {
     const { client, posts } = rig();
@@ -210,13 +215,14 @@ describe('a cache between the SDK and the service', () => {
    * A shared cache in front of the service (a CDN or egress proxy told to cache GETs for 60 s), keyed by the whole
    * URL: it serves the stored answer with its original Date header and an Age header, as caches do.
    */
-  function caching(f: Fetch): Fetch {
+  function caching(f: Fetch, honoursNoCache = false): Fetch {
     const cache = new Map<string, { at: number; status: number; headers: Headers; body: string }>();
     return async (input, init) => {
       const request = new Request(input, init);
       if (request.method !== 'GET') return f(request);
       const hit = cache.get(request.url);
-      if (hit && Date.now() - hit.at < 60_000) {
+      const revalidate = honoursNoCache && /no-cache/i.test(request.headers.get('cache-control') ?? '');
+      if (hit && !revalidate && Date.now() - hit.at < 60_000) {
         const headers = new Headers(hit.headers);
         headers.set('age', String(Math.floor((Date.now() - hit.at) / 1000)));
         return new Response(hit.body, { status: hit.status, headers });
@@ -248,11 +254,34 @@ describe('a cache between the SDK and the service', () => {
     expect(posts()).toBe(1);
   });
 
-  // FAILS: every lookup of one call asks the same URL (the window is fixed by the sends), the SDK sends no
-  // `Cache-Control: no-cache` and ignores `Age`, and the cached answer's Date is within the margin: the lookup after
-  // the last visibility wait reads the answer cached before the payout was listed, and the payout is sent again.
+  // Failed on a7783e5: every lookup of one call asks the same URL (the window is fixed by the sends), the SDK sent
+  // no `Cache-Control: no-cache` and ignored `Age`, and the cached answer's Date is within the margin: the lookup
+  // after the last visibility wait read the answer cached before the payout was listed, and the payout was sent
+  // again. Now a cache that ignores no-cache gets an unknown outcome naming it; one that honours it, the payout.
   it('lookupBeforeRetry does not take a cached answer for a fresh read', async () => {
     const { client, posts, withdrawals } = rig(caching);
+    mock.faults.listingLag(300);
+    mock.faults.dropAfterCommit('POST /payouts');
+    const body = {
+      amount: '5000.00',
+      currency: 'NGN',
+      beneficiary: BENEFICIARY,
+      remark: 'Invoice cache 1',
+      externalReference: 'cache-1',
+    };
+    const outcome = await client.payouts
+      .lookupBeforeRetry(body, { visibilityWaits: [0, 1000], maxAttempts: 2, match: remarkMatch(body) })
+      .catch((error: unknown) => error);
+    expect(withdrawals('Invoice cache 1')).toHaveLength(1);
+    expect(posts()).toBe(1);
+    expect(outcome).toBeInstanceOf(PayoutOutcomeUnknownError);
+    expect((outcome as PayoutOutcomeUnknownError).reason).toMatch(
+      /a cache answered for the service \(Age: \d+\)/,
+    );
+  });
+
+  it('a cache that honours Cache-Control: no-cache does not stand between the lookup and the payout', async () => {
+    const { client, posts, withdrawals } = rig((f) => caching(f, true));
     mock.faults.listingLag(300);
     mock.faults.dropAfterCommit('POST /payouts');
     const body = {
