@@ -41,6 +41,11 @@ export type SearchResult = (
 ) & {
   /** `X-Request-Id` of the page the verdict rests on: where the payout was found, or the last page read. */
   requestId?: string;
+  /**
+   * The largest disagreement (ms, either way) measured between the window's clock and the service's, where one
+   * went beyond the margin. Times recorded by that clock (a send's) may be off by as much.
+   */
+  clockSkewMs?: number;
 };
 
 /** When the payout can have been created, read from one clock of ours. */
@@ -84,7 +89,7 @@ export async function searchListings(
   const start = new Date(window.since.getTime() - 2 * window.marginMs).toISOString();
   const end = window.until && new Date(window.until.getTime() + 2 * window.marginMs).toISOString();
   const seen = new Set<string>();
-  const answer: { requestId?: string } = {};
+  const answer: Walk['answer'] = {};
   let incomplete: string | undefined;
   for (const status of STATUSES) {
     const walk = { list, judge, window, limits, status, seen, answer };
@@ -102,8 +107,8 @@ interface Walk {
   limits: WalkLimits;
   status: 'failed' | undefined;
   seen: Set<string>;
-  /** The last page's request id. */
-  answer: { requestId?: string };
+  /** The last page's request id, and the clock skew measured beyond the margin. */
+  answer: { requestId?: string; clockSkewMs?: number };
 }
 
 /** One listing, newest first, from `end` (or the service's now) back to `start`. `reason`: why it is no proof. */
@@ -160,9 +165,13 @@ async function readPage(
   if (requestId) walk.answer.requestId = requestId;
   else delete walk.answer.requestId;
   const headers = page.response?.headers;
+  const clock = clockIssue(headers?.get('date') ?? null, sent, received, window.marginMs);
+  if (typeof clock === 'object') {
+    walk.answer.clockSkewMs = Math.max(walk.answer.clockSkewMs ?? 0, Math.abs(clock.skewMs));
+  }
   return (
     cacheIssue(headers?.get('age') ?? null) ??
-    clockIssue(headers?.get('date') ?? null, sent, received, window.marginMs) ??
+    (typeof clock === 'object' ? clock.issue : clock) ??
     pageIssue(page, start, cursor) ??
     page
   );
@@ -177,15 +186,16 @@ function cacheIssue(age: string | null): string | undefined {
 const seconds = (ms: number) => `${Math.round(Math.abs(ms) / 1000)} s`;
 
 /**
- * Whether our clock may disagree with the service's by more than the margin. The service's read `date` (whole
- * seconds) to a second later while it made the answer, which ours saw between `sent` and `received`.
+ * Whether our clock may disagree with the service's by more than the margin (then by about `skewMs`). The
+ * service's read `date` (whole seconds) to a second later while it made the answer, which ours saw between
+ * `sent` and `received`.
  */
-export function clockIssue(
+function clockIssue(
   date: string | null,
   sent: number,
   received: number,
   marginMs: number,
-): string | undefined {
+): string | { issue: string; skewMs: number } | undefined {
   if (date === null)
     return "the answer carried no Date header, so the service's clock cannot be compared with ours";
   const at = Date.parse(date);
@@ -193,10 +203,10 @@ export function clockIssue(
   const worst = Math.max(Math.abs(at - received), Math.abs(at + 1000 - sent));
   if (worst <= marginMs) return undefined;
   const skew = at + 500 - (sent + received) / 2;
-  return (
+  const issue =
     `the clock the lookup window was read from is about ${seconds(skew)} ${skew > 0 ? 'behind' : 'ahead of'} ` +
-    `the service's (Date: ${date.slice(0, 40)}), more than the ${seconds(marginMs)} margin: the window may miss the payout`
-  );
+    `the service's (Date: ${date.slice(0, 40)}), more than the ${seconds(marginMs)} margin: the window may miss the payout`;
+  return { issue, skewMs: worst };
 }
 
 const at = (row: TransactionListItem) => Date.parse(String(row.created_at));

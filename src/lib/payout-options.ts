@@ -13,6 +13,15 @@ export type PayoutAttemptEvent = { attempt: number; externalReference: string } 
       type: 'lookup';
       waitedMs: number;
       found: boolean;
+      /**
+       * Whether the lookup read every row the payout could be in: not found and complete is a proof of absence;
+       * not found and incomplete (with `reason`), or failed (`error`), proves nothing.
+       */
+      complete: boolean;
+      /** Why an incomplete lookup proves nothing. */
+      reason?: string;
+      /** See `SearchResult.clockSkewMs`: the window's clock disagreed with the service's by this much (ms). */
+      clockSkewMs?: number;
       error?: unknown;
       /** `X-Request-Id` of the listing page the verdict rests on (where found, or the last read). */
       requestId?: string;

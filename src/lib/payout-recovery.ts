@@ -142,8 +142,9 @@ async function lookUp(
       const result = options.find
         ? await findWith(options.find, run.ref, window, options.signal)
         : await run.deps.search(run.ref, window);
-      const requestId = result.requestId === undefined ? {} : { requestId: result.requestId };
-      run.notify({ type: 'lookup', attempt, waitedMs: waited, found: !!result.found, ...requestId });
+      // The search's own words: complete, and else why not; the request id; a clock that disagreed.
+      const { found, ...said } = result;
+      run.notify({ type: 'lookup', attempt, waitedMs: waited, found: !!found, ...said });
       if (result.found) return { found: result.found };
       why = result.complete ? '' : `the lookup was incomplete (${result.reason})`;
     } catch (error) {
@@ -152,7 +153,7 @@ async function lookUp(
         throw unknown(run, attempt, 'aborted while looking the payout up');
       // A failed lookup proves nothing either way; the next wait tries again.
       why = `the last lookup failed (${error instanceof Error ? error.message : String(error)})`;
-      run.notify({ type: 'lookup', attempt, waitedMs: waited, found: false, error });
+      run.notify({ type: 'lookup', attempt, waitedMs: waited, found: false, complete: false, error });
     }
   }
   return { absentUnless: why };

@@ -1,11 +1,12 @@
 import { remarkKey } from '../lib/payout-identity.js';
+import { majorOf } from '../rules/currency.js';
 import { PAYOUT_BENEFICIARY_FIELDS } from '../rules/payout.js';
 import type { StoredBody } from './types.js';
 
 /**
  * Whether two enqueues under one reference are the same payout, compared as the service reads a payout rather
- * than as JSON text: the amount as an exact decimal (`150000`, `'150000.00'` and `'150000.0'` are one amount, as a
- * NUMERIC column reads it back), the currency trimmed and in any case, the beneficiary's fields trimmed (its names
+ * than as JSON text: the amount as an exact decimal in major units (`150000`, `'150000.00'` and `'150000.0'` are one
+ * amount, as a NUMERIC column reads it back; `amountMinor: 500000` is NGN `'5000.00'`), the currency trimmed and in any case, the beneficiary's fields trimmed (its names
  * and email in any case and spacing), the remark by its key, and `extra` whatever its key order. Returns the fields that differ (none: the same payout).
  */
 export function differences(recorded: StoredBody, given: StoredBody): string[] {
@@ -35,12 +36,20 @@ function sorted(value: unknown): string {
   );
 }
 
+/** The amount in major units, whichever unit it was given in (as `payouts.create` sends it). */
+function amountOf(body: StoredBody['body'], currency: string, digits: number | undefined): string {
+  if (body.amountMinor === undefined) return decimal(body.amount);
+  const major = majorOf(currency, body.amountMinor, digits);
+  return 'major' in major ? decimal(major.major) : `${body.amountMinor} minor units`;
+}
+
 /** One text per field that decides what the payout does. */
-function canonical({ body }: StoredBody): Record<string, string | undefined> {
+function canonical({ body, digits }: StoredBody): Record<string, string | undefined> {
   const beneficiary = (body.beneficiary ?? {}) as Record<string, unknown>;
+  const currency = String(body.currency).trim().toUpperCase();
   const fields: Record<string, string | undefined> = {
-    amount: decimal(body.amount),
-    currency: String(body.currency).trim().toUpperCase(),
+    amount: amountOf(body, currency, digits),
+    currency,
     remark: body.remark === undefined ? undefined : remarkKey(body.remark),
     payerNameId: body.payerNameId?.toLowerCase(),
   };

@@ -31,13 +31,14 @@ export function memoryOutboxStore(options: MemoryOutboxStoreOptions = {}): Payou
   return {
     async migrate() {},
     async insert(row) {
+      // The reference first: an enqueue refused for it reserves no remark.
+      const existing = rows.get(row.reference);
+      if (existing) return { inserted: false, existing: copy(existing) };
       if (row.remark_key !== null) {
         const holder = remarks.get(row.remark_key) ?? row.reference;
         if (holder !== row.reference) return { inserted: false, remarkTakenBy: holder };
         remarks.set(row.remark_key, row.reference);
       }
-      const existing = rows.get(row.reference);
-      if (existing) return { inserted: false, existing: copy(existing) };
       const t = now();
       const stored = { ...copy(row), created_at: t, updated_at: t, next_attempt_at: t };
       rows.set(row.reference, stored);
@@ -93,6 +94,7 @@ export function memoryOutboxStore(options: MemoryOutboxStoreOptions = {}): Payou
         token: row.token + 1,
         sends: change.reopen ? 0 : row.sends,
         answered: change.reopen ? 0 : row.answered,
+        clock_doubt_ms: change.reopen ? 0 : row.clock_doubt_ms,
         lookup_first: row.lookup_first || change.reopen,
         accepted: row.accepted && !change.clearAccepted,
         attempts: [...row.attempts, change.attempt],

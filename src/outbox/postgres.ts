@@ -1,6 +1,7 @@
 import { RequestValidationError } from '../index.js';
+import { remarkKey } from '../lib/payout-identity.js';
 import { rowFrom, tally } from './record.js';
-import { COLUMN_NAMES, checkTable, DEFAULT_OUTBOX_TABLE, named, postgresOutboxSchema } from './sql.js';
+import { COLUMN_NAMES, checkTable, DEFAULT_OUTBOX_TABLE, named, postgresMigration } from './sql.js';
 import type { OutboxRow, OutboxWrite, PayoutOutboxStore } from './types.js';
 
 /**
@@ -86,10 +87,28 @@ export function postgresOutboxStore(
   };
   const lease = `owner = $3, token = token + 1, lease_until = ${NOW} + $2 ${MS}`;
 
+  /**
+   * A first-version table's remarks, keyed by `remarkKey` itself: PostgreSQL's regex and case folding differ from
+   * JavaScript's (a no-break space, non-ASCII capitals), and a key computed otherwise would let a twin remark in.
+   */
+  const firstVersionKeys = async (): Promise<Array<[string, string]>> => {
+    const { rows: found } = await client.query(
+      `SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($1) AND attname = 'match_remark' AND NOT attisdropped`,
+      [table],
+    );
+    if (found.length === 0) return [];
+    // Read through to_jsonb: another process's upgrade may drop the column before this statement gets the table.
+    const { rows: old } = await client.query(
+      `SELECT reference, to_jsonb(t) ->> 'match_remark' AS remark FROM ${table} t
+       WHERE to_jsonb(t) ->> 'match_remark' IS NOT NULL`,
+    );
+    return old.map((r) => [String(r.reference), remarkKey(String(r.remark))]);
+  };
+
   return {
     lookupBeforeFirstSend,
     async migrate() {
-      await client.query(postgresOutboxSchema(table));
+      await client.query(postgresMigration(table, await firstVersionKeys()));
       await check();
     },
     async insert(row, tx) {
@@ -118,6 +137,14 @@ export function postgresOutboxStore(
       );
       if (inserted) return { inserted: true, row: inserted };
       const [existing] = await rows(`SELECT * FROM ${table} WHERE reference = $1`, [row.reference], on);
+      // The reference is taken (by a payout that enqueue compares with this one): the remark reserved above for
+      // it goes back, unless that payout holds it, so a refused enqueue leaves nothing behind.
+      if (row.remark_key !== null && existing!.remark_key !== row.remark_key) {
+        await on.query(`DELETE FROM ${remarks} WHERE remark_key = $1 AND reference = $2`, [
+          row.remark_key,
+          row.reference,
+        ]);
+      }
       return { inserted: false, existing: existing! };
     },
     async claim(owner, leaseMs, reference, limit = 1) {
@@ -149,7 +176,7 @@ export function postgresOutboxStore(
     async write(reference, token, change: OutboxWrite) {
       const result = await client.query(
         `UPDATE ${table} SET state = $3, sends = $4, answered = $5, lookups = $6, accepted = $7,
-           lookup_first = $8, reason = $9, result = $10, attempts = $11,
+           lookup_first = $8, reason = $9, result = $10, attempts = $11, clock_doubt_ms = $13,
            next_attempt_at = ${NOW} + $12 ${MS}, updated_at = ${NOW}, lease_until = NULL, owner = NULL
          WHERE reference = $1 AND token = $2 RETURNING reference`,
         [
@@ -165,6 +192,7 @@ export function postgresOutboxStore(
           change.result === null ? null : JSON.stringify(change.result),
           JSON.stringify(change.attempts),
           Math.round(change.delayMs),
+          Math.round(change.clock_doubt_ms),
         ],
       );
       return result.rows.length === 1;
@@ -174,6 +202,7 @@ export function postgresOutboxStore(
         `UPDATE ${table} SET state = $2, reason = $3, lookups = 0, token = token + 1,
            sends = CASE WHEN $4::boolean THEN 0 ELSE sends END,
            answered = CASE WHEN $4::boolean THEN 0 ELSE answered END,
+           clock_doubt_ms = CASE WHEN $4::boolean THEN 0 ELSE clock_doubt_ms END,
            lookup_first = lookup_first OR $4::boolean, accepted = accepted AND NOT $5::boolean,
            attempts = attempts || $6::jsonb, next_attempt_at = ${NOW}, updated_at = ${NOW}
          WHERE reference = $1 AND state = ANY($7::text[]) AND ${FREE} RETURNING *`,

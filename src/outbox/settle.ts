@@ -63,6 +63,8 @@ interface Step {
   accepted: boolean;
   /** This step's POST was answered 429 or 503: counted as answered once a lookup proves it absent. */
   answeredNow: boolean;
+  /** The row's `clock_doubt_ms`, raised by what this step's lookups measured. */
+  clockDoubt: number;
   /** Now, by the store's clock: read at the claim (its lease is `now + leaseMs`), then by this process's timer. */
   clock: () => number;
 }
@@ -85,6 +87,7 @@ export async function step(settings: StepSettings, row: OutboxRow, readBack = tr
     lookups: row.lookups,
     accepted: row.accepted,
     answeredNow: false,
+    clockDoubt: row.clock_doubt_ms,
     clock: () => storeNow + (performance.now() - claimedAt),
   };
   // Sent before, and not every send answered "not taken" (429, 503): it may have moved money.
@@ -136,8 +139,16 @@ function send(s: Step, doubt: boolean): LookupBeforeRetryOptions {
         s.answeredNow = answeredWithoutCommitment(event.error);
         s.trail.push(attemptOf('post', event.error));
       } else if (event.type === 'lookup') {
-        const found = event.found ? 'found' : event.error ? undefined : 'absent';
-        s.trail.push(attemptOf('lookup', event.error, found, { requestId: event.requestId }));
+        // "absent" only where the lookup proved it: an operator reads the trail before resolving by hand.
+        const said = event.found
+          ? 'found'
+          : event.error
+            ? undefined
+            : event.complete
+              ? 'absent'
+              : `no proof: ${event.reason}`;
+        s.trail.push(attemptOf('lookup', event.error, said, { requestId: event.requestId }));
+        s.clockDoubt = Math.max(s.clockDoubt, event.clockSkewMs ?? 0);
       }
     },
   };
@@ -254,6 +265,7 @@ async function finish(
     lookups: settled || state === 'retry' ? 0 : s.lookups,
     accepted: s.accepted,
     lookup_first: row.lookup_first && !settled && state !== 'retry',
+    clock_doubt_ms: s.clockDoubt,
     reason,
     result: result ?? row.result,
     attempts: appendAttempts(row.attempts, s.trail),

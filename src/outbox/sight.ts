@@ -29,16 +29,18 @@ export function matchOf(s: Sighted) {
 }
 
 /**
- * The lookup window, by the store's clock: from the first send (or the row's creation). Our own recorded sends
- * bound its end (the last one plus its timeout); an operator's re-open, or a failover that may have lost a mark,
- * leaves it open to the service's now.
+ * The lookup window, by the store's clock: from the first send (or the row's creation). Every POST is marked
+ * before it leaves, so the recorded sends bound its end (the last one plus its timeout), re-opened rows too. It
+ * is left open to the service's now where a mark may be missing (a failover that may lose one; a row of the
+ * first table version, which kept no times), and it is widened by any disagreement a lookup measured between the
+ * store's clock and the service's, since the recorded times may be off by as much.
  */
-export function windowOf(s: Sighted) {
-  const { row, settings } = s;
-  const ours = !row.lookup_first && !settings.lookupBeforeFirstSend && row.last_sent_at !== null;
+export function windowOf(s: Sighted & { clockDoubt: number }) {
+  const { row, settings, clockDoubt } = s;
+  const ours = !settings.lookupBeforeFirstSend && row.last_sent_at !== null && clockDoubt === 0;
   return {
     clock: s.clock,
-    since: new Date(row.first_sent_at ?? row.created_at),
+    since: new Date((row.first_sent_at ?? row.created_at) - clockDoubt),
     ...(ours ? { until: new Date(row.last_sent_at! + settings.timeout) } : {}),
   };
 }

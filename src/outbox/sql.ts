@@ -44,6 +44,7 @@ const COLUMNS = {
   lookup_first: ['boolean NOT NULL DEFAULT false', 'INTEGER NOT NULL DEFAULT 0'],
   first_sent_at: ['timestamptz', 'INTEGER'],
   last_sent_at: ['timestamptz', 'INTEGER'],
+  clock_doubt_ms: ['bigint NOT NULL DEFAULT 0', 'INTEGER NOT NULL DEFAULT 0'],
   reason: ['text', 'TEXT'],
   result: ['jsonb', 'TEXT'],
   attempts: [`jsonb NOT NULL DEFAULT '[]'`, `TEXT NOT NULL DEFAULT '[]'`],
@@ -58,6 +59,7 @@ export const ADDED_COLUMNS: Column[] = [
   'lookup_first',
   'first_sent_at',
   'last_sent_at',
+  'clock_doubt_ms',
 ];
 
 function createTables(table: string, dialect: 0 | 1): string {
@@ -82,19 +84,39 @@ CREATE INDEX IF NOT EXISTS ${indexName(table, 'created')} ON ${table} (created_a
 }
 
 /**
- * SQL for a remark key, as `remarkKey` computes it in JavaScript, for rows of the first table version: white space
- * collapsed, trimmed, lower case (as the database's collation folds case; NFC is left out, since `normalize()` needs a
- * UTF-8 database). The first version compared remarks byte for byte: two of its rows whose remarks differ only in
- * case or spacing share a key, which the older one keeps; their lookups still tell them apart by amount.
+ * SQL close to `remarkKey`, for rows of the first table version whose key was not computed in JavaScript: white
+ * space collapsed, trimmed, lower case. It differs where PostgreSQL's regex and `lower()` differ from JavaScript's
+ * (a no-break space, non-ASCII capitals in some collations, NFC), which is why `migrate()` computes every key
+ * in JavaScript and passes them in (`keys`); this only keys a row written between that read and the upgrade.
+ * The first version compared remarks byte for byte: two of its rows whose remarks share a key keep it for the
+ * older one; their lookups still tell them apart by amount.
  */
 const SQL_REMARK_KEY = `lower(btrim(regexp_replace(match_remark, '\\s+', ' ', 'g')))`;
+
+/** A text literal whatever `standard_conforming_strings` says: an escape string, backslashes and quotes doubled. */
+const literal = (text: string) => `E'${text.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+
+const KEYS = 'payout_outbox_upgrade_keys';
+
+/**
+ * First-version rows' remark keys as computed in JavaScript, as a temporary table dropped at the commit. Outside
+ * the `DO` blocks: a value that held their dollar-quote tag would otherwise end them.
+ */
+function keyedRemarks(keys: ReadonlyArray<readonly [string, string]>): string {
+  if (keys.length === 0) return '';
+  const values = keys.map(([reference, key]) => `(${literal(reference)}, ${literal(key)})`).join(',\n  ');
+  return `CREATE TEMP TABLE ${KEYS} (reference text PRIMARY KEY, remark_key text NOT NULL) ON COMMIT DROP;
+INSERT INTO ${KEYS} VALUES
+  ${values};
+`;
+}
 
 /**
  * Upgrades a table of the first version in place: epoch-millisecond `bigint` times to `timestamptz`, JSON text to
  * `jsonb`, the state checked, the new columns, and each `match_remark` moved to the remarks table (under which
  * key it can never be taken again). Each step runs only when needed, so the script is idempotent.
  */
-function upgradePostgres(table: string): string {
+function upgradePostgres(table: string, keys: ReadonlyArray<readonly [string, string]>): string {
   const times = ['created_at', 'updated_at', 'next_attempt_at', 'lease_until'];
   const json = ['body', 'result', 'attempts'];
   const retype = [
@@ -106,7 +128,7 @@ function upgradePostgres(table: string): string {
   ];
   const column = (name: string) =>
     `EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = '${table}'::regclass AND attname = '${name}' AND NOT attisdropped)`;
-  return `DO $upgrade$ BEGIN
+  return `${keyedRemarks(keys)}DO $upgrade$ BEGIN
   IF (SELECT atttypid FROM pg_attribute WHERE attrelid = '${table}'::regclass AND attname = 'created_at') = 'bigint'::regtype THEN
     ALTER TABLE ${table} ${retype.join(',\n      ')};
   END IF;
@@ -114,10 +136,18 @@ END $upgrade$;
 ALTER TABLE ${table} ${ADDED_COLUMNS.map((c) => `ADD COLUMN IF NOT EXISTS ${c} ${COLUMNS[c][0]}`).join(', ')};
 DO $upgrade$ BEGIN
   IF ${column('match_remark')} THEN
+    ${
+      keys.length === 0
+        ? ''
+        : `UPDATE ${table} t SET remark_key = k.remark_key FROM ${KEYS} k WHERE t.reference = k.reference;
+    `
+    }UPDATE ${table} SET remark_key = ${SQL_REMARK_KEY}
+      WHERE match_remark IS NOT NULL AND remark_key IS NULL;
+    -- Oldest first: of two rows sharing a key, the older keeps it.
     INSERT INTO ${named(table, 'remarks')} (remark_key, reference, created_at)
-      SELECT ${SQL_REMARK_KEY}, reference, created_at FROM ${table} WHERE match_remark IS NOT NULL
+      SELECT remark_key, reference, created_at FROM ${table} WHERE match_remark IS NOT NULL
+      ORDER BY created_at, reference
       ON CONFLICT (remark_key) DO NOTHING;
-    UPDATE ${table} SET remark_key = ${SQL_REMARK_KEY} WHERE match_remark IS NOT NULL;
     ALTER TABLE ${table} DROP COLUMN match_remark;
   END IF;
 END $upgrade$;`;
@@ -129,11 +159,19 @@ END $upgrade$;`;
  * two processes migrating at once take turns. Apply it with your own migration tool as it is.
  */
 export function postgresOutboxSchema(table = DEFAULT_OUTBOX_TABLE): string {
+  return postgresMigration(table, []);
+}
+
+/**
+ * `postgresOutboxSchema`, with the remark keys of a first-version table's rows computed in JavaScript (`keys`:
+ * reference and `remarkKey` of its `match_remark`), as `migrate()` runs it.
+ */
+export function postgresMigration(table: string, keys: ReadonlyArray<readonly [string, string]>): string {
   checkTable(table);
   return `BEGIN;
 SELECT pg_advisory_xact_lock(hashtext('payments-service-sdk outbox migrate ${table}'));
 ${createTables(table, 0)}
-${upgradePostgres(table)}
+${upgradePostgres(table, keys)}
 ${createIndexes(table)}COMMIT;
 `;
 }

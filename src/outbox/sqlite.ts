@@ -114,6 +114,14 @@ export function sqliteOutboxStore(options: SqliteOutboxStoreOptions): PayoutOutb
       );
       if (inserted) return { inserted: true, row: inserted };
       const [existing] = rows(`SELECT * FROM ${table} WHERE reference = ?`, [row.reference], on);
+      // The reference is taken (by a payout that enqueue compares with this one): the remark reserved above for
+      // it goes back, unless that payout holds it, so a refused enqueue leaves nothing behind.
+      if (row.remark_key !== null && existing!.remark_key !== row.remark_key) {
+        statement(`DELETE FROM ${remarks} WHERE remark_key = ? AND reference = ?`, on).all(
+          row.remark_key,
+          row.reference,
+        );
+      }
       return { inserted: false, existing: existing! };
     },
     async claim(owner, leaseMs, reference, limit = 1) {
@@ -147,7 +155,8 @@ export function sqliteOutboxStore(options: SqliteOutboxStoreOptions): PayoutOutb
       const t = clock();
       const written = rows(
         `UPDATE ${table} SET state = ?, sends = ?, answered = ?, lookups = ?, accepted = ?, lookup_first = ?,
-           reason = ?, result = ?, attempts = ?, next_attempt_at = ?, updated_at = ?, lease_until = NULL, owner = NULL
+           reason = ?, result = ?, attempts = ?, clock_doubt_ms = ?, next_attempt_at = ?, updated_at = ?,
+           lease_until = NULL, owner = NULL
          WHERE reference = ? AND token = ? RETURNING *`,
         [
           change.state,
@@ -159,6 +168,7 @@ export function sqliteOutboxStore(options: SqliteOutboxStoreOptions): PayoutOutb
           change.reason,
           change.result === null ? null : JSON.stringify(change.result),
           JSON.stringify(change.attempts),
+          Math.round(change.clock_doubt_ms),
           t + Math.round(change.delayMs),
           t,
           reference,
@@ -173,12 +183,14 @@ export function sqliteOutboxStore(options: SqliteOutboxStoreOptions): PayoutOutb
       const [row] = rows(
         `UPDATE ${table} SET state = ?, reason = ?, lookups = 0, token = token + 1,
            sends = CASE WHEN ? THEN 0 ELSE sends END, answered = CASE WHEN ? THEN 0 ELSE answered END,
+           clock_doubt_ms = CASE WHEN ? THEN 0 ELSE clock_doubt_ms END,
            lookup_first = (lookup_first OR ?), accepted = (accepted AND NOT ?),
            attempts = json_insert(attempts, '$[#]', json(?)), next_attempt_at = ?, updated_at = ?
          WHERE reference = ? AND state IN (${change.from.map(() => '?').join(', ')}) AND ${FREE} RETURNING *`,
         [
           change.state,
           change.reason,
+          reopen,
           reopen,
           reopen,
           reopen,

@@ -118,6 +118,11 @@ export interface OutboxRow {
   /** When the first and the latest POST were marked, by the store's clock. */
   first_sent_at: number | null;
   last_sent_at: number | null;
+  /**
+   * The largest disagreement (ms) a lookup measured between the store's clock and the service's, beyond the
+   * margin: the recorded send times may be off by as much, so later windows are widened by it and left open.
+   */
+  clock_doubt_ms: number;
   reason: string | null;
   result: StoredResult | null;
   attempts: OutboxAttempt[];
@@ -137,6 +142,7 @@ export interface OutboxWrite {
   lookups: number;
   accepted: boolean;
   lookup_first: boolean;
+  clock_doubt_ms: number;
   reason: string | null;
   result: StoredResult | null;
   attempts: OutboxAttempt[];
@@ -149,7 +155,7 @@ export interface OutboxReopen {
   from: readonly PayoutState[];
   state: PayoutState;
   reason: string;
-  /** Reset the send count and look up before the next POST (a re-open). */
+  /** Reset the send count and the clock doubt, and look up before the next POST (a re-open). */
   reopen: boolean;
   /** Clear `accepted` (the operator's word that no payout exists). */
   clearAccepted: boolean;

@@ -244,7 +244,7 @@ describe('payout outbox', () => {
     const body = JSON.stringify({ body: { ...usd({ externalReference: 'old-1' }), amount: 25.5 } });
     database.exec(`INSERT INTO payout_outbox SELECT 'old-1', state, currency, '${body}', remark_key, created_at,
       updated_at, next_attempt_at, lease_until, owner, token, sends, answered, lookups, accepted, lookup_first,
-      first_sent_at, last_sent_at, reason, result, attempts FROM payout_outbox WHERE reference = 'new-1'`);
+      first_sent_at, last_sent_at, clock_doubt_ms, reason, result, attempts FROM payout_outbox WHERE reference = 'new-1'`);
     expect((await outbox.get('old-1'))?.body).toMatchObject({ amount: '25.5' });
     expect(await outbox.settle('old-1')).toMatchObject({ state: 'created' });
     expect(JSON.parse(posts.at(-1)!)).toMatchObject({ amount: 25.5, externalReference: 'old-1' });

@@ -1,6 +1,6 @@
 /**
  * Review of issues 29/30 (branch review-29): the PostgreSQL upgrade of a first-version table computes remark keys
- * in SQL, which is not `remarkKey`. Tests marked "FAILS:" fail on the reviewed code (a7783e5).
+ * in SQL, which is not `remarkKey`; each failed on the reviewed code (a7783e5). migrate() now keys them in JavaScript.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -134,7 +134,7 @@ describe.runIf(postgresAvailable())('postgres: the upgrade keys remarks as remar
     return postgresOutboxStore({ client: pool, table: name });
   }
 
-  // FAILS: the upgrade keys the old remark in SQL (`lower(btrim(regexp_replace(match_remark, '\s+', ' ', 'g')))`):
+  // Failed on a7783e5: the upgrade keys the old remark in SQL (`lower(btrim(regexp_replace(match_remark, '\s+', ' ', 'g')))`):
   // PostgreSQL's `\s` does not match U+00A0, so the remarks table holds "facture\u00a042", while every new remark is
   // keyed by remarkKey ("facture 42"). A second NGN payout whose remark differs only in its kind of space is
   // accepted: the uniqueness the docs promise ("the key stays taken") is lost on exactly the upgraded rows.
@@ -143,14 +143,14 @@ describe.runIf(postgresAvailable())('postgres: the upgrade keys remarks as remar
     await remarkStaysTaken(await upgradedStore());
   });
 
-  // FAILS: the same with non-ASCII case: under a C-locale cluster (initdb --locale=C, as the test clusters and many
+  // Failed on a7783e5: the same with non-ASCII case: under a C-locale cluster (initdb --locale=C, as the test clusters and many
   // containers run) `lower()` folds ASCII only, so "FACTURE ÉTÉ 42" is keyed "facture ÉtÉ 42" by the upgrade and
   // "facture été 42" by remarkKey.
   it("an upgraded row's remark in non-ASCII capitals stays taken under remarkKey", async () => {
     await remarkStaysTaken(await upgradedStore('FACTURE ÉTÉ 42'), 'facture été 42');
   });
 
-  // FAILS: what that costs. The new payout's POST is answered 503 (the service did not take it); its lookup
+  // Failed on a7783e5: what that costs. The new payout's POST is answered 503 (the service did not take it); its lookup
   // recognises it by remarkKey, amount and currency, finds the OLD payout's row (same key, same 5,000 NGN, minutes
   // earlier), and writes the new payout `recovered` with the old payout's transaction. The new payout never moved:
   // a lost payout reported paid, which the remark's uniqueness exists to prevent.
@@ -168,7 +168,17 @@ describe.runIf(postgresAvailable())('postgres: the upgrade keys remarks as remar
     expect(record.state).not.toBe('recovered');
   });
 
-  // FAILS: as on the memory and SQLite stores (review-29.test.ts): without `tx`, the reservation of the new remark
+  // The keys reach the upgrade script as literals: a remark written to break out of them (a dollar-quote tag, a
+  // quote, backslashes) is kept as text, and stays taken.
+  it('a remark that holds SQL quoting is upgraded as text', async () => {
+    const hostile = "Facture $upgrade$ ' \\' E'\\x41'; DROP TABLE x; --";
+    const store = await upgradedStore(hostile);
+    await remarkStaysTaken(store, hostile.toUpperCase());
+    const { rows } = await pool.query(`SELECT remark_key FROM outbox_v1_${table}_remarks`);
+    expect(rows).toEqual([{ remark_key: hostile.toLowerCase() }]);
+  });
+
+  // Failed on a7783e5: as on the memory and SQLite stores (review-29.test.ts): without `tx`, the reservation of the new remark
   // commits on its own before the reference is found taken; the refused enqueue leaves "invoice b" held by inv-a for
   // good, and a later payout with that remark under its own reference is refused.
   it('a remark is not reserved by an enqueue that was refused', async () => {

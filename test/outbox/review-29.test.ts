@@ -1,5 +1,5 @@
 /**
- * Review of issues 29/30 (branch review-29): the outbox. Tests marked "FAILS:" fail on the reviewed code (a7783e5).
+ * Review of issues 29/30 (branch review-29): the outbox. Each failed on the reviewed code (a7783e5); the comments say how.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -48,7 +48,7 @@ function rig() {
 }
 
 describe("the store's clock is checked against the service's when the window is read, not when it was recorded", () => {
-  // FAILS: the first step runs while the store's clock is two days behind (a VM restored from a snapshot, an RTC
+  // Failed on a7783e5: the first step runs while the store's clock is two days behind (a VM restored from a snapshot, an RTC
   // reset before NTP): its POST's answer is lost, and its lookup rightly refuses to conclude (the Date header
   // disagrees). Then NTP steps the clock right. The next step searches the window of the recorded sends
   // (first_sent_at .. last_sent_at + timeout, two days ago by the then-wrong clock), now compares the Date header
@@ -83,7 +83,7 @@ describe("the store's clock is checked against the service's when the window is 
 });
 
 describe('the audit trail says what a lookup established', () => {
-  // FAILS: `lookupBeforeRetry` reports each lookup as { found } only; the outbox writes every lookup that did not
+  // Failed on a7783e5: `lookupBeforeRetry` reports each lookup as { found } only; the outbox writes every lookup that did not
   // find the payout and did not throw as "absent", including lookups that proved nothing (here: the Date header
   // disagrees with the store's clock by a day). The record ends `unknown` while its trail shows only "absent"
   // lookups: an operator reading `payments-outbox show` before `resolve --outcome absent` is told what was never shown.
@@ -133,7 +133,7 @@ describe('enqueue: "the same payout" must compare the amount in either form', ()
     expect((error as Error).message).toMatch(/differs in amount/);
   });
 
-  // FAILS: `differences` compares `body.amount` only. Two amountMinor payouts (5,000.00 and 7,000.00 NGN) under one
+  // Failed on a7783e5: `differences` compares `body.amount` only. Two amountMinor payouts (5,000.00 and 7,000.00 NGN) under one
   // reference both canonicalise to amount "undefined": the second, a different payout, resolves `enqueued: false`
   // ("the same payout, already recorded"), and the 7,000 NGN the caller meant is never sent nor refused.
   it('a different amountMinor under a taken reference is refused, not taken for the same payout', async () => {
@@ -145,7 +145,7 @@ describe('enqueue: "the same payout" must compare the amount in either form', ()
     expect((second as RequestValidationError).field).toBe('externalReference');
   });
 
-  // FAILS: the same payout written as amountMinor 500000 and as amount '5000.00' (what payouts.check sends for
+  // Failed on a7783e5: the same payout written as amountMinor 500000 and as amount '5000.00' (what payouts.check sends for
   // both) is refused as a different payout ("differs in amount").
   it('the same payout as amountMinor and as amount is the same payout', async () => {
     const { client } = rig();
@@ -170,7 +170,7 @@ describe('a refused enqueue leaves nothing behind', () => {
     ],
   ];
   for (const [name, make] of stores) {
-    // FAILS: insert reserves the new remark's key for the reference before it finds the reference already taken
+    // Failed on a7783e5: insert reserves the new remark's key for the reference before it finds the reference already taken
     // (by the same payout with another remark); enqueue is then refused, but the key stays reserved for good
     // (the remarks table outlives rows). A later, different payout with that remark, under its own reference, is
     // refused: "is the remark of payout inv-a", a payout that never had it.
@@ -233,7 +233,7 @@ describe("an operator's retry or resolve of an older payout can send it", () => 
     return { outbox, reference, posts };
   }
 
-  // FAILS: `retry` re-opens the row with lookup_first; the next step's lookup window runs from the row's first send
+  // Failed on a7783e5: `retry` re-opens the row with lookup_first; the next step's lookup window runs from the row's first send
   // (36 hours ago) to the service's now, open-ended, and cannot be read within maxLookupPages (20 queries of 100 rows).
   // Every step is inconclusive and the payout ends `unknown` without ever being sent: the verb the docs give for a
   // not_sent payout cannot send one older than about 2,000 listed rows, and the operator is told never to use a new
@@ -249,7 +249,7 @@ describe("an operator's retry or resolve of an older payout can send it", () => 
     expect(posts()).toBe(2);
   });
 
-  // FAILS: the same for `resolve(reference, { outcome: 'absent' })`, the operator's verdict on an `unknown` payout
+  // Failed on a7783e5: the same for `resolve(reference, { outcome: 'absent' })`, the operator's verdict on an `unknown` payout
   // (here a POST that failed without an answer while the listing was down for good, looked up `maxLookups` times): it
   // re-opens the row with lookup_first, the open-ended window from the first send cannot be read, and the payout
   // goes back to `unknown`. No verb can get it sent.

@@ -44,6 +44,7 @@ const WRITE: OutboxWrite = {
   lookups: 0,
   accepted: false,
   lookup_first: false,
+  clock_doubt_ms: 0,
   reason: null,
   result: null,
   attempts: [],
