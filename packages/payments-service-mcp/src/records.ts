@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { PaymentsClient } from 'payments-service-sdk';
@@ -13,16 +14,34 @@ import { Guards } from './guards/guards.js';
  * the memory: deleting it forgets what was sent, the guards in force and the day's totals.
  */
 export interface PayoutRecords {
-  /** The outbox for an account (`''`: the server's own), created and migrated on first use. */
+  /** The outbox for an account (see `accountKey`), created and migrated on first use. */
   outboxFor(account: string, client: PaymentsClient): Promise<PayoutOutbox>;
-  /** The outbox table of an account (`''`: the server's own). */
+  /** The outbox table of an account (see `accountKey`). */
   tableFor(account: string): string;
   /** The operator's guards on payouts, kept in the same file. */
   guards: Guards;
 }
 
-/** The account a call acts for, as the record keys it: `''` for the server's own, else the uuid in lower case. */
-export const accountKey = (accountId: string | undefined) => accountId?.toLowerCase() ?? '';
+/**
+ * The account a call acts for, as the record keys it: the uuid in lower case (named by the call, or
+ * `PAYMENTS_ACCOUNT_ID`), or for the key's own account `key:` and a digest of the key, so that servers of other
+ * keys or other accounts on one state file never share a record.
+ */
+export function accountKey(
+  accountId: string | undefined,
+  config: Pick<ServerConfig, 'accountId' | 'apiKey'>,
+) {
+  const id = accountId ?? config.accountId;
+  if (id) return id.toLowerCase();
+  return `key:${createHash('sha256').update(config.apiKey).digest('hex').slice(0, 16)}`;
+}
+
+const OWN = 'key:';
+/** Table names: an account id is a uuid (the SDK checked it), and a key's digest hex, so both are safe in SQL. */
+const tableFor = (account: string) =>
+  account.startsWith(OWN)
+    ? `payout_outbox_key_${account.slice(OWN.length)}`
+    : `payout_outbox_${account.replace(/-/g, '')}`;
 
 /** Opens (or creates) the state file at start-up, so that a file it cannot open stops the server at once. */
 export async function openRecords(config: ServerConfig): Promise<PayoutRecords> {
@@ -41,9 +60,6 @@ export async function openRecords(config: ServerConfig): Promise<PayoutRecords> 
   }
   const guards = new Guards(database, config.guards);
   const outboxes = new Map<string, Promise<PayoutOutbox>>();
-  // An account id is a uuid (the SDK checked it), so its hex is a safe table name.
-  const tableFor = (account: string) =>
-    account ? `payout_outbox_${account.replace(/-/g, '')}` : 'payout_outbox';
   return {
     guards,
     tableFor,

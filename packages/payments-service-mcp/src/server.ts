@@ -4,6 +4,7 @@ import type { ServerConfig } from './config.js';
 import type { ToolContext } from './context.js';
 import { type Redact, redactor } from './format.js';
 import { openRecords } from './records.js';
+import { registerFindPayout } from './tools/find-payout.js';
 import { registerPayoutTool } from './tools/payout.js';
 import { registerReadTools } from './tools/read.js';
 import { registerBeneficiaryWrites, registerPayerNameWrites } from './tools/write.js';
@@ -48,6 +49,7 @@ export async function createServer(config: ServerConfig): Promise<{ server: McpS
     },
   };
   registerReadTools(ctx);
+  registerFindPayout(ctx);
   registerPayoutTool(ctx);
   registerBeneficiaryWrites(ctx);
   registerPayerNameWrites(ctx);

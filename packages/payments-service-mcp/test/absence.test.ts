@@ -4,9 +4,11 @@
  * issue asks of the server: rows sharing a timestamp across a page boundary, a clock two days off, and a refusal
  * after a restart.
  */
+
 import { DatabaseSync } from 'node:sqlite';
 import { KNOWN_ACCOUNT_NUMBER, type MockServer, startMockServer } from 'payments-service-sdk/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { remarkFor } from '../src/tools/payout.js';
 import { CANARY_KEY, connect, data, envFor, type Session, stateFile } from './helpers.js';
 
 const BENEFICIARY = {
@@ -63,8 +65,7 @@ const paid = (reference: string) =>
   server.mock
     .account()
     .transactions.filter(
-      (t) =>
-        t.row.transaction_type === 'withdrawal' && t.row.description === `payments-service-mcp:${reference}`,
+      (t) => t.row.transaction_type === 'withdrawal' && t.row.description === remarkFor(reference),
     );
 
 /** Waits for a condition of the mock's state, re-checked every 20 ms (a real process writes it). */
@@ -183,14 +184,20 @@ describe('case 5 through the server: a refusal after a restart is not "nothing m
     await lost;
     // The dead server's lease is over; its payout took the balance another payout would need.
     const db = new DatabaseSync(state);
-    db.prepare('UPDATE payout_outbox SET lease_until = 0').run();
+    // The key's own account's table (named by a digest of the key).
+    const { name: table } = db
+      .prepare(
+        `SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB 'payout_outbox_key_*' AND name NOT GLOB '*_remarks'`,
+      )
+      .get() as { name: string };
+    db.prepare(`UPDATE ${table} SET lease_until = 0`).run();
     db.close();
     server.mock.account().wallets.find((w) => w.currency === 'NGN')!.available_balance = 50_000;
     const after = await start({ PAYMENTS_MCP_STATE: state });
     const answer = await after.call('send_payout', ngn('mcp-5'));
     expect(data(answer)).toMatchObject({ status: 'unknown', operatorMustCheck: expect.any(String) });
     const trail = (
-      new DatabaseSync(state).prepare('SELECT attempts FROM payout_outbox').get() as { attempts: string }
+      new DatabaseSync(state).prepare(`SELECT attempts FROM ${table}`).get() as { attempts: string }
     ).attempts;
     expect(JSON.parse(trail)).toContainEqual(
       expect.objectContaining({ kind: 'post', status: 400, error: 'BadRequestError' }),

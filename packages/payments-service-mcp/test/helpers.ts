@@ -13,6 +13,7 @@ import {
 import { type MockServer, startMockServer } from 'payments-service-sdk/testing';
 import { afterAll, beforeAll } from 'vitest';
 import { CANARY_KEY } from '../../../test/helpers/server.js';
+import { remarkFor } from '../src/tools/payout.js';
 
 export { CANARY_KEY };
 
@@ -142,6 +143,6 @@ export function paid(server: MockServer, reference: string): number {
     .transactions.filter(
       ({ row }) =>
         row.transaction_type === 'withdrawal' &&
-        (row.external_reference === reference || row.description === `payments-service-mcp:${reference}`),
+        (row.external_reference === reference || row.description === remarkFor(reference)),
     ).length;
 }

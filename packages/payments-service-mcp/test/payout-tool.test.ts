@@ -1,5 +1,6 @@
 import { KNOWN_ACCOUNT_NUMBER } from 'payments-service-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { remarkFor } from '../src/tools/payout.js';
 import { CANARY_KEY, connect, data, envFor, everything, type Session, useMockServer } from './helpers.js';
 
 const mock = useMockServer();
@@ -26,8 +27,7 @@ function ledger(reference: string): number {
     .server()
     .mock.account()
     .transactions.filter(
-      ({ row }) =>
-        row.external_reference === reference || row.description === `payments-service-mcp:${reference}`,
+      ({ row }) => row.external_reference === reference || row.description === remarkFor(reference),
     ).length;
 }
 

@@ -1,6 +1,6 @@
 /**
  * Review of issues 29/30 (branch review-29): the MCP server over stdio (the official client, the real process).
- * Tests marked "FAILS:" fail on the reviewed code (a7783e5).
+ * Each failed on the reviewed code (a7783e5); the comments say how.
  */
 import {
   DEFAULT_API_KEY,
@@ -75,7 +75,7 @@ async function start(extra: Record<string, string> = {}): Promise<Session> {
 const sdk = () => new PaymentsClient({ apiKey: DEFAULT_API_KEY, baseUrl: server.baseUrl, logLevel: 'off' });
 
 describe('find_payout_by_reference answers "found: false" where the SDK cannot prove absence', () => {
-  // FAILS: the tool passes `match: payoutMatch(ref)` for every currency. A `match` disables the SDK's identity gap
+  // Failed on a7783e5: the tool passes `match: payoutMatch(ref)` for every currency. A `match` disables the SDK's identity gap
   // (NGN is listed under a reference the service assigns) and its doubts, and payoutMatch never returns a doubt. An
   // NGN payout the merchant's own system sent under this reference is listed under a PO-... reference with its own
   // remark: the tool says "found: false ... both listings read to their end", where the SDK's findByReference
@@ -96,7 +96,7 @@ describe('find_payout_by_reference answers "found: false" where the SDK cannot p
     expect(data(answer)).not.toEqual({ found: false });
   });
 
-  // FAILS: the same for a USD withdrawal listed without a reference ("a row that might be it" for the SDK, which
+  // Failed on a7783e5: the same for a USD withdrawal listed without a reference ("a row that might be it" for the SDK, which
   // then proves nothing): payoutMatch calls it "not the payout", and the tool answers found: false. The code's own
   // comment says payoutMatch is "only for service-assigned currencies"; the tool applies it to all.
   it('a withdrawal listed without a reference leaves the search unproven, not "found: false"', async () => {
@@ -117,7 +117,7 @@ describe('find_payout_by_reference answers "found: false" where the SDK cannot p
 });
 
 describe('send_payout: references are compared exactly, remark keys are not', () => {
-  // FAILS: NGN payouts are recorded under the remark `payments-service-mcp:<reference>`, and the outbox keeps remarks
+  // Failed on a7783e5: NGN payouts are recorded under the remark `payments-service-mcp:<reference>`, and the outbox keeps remarks
   // unique by their key, which folds case. References are exact (the service and the SDK compare them byte for
   // byte), so "INV-1" and "inv-1" are two payouts; the second is refused "remark: ... give this payout a remark of
   // its own", advice the tool's input (which has no remark) cannot follow.
@@ -130,7 +130,7 @@ describe('send_payout: references are compared exactly, remark keys are not', ()
 });
 
 describe('send_payout: the record is keyed by how the account was named, not by the account', () => {
-  // FAILS: with a tenant key and no PAYMENTS_ACCOUNT_ID, a call without accountId is recorded in table
+  // Failed on a7783e5: with a tenant key and no PAYMENTS_ACCOUNT_ID, a call without accountId is recorded in table
   // `payout_outbox`, and a call naming the key's own account (a valid X-Account-Id: the tenant's own account is in
   // its tenancy) in `payout_outbox_<id>`. The server only folds accountId into "the server's own" when
   // PAYMENTS_ACCOUNT_ID is set. The retry of a created NGN payout that names the account finds no record, is POSTed
@@ -145,12 +145,15 @@ describe('send_payout: the record is keyed by how the account was named, not by 
       .account()
       .transactions.filter((t) => t.row.description === 'payments-service-mcp:own-1');
     expect(paid).toHaveLength(1);
-    expect(again).toMatchObject({ status: 'created', repeat: true });
+    // The server cannot learn which uuid is the key's own account (the spec shows no call that says), so it
+    // cannot answer with the record either: it refuses, naming both, and nothing is sent.
+    expect(again).toMatchObject({ error: { class: 'PayoutRefusedError', guard: 'reference' } });
+    expect(again.error.message).toMatch(/recorded for the key's own account \(no accountId\), not account/);
   });
 });
 
 describe('send_payout: two servers on the default record file, each with its own default account', () => {
-  // FAILS: the default PAYMENTS_MCP_STATE is one file per user ($XDG_STATE_HOME/payments-service-mcp/payouts.db), and
+  // Failed on a7783e5: the default PAYMENTS_MCP_STATE is one file per user ($XDG_STATE_HOME/payments-service-mcp/payouts.db), and
   // each server records its default account's payouts in the same table, `payout_outbox`, whatever that account is.
   // Two servers of one operator (a tenant key, PAYMENTS_ACCOUNT_ID set to two sub-accounts, both on the default file
   // as the README's configuration shows) conflate their accounts: the second account's payout under a reference the
@@ -168,16 +171,20 @@ describe('send_payout: two servers on the default record file, each with its own
     });
     expect(data(await a.call('send_payout', usd('vendor-7')))).toMatchObject({ status: 'created' });
     const answer = data(await b.call('send_payout', usd('vendor-7')));
+    // Each account has its own record now; a reference still names one payout across the accounts of one state
+    // file, so B's call is refused, naming A's account, rather than answered with A's payout.
+    expect(answer.repeat).toBeUndefined();
+    expect(answer).toMatchObject({ error: { class: 'PayoutRefusedError', guard: 'reference' } });
+    expect(answer.error.message).toContain(`recorded for account ${server.mock.state.businessAccountId}`);
     const inB = server.mock
       .account(server.mock.state.individualAccountId)
       .transactions.filter((t) => t.row.external_reference === 'vendor-7');
-    expect(inB).toHaveLength(1);
-    expect(answer.repeat).toBeUndefined();
+    expect(inB).toHaveLength(0);
   });
 });
 
 describe('send_payout: parallel calls on a payout that ended not_sent share one send', () => {
-  // FAILS: each call enqueues, sees the record `not_sent`, and calls `outbox.retry` before the in-flight map is
+  // Failed on a7783e5: each call enqueues, sees the record `not_sent`, and calls `outbox.retry` before the in-flight map is
   // consulted. The first re-opens the row; the second's retry finds it `retry` and throws "is retry: retry applies
   // to not_sent or refused payouts only": an agent retrying with the same reference and details gets an error.
   // (The race depends on how the two requests interleave in the server; a few rounds make it show reliably.)

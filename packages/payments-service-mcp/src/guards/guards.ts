@@ -15,7 +15,7 @@ import { GuardStore, type GuardsInForce, utcDay } from './store.js';
  * same file can never both fit under it.
  */
 
-/** One payout as the guards see it (amount in major units, canonical; account `''` for the server's own). */
+/** One payout as the guards see it (amount in major units, canonical; account as `accountKey` names it). */
 export interface PayoutFacts {
   account: string;
   reference: string;
@@ -104,7 +104,7 @@ export class Guards {
       payout:
         `${payout.amount} ${payout.currency} to ${plain(to.accountName)}, account ${plain(to.accountNumber, 40)} ` +
         `at ${plain(to.bankName)} (bank code ${plain(to.bankCode, 20)}), reference ${plain(payout.reference)}` +
-        (payout.account ? `, from account ${payout.account}` : ''),
+        (payout.account.startsWith('key:') ? '' : `, from account ${payout.account}`),
       threshold: `${threshold} ${payout.currency}`,
       timeoutMs: this.#timeoutMs,
     });
@@ -148,7 +148,8 @@ export class Guards {
   #oneAccount(payout: PayoutFacts): void {
     const holder = this.#store.accountOf(payout.reference);
     if (holder === undefined || holder === payout.account) return;
-    const named = (account: string) => (account ? `account ${account}` : "the server's own account");
+    const named = (account: string) =>
+      account.startsWith('key:') ? "the key's own account (no accountId)" : `account ${account}`;
     throw new PayoutRefusedError(
       `payout ${payout.reference} was recorded for ${named(holder)}, not ${named(payout.account)}: a reference names one payout across every account this server acts for (it differs in accountId); nothing was sent`,
       'reference',

@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { type PayoutCreateParams, type PayoutMatch, RequestValidationError } from 'payments-service-sdk';
+import { type PayoutCreateParams, RequestValidationError, remarkKey } from 'payments-service-sdk';
 import * as z from 'zod';
 import { type Accepts, accountId, type CallExtra, registerTool, type ToolContext } from '../context.js';
 import { PayoutRefusedError, sameName } from '../format.js';
@@ -11,18 +12,13 @@ import { payoutRecorder } from './payout-record.js';
 /**
  * NGN payouts get a reference the service assigns, so the caller's reference rides in the remark, which the
  * listing shows as the transaction's description. Built from the reference alone: a retry must carry the same one.
+ * The outbox keeps remarks unique by `remarkKey` (case and spacing folded) while references are exact, so a
+ * reference the key would fold (`INV-1`) also carries a digest of itself: `INV-1` and `inv-1` are two payouts.
  */
-export const remarkFor = (externalReference: string) => `payments-service-mcp:${externalReference}`;
-
-/**
- * The payout with this reference: a withdrawal (a deposit may carry the same text) under its own
- * `external_reference`, or under the remark `send_payout` gave it. Only for service-assigned currencies: for the
- * others the SDK's default match also treats a withdrawal listed without a reference as an incomplete search.
- */
-export function payoutMatch(externalReference: string): PayoutMatch {
-  const remark = remarkFor(externalReference);
-  return (t, ref) =>
-    t.transaction_type === 'withdrawal' && (t.external_reference === ref || t.description === remark);
+export function remarkFor(externalReference: string): string {
+  const remark = `payments-service-mcp:${externalReference}`;
+  if (remarkKey(remark) === remark) return remark;
+  return `${remark}~${createHash('sha256').update(externalReference).digest('hex').slice(0, 8)}`;
 }
 
 /** The guards in force, for the model: what a refusal will say, before it happens. */
@@ -107,7 +103,7 @@ export function registerPayoutTool(ctx: ToolContext): void {
     const client = ctx.client(account);
     const ref = body.externalReference;
     const facts = {
-      account: accountKey(account),
+      account: accountKey(account, ctx.config),
       reference: ref,
       currency,
       amount: canonicalDecimal(amount),

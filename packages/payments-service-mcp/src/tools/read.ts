@@ -2,7 +2,6 @@ import { currencyDigits, type Page, type PayerName } from 'payments-service-sdk'
 import * as z from 'zod';
 import { accountId, READ_ONLY, registerTool, type ToolContext } from '../context.js';
 import { result, transactionOut } from '../format.js';
-import { payoutMatch } from './payout.js';
 import {
   beneficiariesInput,
   lookupInput,
@@ -128,42 +127,6 @@ export function registerReadTools(ctx: ToolContext): void {
       const paging = pageOut(current);
       const summary = `Page ${paging.page} of ${paging.totalPages}: ${current.data.length} transactions${paging.hasMore ? `; more on page ${paging.nextPage}` : ''}.`;
       return result(redact, summary, { transactions: current.data.map(transactionOut), ...paging });
-    },
-  );
-
-  registerTool(
-    ctx,
-    'find_payout_by_reference',
-    {
-      title: 'Find a payout by reference',
-      description:
-        'Finds a payout by the externalReference it was sent with (including NGN payouts sent by send_payout, ' +
-        'whose reference the service replaces), in the default and the failed listings. found: false means both ' +
-        'listings were read to their end without it; an error means absence could not be established.',
-      inputSchema: {
-        externalReference: z.string().describe('The reference the payout was sent with.'),
-        since: z
-          .string()
-          .optional()
-          .describe('Earliest creation time searched, ISO 8601 (default: 7 days back).'),
-        accountId,
-      },
-      annotations: READ_ONLY,
-    },
-    async ({ externalReference, since, accountId: id }) => {
-      const from = since === undefined ? undefined : new Date(since);
-      const found = await ctx.client(id).payouts.findByReference(externalReference, {
-        ...(from ? { since: from } : {}),
-        match: payoutMatch(externalReference),
-      });
-      return found
-        ? result(redact, `Found payout ${externalReference}: ${found.status}.`, {
-            found: true,
-            transaction: transactionOut(found),
-          })
-        : result(redact, `No payout ${externalReference}: both listings read to their end.`, {
-            found: false,
-          });
     },
   );
 
