@@ -21,10 +21,21 @@ export function memoryOutboxStore(options: MemoryOutboxStoreOptions = {}): Payou
   const copy = (row: OutboxRow): OutboxRow => structuredClone(row);
   const free = (row: OutboxRow, t: number) => row.lease_until === null || row.lease_until < t;
   const due = (row: OutboxRow, t: number) => open(row) && row.next_attempt_at <= t && free(row, t);
-  const take = (row: OutboxRow, owner: string, until: number) => {
-    Object.assign(row, { owner, token: row.token + 1, lease_until: until });
-    return copy(row);
+  const fresh = (row: OutboxRow) => row.state === 'pending' && row.sends === 0 && !row.lookup_first;
+  const take = (row: OutboxRow, owner: string, t: number, leaseMs: number, markFresh: boolean) => {
+    Object.assign(row, { owner, token: row.token + 1, lease_until: t + leaseMs });
+    if (!markFresh || !fresh(row)) return copy(row);
+    Object.assign(row, mark(row, t));
+    return { ...copy(row), marked: true };
   };
+  /** What a mark changes. */
+  const mark = (row: OutboxRow, t: number) => ({
+    state: 'sending' as const,
+    sends: row.sends + 1,
+    updated_at: t,
+    first_sent_at: row.first_sent_at ?? t,
+    last_sent_at: t,
+  });
   const order = (a: OutboxRow, b: OutboxRow) =>
     a.created_at - b.created_at || (a.reference < b.reference ? -1 : a.reference > b.reference ? 1 : 0);
 
@@ -44,30 +55,23 @@ export function memoryOutboxStore(options: MemoryOutboxStoreOptions = {}): Payou
       rows.set(row.reference, stored);
       return { inserted: true, row: copy(stored) };
     },
-    async claim(owner, leaseMs, reference, limit = 1) {
+    async claim(owner, leaseMs, reference, limit = 1, markFresh = false) {
       const t = now();
       if (reference !== undefined) {
         const row = rows.get(reference);
-        return row && due(row, t) ? [take(row, owner, t + leaseMs)] : [];
+        return row && due(row, t) ? [take(row, owner, t, leaseMs, markFresh)] : [];
       }
       return [...rows.values()]
         .filter((row) => due(row, t))
         .sort((a, b) => a.next_attempt_at - b.next_attempt_at)
         .slice(0, limit)
-        .map((row) => take(row, owner, t + leaseMs));
+        .map((row) => take(row, owner, t, leaseMs, markFresh));
     },
     async mark(reference, token, leaseMs) {
       const row = rows.get(reference);
       if (!row || row.token !== token) return false;
       const t = now();
-      Object.assign(row, {
-        state: 'sending',
-        sends: row.sends + 1,
-        lease_until: t + leaseMs,
-        updated_at: t,
-        first_sent_at: row.first_sent_at ?? t,
-        last_sent_at: t,
-      });
+      Object.assign(row, mark(row, t), { lease_until: t + leaseMs });
       return true;
     },
     async write(reference, token, change) {

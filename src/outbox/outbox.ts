@@ -124,10 +124,13 @@ export function createPayoutOutbox<Tx = unknown>(options: PayoutOutboxOptions<Tx
   const { store, client } = options;
   const settings: StepSettings = { ...resolved, client, store: store as StepSettings['store'] };
   const { owner, leaseMs, hooks } = resolved;
-  const run = async (row: OutboxRow, readBack: boolean) => {
+  const run = async (row: OutboxRow, readBack: boolean, claimedAt: number) => {
     await hooks.afterClaim?.(row.reference);
-    return step(settings, row, readBack);
+    return step(settings, row, readBack, claimedAt);
   };
+  // A fresh payout is marked by its claim (one round trip fewer), unless every first POST is looked up first:
+  // the lookup may outlast the lease, and only a mark right before the POST renews it.
+  const markFresh = !resolved.lookupBeforeFirstSend;
   const record = async (row: OutboxRow) => toRecord(row, await store.now());
 
   /**
@@ -188,16 +191,17 @@ export function createPayoutOutbox<Tx = unknown>(options: PayoutOutboxOptions<Tx
       return traceCall('outbox.settle', async (context) => {
         if (typeof reference !== 'string' || reference === '')
           throw invalid('reference', 'must be a non-empty string');
-        const [row] = await store.claim(owner, leaseMs, reference);
+        const claimedAt = performance.now();
+        const [row] = await store.claim(owner, leaseMs, reference, 1, markFresh);
         const current = row ? undefined : await store.get(reference);
         if (!row && !current) throw invalid('reference', 'is not in the outbox');
-        const result = row ? (await run(row, true)).record! : await record(current!);
+        const result = row ? (await run(row, true, claimedAt)).record! : await record(current!);
         if (context) context.outcome = result.state;
         return result;
       });
     },
 
-    work: (given) => work({ store, owner, leaseMs, run }, given),
+    work: (given) => work({ store, owner, leaseMs, markFresh, run }, given),
 
     async get(reference) {
       const row = await store.get(reference);

@@ -85,7 +85,21 @@ export function postgresOutboxStore(
     });
     return checked;
   };
-  const lease = `owner = $3, token = token + 1, lease_until = ${NOW} + $2 ${MS}`;
+  /**
+   * The claim: the rows picked and locked first (with whether each is fresh, read as they stand once locked),
+   * then leased, and the fresh ones marked, in one statement (PostgreSQL 15's RETURNING shows no old values).
+   */
+  const claimSql = (which: string, tail: string) => {
+    const fresh = (set: string, otherwise: string) => `CASE WHEN p.fresh THEN ${set} ELSE ${otherwise} END`;
+    return `WITH picked AS (
+      SELECT reference, (state = 'pending' AND sends = 0 AND NOT lookup_first AND $4::boolean) AS fresh
+      FROM ${table} WHERE ${which} AND ${OPEN} AND ${FREE} AND next_attempt_at <= ${NOW} ${tail})
+    UPDATE ${table} t SET owner = $3, token = t.token + 1, lease_until = ${NOW} + $2 ${MS},
+      state = ${fresh(`'sending'`, 't.state')}, sends = t.sends + ${fresh('1', '0')},
+      first_sent_at = ${fresh(`COALESCE(t.first_sent_at, ${NOW})`, 't.first_sent_at')},
+      last_sent_at = ${fresh(NOW, 't.last_sent_at')}, updated_at = ${fresh(NOW, 't.updated_at')}
+    FROM picked p WHERE t.reference = p.reference RETURNING t.*, p.fresh AS marked`;
+  };
 
   /**
    * A first-version table's remarks, keyed by `remarkKey` itself: PostgreSQL's regex and case folding differ from
@@ -147,22 +161,15 @@ export function postgresOutboxStore(
       }
       return { inserted: false, existing: existing! };
     },
-    async claim(owner, leaseMs, reference, limit = 1) {
+    async claim(owner, leaseMs, reference, limit = 1, markFresh = false) {
       await check();
-      if (reference !== undefined) {
-        return rows(
-          `UPDATE ${table} SET ${lease} WHERE reference = $1 AND ${OPEN} AND ${FREE}
-             AND next_attempt_at <= ${NOW} RETURNING *`,
-          [reference, leaseMs, owner],
-        );
-      }
-      return rows(
-        `UPDATE ${table} SET ${lease} WHERE reference IN (
-           SELECT reference FROM ${table} WHERE ${OPEN} AND ${FREE} AND next_attempt_at <= ${NOW}
-           ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-         AND ${OPEN} AND ${FREE} RETURNING *`,
-        [limit, leaseMs, owner],
-      );
+      // A row locked by another claimant is waited for by reference (then re-read: its lease is taken), and
+      // skipped in a batch.
+      const [which, tail] =
+        reference === undefined
+          ? ['TRUE', 'ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED']
+          : ['reference = $1', 'FOR UPDATE'];
+      return rows(claimSql(which, tail), [reference ?? limit, leaseMs, owner, markFresh]);
     },
     async mark(reference, token, leaseMs) {
       const result = await client.query(

@@ -96,6 +96,7 @@ export function rowFrom(raw: Record<string, unknown>): OutboxRow {
     reason: (raw.reason as string | null) ?? null,
     result: raw.result === null || raw.result === undefined ? null : json<StoredResult>(raw.result),
     attempts: json<OutboxAttempt[]>(raw.attempts ?? '[]'),
+    ...(raw.marked === true || raw.marked === 1 ? { marked: true } : {}),
   };
 }
 

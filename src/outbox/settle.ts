@@ -67,6 +67,8 @@ interface Step {
   clockDoubt: number;
   /** Now, by the store's clock: read at the claim (its lease is `now + leaseMs`), then by this process's timer. */
   clock: () => number;
+  /** `performance.now()` when the claim was asked for. */
+  claimedAt: number;
 }
 
 /**
@@ -75,8 +77,12 @@ interface Step {
  * claim, and what came of it written. Every write is fenced by the token, so an owner whose claim lapsed
  * changes nothing.
  */
-export async function step(settings: StepSettings, row: OutboxRow, readBack = true): Promise<StepResult> {
-  const claimedAt = performance.now();
+export async function step(
+  settings: StepSettings,
+  row: OutboxRow,
+  readBack = true,
+  claimedAt = performance.now(),
+): Promise<StepResult> {
   const storeNow = (row.lease_until ?? Date.now()) - settings.leaseMs;
   const s: Step = {
     settings,
@@ -88,13 +94,17 @@ export async function step(settings: StepSettings, row: OutboxRow, readBack = tr
     accepted: row.accepted,
     answeredNow: false,
     clockDoubt: row.clock_doubt_ms,
+    claimedAt,
     clock: () => storeNow + (performance.now() - claimedAt),
   };
-  // Sent before, and not every send answered "not taken" (429, 503): it may have moved money.
+  // Sent before, and not every send answered "not taken" (429, 503): it may have moved money. (A row the claim
+  // marked was fresh: never sent, nothing to look up.)
   const doubt =
-    row.sends > row.answered || row.lookup_first || (settings.lookupBeforeFirstSend && row.sends === 0);
-  if (s.accepted || (row.sends >= settings.maxSends && doubt)) return lookOnly(s, readBack);
-  if (row.sends >= settings.maxSends) return finish(s, 'not_sent', notSentReason(s), readBack);
+    !row.marked &&
+    (row.sends > row.answered || row.lookup_first || (settings.lookupBeforeFirstSend && row.sends === 0));
+  const sent = row.marked ? row.sends - 1 : row.sends;
+  if (s.accepted || (sent >= settings.maxSends && doubt)) return lookOnly(s, readBack);
+  if (sent >= settings.maxSends) return finish(s, 'not_sent', notSentReason(s), readBack);
   if (doubt) await settings.hooks.beforeLookup?.(row.reference);
   let outcome: PayoutOutcome;
   try {
@@ -132,7 +142,7 @@ function send(s: Step, doubt: boolean): LookupBeforeRetryOptions {
     ...windowOf(s),
     ...matchOf(s),
     ...(digits === undefined ? {} : { digits }),
-    beforePost: () => claimToSend(s),
+    beforePost: () => (s.row.marked ? inLease(s) : claimToSend(s)),
     onAttempt: (event) => {
       if (event.type === 'ambiguous') {
         s.accepted ||= wasAccepted(event.error);
@@ -165,6 +175,16 @@ async function claimToSend(s: Step): Promise<void> {
   if (!(await settings.store.mark(row.reference, row.token, settings.leaseMs))) throw new ClaimLost(false);
   if (performance.now() - started > settings.leaseMs - settings.guardMs) throw new ClaimLost(true);
   s.sends += 1;
+  await settings.hooks.beforePost?.(row.reference);
+}
+
+/**
+ * A row the claim marked: its POST leaves only with `guardMs` of the lease left, counted from before the claim
+ * (a mark that came back late, as in `claimToSend`).
+ */
+async function inLease(s: Step): Promise<void> {
+  const { settings, row } = s;
+  if (performance.now() - s.claimedAt > settings.leaseMs - settings.guardMs) throw new ClaimLost(true);
   await settings.hooks.beforePost?.(row.reference);
 }
 

@@ -71,6 +71,14 @@ export function sqliteOutboxStore(options: SqliteOutboxStoreOptions): PayoutOutb
       .all(...params)
       .map((r) => rowFrom(r as Record<string, unknown>));
   const lease = `owner = ?, token = token + 1, lease_until = ?`;
+  /** Marks a row the caller's token holds (one more send, its times) and sets its lease: the row after it. */
+  const markRow = (row: Pick<OutboxRow, 'reference' | 'token'>, t: number, until: number) =>
+    rows(
+      `UPDATE ${table} SET state = 'sending', sends = sends + 1, lease_until = ?, updated_at = ?,
+         first_sent_at = COALESCE(first_sent_at, ?), last_sent_at = ?
+       WHERE reference = ? AND token = ? RETURNING *`,
+      [until, t, t, t, row.reference, row.token],
+    )[0];
 
   return {
     async migrate() {
@@ -124,32 +132,42 @@ export function sqliteOutboxStore(options: SqliteOutboxStoreOptions): PayoutOutb
       }
       return { inserted: false, existing: existing! };
     },
-    async claim(owner, leaseMs, reference, limit = 1) {
+    async claim(owner, leaseMs, reference, limit = 1, markFresh = false) {
       const t = clock();
-      if (reference !== undefined) {
-        return rows(
-          `UPDATE ${table} SET ${lease} WHERE reference = ? AND ${OPEN} AND ${FREE} AND next_attempt_at <= ?
-           RETURNING *`,
-          [owner, t + leaseMs, reference, t, t],
+      // The claim changes neither state nor counters, so its rows say which are fresh; those are marked next,
+      // fenced by the token just taken. One transaction (one commit) unless the handle is inside one already.
+      const own = markFresh && db.isTransaction === false;
+      if (own) db.exec('BEGIN IMMEDIATE');
+      try {
+        const claimed =
+          reference !== undefined
+            ? rows(
+                `UPDATE ${table} SET ${lease} WHERE reference = ? AND ${OPEN} AND ${FREE} AND next_attempt_at <= ?
+                 RETURNING *`,
+                [owner, t + leaseMs, reference, t, t],
+              )
+            : rows(
+                `UPDATE ${table} SET ${lease} WHERE reference IN (
+                   SELECT reference FROM ${table} WHERE ${OPEN} AND ${FREE} AND next_attempt_at <= ?
+                   ORDER BY next_attempt_at LIMIT ?)
+                 RETURNING *`,
+                [owner, t + leaseMs, t, t, limit],
+              );
+        const marked = claimed.map((row) =>
+          markFresh && row.state === 'pending' && row.sends === 0 && !row.lookup_first
+            ? { ...markRow(row, t, row.lease_until!)!, marked: true }
+            : row,
         );
+        if (own) db.exec('COMMIT');
+        return marked;
+      } catch (error) {
+        if (own && db.isTransaction) db.exec('ROLLBACK');
+        throw error;
       }
-      return rows(
-        `UPDATE ${table} SET ${lease} WHERE reference IN (
-           SELECT reference FROM ${table} WHERE ${OPEN} AND ${FREE} AND next_attempt_at <= ?
-           ORDER BY next_attempt_at LIMIT ?)
-         RETURNING *`,
-        [owner, t + leaseMs, t, t, limit],
-      );
     },
     async mark(reference, token, leaseMs) {
       const t = clock();
-      const marked = rows(
-        `UPDATE ${table} SET state = 'sending', sends = sends + 1, lease_until = ?, updated_at = ?,
-           first_sent_at = COALESCE(first_sent_at, ?), last_sent_at = ?
-         WHERE reference = ? AND token = ? RETURNING *`,
-        [t + leaseMs, t, t, t, reference, token],
-      );
-      return marked.length === 1;
+      return markRow({ reference, token } as OutboxRow, t, t + leaseMs) !== undefined;
     },
     async write(reference, token, change) {
       const t = clock();

@@ -126,6 +126,8 @@ export interface OutboxRow {
   reason: string | null;
   result: StoredResult | null;
   attempts: OutboxAttempt[];
+  /** Set by a `claim` that also marked the row (`markFresh`): the row as it stands after that mark. */
+  marked?: boolean;
 }
 
 /** What `insert` made of an enqueue. */
@@ -185,8 +187,20 @@ export interface PayoutOutboxStore<Tx = unknown> {
   migrate(): Promise<void>;
   /** Reserves the row's remark key (if any) and adds the row, on `tx` when given. Never overwrites either. */
   insert(row: OutboxRow, tx?: Tx): Promise<InsertResult>;
-  /** Claims `reference` (or, without one, up to `limit` due rows, earliest first) for `leaseMs`. */
-  claim(owner: string, leaseMs: number, reference?: string, limit?: number): Promise<OutboxRow[]>;
+  /**
+   * Claims `reference` (or, without one, up to `limit` due rows, earliest first) for `leaseMs`. With
+   * `markFresh`, a claimed row never sent (`pending`, `sends` 0, not `lookup_first`) is also marked in the same
+   * statement, as `mark` would, and comes back with `marked: true`: one round trip fewer on the happy path. Its
+   * POST must then leave within the lease (the outbox checks the time it has left, as after a `mark`). A store
+   * may ignore `markFresh`: the row is then marked right before its POST.
+   */
+  claim(
+    owner: string,
+    leaseMs: number,
+    reference?: string,
+    limit?: number,
+    markFresh?: boolean,
+  ): Promise<OutboxRow[]>;
   /**
    * Marks a claimed row `sending` (one more send, `first_sent_at` once, `last_sent_at`) and renews its lease,
    * if `token` still holds it.

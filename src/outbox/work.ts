@@ -49,7 +49,9 @@ interface Worker {
   store: PayoutOutboxStore<unknown>;
   owner: string;
   leaseMs: number;
-  run: (row: OutboxRow, readBack: boolean) => Promise<{ state: PayoutState | 'lost' }>;
+  /** Claims mark fresh rows (see `PayoutOutboxStore.claim`). */
+  markFresh: boolean;
+  run: (row: OutboxRow, readBack: boolean, claimedAt: number) => Promise<{ state: PayoutState | 'lost' }>;
 }
 
 /** When an open row can next be taken: its due time, or its lease's end when that is later. */
@@ -89,9 +91,9 @@ export async function work(worker: Worker, given: WorkOptions = {}): Promise<Wor
     resolveWait = undefined;
   };
   signal?.addEventListener('abort', wake, { once: true });
-  const start = (row: OutboxRow) => {
+  const start = (row: OutboxRow, claimedAt: number) => {
     const task: Promise<unknown> = worker
-      .run(row, false)
+      .run(row, false, claimedAt)
       .then(({ state }) => {
         if (state !== 'lost') settled[state] = (settled[state] ?? 0) + 1;
       })
@@ -105,14 +107,15 @@ export async function work(worker: Worker, given: WorkOptions = {}): Promise<Wor
   while (!signal?.aborted) {
     const free = concurrency - running.size;
     let claimed: OutboxRow[] = [];
+    const claimedAt = performance.now();
     if (free > 0) {
       try {
-        claimed = await worker.store.claim(worker.owner, worker.leaseMs, undefined, free);
+        claimed = await worker.store.claim(worker.owner, worker.leaseMs, undefined, free, worker.markFresh);
       } catch (error) {
         onError(error);
       }
     }
-    for (const row of claimed) start(row);
+    for (const row of claimed) start(row, claimedAt);
     // As many were due as there was room for: more may be, once a slot frees.
     if (free > 0 && claimed.length === free) continue;
     if (running.size >= concurrency) {

@@ -159,12 +159,15 @@ describe('payout outbox', () => {
     const other = createPayoutOutbox({ client, store, timeout: 2000, visibilityWaits: [0, 20] });
     const { reference } = await outbox.enqueue(usd());
     const results = await Promise.all([outbox.settle(reference), other.settle(reference)]);
-    expect(results.map((r) => r.state).sort()).toEqual(['created', 'pending']);
+    // The loser sees the payout as the winner's claim left it: marked for its POST.
+    expect(results.map((r) => r.state).sort()).toEqual(['created', 'sending']);
     expect(posts).toHaveLength(1);
     expect(ledger(mock, reference)).toHaveLength(1);
   });
 
   it('stops an owner whose claim lapsed while it was paused: it never POSTs', async () => {
+    // A pause moves both clocks: the store's (leases) and this process's monotonic one (the time a claim has left).
+    vi.useFakeTimers({ toFake: ['Date', 'performance'] });
     let release!: () => void;
     const paused = new Promise<void>((resolve) => {
       release = resolve;
@@ -184,6 +187,7 @@ describe('payout outbox', () => {
     const stale = outbox.settle(reference);
     await new Promise((resolve) => setTimeout(resolve, 10));
     clock.advance(10_001);
+    vi.advanceTimersByTime(10_001);
     const next = createPayoutOutbox({
       client,
       store,

@@ -75,9 +75,11 @@ function contract(name: string, open: () => Promise<Opened>) {
     it('gives a due payout to one claimant of many at once', async () => {
       const { reference } = await outbox().enqueue(usd(`${name}-one`));
       const claims = await Promise.all(
-        Array.from({ length: 8 }, (_, i) => store.claim(`owner-${i}`, 60_000, reference)),
+        Array.from({ length: 8 }, (_, i) => store.claim(`owner-${i}`, 60_000, reference, 1, i % 2 === 0)),
       );
       expect(claims.flat()).toHaveLength(1);
+      // Marked once at most, by the one claim that took it.
+      expect((await store.get(reference))!.sends).toBe(claims.flat()[0]!.marked ? 1 : 0);
       // Claiming without a reference takes only free rows: this one is leased.
       const others = await store.claim('late', 60_000, undefined, 100);
       expect(others.map((r) => r.reference)).not.toContain(reference);
@@ -99,6 +101,46 @@ function contract(name: string, open: () => Promise<Opened>) {
       expect(row).toMatchObject({ state: 'created', sends: 1, lease_until: null });
       expect(row!.first_sent_at).toBeTypeOf('number');
       expect(row!.last_sent_at).toBeGreaterThanOrEqual(row!.first_sent_at!);
+    });
+
+    it('marks a fresh payout in its claim (markFresh), and only a fresh one', async () => {
+      const box = outbox();
+      const { reference: fresh } = await box.enqueue(usd(`${name}-fresh`));
+      const [row] = await store.claim('a', 60_000, fresh, 1, true);
+      expect(row).toMatchObject({ marked: true, state: 'sending', sends: 1, owner: 'a' });
+      expect(row!.first_sent_at).toBeTypeOf('number');
+      expect(row!.last_sent_at).toBe(row!.first_sent_at);
+      expect(await store.get(fresh)).toMatchObject({ state: 'sending', sends: 1 });
+      // Retaken after its lease lapsed, it was sent (maybe): not fresh, not marked again.
+      expect(await store.write(fresh, row!.token, { ...WRITE, state: 'sending', sends: 1 })).toBe(true);
+      const [again] = await store.claim('b', 60_000, fresh, 1, true);
+      expect(again).toMatchObject({ state: 'sending', sends: 1 });
+      expect(again!.marked).toBeUndefined();
+      // Without markFresh, a fresh row is only claimed.
+      const { reference: plain } = await box.enqueue(usd(`${name}-plain`));
+      const [claimed] = await store.claim('c', 60_000, plain);
+      expect(claimed).toMatchObject({ state: 'pending', sends: 0 });
+      expect(claimed!.marked).toBeUndefined();
+      // In a batch: the fresh rows marked, a re-opened one (lookup_first) not.
+      const { reference: reopened } = await box.enqueue(usd(`${name}-reopened`));
+      const [r] = await store.claim('d', 60_000, reopened);
+      await store.write(reopened, r!.token, { ...WRITE, state: 'not_sent', sends: 1, answered: 1 });
+      await store.reopen(reopened, {
+        from: ['not_sent'],
+        state: 'retry',
+        reason: 'test',
+        reopen: true,
+        clearAccepted: false,
+        attempt: { at: new Date().toISOString(), kind: 'operator' },
+      });
+      const { reference: second } = await box.enqueue(usd(`${name}-fresh-2`));
+      const batch = await store.claim('e', 60_000, undefined, 1000, true);
+      const byRef = new Map(batch.map((b) => [b.reference, b]));
+      expect(byRef.get(second)).toMatchObject({ marked: true, sends: 1, state: 'sending' });
+      expect(byRef.get(reopened)).toMatchObject({ state: 'retry', sends: 0, lookup_first: true });
+      expect(byRef.get(reopened)!.marked).toBeUndefined();
+      for (const b of batch)
+        await store.write(b.reference, b.token, { ...WRITE, state: 'created', sends: 1 });
     });
 
     it('does not hand out a payout before its next attempt time', async () => {
