@@ -8,6 +8,8 @@
 //   otel   `export * from dist/otel.js`, the `payments-service-sdk/otel` entry (OpenTelemetry's API left out).
 //   outbox `export * from dist/outbox.js`: the outbox entry with the core code it uses (its own budget, so the
 //          core's two figures show that the outbox adds nothing to them).
+// None of them may carry zod's compiler (package.json's `#compiler` gives it to node, bun and deno only); the
+// app bundled under Node's conditions must, which shows the check can fail.
 // Node's built-in modules stay external: the SDK reaches node:fs only through a lazy import when a file path
 // is uploaded, which a browser never does. Lazy imports are bundled in, so the figures are the whole SDK.
 // Closing line, read by .ci/run: "size: N passed, M failed".
@@ -48,8 +50,8 @@ export const ENTRIES = {
   },
 };
 
-/** Bundles `code` (an entry module); `external` adds packages left out of the bundle. */
-export async function bundle(code, external = []) {
+/** Bundles `code` (an entry module); `external` adds packages left out of the bundle; `conditions` replace `browser`. */
+export async function bundle(code, external = [], conditions = ['browser']) {
   const result = await esbuild.build({
     stdin: { contents: code, resolveDir: ROOT, sourcefile: 'entry.mjs', loader: 'js' },
     bundle: true,
@@ -58,13 +60,21 @@ export async function bundle(code, external = []) {
     format: 'esm',
     platform: 'neutral',
     mainFields: ['browser', 'module', 'main'],
-    conditions: ['browser'],
+    conditions,
     external: [...builtinModules, 'node:*', ...external],
     metafile: true,
     logLevel: 'silent',
   });
   const bytes = result.outputFiles[0].contents;
-  return { minified: bytes.length, gzipped: gzipSync(bytes, { level: 9 }).length, metafile: result.metafile };
+  const inputs = Object.entries(Object.values(result.metafile.outputs)[0].inputs);
+  // zod's compiler (package.json's `#compiler` picks it only under node, bun and deno): bytes of it bundled.
+  const compiler = inputs.find(([path]) => /zod\/v4\/core\/compile\.js$/.test(path))?.[1].bytesInOutput ?? 0;
+  return {
+    minified: bytes.length,
+    gzipped: gzipSync(bytes, { level: 9 }).length,
+    compiler,
+    metafile: result.metafile,
+  };
 }
 
 /** Every bundle: `{ whole: { minified, gzipped, metafile }, app: { ... }, otel: { ... } }`. */
@@ -137,15 +147,25 @@ async function main() {
   let passed = 0;
   let failed = 0;
   for (const [key, { label }] of Object.entries(ENTRIES)) {
-    const { gzipped, minified } = sizes[key];
+    const { gzipped, minified, compiler } = sizes[key];
     const limit = budget[key];
-    const ok = Number.isFinite(limit) && gzipped <= limit;
+    const ok = Number.isFinite(limit) && gzipped <= limit && compiler === 0;
     if (ok) passed++;
     else failed++;
+    const carries = compiler ? `, FAIL: carries zod's compiler (${kB(compiler)} minified)` : '';
     console.log(
-      `${ok ? 'ok  ' : 'FAIL'} ${label}: ${gzipped} B gzipped (${kB(minified)} minified), budget ${limit ?? 'missing'} B`,
+      `${ok ? 'ok  ' : 'FAIL'} ${label}: ${gzipped} B gzipped (${kB(minified)} minified), budget ${limit ?? 'missing'} B${carries}`,
     );
   }
+  // The same app under Node's conditions does carry the compiler: the check above is not vacuous.
+  const node = await bundle(ENTRIES.app.code, [], ['node']);
+  const nodeOk = node.compiler > 0;
+  if (nodeOk) passed++;
+  else failed++;
+  console.log(
+    `${nodeOk ? 'ok  ' : 'FAIL'} the app under Node's conditions carries zod's compiler: ${kB(node.compiler)} minified ` +
+      `(${node.gzipped} B gzipped in all); every bundle above leaves it out`,
+  );
   if (failed)
     console.log(
       'over budget: find the cause with `npm run bench` (size breakdown), or raise it with --update',
