@@ -15,9 +15,9 @@
 // is uploaded, which a browser never does.
 // Closing line, read by .ci/run: "size: N passed, M failed".
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { builtinModules } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
@@ -177,7 +177,9 @@ async function main() {
     else failed++;
     const carries = compiler ? `, FAIL: carries zod's compiler (${kB(compiler)} minified)` : '';
     const { lazy } = sizes[key];
-    const later = lazy.chunks ? `; ${lazy.chunks} lazy chunks, ${lazy.gzipped} B gzipped, loaded on first use` : '';
+    const later = lazy.chunks
+      ? `; ${lazy.chunks} lazy chunks, ${lazy.gzipped} B gzipped, loaded on first use`
+      : '';
     console.log(
       `${ok ? 'ok  ' : 'FAIL'} ${label}: ${gzipped} B gzipped (${kB(minified)} minified), budget ${limit ?? 'missing'} B${later}${carries}`,
     );
