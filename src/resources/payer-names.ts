@@ -15,7 +15,7 @@ import {
   PayerNameSchema,
   type PayerNameUpdateParams,
 } from './payer-name-types.js';
-import { APIResource, pagedQuery } from './resource.js';
+import { APIResource, lazyModule, pagedQuery } from './resource.js';
 
 export * from './payer-name-types.js';
 
@@ -23,7 +23,7 @@ const PATH = '/payer-names';
 const ONE = `${PATH}/{payerNameId}`;
 
 /** The streamed multipart body of a create with documents, loaded on first use: see payer-name-upload.ts. */
-const upload = () => import('./payer-name-upload.js');
+const upload = lazyModule(() => import('./payer-name-upload.js'));
 
 /** /payer-names: the names payout recipients see, submitted for review and attached to payouts by id. */
 export class PayerNames extends APIResource {

@@ -23,7 +23,7 @@ import {
 import { limitIssue } from '../rules/payout-limits.js';
 import { parseRequest } from '../rules/schema.js';
 import { type Transaction, TransactionSchema } from '../rules/transactions.js';
-import { APIResource } from './resource.js';
+import { APIResource, lazyModule } from './resource.js';
 
 /** Options of `payouts.check`. */
 export interface PayoutCheckOptions {
@@ -40,7 +40,7 @@ export interface PayoutCreateOptions extends RequestOptions, PayoutCheckOptions 
 
 const CHECK_OPTION_KEYS = optionKeys<PayoutCheckOptions>()(['digits']);
 /** Payout recovery and lookup (src/lib/), loaded on the first call that needs them: see lib/recovery.ts. */
-const recovery = () => import('../lib/recovery.js');
+const recovery = lazyModule(() => import('../lib/recovery.js'));
 const CREATE_OPTION_KEYS = optionKeys<PayoutCreateOptions>()([...REQUEST_OPTION_KEYS, 'digits']);
 
 /** A fresh reference for a payout. Persist it before sending, so a crash cannot lose it. */
