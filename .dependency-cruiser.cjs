@@ -86,5 +86,7 @@ module.exports = {
     moduleSystems: ['es6'],
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
+    // package.json's `#compiler` resolves under `types` to its source (src/rules/compiler.ts), as TypeScript reads it.
+    enhancedResolveOptions: { conditionNames: ['types', 'import', 'node', 'default'] },
   },
 };

@@ -49,6 +49,10 @@ const shared = {
     testing: 'src/testing/index.ts',
     otel: 'src/otel/index.ts',
     outbox: 'src/outbox/index.ts',
+    // The two targets of package.json's `#compiler` import: zod's compiler where code generation is allowed,
+    // none elsewhere. `#compiler` itself stays an import, so each runtime and bundler picks one by its conditions.
+    compiler: 'src/rules/compiler.ts',
+    'no-compiler': 'src/rules/no-compiler.ts',
   },
   // `@internal` members (the SDK's own factories, the mock's bookkeeping) are left out of the published types.
   dts: { compilerOptions: { stripInternal: true } },
@@ -65,7 +69,7 @@ const shared = {
 
 // The mock's users bring their own msw (2 or 3) when they want its handlers; nothing else imports it. The otel
 // entry's users bring their own OpenTelemetry API (an optional peer dependency).
-const neverBundle = [/^msw(\/.*)?$/, /^node:/, /^@opentelemetry\//, /^pg$/];
+const neverBundle = [/^msw(\/.*)?$/, /^node:/, /^@opentelemetry\//, /^pg$/, /^#compiler$/];
 
 /**
  * The testing entry loads msw with a top-level `await import()`, which CJS cannot hold: its build takes

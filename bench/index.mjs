@@ -51,14 +51,16 @@ const CPU = { warmup: 300, blocks: 120, perBlock: 25 };
 const WALK = { pageSize: 100, rounds: 2, pagesPerTurn: 10, sampleEveryPages: 50 };
 const signedMb = (mb) => `${mb >= 0 ? '+' : ''}${mb.toFixed(2)} MB`;
 const asRatio = (n) => `${n.toFixed(2)}x`;
-// Issue #16: CPU at most openai-node's (SDK / openai-node), walk at least 0.85x fetch, start-up at most 1.3x
-// fetch, whole bundle at most 27 kB gzipped, upload peak RSS growth under 32 MB.
+// Issue #34: CPU at most 0.95x openai-node's (SDK / openai-node), walk at least 0.85x fetch, start-up at most
+// 1.5x fetch, an app bundle (PaymentsClient + one call) at most 33.5 kB gzipped (stripe-node's) and the whole
+// core entry at most 36 kB; upload peak RSS growth under 32 MB (issue #16).
 const TARGETS = {
-  cpuVsOpenai: 1,
+  cpuVsOpenai: 0.95,
   walk: 0.85,
   heapMb: 16,
-  startup: 1.3,
-  sizeKb: 27,
+  startup: 1.5,
+  sizeKb: 36,
+  appKb: 33.5,
   uploadMb: 32,
   outboxHeapMb: 4,
 };
@@ -304,6 +306,10 @@ async function sizes() {
   console.log(
     `  (b) app importing PaymentsClient, 1 call:  ${kB(app.gzipped)} gzipped (${kB(app.minified)} minified)`,
   );
+  console.log(
+    `  loaded on first use, beside (a) and (b): ${whole.lazy.chunks} lazy chunks, ${kB(whole.lazy.gzipped)} gzipped ` +
+      '(payout recovery and lookup, the multipart upload)',
+  );
   if (whole.gzipped > TARGETS.sizeKb * 1000) {
     const { packages, inputs, modules } = await breakdown(whole);
     console.log(
@@ -345,7 +351,11 @@ async function main() {
     stop();
   }
   console.log('\n7. the outbox: payouts settled end to end against the loopback mock, SQLite store');
-  results.outbox = await outboxBench();
+  // The outbox is being reworked on another branch; a part that fails is reported, and the rest still prints.
+  results.outbox = await outboxBench().catch((error) => {
+    console.log(`  failed: ${error.message}`);
+    return undefined;
+  });
   console.log('\n8. a proof of absence: listing pages read, with 100,000 transactions a day in the listing');
   results.proof = await proofCost();
   summary(results);
@@ -376,18 +386,29 @@ function summary({ cpu, walk, upload, startup, size, tracing, outbox, proof }) {
     ['heap growth, 100k walk', signedMb(walk.heapMb), `< ${TARGETS.heapMb} MB`, walk.heapMb < TARGETS.heapMb],
     [
       'start to 1st response',
-      `${fmt(startup.sdkMs)} vs ${fmt(startup.fetchMs)} ms = ${x(startup.ratio)}`,
+      `${fmt(startup.sdkMs)} vs ${fmt(startup.fetchMs)} ms = ${x(startup.ratio)} (pairs: ${x(startup.pairRatio)})`,
       `<= ${asRatio(TARGETS.startup)}`,
       startup.ratio <= TARGETS.startup,
     ],
     ['start, NODE_COMPILE_CACHE', `${x(startup.cachedRatio)} plain fetch`, 'none', undefined],
+    [
+      'start, zod + ky bundled (not shipped)',
+      `${x(startup.bundledRatio)} plain fetch (pairs)`,
+      'none',
+      undefined,
+    ],
     [
       'gzip, whole SDK + deps',
       `${fmt(size.wholeKb)} kB`,
       `<= ${TARGETS.sizeKb} kB`,
       size.wholeKb <= TARGETS.sizeKb,
     ],
-    ['gzip, app (PaymentsClient)', `${fmt(size.appKb)} kB`],
+    [
+      'gzip, app (PaymentsClient)',
+      `${fmt(size.appKb)} kB`,
+      `<= ${TARGETS.appKb} kB`,
+      size.appKb <= TARGETS.appKb,
+    ],
     [
       'CPU/request, otel traces + metrics',
       `${fmt(tracing.loopback.onUs, 0)} vs ${fmt(tracing.loopback.offUs, 0)} µs = ${x(tracing.loopback.ratio)} ` +
@@ -401,8 +422,11 @@ function summary({ cpu, walk, upload, startup, size, tracing, outbox, proof }) {
       `< ${TARGETS.uploadMb} MB`,
       upload.peakMb < TARGETS.uploadMb,
     ],
-    ['outbox payouts/s, 1/4/16 workers', [1, 4, 16].map((w) => fmt(outbox.rates[w], 0)).join(' / ')],
-    ['outbox DB round trips/payout', fmt(outbox.roundTrips, 2)],
+    [
+      'outbox payouts/s, 1/4/16 workers',
+      outbox ? [1, 4, 16].map((w) => fmt(outbox.rates[w], 0)).join(' / ') : 'failed (see 7)',
+    ],
+    ['outbox DB round trips/payout', outbox ? fmt(outbox.roundTrips, 2) : 'failed (see 7)'],
     [
       'pages per proof, 100k tx/day',
       `absent ${proof.absent.pages}, found ${proof.found.pages}, outbox an hour later ${proof.outbox.pages}`,
@@ -411,9 +435,9 @@ function summary({ cpu, walk, upload, startup, size, tracing, outbox, proof }) {
     ],
     [
       'outbox heap, 1k..10k payouts',
-      `${outbox.heapMb.map((m) => m.toFixed(1)).join(' ')} MB`,
+      outbox ? `${outbox.heapMb.map((m) => m.toFixed(1)).join(' ')} MB` : 'failed (see 7)',
       `flat: < ${TARGETS.outboxHeapMb} MB from 1k to 10k`,
-      outbox.heapMb.at(-1) - outbox.heapMb[0] < TARGETS.outboxHeapMb,
+      outbox ? outbox.heapMb.at(-1) - outbox.heapMb[0] < TARGETS.outboxHeapMb : undefined,
     ],
   ].map(([name, value, target = 'none', met]) => [name, value, target, met]);
   const widths = [0, 1, 2].map((c) => Math.max(...rows.map((r) => r[c].length), 6));

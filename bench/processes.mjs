@@ -50,14 +50,20 @@ const FIRST_LIST = [
   'const page = await client.transactions.list();',
   'if (page.data.length !== 20) process.exit(2);',
 ];
-const FIRST_REQUEST = {
-  // What a user's process does: import the SDK, one call.
-  sdk: [
-    `import { PaymentsClient } from ${JSON.stringify(DIST)};`,
+/** What a user's process does: import the SDK from `entry`, one call. */
+const importAndCall = (entry) =>
+  [
+    `import { PaymentsClient } from ${JSON.stringify(entry)};`,
     `const client = ${NEW_CLIENT};`,
     ...FIRST_LIST,
     'console.log(JSON.stringify({ done: performance.now() }));',
-  ].join('\n'),
+  ].join('\n');
+// Not shipped: dist/index.js bundled by esbuild for Node with zod/mini and ky inside (one file, no locales), to
+// show what start-up would gain from such a build (docs/performance.md).
+const BUNDLED = here('../node_modules/.cache/bench/bundled.mjs');
+const FIRST_REQUEST = {
+  sdk: importAndCall(DIST),
+  bundled: importAndCall(pathToFileURL(BUNDLED).href),
   fetch: [
     'const marks = { start: performance.now() };',
     'void Headers;',
@@ -93,6 +99,15 @@ const FIRST_REQUEST = {
 const SCHEMAS = [here('./startup-schemas.mjs')];
 
 export async function startup(origin) {
+  const esbuild = await import('esbuild');
+  await esbuild.build({
+    entryPoints: [here('../dist/index.js')],
+    bundle: true,
+    outfile: BUNDLED,
+    format: 'esm',
+    platform: 'node',
+    logLevel: 'error',
+  });
   const sides = [...Object.keys(FIRST_REQUEST), 'schemas', 'cached'];
   const marks = Object.fromEntries(sides.map((side) => [side, []]));
   const spawned = Object.fromEntries(sides.map((side) => [side, []]));
@@ -124,7 +139,18 @@ export async function startup(origin) {
   console.log(
     `  plain fetch:                                        ${ms(plain)} (spawn to exit ${fmt(median(spawned.fetch))} ms)`,
   );
-  console.log(`  ratio ${(sdk / plain).toFixed(2)}x (+${fmt(sdk - plain)} ms)`);
+  // Paired: each SDK process against the plain fetch one run beside it, so a slow moment of the machine's
+  // other tenants lands on both sides of a pair.
+  const pairRatio = median(marks.sdk.map((m, i) => m.done / marks.fetch[i].done));
+  console.log(
+    `  ratio ${(sdk / plain).toFixed(2)}x (+${fmt(sdk - plain)} ms); median of the ${STARTUP_RUNS} pairs ${pairRatio.toFixed(2)}x`,
+  );
+  const bundled = at('bundled', 'done');
+  const bundledPairs = median(marks.bundled.map((m, i) => m.done / marks.fetch[i].done));
+  console.log(
+    `  SDK bundled for Node with zod/mini and ky inside (not shipped): ${ms(bundled)} = ${(bundled / plain).toFixed(2)}x ` +
+      `plain fetch (pairs ${bundledPairs.toFixed(2)}x)`,
+  );
   const warm = at('cached', 'done');
   console.log(
     `  SDK with NODE_COMPILE_CACHE (warmed):                  ${ms(warm)} = ${(warm / plain).toFixed(2)}x plain fetch`,
@@ -167,6 +193,8 @@ export async function startup(origin) {
     sdkMs: sdk,
     fetchMs: plain,
     ratio: sdk / plain,
+    pairRatio,
+    bundledRatio: bundledPairs,
     cachedRatio: warm / plain,
     steps,
     schemaMs: schemas.ms,

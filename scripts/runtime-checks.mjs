@@ -129,6 +129,30 @@ export async function runChecks(sdk, baseUrl, options = {}) {
       return 'diagnostics_channel present: GET /banks published';
     },
   );
+  await check('validation path (compiled on Node, Bun and Deno, interpreted on the edge)', async () => {
+    // The client states its path at debug level when it is made; the runtimes that forbid code generation
+    // (Workers, the edge runtime) get the build without zod's compiler through package.json's `#compiler`.
+    const lines = [];
+    const logger = { debug: (line) => lines.push(line), info() {}, warn() {}, error() {} };
+    const client = new PaymentsClient({
+      apiKey: API_KEY,
+      baseUrl,
+      logLevel: 'debug',
+      logger,
+      timeout: 15_000,
+    });
+    const line = lines.find((l) => l.includes('responses validated by'));
+    assert(line, `no validation line in ${JSON.stringify(lines)}`);
+    const edge = runtime === 'workerd' || runtime === 'edge-runtime';
+    const expected = edge ? 'interpreted' : 'compiled';
+    assert(line.includes(`zod's ${expected} parsers`), `expected ${expected}: ${line}`);
+    // Two walks, past the compile threshold (64 rows), the later rows checked by that path.
+    let rows = 0;
+    for (let walk = 0; walk < 2; walk++)
+      for await (const tx of client.transactions.list({ pageSize: 10 })) if (tx.id) rows++;
+    assert(rows > 0, 'no rows');
+    return `${line.replace(/^.*responses validated by /, '')} (${rows} rows walked)`;
+  });
   let client;
   try {
     client = new PaymentsClient({

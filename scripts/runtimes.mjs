@@ -201,11 +201,17 @@ async function smoke(runtime, bin, file) {
     // A skipped check says why in its own line (`skip <check>: <reason>`); those lines go to the report.
     const skips = output.split('\n').filter((l) => l.startsWith('skip '));
     const globals = output.match(/^globals: (.*)$/m)?.[1];
+    // Which of zod's parsers checked the responses there (compiled on Node, Bun and Deno; interpreted on the edge).
+    const validation = output.match(/^ok {3}validation path \([^)]*\): (.*) \(\d+ ms\)$/m)?.[1];
     return {
       ok: code === 0 && failed === 0 && passed > 0,
       summary: `smoke ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`,
       output,
-      notes: [...(globals ? [`globals: ${globals}`] : []), ...skips],
+      notes: [
+        ...(validation ? [`validation: ${validation}`] : []),
+        ...(globals ? [`globals: ${globals}`] : []),
+        ...skips,
+      ],
     };
   } finally {
     await mock.stop();

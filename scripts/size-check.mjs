@@ -1,18 +1,23 @@
 // Bundle size of the SDK as an app's bundler sees it, checked against size-budget.json.
 //   npm run build && node scripts/size-check.mjs            fails when a bundle is over its budget
 //   node scripts/size-check.mjs --update                    rewrites the budget: measured size + 3 %
-// Two esbuild bundles of dist/index.js with its dependencies (format esm, minified, platform neutral with
-// the browser conditions, as a front-end bundler resolves them), each gzipped (zlib, level 9):
+// esbuild bundles of dist/index.js with its dependencies (format esm, minified, platform neutral with the
+// browser conditions, as a front-end bundler resolves them, split as it splits: the figure is the entry's
+// chunk, gzipped with zlib level 9; the chunks the SDK imports lazily are printed beside it):
 //   whole  `export * from dist/index.js`: everything the SDK exports;
 //   app    an app that imports only PaymentsClient and calls one method;
 //   otel   `export * from dist/otel.js`, the `payments-service-sdk/otel` entry (OpenTelemetry's API left out).
 //   outbox `export * from dist/outbox.js`: the outbox entry with the core code it uses (its own budget, so the
 //          core's two figures show that the outbox adds nothing to them).
+// None of them may carry zod's compiler (package.json's `#compiler` gives it to node, bun and deno only); the
+// app bundled under Node's conditions must, which shows the check can fail.
 // Node's built-in modules stay external: the SDK reaches node:fs only through a lazy import when a file path
-// is uploaded, which a browser never does. Lazy imports are bundled in, so the figures are the whole SDK.
+// is uploaded, which a browser never does.
 // Closing line, read by .ci/run: "size: N passed, M failed".
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
@@ -48,23 +53,51 @@ export const ENTRIES = {
   },
 };
 
-/** Bundles `code` (an entry module); `external` adds packages left out of the bundle. */
-export async function bundle(code, external = []) {
+/** Bundles `code` (an entry module); `external` adds packages left out of the bundle; `conditions` replace `browser`. */
+export async function bundle(code, external = [], conditions = ['browser']) {
   const result = await esbuild.build({
     stdin: { contents: code, resolveDir: ROOT, sourcefile: 'entry.mjs', loader: 'js' },
     bundle: true,
     write: false,
+    // As an app's bundler splits it: what the SDK imports lazily (uploads, payout recovery, webhook parsing)
+    // goes to chunks loaded on first use, and the entry's chunk is what every page load pays.
+    splitting: true,
+    outdir: join(tmpdir(), 'payments-sdk-size'),
+    chunkNames: 'lazy-[hash]',
     minify: true,
     format: 'esm',
     platform: 'neutral',
     mainFields: ['browser', 'module', 'main'],
-    conditions: ['browser'],
+    conditions,
     external: [...builtinModules, 'node:*', ...external],
     metafile: true,
     logLevel: 'silent',
   });
-  const bytes = result.outputFiles[0].contents;
-  return { minified: bytes.length, gzipped: gzipSync(bytes, { level: 9 }).length, metafile: result.metafile };
+  // The entry's chunk and the chunks it imports statically load with it; the rest only on an `import()`.
+  const outputs = result.metafile.outputs;
+  const entryPath = Object.keys(outputs).find((path) => outputs[path].entryPoint);
+  const eager = new Set([entryPath]);
+  for (const path of eager)
+    for (const { path: next, kind } of outputs[path].imports)
+      if (kind === 'import-statement' && outputs[next]) eager.add(next);
+  const files = result.outputFiles.map((file) => ({ file, path: relative(process.cwd(), file.path) }));
+  const size = (list) => ({
+    minified: list.reduce((n, { file }) => n + file.contents.length, 0),
+    // Each chunk gzipped on its own, as it is served.
+    gzipped: list.reduce((n, { file }) => n + gzipSync(file.contents, { level: 9 }).length, 0),
+  });
+  const lazy = files.filter(({ path }) => !eager.has(path));
+  const inputs = Object.values(outputs).flatMap((output) => Object.entries(output.inputs));
+  // zod's compiler (package.json's `#compiler` picks it only under node, bun and deno): bytes of it bundled.
+  const compiler = inputs.find(([path]) => /zod\/v4\/core\/compile\.js$/.test(path))?.[1].bytesInOutput ?? 0;
+  const eagerInputs = {};
+  for (const path of eager) Object.assign(eagerInputs, outputs[path].inputs);
+  return {
+    ...size(files.filter(({ path }) => eager.has(path))),
+    lazy: { chunks: lazy.length, ...size(lazy) },
+    compiler,
+    metafile: { outputs: { entry: { inputs: eagerInputs } } },
+  };
 }
 
 /** Every bundle: `{ whole: { minified, gzipped, metafile }, app: { ... }, otel: { ... } }`. */
@@ -137,15 +170,29 @@ async function main() {
   let passed = 0;
   let failed = 0;
   for (const [key, { label }] of Object.entries(ENTRIES)) {
-    const { gzipped, minified } = sizes[key];
+    const { gzipped, minified, compiler } = sizes[key];
     const limit = budget[key];
-    const ok = Number.isFinite(limit) && gzipped <= limit;
+    const ok = Number.isFinite(limit) && gzipped <= limit && compiler === 0;
     if (ok) passed++;
     else failed++;
+    const carries = compiler ? `, FAIL: carries zod's compiler (${kB(compiler)} minified)` : '';
+    const { lazy } = sizes[key];
+    const later = lazy.chunks
+      ? `; ${lazy.chunks} lazy chunks, ${lazy.gzipped} B gzipped, loaded on first use`
+      : '';
     console.log(
-      `${ok ? 'ok  ' : 'FAIL'} ${label}: ${gzipped} B gzipped (${kB(minified)} minified), budget ${limit ?? 'missing'} B`,
+      `${ok ? 'ok  ' : 'FAIL'} ${label}: ${gzipped} B gzipped (${kB(minified)} minified), budget ${limit ?? 'missing'} B${later}${carries}`,
     );
   }
+  // The same app under Node's conditions does carry the compiler: the check above is not vacuous.
+  const node = await bundle(ENTRIES.app.code, [], ['node']);
+  const nodeOk = node.compiler > 0;
+  if (nodeOk) passed++;
+  else failed++;
+  console.log(
+    `${nodeOk ? 'ok  ' : 'FAIL'} the app under Node's conditions carries zod's compiler: ${kB(node.compiler)} minified ` +
+      `(${node.gzipped} B gzipped in all); every bundle above leaves it out`,
+  );
   if (failed)
     console.log(
       'over budget: find the cause with `npm run bench` (size breakdown), or raise it with --update',

@@ -39,17 +39,15 @@ export {
   remarkKey,
   remarkMatch,
 } from './lib/payout-identity.js';
+// Types only from the lookup and recovery modules, which the payouts resource loads lazily; the errors come
+// from payout-outcome.ts, so this entry does not load those modules (issue 34).
+export type { FindByReferenceOptions, SearchOptions } from './lib/payout-lookup.js';
 export {
-  type FindByReferenceOptions,
   PayoutLookupIncompleteError,
-  type SearchOptions,
-} from './lib/payout-lookup.js';
-export {
-  type LookupBeforeRetryOptions,
-  type PayoutAttemptEvent,
   type PayoutOutcome,
   PayoutOutcomeUnknownError,
-} from './lib/payout-recovery.js';
+} from './lib/payout-outcome.js';
+export type { LookupBeforeRetryOptions, PayoutAttemptEvent } from './lib/payout-recovery.js';
 export {
   type Account,
   type AccountCreateParams,

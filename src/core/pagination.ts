@@ -55,8 +55,8 @@ export class Page<T> implements AsyncIterable<T> {
   }
 
   /** Every item from this page to the end of the list, one page in memory at a time. */
-  async *[Symbol.asyncIterator](): AsyncIterator<T> {
-    for await (const page of walkPages(this)) yield* page.data;
+  [Symbol.asyncIterator](): AsyncIterator<T> {
+    return rowsOf(walkPages(this));
   }
 }
 
@@ -130,6 +130,48 @@ export async function* walkPages<T>(
   }
 }
 
+/**
+ * The rows of `pages`, one at a time. An async generator doing `yield* page.data` costs several promise turns
+ * per row; here a row of a page already read is one resolved promise, so a walk of 100,000 rows spends its
+ * time on the pages (paired A/B in docs/performance.md). Calls to `next` made while a page loads wait for it,
+ * in order; `return` (a `break` out of `for await`) ends the walk of the pages too.
+ */
+function rowsOf<T>(pages: AsyncGenerator<Page<T>, void, undefined>): AsyncIterableIterator<T> {
+  let rows: readonly T[] = [];
+  let i = 0;
+  let loading: Promise<IteratorResult<T, undefined>> | undefined;
+  const step = async (): Promise<IteratorResult<T, undefined>> => {
+    while (i >= rows.length) {
+      const next = await pages.next();
+      if (next.done) return { done: true, value: undefined };
+      rows = next.value.data;
+      i = 0;
+    }
+    return { done: false, value: rows[i++] as T };
+  };
+  return {
+    next() {
+      if (!loading && i < rows.length) return Promise.resolve({ done: false, value: rows[i++] as T });
+      // After a call that failed, the next one goes on as a finished walk does: `done`.
+      const run: Promise<IteratorResult<T, undefined>> = (loading ?? Promise.resolve())
+        .then(step, step)
+        .finally(() => {
+          if (loading === run) loading = undefined;
+        });
+      loading = run;
+      return run;
+    },
+    async return() {
+      rows = [];
+      await pages.return();
+      return { done: true, value: undefined };
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+}
+
 /** A typo in `maxPages` (0, NaN, 2.5) would otherwise end a walk after the first page without a word. */
 function assertMaxPages(maxPages: number): number {
   if (maxPages === Number.POSITIVE_INFINITY || (Number.isInteger(maxPages) && maxPages >= 1)) return maxPages;
@@ -182,8 +224,8 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
   }
 
   /** Every item of every page: `for await (const item of client.transactions.list())`. */
-  async *[Symbol.asyncIterator](): AsyncIterator<T> {
-    for await (const page of this.pages()) yield* page.data;
+  [Symbol.asyncIterator](): AsyncIterator<T> {
+    return rowsOf(this.pages());
   }
 
   /** Collects items, stopping after `limit` of them or `maxPages` pages (default: the whole list). */

@@ -3,6 +3,9 @@ import { isUuid } from '../rules/ids.js';
 
 /** The problem with a character that compatibility normalisation (NFKC) turns into `.`, `/` or `\` (`．`, `／`, `＼`). */
 function lookalike(path: string): string | undefined {
+  // Only a character beyond printable ASCII can be one: the paths the SDK builds have none, and this runs per
+  // request.
+  if (!/[^ -~]/.test(path)) return undefined;
   const char = [...path].find((c) => c.charCodeAt(0) > 0x7f && /[./\\]/.test(c.normalize('NFKC')));
   return char && `must not contain "${char}", which normalises to ".", "/" or "\\"`;
 }

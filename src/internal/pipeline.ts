@@ -7,7 +7,7 @@ import {
 import { type APIError, invalid } from '../core/error.js';
 import { ownData } from '../core/own.js';
 import { InternalPage as Page, PagePromise } from '../core/pagination.js';
-import type { Schema } from '../rules/schema.js';
+import { type Schema, validationPath } from '../rules/schema.js';
 import { type CallContext, traceCall } from './channels.js';
 import type { RequestOptions, ResolvedConfig } from './config.js';
 import type { Unwrapped } from './envelope.js';
@@ -78,6 +78,14 @@ export class Pipeline {
     this.serviceAssigned = config.serviceAssigned;
     this.walletReferenceQuery = config.walletReferenceQuery;
     this.payoutLimits = config.payoutLimits;
+    // Which of zod's parsers checks responses here, and why: the runtime matrix reads this line to show it.
+    if (this.logger.enabled('debug')) {
+      const { compiled, why } = validationPath();
+      this.logger.log(
+        'debug',
+        `responses validated by zod's ${compiled ? 'compiled' : 'interpreted'} parsers: ${why}`,
+      );
+    }
   }
 
   /**

@@ -48,24 +48,45 @@ export function telemetryUrls(
   };
 }
 
-function buildHeaders(config: ResolvedConfig, request: TransportRequest): Headers {
-  const headers = new Headers();
-  if (request.options?.headers) assertHeaders(request.options.headers);
-  for (const source of [config.headers, request.options?.headers ?? {}]) {
-    for (const [name, value] of Object.entries(source)) headers.set(name, value);
-  }
-  // Set last, so a stray default header cannot replace the key or the tenant scope.
+/** The SDK's own headers over `headers`: the key and the scope, set last so no default or call can replace them. */
+function withClientHeaders(headers: Headers, config: ResolvedConfig): [string, string][] {
   headers.set('X-API-Key', config.apiKey);
   headers.set('Accept', 'application/json');
   if (!headers.has('User-Agent')) headers.set('User-Agent', config.userAgent);
   if (config.accountId) headers.set('X-Account-Id', config.accountId);
-  if (request.body !== undefined) headers.set('Content-Type', 'application/json');
-  if (request.stream) {
-    headers.set('Content-Type', request.stream.contentType);
-    // A declared length lets the upload go out with Content-Length rather than chunked encoding.
-    if (request.stream.length !== undefined) headers.set('Content-Length', String(request.stream.length));
+  return [...headers];
+}
+
+/** Per client: the headers of a request that names none of its own, built once. */
+const baseHeaders = new WeakMap<ResolvedConfig, [string, string][]>();
+
+/**
+ * The request's headers, as pairs: ky copies whatever it is given into a `Headers` of its own, so one built
+ * here would be built twice (paired A/B in docs/performance.md). A request without per-call headers sends the
+ * client's, built once per client.
+ */
+function buildHeaders(config: ResolvedConfig, request: TransportRequest): [string, string][] {
+  const own = request.options?.headers;
+  let pairs = baseHeaders.get(config);
+  if (!pairs) {
+    pairs = withClientHeaders(new Headers(config.headers), config);
+    baseHeaders.set(config, pairs);
   }
-  return headers;
+  if (own) {
+    assertHeaders(own);
+    const headers = new Headers(config.headers);
+    for (const [name, value] of Object.entries(own)) headers.set(name, value);
+    pairs = withClientHeaders(headers, config);
+  }
+  const type = request.body !== undefined ? 'application/json' : request.stream?.contentType;
+  if (type === undefined) return pairs;
+  // The body's type replaces any the caller set.
+  const typed = pairs.filter(([name]) => name !== 'content-type');
+  typed.push(['content-type', type]);
+  // A declared length lets the upload go out with Content-Length rather than chunked encoding.
+  const length = request.stream?.length;
+  if (length !== undefined) typed.push(['content-length', String(length)]);
+  return typed;
 }
 
 /**

@@ -56,7 +56,7 @@ export function validate<T>(
   response: TransportResponse,
   prefix: readonly string[] = [],
 ): T {
-  const result = check(schema, value);
+  const result = check(schema, value, true);
   if (result.ok) return result.data;
   throw new ResponseValidationError(response.status, response.body, toFieldIssues(result.error, prefix));
 }

@@ -1,5 +1,4 @@
 import * as z from 'zod/mini';
-import { nameClass, PaymentsError } from '../core/error.js';
 import type { RequestOptions } from '../internal/config.js';
 import { optionKeys } from '../internal/option-keys.js';
 import type { Transaction } from '../rules/transactions.js';
@@ -66,20 +65,8 @@ export const FIND_BY_REFERENCE_OPTION_KEYS = optionKeys<FindByReferenceOptions>(
   'signal timeout headers since until clock windowMarginMs match maxLookupPages currency',
 ]);
 
-/** Absence of a payout could not be established: see `reason`. Do not send it again; look again later. */
-export class PayoutLookupIncompleteError extends PaymentsError {
-  static {
-    nameClass(PayoutLookupIncompleteError, 'PayoutLookupIncompleteError');
-  }
-  constructor(
-    readonly externalReference: string,
-    /** Why the search could not prove the payout absent. */
-    readonly reason: string,
-    options?: { cause?: unknown },
-  ) {
-    super(`Could not establish whether payout ${externalReference} exists: ${reason}`, options);
-  }
-}
+// Defined beside the outcomes, so the public entry exports it without loading the lookup itself (issue 34).
+export { PayoutLookupIncompleteError } from './payout-outcome.js';
 
 const DAY_MS = 86_400_000;
 export const DEFAULT_LOOKBACK_MS = 7 * DAY_MS;

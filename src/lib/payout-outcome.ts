@@ -67,3 +67,18 @@ export class PayoutOutcomeUnknownError extends PaymentsError {
     );
   }
 }
+
+/** Absence of a payout could not be established: see `reason`. Do not send it again; look again later. */
+export class PayoutLookupIncompleteError extends PaymentsError {
+  static {
+    nameClass(PayoutLookupIncompleteError, 'PayoutLookupIncompleteError');
+  }
+  constructor(
+    readonly externalReference: string,
+    /** Why the search could not prove the payout absent. */
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`Could not establish whether payout ${externalReference} exists: ${reason}`, options);
+  }
+}

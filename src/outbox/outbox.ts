@@ -16,7 +16,8 @@ import {
   wholeNumber,
 } from './options.js';
 import { EMPTY_ROW, toRecord } from './record.js';
-import { type StepSettings, step } from './settle.js';
+import { step } from './settle.js';
+import type { StepSettings } from './step.js';
 import { type OutboxRow, type PayoutRecord, type PayoutState, STATES, type StoredBody } from './types.js';
 import { type WorkOptions, type WorkSummary, work } from './work.js';
 

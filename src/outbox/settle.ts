@@ -6,69 +6,16 @@ import {
   RequestValidationError,
 } from '../index.js';
 import { answeredWithoutCommitment, wasAccepted } from '../lib/payout-answers.js';
-import type { PayoutOutboxClient, PayoutOutboxHooks } from './options.js';
 import { appendAttempts, attemptOf, toRecord } from './record.js';
 import { matchOf, notSentReason, windowOf } from './sight.js';
-import type {
-  OutboxAttempt,
-  OutboxRow,
-  PayoutOutboxStore,
-  PayoutRecord,
-  PayoutState,
-  StoredResult,
-} from './types.js';
-
-/** The settings one step runs with (see `PayoutOutboxOptions`). */
-export interface StepSettings {
-  client: PayoutOutboxClient;
-  store: PayoutOutboxStore<unknown>;
-  leaseMs: number;
-  /**
-   * A POST starts only with this much of the lease left (`2 x (timeout + visibility waits)`). It covers the POST,
-   * not every listing page of the lookups after it: a claim that lapses meanwhile is fenced out of its write.
-   */
-  guardMs: number;
-  timeout: number;
-  visibilityWaits: number[];
-  maxSends: number;
-  maxLookups: number;
-  maxLookupPages: number;
-  backoff: (round: number) => number;
-  /** The store cannot promise a mark survives a failover: every first POST is looked up first too. */
-  lookupBeforeFirstSend: boolean;
-  hooks: PayoutOutboxHooks;
-}
-
-/** What a step wrote (`lost`: nothing, another owner holds the row), and the record after it when asked for. */
-export interface StepResult {
-  state: PayoutState | 'lost';
-  record?: PayoutRecord;
-}
+import type { Step, StepResult, StepSettings } from './step.js';
+import type { OutboxRow, PayoutState, StoredResult } from './types.js';
 
 /** The claim was lost (or renewed too late) before the POST: nothing was sent. */
 class ClaimLost extends Error {
   constructor(readonly marked: boolean) {
     super(marked ? 'the claim was renewed too late to send within it' : 'another owner holds the payout');
   }
-}
-
-/** One step's working state: the row as claimed, what the step learned, and the clock it reads windows by. */
-interface Step {
-  settings: StepSettings;
-  row: OutboxRow;
-  trail: OutboxAttempt[];
-  sends: number;
-  answered: number;
-  lookups: number;
-  accepted: boolean;
-  /** This step's POST was answered 429 or 503: counted as answered once a lookup proves it absent. */
-  answeredNow: boolean;
-  /** The row's `clock_doubt_ms`, raised by what this step's lookups measured. */
-  clockDoubt: number;
-  /** Now, by the store's clock: read at the claim (its lease is `now + leaseMs`), then by this process's timer. */
-  clock: () => number;
-  /** `performance.now()` when the claim was asked for. */
-  claimedAt: number;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { remarkMatch } from '../index.js';
-import type { StepSettings } from './settle.js';
+import type { StepSettings } from './step.js';
 import type { OutboxRow } from './types.js';
 
 /**

@@ -1,53 +1,29 @@
 import * as z from 'zod/mini';
 import type { APIPromise } from '../core/api-promise.js';
-import { RequestValidationError } from '../core/error.js';
 import type { PagePromise } from '../core/pagination.js';
 import { isRecord } from '../core/values.js';
 import type { RequestOptions } from '../internal/config.js';
 import { route } from '../internal/path.js';
 import type { HttpMethod } from '../internal/transport.js';
-import { DOCUMENT_POLICY, PayerNameCreateSchema, PayerNameUpdateSchema } from '../rules/payer-name.js';
+import { PayerNameCreateSchema, PayerNameUpdateSchema } from '../rules/payer-name.js';
 import { fieldIssues, parseRequest } from '../rules/schema.js';
 import {
   type PayerName,
   type PayerNameCreateParams,
-  type PayerNameDocumentInput,
   type PayerNameListParams,
   PayerNameListParamsSchema,
   PayerNameSchema,
   type PayerNameUpdateParams,
 } from './payer-name-types.js';
-import { APIResource, pagedQuery } from './resource.js';
-import { encodeMultipart, preparePart, type UploadInput, type UploadPart } from './uploads.js';
+import { APIResource, lazyModule, pagedQuery } from './resource.js';
 
 export * from './payer-name-types.js';
 
 const PATH = '/payer-names';
 const ONE = `${PATH}/{payerNameId}`;
 
-type DescribedDocument = UploadInput & { description?: unknown };
-
-/** A document as given: `{ file, ... }`, or the file alone (a Blob, bytes or a stream has no `file` key). */
-function described(item: PayerNameDocumentInput): DescribedDocument {
-  return isRecord(item) && 'file' in item && !(Symbol.asyncIterator in item)
-    ? (item as DescribedDocument)
-    : { file: item as UploadInput['file'] };
-}
-
-/** Each document checked and made a lazy part, with its label; or the issues that refuse it. */
-function prepareDocuments(documents: PayerNameDocumentInput[]) {
-  return Promise.all(
-    documents.map(async (item, i) => {
-      const path = ['documents', String(i)];
-      const input = described(item);
-      const description = input.description;
-      if (description !== undefined && typeof description !== 'string') {
-        return { issues: [{ path: [...path, 'description'], message: 'must be a string' }] };
-      }
-      return { ...(await preparePart(input, path, DOCUMENT_POLICY)), description };
-    }),
-  );
-}
+/** The streamed multipart body of a create with documents, loaded on first use: see payer-name-upload.ts. */
+const upload = lazyModule(() => import('./payer-name-upload.js'));
 
 /** /payer-names: the names payout recipients see, submitted for review and attached to payouts by id. */
 export class PayerNames extends APIResource {
@@ -72,26 +48,8 @@ export class PayerNames extends APIResource {
             'cannot be sent with documents (multipart); create first, then set it with payerNames.update',
         });
       }
-      const prepared = Array.isArray(documents)
-        ? await prepareDocuments(documents)
-        : [{ issues: [{ path: ['documents'], message: 'must be an array of files' }] }];
-      for (const document of prepared) issues.push(...(document.issues ?? []));
-      if (issues.length) throw new RequestValidationError(issues);
-
-      const form: [string, string | UploadPart][] = [];
-      for (const [name, value] of Object.entries(parseRequest(PayerNameCreateSchema, input))) {
-        if (typeof value === 'string') form.push([name, value]);
-      }
-      // Text fields go first, so a server parsing the stream can refuse them before the files arrive.
-      // `documentDescriptions` labels files by position, so once any file has a label every file gets an entry:
-      // an empty string for an unlabelled one keeps the labels after it on their own files. (The spec shows
-      // unlabelled files with a null description; how it stores an empty label is not shown.)
-      const files = prepared as { part: UploadPart; description?: string }[];
-      if (files.some((file) => file.description !== undefined)) {
-        for (const file of files) form.push(['documentDescriptions', file.description ?? '']);
-      }
-      for (const file of files) form.push(['documents', file.part]);
-      return { ...call, stream: await encodeMultipart(form) };
+      const { multipartBody } = await upload();
+      return { ...call, stream: await multipartBody(input, documents, issues) };
     }, 'payerNames.create');
   }
 

@@ -7,18 +7,9 @@ import { REQUEST_OPTION_KEYS, type RequestOptions } from '../internal/config.js'
 import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
 import type { Call } from '../internal/pipeline.js';
 import type { ProofWindow, SearchResult } from '../lib/listing-proof.js';
-import { isRefusal } from '../lib/payout-answers.js';
-import {
-  FIND_BY_REFERENCE_OPTION_KEYS,
-  type FindByReferenceOptions,
-  PayoutLookupIncompleteError,
-  type SearchDeps,
-  SearchOptionsSchema,
-  searchFor,
-  windowOf,
-} from '../lib/payout-lookup.js';
-import { LOOKUP_BEFORE_RETRY_OPTION_KEYS, type LookupBeforeRetryOptions } from '../lib/payout-options.js';
-import { type PayoutOutcome, PayoutOutcomeUnknownError, recoverPayout } from '../lib/payout-recovery.js';
+import type { FindByReferenceOptions, SearchDeps } from '../lib/payout-lookup.js';
+import type { LookupBeforeRetryOptions } from '../lib/payout-options.js';
+import type { PayoutOutcome } from '../lib/payout-outcome.js';
 import type { CurrencyCode } from '../rules/currency-codes.js';
 import {
   type Payout,
@@ -32,7 +23,7 @@ import {
 import { limitIssue } from '../rules/payout-limits.js';
 import { parseRequest } from '../rules/schema.js';
 import { type Transaction, TransactionSchema } from '../rules/transactions.js';
-import { APIResource } from './resource.js';
+import { APIResource, lazyModule } from './resource.js';
 
 /** Options of `payouts.check`. */
 export interface PayoutCheckOptions {
@@ -48,6 +39,8 @@ export interface PayoutCheckOptions {
 export interface PayoutCreateOptions extends RequestOptions, PayoutCheckOptions {}
 
 const CHECK_OPTION_KEYS = optionKeys<PayoutCheckOptions>()(['digits']);
+/** Payout recovery and lookup (src/lib/), loaded on the first call that needs them: see lib/recovery.ts. */
+const recovery = lazyModule(() => import('../lib/recovery.js'));
 const CREATE_OPTION_KEYS = optionKeys<PayoutCreateOptions>()([...REQUEST_OPTION_KEYS, 'digits']);
 
 /** A fresh reference for a payout. Persist it before sending, so a crash cannot lose it. */
@@ -113,6 +106,13 @@ export class Payouts extends APIResource {
     given: LookupBeforeRetryOptions = {},
   ): Promise<PayoutOutcome> {
     return traceCall('payouts.lookupBeforeRetry', async (context) => {
+      const {
+        isRefusal,
+        LOOKUP_BEFORE_RETRY_OPTION_KEYS,
+        PayoutOutcomeUnknownError,
+        recoverPayout,
+        searchFor,
+      } = await recovery();
       const options = ownData(given);
       // First of all: a typo such as `lookupfirst` would send the payout without looking (a second payout).
       refuseUnknownKeys(options, LOOKUP_BEFORE_RETRY_OPTION_KEYS);
@@ -171,6 +171,13 @@ export class Payouts extends APIResource {
     given: FindByReferenceOptions = {},
   ): Promise<Transaction | null> {
     return traceCall('payouts.findByReference', async (context) => {
+      const {
+        FIND_BY_REFERENCE_OPTION_KEYS,
+        PayoutLookupIncompleteError,
+        SearchOptionsSchema,
+        searchFor,
+        windowOf,
+      } = await recovery();
       const options = ownData(given);
       refuseUnknownKeys(options, FIND_BY_REFERENCE_OPTION_KEYS);
       const problem = referenceIssue(externalReference);

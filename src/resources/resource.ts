@@ -55,3 +55,21 @@ export function keyedList<T>(
     operation,
   );
 }
+
+/**
+ * A module a plain call does not need, imported on first use so that an app's bundler puts it in a chunk of its
+ * own; the loader returns the same promise every time. A server runtime (Node, Bun, Deno) starts loading it at
+ * once, in the background, as when it was a static import: a test that fakes the clock and runs the timers right
+ * after a call (README: `lookupBeforeRetry` under `vi.useFakeTimers`) then finds the call's waits already set,
+ * not a module still loading.
+ */
+export function lazyModule<M>(load: () => Promise<M>): () => Promise<M> {
+  let loaded: Promise<M> | undefined;
+  const get = () => {
+    loaded ??= load();
+    return loaded;
+  };
+  const server = (globalThis as { process?: { versions?: { node?: unknown } } }).process?.versions?.node;
+  if (typeof server === 'string') get().catch(() => undefined);
+  return get;
+}
