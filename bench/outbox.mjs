@@ -1,8 +1,10 @@
 // The outbox (payments-service-sdk/outbox) against the loopback mock (bench/outbox-server.mjs, its own process):
-//   node --expose-gc bench/outbox.mjs        (after npm run build; npm run bench runs it as part 6)
-// 1. settled payouts per second with 1, 4 and 16 workers (outboxes with their own owner ids) over one SQLite
-//    file, NGN and USD in turn, each settled from enqueue to `created`
-// 2. database round trips per payout: every store call, counted, over the payouts of part 1
+//   node --expose-gc bench/outbox.mjs        (after npm run build; npm run bench runs it as part 7)
+// 1. raw payouts.create per second with 1, 4 and 16 concurrent callers, and beside it, in the same run, payouts
+//    settled per second from `pending` to `created` by 1, 4 and 16 workers (outboxes with their own owner ids), on
+//    SQLite and on PostgreSQL (a throwaway cluster, as the tests start one), NGN and USD in turn: the ratio is the
+//    issue's target (>= 0.7x the raw rate)
+// 2. database round trips per payout: every store call, counted, enqueue's insert included
 // 3. heap after each 1,000 of 10,000 payouts enqueued and settled (SQLite store, collected first): flat or not
 // Figures only; not a test.
 import { fork } from 'node:child_process';
@@ -10,9 +12,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import pg from 'pg';
 import { PaymentsClient } from '../dist/index.js';
-import { createPayoutOutbox, sqliteOutboxStore } from '../dist/outbox.js';
+import { createPayoutOutbox, postgresOutboxStore, sqliteOutboxStore } from '../dist/outbox.js';
 import { DEFAULT_API_KEY } from '../dist/testing.js';
+import { postgresBinDir, startPostgres } from '../test/helpers/postgres.ts';
 import { fmt, here, MB } from './common.mjs';
 
 const BENEFICIARY = {
@@ -23,22 +27,8 @@ const BENEFICIARY = {
   email: 'ada@example.com',
 };
 const PER_RUN = 400;
+const CONCURRENCY = [1, 4, 16];
 const HEAP = { payouts: 10_000, every: 1_000, workers: 16 };
-
-/** A store whose every call is counted: one call is one round trip to the database. */
-function counted(store) {
-  const calls = { n: 0 };
-  const wrapped = Object.fromEntries(
-    Object.entries(store).map(([name, fn]) => [
-      name,
-      (...args) => {
-        calls.n += 1;
-        return fn(...args);
-      },
-    ]),
-  );
-  return { store: wrapped, calls };
-}
 
 function startServer() {
   const child = fork(here('./outbox-server.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
@@ -49,11 +39,28 @@ function startServer() {
   return { child, ready };
 }
 
+const payout = (i) => ({
+  amount: String(100 + (i % 900)),
+  currency: i % 2 ? 'USD' : 'NGN',
+  beneficiary: BENEFICIARY,
+});
+
 async function enqueue(outbox, count, offset) {
-  for (let i = 0; i < count; i++) {
-    const currency = (offset + i) % 2 ? 'USD' : 'NGN';
-    await outbox.enqueue({ amount: String(100 + ((offset + i) % 900)), currency, beneficiary: BENEFICIARY });
-  }
+  for (let i = 0; i < count; i++) await outbox.enqueue(payout(offset + i));
+}
+
+/** `callers` at once, each creating payouts one after another: PER_RUN in all. Payouts per second. */
+async function rawRate(client, callers, offset) {
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: callers }, async () => {
+      for (let i = next++; i < PER_RUN; i = next++) {
+        await client.payouts.create({ ...payout(offset + i), externalReference: `raw-${offset + i}` });
+      }
+    }),
+  );
+  return PER_RUN / ((performance.now() - t0) / 1000);
 }
 
 const OPEN = ['pending', 'sending', 'retry'];
@@ -74,7 +81,11 @@ async function settleAll(client, store, workers) {
     }),
   );
   for (;;) {
-    await Promise.all(outboxes.map((outbox) => outbox.work({ concurrency: 1, untilIdle: true, pollMs: 10 })));
+    await Promise.all(
+      outboxes.map((outbox) =>
+        outbox.work({ concurrency: 1, until: 'drained', drainWithinMs: 0, pollMs: 10 }),
+      ),
+    );
     const open = await Promise.all(OPEN.map((state) => store.list({ state, limit: 1 })));
     if (open.every((rows) => rows.length === 0)) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -90,34 +101,91 @@ async function tally(outbox) {
   return { moved: counts.created + counts.recovered, recovered: counts.recovered, counts };
 }
 
+/**
+ * Settled payouts per second on one store, per worker count, and the round trips each payout cost (the step's
+ * calls over the settling, enqueue's insert added; `work`'s draining ends with an empty claim and the summary's
+ * reads per worker, left out as they are not per payout).
+ */
+async function outboxRates(client, name, open, offset) {
+  const rates = {};
+  let roundTrips = 0;
+  for (const workers of CONCURRENCY) {
+    const { store, close } = await open(workers);
+    await store.migrate();
+    const outbox = createPayoutOutbox({ client, store, visibilityWaits: [200] });
+    await enqueue(outbox, PER_RUN, offset + workers * PER_RUN);
+    const steps = { n: 0 };
+    const t0 = performance.now();
+    await settleAll(client, countingSteps(store, steps), workers);
+    const seconds = (performance.now() - t0) / 1000;
+    const { moved } = await tally(outbox);
+    if (moved !== PER_RUN) console.log(`  (${PER_RUN - moved} of ${PER_RUN} ended in another final state)`);
+    rates[workers] = PER_RUN / seconds;
+    const perPayout = steps.n / PER_RUN + 1;
+    roundTrips = Math.max(roundTrips, perPayout);
+    console.log(
+      `  ${name}, ${String(workers).padStart(2)} worker(s): ${fmt(rates[workers], 0)} payouts/s settled ` +
+        `(${PER_RUN} in ${fmt(seconds, 2)} s), ${fmt(perPayout, 2)} database round trips per payout`,
+    );
+    await close();
+  }
+  return { rates, roundTrips };
+}
+
+/** Counts the store calls that settle payouts (claims that took rows, marks, writes), not the idle polls. */
+function countingSteps(store, steps) {
+  return {
+    ...store,
+    async claim(...args) {
+      const rows = await store.claim(...args);
+      if (rows.length > 0) steps.n += 1;
+      return rows;
+    },
+    async mark(...args) {
+      steps.n += 1;
+      return store.mark(...args);
+    },
+    async write(...args) {
+      steps.n += 1;
+      return store.write(...args);
+    },
+  };
+}
+
 export async function outboxBench() {
   const { child, ready } = startServer();
   const dir = mkdtempSync(join(tmpdir(), 'outbox-bench-'));
-  const results = { rates: {}, roundTrips: 0, heapMb: [] };
+  const results = { raw: {}, stores: {}, heapMb: [] };
+  let postgres;
   try {
     const baseUrl = await ready;
     const client = new PaymentsClient({ apiKey: DEFAULT_API_KEY, baseUrl, logLevel: 'off' });
-    for (const workers of [1, 4, 16]) {
-      const database = new DatabaseSync(join(dir, `rate-${workers}.db`));
-      const { store, calls } = counted(sqliteOutboxStore({ database }));
-      await store.migrate();
-      const outbox = createPayoutOutbox({ client, store, visibilityWaits: [200] });
-      await enqueue(outbox, PER_RUN, 0);
-      calls.n = 0;
-      const t0 = performance.now();
-      await settleAll(client, store, workers);
-      const seconds = (performance.now() - t0) / 1000;
-      const { moved } = await tally(outbox);
-      if (moved !== PER_RUN) console.log(`  (${PER_RUN - moved} of ${PER_RUN} ended in another final state)`);
-      results.rates[workers] = PER_RUN / seconds;
-      // Enqueue's insert is one more per payout; `untilIdle` ends with one empty claim per worker.
-      results.roundTrips = Math.max(results.roundTrips, calls.n / PER_RUN + 1);
+    await rawRate(client, 4, 1_000_000); // warm-up
+    for (const callers of CONCURRENCY) {
+      results.raw[callers] = await rawRate(client, callers, callers * PER_RUN);
       console.log(
-        `  ${String(workers).padStart(2)} worker(s): ${fmt(PER_RUN / seconds, 0)} payouts/s settled ` +
-          `(${PER_RUN} in ${fmt(seconds, 2)} s), ${fmt(calls.n / PER_RUN + 1, 2)} database round trips per payout ` +
-          '(insert, claim, mark, write)',
+        `  raw payouts.create, ${String(callers).padStart(2)} caller(s): ${fmt(results.raw[callers], 0)} payouts/s`,
       );
-      database.close();
+    }
+    const sqlite = (workers) => {
+      const database = new DatabaseSync(join(dir, `rate-${workers}.db`));
+      return { store: sqliteOutboxStore({ database }), close: async () => database.close() };
+    };
+    results.stores.sqlite = await outboxRates(client, 'SQLite', sqlite, 2_000_000);
+    if (postgresBinDir()) {
+      postgres = await startPostgres();
+      const open = async (workers) => {
+        const pool = new pg.Pool({ connectionString: postgres.url, max: workers + 2 });
+        const store = postgresOutboxStore({ client: pool, table: `bench_${workers}` });
+        return { store, close: () => pool.end() };
+      };
+      results.stores.postgres = await outboxRates(client, 'PostgreSQL', open, 3_000_000);
+    } else {
+      console.log('  PostgreSQL: no server binaries here (apt-get install postgresql), left out');
+    }
+    for (const [name, { rates }] of Object.entries(results.stores)) {
+      const ratios = CONCURRENCY.map((c) => `${fmt(rates[c] / results.raw[c], 2)}x`).join(' / ');
+      console.log(`  ${name}: outbox vs raw payouts.create at 1 / 4 / 16: ${ratios}`);
     }
 
     const database = new DatabaseSync(join(dir, 'heap.db'));
@@ -144,12 +212,9 @@ export async function outboxBench() {
     console.log(
       `  ${fmt(moved, 0)} of ${fmt(HEAP.payouts, 0)} payouts moved (${recovered} recovered after a timed-out answer); final states ${JSON.stringify(counts)}`,
     );
-    const mb = results.heapMb.map((m) => `${m >= 0 ? '+' : ''}${m.toFixed(1)}`).join(' ');
-    console.log(
-      `  heap over ${fmt(HEAP.payouts, 0)} payouts (MB after each ${fmt(HEAP.every, 0)}, from the start): ${mb}`,
-    );
     database.close();
   } finally {
+    postgres?.stop();
     child.disconnect();
     rmSync(dir, { recursive: true, force: true });
   }

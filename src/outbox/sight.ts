@@ -1,4 +1,4 @@
-import { remarkMatch } from '../index.js';
+import { type PayoutMatch, remarkMatch } from '../index.js';
 import type { StepSettings } from './step.js';
 import type { OutboxRow } from './types.js';
 
@@ -19,12 +19,19 @@ interface Sighted {
  * How the listing recognises the payout: by its remark (the key the outbox kept unique), its currency and its
  * amount as sent, for currencies whose listed reference the service assigns; otherwise by its reference.
  */
-export function matchOf(s: Sighted) {
+export function matchOf(s: Sighted): { match?: PayoutMatch } {
   if (s.row.remark_key === null) return {};
   const { body, digits } = s.row.body;
-  const wire = s.settings.client.payouts.check(body, { digits });
+  // Built on the first row judged: a payout whose POST is answered is never looked up.
+  let match: PayoutMatch | undefined;
   return {
-    match: remarkMatch({ remark: wire.remark!, amount: wire.amount, currency: wire.currency }, digits),
+    match: (row, ref) => {
+      if (!match) {
+        const wire = s.settings.client.payouts.check(body, { digits });
+        match = remarkMatch({ remark: wire.remark!, amount: wire.amount, currency: wire.currency }, digits);
+      }
+      return match(row, ref);
+    },
   };
 }
 

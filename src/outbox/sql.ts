@@ -17,6 +17,8 @@ export function checkTable(table: string): string {
 /** The table's companion names: its remarks table and its indexes. */
 export const named = (table: string, suffix: string) => `${table}_${suffix}`;
 const indexName = (table: string, suffix: string) => `${table.replace('.', '_')}_${suffix}`;
+/** The index of open rows by due time: what a claim reads. */
+export const dueIndex = (table: string) => indexName(table, 'due');
 const STATE_LIST = STATES.map((s) => `'${s}'`).join(', ');
 const OPEN_LIST = `('pending', 'sending', 'retry')`;
 
@@ -77,7 +79,7 @@ CREATE TABLE IF NOT EXISTS ${named(table, 'remarks')} (
 }
 
 function createIndexes(table: string): string {
-  return `CREATE INDEX IF NOT EXISTS ${indexName(table, 'due')} ON ${table} (next_attempt_at) WHERE state IN ${OPEN_LIST};
+  return `CREATE INDEX IF NOT EXISTS ${dueIndex(table)} ON ${table} (next_attempt_at) WHERE state IN ${OPEN_LIST};
 CREATE INDEX IF NOT EXISTS ${indexName(table, 'state')} ON ${table} (state, created_at, reference);
 CREATE INDEX IF NOT EXISTS ${indexName(table, 'created')} ON ${table} (created_at, reference);
 `;

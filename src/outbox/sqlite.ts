@@ -6,6 +6,7 @@ import {
   COLUMN_NAMES,
   checkTable,
   DEFAULT_OUTBOX_TABLE,
+  dueIndex,
   named,
   sqliteColumn,
   sqliteOutboxSchema,
@@ -71,14 +72,13 @@ export function sqliteOutboxStore(options: SqliteOutboxStoreOptions): PayoutOutb
       .all(...params)
       .map((r) => rowFrom(r as Record<string, unknown>));
   const lease = `owner = ?, token = token + 1, lease_until = ?`;
-  /** Marks a row the caller's token holds (one more send, its times) and sets its lease: the row after it. */
+  /** Marks a row the caller's token holds (one more send, its times) and sets its lease; whether it did. */
   const markRow = (row: Pick<OutboxRow, 'reference' | 'token'>, t: number, until: number) =>
-    rows(
+    statement(
       `UPDATE ${table} SET state = 'sending', sends = sends + 1, lease_until = ?, updated_at = ?,
          first_sent_at = COALESCE(first_sent_at, ?), last_sent_at = ?
-       WHERE reference = ? AND token = ? RETURNING *`,
-      [until, t, t, t, row.reference, row.token],
-    )[0];
+       WHERE reference = ? AND token = ? RETURNING reference`,
+    ).all(until, t, t, t, row.reference, row.token).length === 1;
 
   return {
     async migrate() {
@@ -146,18 +146,22 @@ export function sqliteOutboxStore(options: SqliteOutboxStoreOptions): PayoutOutb
                  RETURNING *`,
                 [owner, t + leaseMs, reference, t, t],
               )
-            : rows(
+            : // Without statistics SQLite reads every open row by the state index and sorts them; the due index
+              // reads the earliest due ones only.
+              rows(
                 `UPDATE ${table} SET ${lease} WHERE reference IN (
-                   SELECT reference FROM ${table} WHERE ${OPEN} AND ${FREE} AND next_attempt_at <= ?
+                   SELECT reference FROM ${table} INDEXED BY ${dueIndex(table)}
+                   WHERE ${OPEN} AND ${FREE} AND next_attempt_at <= ?
                    ORDER BY next_attempt_at LIMIT ?)
                  RETURNING *`,
                 [owner, t + leaseMs, t, t, limit],
               );
-        const marked = claimed.map((row) =>
-          markFresh && row.state === 'pending' && row.sends === 0 && !row.lookup_first
-            ? { ...markRow(row, t, row.lease_until!)!, marked: true }
-            : row,
-        );
+        const marked = claimed.map((row): OutboxRow => {
+          if (!markFresh || row.state !== 'pending' || row.sends !== 0 || row.lookup_first) return row;
+          markRow(row, t, row.lease_until!); // the token was just taken: it holds
+          const times = { updated_at: t, first_sent_at: row.first_sent_at ?? t, last_sent_at: t };
+          return { ...row, ...times, state: 'sending', sends: 1, marked: true };
+        });
         if (own) db.exec('COMMIT');
         return marked;
       } catch (error) {
@@ -167,31 +171,30 @@ export function sqliteOutboxStore(options: SqliteOutboxStoreOptions): PayoutOutb
     },
     async mark(reference, token, leaseMs) {
       const t = clock();
-      return markRow({ reference, token } as OutboxRow, t, t + leaseMs) !== undefined;
+      return markRow({ reference, token }, t, t + leaseMs);
     },
     async write(reference, token, change) {
       const t = clock();
-      const written = rows(
+      const written = statement(
         `UPDATE ${table} SET state = ?, sends = ?, answered = ?, lookups = ?, accepted = ?, lookup_first = ?,
            reason = ?, result = ?, attempts = ?, clock_doubt_ms = ?, next_attempt_at = ?, updated_at = ?,
            lease_until = NULL, owner = NULL
-         WHERE reference = ? AND token = ? RETURNING *`,
-        [
-          change.state,
-          change.sends,
-          change.answered,
-          change.lookups,
-          Number(change.accepted),
-          Number(change.lookup_first),
-          change.reason,
-          change.result === null ? null : JSON.stringify(change.result),
-          JSON.stringify(change.attempts),
-          Math.round(change.clock_doubt_ms),
-          t + Math.round(change.delayMs),
-          t,
-          reference,
-          token,
-        ],
+         WHERE reference = ? AND token = ? RETURNING reference`,
+      ).all(
+        change.state,
+        change.sends,
+        change.answered,
+        change.lookups,
+        Number(change.accepted),
+        Number(change.lookup_first),
+        change.reason,
+        change.result === null ? null : JSON.stringify(change.result),
+        JSON.stringify(change.attempts),
+        Math.round(change.clock_doubt_ms),
+        t + Math.round(change.delayMs),
+        t,
+        reference,
+        token,
       );
       return written.length === 1;
     },
