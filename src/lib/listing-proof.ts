@@ -66,7 +66,11 @@ export interface WalkLimits {
 
 /** Rows asked for per query: the listing's ceiling. */
 const PAGE_SIZE = 100;
-const STATUSES = ['failed', undefined, 'failed'] as const;
+/**
+ * The listings a walk reads, in order: the default one hides `failed` rows, so `status=failed` is read before
+ * and after it, and a row that moves between the two while they are read is met in one of them.
+ */
+export const LISTINGS = ['failed', undefined, 'failed'] as const;
 
 /**
  * Searches the listings for the payout `judge` recognises, within `window`. Request failures propagate to the
@@ -82,54 +86,85 @@ export async function searchListings(
   const end = window.until && new Date(window.until.getTime() + 2 * window.marginMs).toISOString();
   const seen = new Set<string>();
   const answer: { requestId?: string } = {};
+  const clock = { now: window.clock, marginMs: window.marginMs };
   let incomplete: string | undefined;
-  for (const status of STATUSES) {
-    const walk = { list, judge, window, limits, status, seen, answer };
-    const result = await walkListing(walk, start, end);
-    if ('found' in result) return { found: result.found, complete: true, ...answer };
-    incomplete ??= result.reason && `${status ?? 'default'} listing: ${result.reason}`;
+  for (const status of LISTINGS) {
+    let found: Transaction | undefined;
+    let doubt: string | undefined;
+    const walk = { list, limits, status, seen, answer, clock };
+    const ended = await walkListing(walk, start, end, (row) => {
+      const verdict = judge(row);
+      if (verdict === true) found = row as Transaction;
+      else if (verdict !== false) doubt ??= verdict.doubt;
+      return verdict === true;
+    });
+    if (found) return { found, complete: true, ...answer };
+    // A page that cannot count says so first; a doubt outweighs the walk's other ends.
+    const reason = ended.issue ?? doubt ?? ended.reason;
+    incomplete ??= reason && `${status ?? 'default'} listing: ${reason}`;
   }
   return incomplete ? { complete: false, reason: incomplete, ...answer } : { complete: true, ...answer };
 }
 
-interface Walk {
+/** One listing to walk, and what the walks of one search share. */
+export interface Walk {
   list: ListTransactions;
-  judge: Judge;
-  window: ProofWindow;
   limits: WalkLimits;
   status: 'failed' | undefined;
+  /** Ids of rows already handed over (a row re-read at the instant a query ends on is handed over once). */
   seen: Set<string>;
   /** The last page's request id. */
   answer: { requestId?: string };
+  /**
+   * The clock the window was read from, and the margin it may disagree with the service's by: every answer's
+   * `Date` header is checked against it. None: the window's bounds are the service's own times.
+   */
+  clock?: { now: () => number; marginMs: number } | undefined;
 }
 
-/** One listing, newest first, from `end` (or the service's now) back to `start`. `reason`: why it is no proof. */
-async function walkListing(
+/**
+ * How a walk of one listing ended: `stopped` (the visitor had what it wanted), or read to the end the listing
+ * declared (`reason` and `issue` both undefined), or not: `issue` when a page could not count as read, `reason`
+ * for any other end short of the declared one (a page cap, a window that cannot advance).
+ */
+export type WalkEnd =
+  | { stopped: true; issue?: undefined; reason?: undefined }
+  | {
+      stopped?: false;
+      issue?: string | undefined;
+      reason?: string | undefined;
+    };
+
+/**
+ * One listing, newest first, from `end` (or the service's now) back to `start`: each query is page 1 of the
+ * window ending at the last row read, every page checked before its rows count. Each row not handed over
+ * before goes to `visit`, which returns true to stop the walk. The one walk of the listing behind every proof,
+ * tracking round and reconciliation.
+ */
+export async function walkListing(
   walk: Walk,
   start: string,
   end: string | undefined,
-): Promise<{ found: Transaction } | { reason: string | undefined }> {
+  visit: (row: TransactionListItem) => boolean,
+): Promise<WalkEnd> {
   let cursor = end;
-  let doubt: string | undefined;
   for (let read = 0; read < walk.limits.maxPages; read++) {
     const page = await readPage(walk, start, cursor);
-    if (typeof page === 'string') return { reason: page };
+    if (typeof page === 'string') return { issue: page };
     for (const row of page.data) {
       const id = (row as { id?: unknown }).id;
       if (typeof id === 'string') {
         if (walk.seen.has(id)) continue;
         walk.seen.add(id);
       }
-      const verdict = walk.judge(row);
-      if (verdict === true) return { found: row as Transaction };
-      if (verdict !== false) doubt ??= verdict.doubt;
+      if (visit(row)) return { stopped: true };
     }
     const next = nextCursor(page, cursor);
-    if (next === undefined) return { reason: doubt };
-    if ('stop' in next) return { reason: doubt ?? next.stop };
+    if (next === undefined) return {};
+    if ('stop' in next) return { reason: next.stop };
     cursor = next.cursor;
   }
-  return { reason: doubt ?? `maxLookupPages (${walk.limits.maxPages}) reached before ${start}` };
+  return { reason: `maxLookupPages (${walk.limits.maxPages}) reached before ${start}` };
 }
 
 /** Page 1 of the window `[start, cursor]`, checked; or why it cannot count. */
@@ -138,25 +173,23 @@ async function readPage(
   start: string,
   cursor: string | undefined,
 ): Promise<Page<TransactionListItem> | string> {
-  const { window, limits, status } = walk;
+  const { clock, limits, status } = walk;
   const params = {
     pageSize: PAGE_SIZE,
     startDate: start,
     ...(cursor === undefined ? {} : { endDate: cursor }),
     ...(status === undefined ? {} : { status }),
   };
-  const sent = window.clock();
+  const sent = clock?.now();
   const page = await walk.list(params, limits.request);
-  const received = window.clock();
+  const received = clock?.now();
   limits.onPage?.();
   const requestId = page.response?.requestId;
   if (requestId) walk.answer.requestId = requestId;
   else delete walk.answer.requestId;
-  return (
-    clockIssue(page.response?.headers.get('date') ?? null, sent, received, window.marginMs) ??
-    pageIssue(page, start, cursor) ??
-    page
-  );
+  const skew =
+    clock && clockIssue(page.response?.headers.get('date') ?? null, sent!, received!, clock.marginMs);
+  return skew ?? pageIssue(page, start, cursor) ?? page;
 }
 
 const seconds = (ms: number) => `${Math.round(Math.abs(ms) / 1000)} s`;
