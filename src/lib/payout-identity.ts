@@ -60,6 +60,14 @@ export interface RemarkIdentity {
   currency: string;
 }
 
+const remarkKeys = new WeakMap<PayoutMatch, string>();
+
+/**
+ * The remark key a match made by `remarkMatch` recognises its payout by: a tracking round indexes it, instead of
+ * asking the match of every row (the match still decides). Undefined for any other match.
+ */
+export const remarkKeyOf = (match: PayoutMatch): string | undefined => remarkKeys.get(match);
+
 /**
  * A `match` that recognises a payout by its remark, for currencies whose listed reference the service assigns
  * (NGN): a withdrawal whose `description` has the same normalised key (see `remarkKey`), in the same currency,
@@ -73,7 +81,7 @@ export function remarkMatch(payout: RemarkIdentity, digits?: number): PayoutMatc
   const key = remarkKey(payout.remark);
   const currency = code(payout.currency);
   const minor = toMinorUnits(currency, payout.amount, digits);
-  return (row) => {
+  const match: PayoutMatch = (row) => {
     if (!isWithdrawal(row) || row.description === undefined || remarkKey(row.description) !== key)
       return false;
     const listed = row.destination_currency ?? row.source_currency;
@@ -84,6 +92,8 @@ export function remarkMatch(payout: RemarkIdentity, digits?: number): PayoutMatc
     }
     return row.destination_amount === minor;
   };
+  remarkKeys.set(match, key);
+  return match;
 }
 
 /**
