@@ -18,8 +18,12 @@ export interface ExpectedPayout {
   fee?: number;
   /** The payout's status as you last knew it, to compare with the listing's. */
   status?: string;
-  /** What your records say: `sent` (the payout exists; default), `unknown` (not known), `not_sent` (nothing moved). */
-  state?: 'sent' | 'unknown' | 'not_sent';
+  /**
+   * What your records say: `sent` (the payout exists; default), `unknown` (not known), `not_sent` (nothing
+   * moved), `pending` (being sent, or sent near the period's ends: a listed row is accounted for, and a missing
+   * one is not reported).
+   */
+  state?: 'sent' | 'unknown' | 'not_sent' | 'pending';
   /** Minor-unit digits, where the spec does not state them (USDC, USDT): without them the amount is not compared. */
   digits?: number;
 }
@@ -117,6 +121,7 @@ export function duplicate(p: ExpectedPayout, first: Transaction, row: Transactio
 export function differences(p: ExpectedPayout, row: Transaction): ReconciliationRow[] {
   const at = { reference: p.reference, ...listedOf(row) };
   const state = p.state ?? 'sent';
+  if (state === 'pending') return [];
   if (state === 'unknown') {
     return [
       {

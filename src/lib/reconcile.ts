@@ -42,7 +42,7 @@ const ExpectedSchema = z.looseObject({
   remark: z.optional(z.string()),
   fee: z.optional(z.number()),
   status: z.optional(z.string()),
-  state: z.optional(z.enum(['sent', 'unknown', 'not_sent'])),
+  state: z.optional(z.enum(['sent', 'unknown', 'not_sent', 'pending'])),
   digits: z.optional(z.number()),
 });
 const ReconcileSchema = z.looseObject({

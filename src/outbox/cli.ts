@@ -34,6 +34,7 @@ const NO_SENDING: PayoutOutboxClient['payouts'] = {
   lookupBeforeRetry: () => Promise.reject(new Error('payments-outbox does not send payouts')),
   findByReference: () => Promise.reject(new Error('payments-outbox does not look payouts up')),
   assignsReference: () => false,
+  reconcile: () => Promise.reject(new Error('payments-outbox reconciles through the client it is given')),
 };
 
 class UsageError extends Error {}
@@ -82,7 +83,15 @@ async function open(
 }
 
 const outboxOn = (store: Parameters<typeof createPayoutOutbox>[0]['store']) =>
-  createPayoutOutbox({ client: { payouts: NO_SENDING }, store, owner: 'payments-outbox' });
+  createPayoutOutbox({
+    client: { payouts: NO_SENDING, transactions: { list: () => refuse('read the listing') } },
+    store,
+    owner: 'payments-outbox',
+  });
+
+const refuse = (what: string): never => {
+  throw new Error(`payments-outbox does not ${what} here`);
+};
 
 /** A URL with its password left out, for an error message. */
 const redactUrl = (url: string) => url.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');

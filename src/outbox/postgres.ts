@@ -1,6 +1,15 @@
 import { RequestValidationError } from '../index.js';
+import { FREE, MS, NOW, postgresLife } from './postgres-life.js';
 import { rowFrom, tally } from './record.js';
-import { COLUMN_NAMES, checkTable, DEFAULT_OUTBOX_TABLE, named, postgresOutboxSchema } from './sql.js';
+import {
+  COLUMN_NAMES,
+  checkTable,
+  DEFAULT_OUTBOX_TABLE,
+  JSON_COLUMNS,
+  named,
+  postgresOutboxSchema,
+  TIME_COLUMNS,
+} from './sql.js';
 import type { OutboxRow, OutboxWrite, PayoutOutboxStore } from './types.js';
 
 /**
@@ -28,11 +37,8 @@ export interface PostgresOutboxStoreOptions {
   lookupBeforeFirstSend?: boolean;
 }
 
-// The database's clock, to the millisecond (a JavaScript Date's precision, so keyset cursors compare exactly).
-const NOW = `date_trunc('milliseconds', clock_timestamp())`;
-const MS = `* interval '1 millisecond'`;
 const OPEN = `state IN ('pending', 'sending', 'retry')`;
-const FREE = `(lease_until IS NULL OR lease_until < ${NOW})`;
+const SENT_AT = 'COALESCE(first_sent_at, created_at)';
 
 /** Why commits may not survive a failover here, or undefined. */
 async function replicationRisk(client: PostgresQueryable): Promise<string | undefined> {
@@ -188,18 +194,28 @@ export function postgresOutboxStore(
     async get(reference) {
       return (await rows(`SELECT * FROM ${table} WHERE reference = $1`, [reference]))[0];
     },
-    async list({ state, limit, after, dueBefore }) {
+    async list({ state, limit, after, dueBefore, status, following, sentBetween }) {
+      const at = (ms: number | undefined) => (ms === undefined ? null : new Date(ms));
       return rows(
         `SELECT * FROM ${table} WHERE ($1::text IS NULL OR state = $1)
            AND ($3::timestamptz IS NULL OR (created_at, reference) > ($3::timestamptz, $4::text))
            AND ($5::timestamptz IS NULL OR (${OPEN} AND next_attempt_at <= $5::timestamptz))
+           AND ($6::text IS NULL OR status = $6)
+           AND ($7::timestamptz IS NULL OR (state IN ('created', 'recovered') AND ${SENT_AT} >= $7
+             AND (final_at IS NULL OR final_at > $8::timestamptz)))
+           AND ($9::timestamptz IS NULL OR ${SENT_AT} BETWEEN $9 AND $10::timestamptz)
          ORDER BY created_at, reference LIMIT $2`,
         [
           state ?? null,
           limit,
-          after ? new Date(after.createdAt) : null,
+          at(after?.createdAt),
           after?.reference ?? null,
-          dueBefore === undefined ? null : new Date(dueBefore),
+          at(dueBefore),
+          status ?? null,
+          at(following?.sentSince),
+          at(following?.finalSince),
+          at(sentBetween?.[0]),
+          at(sentBetween?.[1]),
         ],
       );
     },
@@ -216,6 +232,7 @@ export function postgresOutboxStore(
       } = await client.query(`SELECT ${NOW} AS now`);
       return (row!.now as Date).getTime();
     },
+    ...postgresLife(client, table),
   };
 
   /** Reserves `key` for `reference`; the reference holding it (`reference` itself when reserved now or before). */
@@ -239,10 +256,7 @@ const TIMES = new Set(['created_at', 'updated_at', 'next_attempt_at']);
 /** A row's value for a column, as the driver takes it (JSON as text, times as Dates). */
 function value(row: OutboxRow, column: (typeof COLUMN_NAMES)[number]): unknown {
   const v = row[column];
-  if (column === 'body' || column === 'result' || column === 'attempts')
-    return v === null ? null : JSON.stringify(v);
-  if (column === 'lease_until' || column === 'first_sent_at' || column === 'last_sent_at') {
-    return v === null ? null : new Date(v as number);
-  }
+  if (JSON_COLUMNS.has(column)) return v === null ? null : JSON.stringify(v);
+  if (TIME_COLUMNS.has(column)) return v === null ? null : new Date(v as number);
   return v;
 }

@@ -19,6 +19,7 @@ export const named = (table: string, suffix: string) => `${table}_${suffix}`;
 const indexName = (table: string, suffix: string) => `${table.replace('.', '_')}_${suffix}`;
 const STATE_LIST = STATES.map((s) => `'${s}'`).join(', ');
 const OPEN_LIST = `('pending', 'sending', 'retry')`;
+const SENT_LIST = `('created', 'recovered')`;
 
 /**
  * The columns, in each dialect's types. PostgreSQL: times `timestamptz` (read from the database's clock, so
@@ -47,6 +48,19 @@ const COLUMNS = {
   reason: ['text', 'TEXT'],
   result: ['jsonb', 'TEXT'],
   attempts: [`jsonb NOT NULL DEFAULT '[]'`, `TEXT NOT NULL DEFAULT '[]'`],
+  // The payout's own life after it was sent, as observed (times by the service's clock: the rows' updated_at).
+  status: ['text', 'TEXT'],
+  status_at: ['timestamptz', 'INTEGER'],
+  observed_at: ['timestamptz', 'INTEGER'],
+  uetr: ['text', 'TEXT'],
+  tracking_codes: ['jsonb', 'TEXT'],
+  final_at: ['timestamptz', 'INTEGER'],
+  transaction_id: ['text', 'TEXT'],
+  // Changes observed (`observed`, the last one's seq) apart from those whose hooks ran (`delivered`).
+  changes: [`jsonb NOT NULL DEFAULT '[]'`, `TEXT NOT NULL DEFAULT '[]'`],
+  observed: ['integer NOT NULL DEFAULT 0', 'INTEGER NOT NULL DEFAULT 0'],
+  delivered: ['integer NOT NULL DEFAULT 0', 'INTEGER NOT NULL DEFAULT 0'],
+  hook_failures: ['integer NOT NULL DEFAULT 0', 'INTEGER NOT NULL DEFAULT 0'],
 } as const;
 
 export type Column = keyof typeof COLUMNS;
@@ -58,7 +72,29 @@ export const ADDED_COLUMNS: Column[] = [
   'lookup_first',
   'first_sent_at',
   'last_sent_at',
+  'status',
+  'status_at',
+  'observed_at',
+  'uetr',
+  'tracking_codes',
+  'final_at',
+  'transaction_id',
+  'changes',
+  'observed',
+  'delivered',
+  'hook_failures',
 ];
+
+/** Columns that hold JSON, and columns that hold times (besides the stamped ones). */
+export const JSON_COLUMNS = new Set<string>(['body', 'result', 'attempts', 'tracking_codes', 'changes']);
+export const TIME_COLUMNS = new Set<string>([
+  'lease_until',
+  'first_sent_at',
+  'last_sent_at',
+  'status_at',
+  'observed_at',
+  'final_at',
+]);
 
 function createTables(table: string, dialect: 0 | 1): string {
   const columns = COLUMN_NAMES.map((c) => `  ${c} ${COLUMNS[c][dialect]}`);
@@ -71,6 +107,11 @@ CREATE TABLE IF NOT EXISTS ${named(table, 'remarks')} (
   remark_key ${text} PRIMARY KEY,
   reference ${text} NOT NULL,
   created_at ${time} NOT NULL
+);
+CREATE TABLE IF NOT EXISTS ${named(table, 'leases')} (
+  name ${text} PRIMARY KEY,
+  owner ${text} NOT NULL,
+  lease_until ${time} NOT NULL
 );`;
 }
 
@@ -78,6 +119,10 @@ function createIndexes(table: string): string {
   return `CREATE INDEX IF NOT EXISTS ${indexName(table, 'due')} ON ${table} (next_attempt_at) WHERE state IN ${OPEN_LIST};
 CREATE INDEX IF NOT EXISTS ${indexName(table, 'state')} ON ${table} (state, created_at, reference);
 CREATE INDEX IF NOT EXISTS ${indexName(table, 'created')} ON ${table} (created_at, reference);
+CREATE INDEX IF NOT EXISTS ${indexName(table, 'following')} ON ${table} (final_at) WHERE state IN ${SENT_LIST};
+CREATE INDEX IF NOT EXISTS ${indexName(table, 'undelivered')} ON ${table} (reference) WHERE observed > delivered;
+CREATE INDEX IF NOT EXISTS ${indexName(table, 'transaction')} ON ${table} (transaction_id);
+CREATE INDEX IF NOT EXISTS ${indexName(table, 'status')} ON ${table} (status, created_at, reference);
 `;
 }
 
@@ -90,9 +135,10 @@ CREATE INDEX IF NOT EXISTS ${indexName(table, 'created')} ON ${table} (created_a
 const SQL_REMARK_KEY = `lower(btrim(regexp_replace(match_remark, '\\s+', ' ', 'g')))`;
 
 /**
- * Upgrades a table of the first version in place: epoch-millisecond `bigint` times to `timestamptz`, JSON text to
- * `jsonb`, the state checked, the new columns, and each `match_remark` moved to the remarks table (under which
- * key it can never be taken again). Each step runs only when needed, so the script is idempotent.
+ * Upgrades a table of an earlier version in place: epoch-millisecond `bigint` times to `timestamptz`, JSON text to
+ * `jsonb`, the state checked (the first version), the columns added since (`ADDED_COLUMNS`: the remark key, the
+ * send times, the payout's life after it was sent), and each `match_remark` moved to the remarks table (under
+ * which key it can never be taken again). Each step runs only when needed, so the script is idempotent.
  */
 function upgradePostgres(table: string): string {
   const times = ['created_at', 'updated_at', 'next_attempt_at', 'lease_until'];
@@ -124,7 +170,8 @@ END $upgrade$;`;
 }
 
 /**
- * The outbox for PostgreSQL: both tables, an upgrade of a table of the first version, and the indexes, as one
+ * The outbox for PostgreSQL: its tables (payouts, remarks, leases), an upgrade of a table of an earlier version,
+ * and the indexes, as one
  * script that runs as one transaction (`migrate()` sends it as one simple query) behind an advisory lock, so
  * two processes migrating at once take turns. Apply it with your own migration tool as it is.
  */
@@ -139,14 +186,18 @@ ${createIndexes(table)}COMMIT;
 }
 
 /**
- * The outbox for SQLite (`node:sqlite`): the same columns in SQLite's types, and the remarks table. `migrate()`
- * runs this, then adds the columns of later versions to a table of the first one, in one transaction.
+ * The outbox for SQLite (`node:sqlite`): the same columns in SQLite's types, the remarks and leases tables, and
+ * the indexes. `migrate()` runs the tables, adds the columns of later versions to an older table, then the
+ * indexes (some are on those columns), in one transaction.
  */
 export function sqliteOutboxSchema(table = DEFAULT_OUTBOX_TABLE): string {
-  checkTable(table);
-  return `${createTables(table, 1)}
-${createIndexes(table)}`;
+  return `${sqliteTables(table)}
+${sqliteIndexes(table)}`;
 }
+
+/** The tables alone, and the indexes alone, for `migrate()`'s upgrade between them. */
+export const sqliteTables = (table: string) => createTables(checkTable(table), 1);
+export const sqliteIndexes = (table: string) => createIndexes(checkTable(table));
 
 /** The SQLite column definitions, for the upgrade (`ALTER TABLE ... ADD COLUMN`). */
 export const sqliteColumn = (c: Column) => COLUMNS[c][1];
