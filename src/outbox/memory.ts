@@ -155,7 +155,9 @@ export function memoryOutboxStore(options: MemoryOutboxStoreOptions = {}): Payou
       return [...rows.values()]
         .filter(
           (row) =>
-            row.transaction_id === transactionId || row.reference === reference || row.reference === byRemark,
+            (row.transaction_id ?? row.result?.payout?.id ?? row.result?.transaction?.id) === transactionId ||
+            row.reference === reference ||
+            row.reference === byRemark,
         )
         .map(copy);
     },

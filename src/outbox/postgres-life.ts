@@ -1,6 +1,6 @@
 import type { PostgresQueryable } from './postgres.js';
 import { rowFrom } from './record.js';
-import { named } from './sql.js';
+import { LISTED_ID, named } from './sql.js';
 import type { PayoutOutboxStore } from './types.js';
 
 // The database's clock, to the millisecond (a JavaScript Date's precision, so keyset cursors compare exactly).
@@ -52,7 +52,7 @@ export function postgresLife(client: PostgresQueryable, table: string): LifeMeth
     },
     async find({ transactionId, reference, remarkKey }) {
       return rows(
-        `SELECT * FROM ${table} WHERE transaction_id = $1 OR reference = $2
+        `SELECT * FROM ${table} WHERE ${LISTED_ID[0]} = $1 OR reference = $2
            OR reference = (SELECT reference FROM ${named(table, 'remarks')} WHERE remark_key = $3)`,
         [transactionId, reference ?? null, remarkKey ?? null],
       );

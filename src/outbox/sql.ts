@@ -115,13 +115,22 @@ CREATE TABLE IF NOT EXISTS ${named(table, 'leases')} (
 );`;
 }
 
-function createIndexes(table: string): string {
+/**
+ * The listed transaction's id of a row, in SQL: the column once an observation wrote it, before that the POST's
+ * answer (`created`) or the row it was found as (`recovered`). Indexed as this expression, and looked up by it.
+ */
+export const LISTED_ID = [
+  `COALESCE(transaction_id, result->'payout'->>'id', result->'transaction'->>'id')`,
+  `coalesce(transaction_id, json_extract(result, '$.payout.id'), json_extract(result, '$.transaction.id'))`,
+] as const;
+
+function createIndexes(table: string, dialect: 0 | 1): string {
   return `CREATE INDEX IF NOT EXISTS ${indexName(table, 'due')} ON ${table} (next_attempt_at) WHERE state IN ${OPEN_LIST};
 CREATE INDEX IF NOT EXISTS ${indexName(table, 'state')} ON ${table} (state, created_at, reference);
 CREATE INDEX IF NOT EXISTS ${indexName(table, 'created')} ON ${table} (created_at, reference);
 CREATE INDEX IF NOT EXISTS ${indexName(table, 'following')} ON ${table} (final_at) WHERE state IN ${SENT_LIST};
 CREATE INDEX IF NOT EXISTS ${indexName(table, 'undelivered')} ON ${table} (reference) WHERE observed > delivered;
-CREATE INDEX IF NOT EXISTS ${indexName(table, 'transaction')} ON ${table} (transaction_id);
+CREATE INDEX IF NOT EXISTS ${indexName(table, 'transaction')} ON ${table} ((${LISTED_ID[dialect]}));
 CREATE INDEX IF NOT EXISTS ${indexName(table, 'status')} ON ${table} (status, created_at, reference);
 `;
 }
@@ -181,7 +190,7 @@ export function postgresOutboxSchema(table = DEFAULT_OUTBOX_TABLE): string {
 SELECT pg_advisory_xact_lock(hashtext('payments-service-sdk outbox migrate ${table}'));
 ${createTables(table, 0)}
 ${upgradePostgres(table)}
-${createIndexes(table)}COMMIT;
+${createIndexes(table, 0)}COMMIT;
 `;
 }
 
@@ -197,7 +206,7 @@ ${sqliteIndexes(table)}`;
 
 /** The tables alone, and the indexes alone, for `migrate()`'s upgrade between them. */
 export const sqliteTables = (table: string) => createTables(checkTable(table), 1);
-export const sqliteIndexes = (table: string) => createIndexes(checkTable(table));
+export const sqliteIndexes = (table: string) => createIndexes(checkTable(table), 1);
 
 /** The SQLite column definitions, for the upgrade (`ALTER TABLE ... ADD COLUMN`). */
 export const sqliteColumn = (c: Column) => COLUMNS[c][1];

@@ -1,6 +1,6 @@
 import type { LifeMethods } from './postgres-life.js';
 import { rowFrom } from './record.js';
-import { named } from './sql.js';
+import { LISTED_ID, named } from './sql.js';
 import type { SqliteDatabase, SqliteValue } from './sqlite.js';
 
 const SENT = `state IN ('created', 'recovered')`;
@@ -43,7 +43,7 @@ export function sqliteLife(
     },
     async find({ transactionId, reference, remarkKey }) {
       return rows(
-        `SELECT * FROM ${table} WHERE transaction_id = ? OR reference = ?
+        `SELECT * FROM ${table} WHERE ${LISTED_ID[1]} = ? OR reference = ?
            OR reference = (SELECT reference FROM ${named(table, 'remarks')} WHERE remark_key = ?)`,
         [transactionId, reference ?? null, remarkKey ?? null],
       );

@@ -279,3 +279,51 @@ describe('one round for every payout, one process at a time', () => {
     expect(listings.length).toBe(start + 3);
   });
 });
+
+describe('outbox.reconcile', () => {
+  it('sets the records sent in a period against the listing, and finds each kind of difference', async () => {
+    const { mock, outbox, store } = setup({ maxSends: 1, maxLookups: 1, tracking: false });
+    const from = new Date(Date.now() - 3_600_000);
+    const agrees = (await outbox.enqueue(usd('rec-agrees'))).reference;
+    const refunded = (await outbox.enqueue(usd('rec-refunded'))).reference;
+    const missing = (await outbox.enqueue(usd('rec-missing'))).reference;
+    await outbox.work({ until: 'drained' });
+    // Observed as processing; refunded later, after the outbox stopped following it.
+    for (const reference of [agrees, refunded])
+      await outbox.observe(mock.transactions.get(reference) as Transaction);
+    later(1000);
+    mock.transactions.setStatus(refunded, 'refunded');
+    // A record whose payout the listing no longer shows (its row taken out, as a bug might).
+    const account = mock.account();
+    account.transactions = account.transactions.filter((t) => t.row.external_reference !== missing);
+    // An outcome that was unknown, which the listing now settles: the 2xx was cut and the listing lagged.
+    mock.faults.bodyFault('cut').listingLag(3_600_000);
+    const unknown = (await outbox.enqueue(usd('rec-unknown'))).reference;
+    await outbox.settle(unknown);
+    expect((await outbox.get(unknown))?.state).toBe('unknown');
+    mock.faults.clear();
+    for (const t of account.transactions) t.visibleAt = 0;
+    // A withdrawal sent outside the outbox.
+    const stray = mock.transactions.add({ description: 'Sent by hand', source_currency: 'USD' });
+    const report = await outbox.reconcile({ from, to: new Date(Date.now() + 3_600_000) });
+    expect(report.complete).toBe(true);
+    expect(report.rows.map((r) => [r.kind, r.reference ?? r.transactionId])).toEqual(
+      expect.arrayContaining([
+        ['status', refunded],
+        ['unlisted', missing],
+        ['unknown_listed', unknown],
+        ['unrecorded', stray.id],
+      ]),
+    );
+    expect(report.rows.filter((r) => r.kind !== 'unrecorded' || r.transactionId === stray.id)).toHaveLength(
+      4,
+    );
+    expect(report.rows.find((r) => r.kind === 'status')).toMatchObject({
+      expected: 'processing',
+      listed: 'refunded',
+    });
+    // The report is the merchant's to act on: the refund goes to the record (and its hooks) through observe.
+    await outbox.observe(report.rows.find((r) => r.kind === 'status')!.transaction!);
+    expect((await store.get(refunded))?.status).toBe('refunded');
+  });
+});
