@@ -3,7 +3,7 @@ import { remarkKey } from '../lib/payout-identity.js';
 import { matcher, readRound } from '../lib/tracker-round.js';
 import { parseRequest } from '../rules/schema.js';
 import { applyTo, followedOf, recordAt } from './life.js';
-import type { PayoutLifeHooks, PayoutOutboxClient } from './options.js';
+import type { PayoutLifeHooks, PayoutOutboxClient, PayoutOutboxHooks } from './options.js';
 import { appendAttempts, attemptOf, toRecord } from './record.js';
 import type { OutboxChange, OutboxListQuery, OutboxRow, PayoutOutboxStore, PayoutRecord } from './types.js';
 
@@ -16,6 +16,7 @@ import type { OutboxChange, OutboxListQuery, OutboxRow, PayoutOutboxStore, Payou
 /** What following needs: the outbox's client, store and settings. */
 export interface Follower {
   client: PayoutOutboxClient;
+  hooks: PayoutOutboxHooks;
   store: PayoutOutboxStore<unknown>;
   owner: string;
   leaseMs: number;
@@ -63,7 +64,8 @@ export async function listAll(
  */
 export async function trackRound(f: Follower): Promise<OutboxRound | undefined> {
   const tracking = f.tracking!;
-  const lease = 2 * tracking.everyMs + 10 * f.timeout;
+  // Long enough for a round of many pages; a round that outlasts it only costs a second process's round.
+  const lease = Math.max(2 * tracking.everyMs, tracking.everyMs + 4 * f.timeout);
   if (!(await f.store.lease('tracking', f.owner, lease))) return undefined;
   const now = await f.store.now();
   const offset = now - Date.now();
@@ -87,6 +89,7 @@ export async function trackRound(f: Follower): Promise<OutboxRound | undefined> 
   // The turn is this process's until the next round is due: no other (and no cron) runs one before.
   await f.store.lease('tracking', f.owner, tracking.everyMs);
   const { requests, complete, reason } = result;
+  await f.hooks.afterRound?.({ payouts: followed.length, requests, changes });
   return { payouts: followed.length, requests, changes, complete, ...(reason ? { reason } : {}) };
 }
 
@@ -119,6 +122,7 @@ export async function deliver(f: Follower, row: OutboxRow): Promise<{ delivered:
         retryInMs: f.backoff(failures),
         attempts: appendAttempts(row.attempts, [attemptOf('hook', error, `${what}: ${message(error)}`)]),
       });
+      await f.hooks.afterDeliver?.(row.reference, row.delivered + delivered, true);
       return { delivered, failed: true };
     }
     delivered += 1;
@@ -130,6 +134,7 @@ export async function deliver(f: Follower, row: OutboxRow): Promise<{ delivered:
     });
     // Another owner holds the row now (this one outlived its lease in a hook): it delivers the rest.
     if (!held) return { delivered, failed: false };
+    await f.hooks.afterDeliver?.(row.reference, change.seq, false);
   }
   if (pending.length === 0)
     await f.store.deliver(row.reference, row.token, { delivered: row.delivered, hookFailures: 0 });

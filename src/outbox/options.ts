@@ -61,6 +61,10 @@ export interface PayoutOutboxHooks {
   afterPost?: (reference: string) => void | Promise<void>;
   /** The step's outcome was written (`lost`: another owner holds the row, and nothing was written). */
   afterWrite?: (reference: string, state: PayoutState | 'lost') => void | Promise<void>;
+  /** A change's hooks ran and that was written (`delivered`: its seq); or a hook threw (`failed`). */
+  afterDeliver?: (reference: string, delivered: number, failed: boolean) => void | Promise<void>;
+  /** A tracking round ended: the payouts it followed, the listing requests it made, the changes it found. */
+  afterRound?: (round: { payouts: number; requests: number; changes: number }) => void | Promise<void>;
 }
 
 /** Options of `createPayoutOutbox`. */

@@ -18,6 +18,7 @@ import {
   type PayoutRecord,
 } from '../../src/outbox/index.js';
 import { createPaymentsMock, DEFAULT_API_KEY, startMockServer } from '../../src/testing/index.js';
+import { type TrackingTally, type TrackingTrial, trackingPhase } from './durable-tracking.js';
 import { BENEFICIARY } from './fixtures.js';
 
 const WORKER = fileURLToPath(new URL('../durable/worker.ts', import.meta.url));
@@ -58,6 +59,8 @@ export interface TrialOptions {
   terminateBackend?: (backendPid: number) => Promise<void>;
   /** Fails the trial after this long (a hang, not a slow machine: generous). */
   deadlineMs: number;
+  /** The tracking phase: the mock moves the payouts through their life while the workers follow them. */
+  tracking?: TrackingTrial;
 }
 
 export interface Tally {
@@ -71,6 +74,8 @@ export interface Tally {
   pausedLost: boolean;
   terminated: boolean;
   line: string;
+  /** The tracking phase's tally, when it ran. */
+  tracking?: TrackingTally;
 }
 
 /** A small seeded generator (mulberry32). */
@@ -95,6 +100,9 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
     wallet.available_balance = 10 ** 13;
   }
   mock.faults.listingLag(150);
+  const tracking =
+    options.tracking &&
+    trackingPhase({ trial: options.tracking, seed: options.seed, mock, store: options.store });
   // Faults at seeded POSTs: a cut or stalled 2xx (the payout committed), a 503, a 429 with Retry-After.
   const handle = mock.handle.bind(mock);
   let posts = 0;
@@ -154,7 +162,11 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
   });
   const deadline = setTimeout(
     () =>
-      rejectDone(new Error(`${options.label}: not every payout was final after ${options.deadlineMs} ms`)),
+      rejectDone(
+        new Error(
+          `${options.label}: not every payout was final after ${options.deadlineMs} ms${tracking ? ` (tracking: ${tracking.waiting()})` : ''}`,
+        ),
+      ),
     options.deadlineMs,
   );
 
@@ -164,16 +176,23 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
     return count;
   };
   let checking = false;
-  const checkDone = async () => {
+  // A report that comes while a check runs is checked again after it (the check may have read the store first).
+  let recheck = false;
+  const checkDone = async (): Promise<void> => {
+    if (checking) recheck = true;
     if (checking || finished) return;
     checking = true;
     try {
-      if ((await open()) === 0 && !paused) {
+      if ((await open()) === 0 && !paused && (!tracking || (await tracking.settled(references)))) {
         finished = true;
         resolveDone();
       }
     } finally {
       checking = false;
+    }
+    if (recheck && !finished) {
+      recheck = false;
+      await checkDone();
     }
   };
 
@@ -194,6 +213,7 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
       killsLeft -= 1;
       env.OUTBOX_KILL = `${KILL_POINTS[Math.floor(random() * KILL_POINTS.length)]}:${1 + Math.floor(random() * 3)}`;
     }
+    if (tracking) Object.assign(env, tracking.workerEnv(env));
     const child = spawn(process.execPath, [script], {
       cwd: ROOT,
       env,
@@ -208,6 +228,9 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
         return;
       }
       if (event.event === 'killed') killed[event.at!] = (killed[event.at!] ?? 0) + 1;
+      tracking?.onEvent(event);
+      if (tracking && (event.event === 'delivered' || event.event === 'final'))
+        void checkDone().catch(rejectDone);
       if (event.event === 'paused') paused = { child, reference: event.reference! };
       if (
         event.event === 'write' &&
@@ -294,7 +317,9 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
     `unknown ${count('unknown')}, duplicates ${duplicates}, lost ${lost}; ` +
     `${options.processes} processes, ${posts} POSTs, killed ${JSON.stringify(killed)}, ` +
     `paused worker stopped: ${pausedLost}, connection terminated: ${terminated}, settled in ${Math.round((settledAt - enqueuedAt) / 1000)} s (half by ${Math.round(((finals[Math.floor(finals.length / 2)] ?? 0) - enqueuedAt) / 1000)} s, 90 % by ${Math.round(((finals[Math.floor(finals.length * 0.9)] ?? 0) - enqueuedAt) / 1000)} s)`;
+  const trackingTally = tracking && (await tracking.tally(references, killed['in-hook'] ?? 0));
   return {
+    ...(trackingTally ? { tracking: trackingTally } : {}),
     payouts: references.length,
     states,
     duplicates,
@@ -304,7 +329,7 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
     killed,
     pausedLost,
     terminated,
-    line,
+    line: trackingTally ? `${line}; ${trackingTally.line}` : line,
   };
 }
 

@@ -34,6 +34,10 @@ describe('examples', () => {
     );
     // NGN: listed under the service's reference, recognised by the remark (`match`).
     expect(text).toMatch(/recognised by its remark; the service listed it as PO-\d{8}-/);
+    // Its life: the NGN payout followed to completed, a wire to its UETR, read from the listing.
+    expect(text).toContain('   NGN: processing -> completed (final)');
+    expect(text).toContain('   USD wire: processing -> completed (final)');
+    expect(text).toMatch(/ {3}USD wire: UETR [0-9a-f-]{36} assigned \(completed\)/);
     expect(text).toContain("approved by the mock's reviewer and made default: active, isDefault true");
     expect(lines.at(-1)).toBe('Done.');
     const main = mock.account(mock.state.mainAccountId);
