@@ -14,6 +14,8 @@
 //    against a build from before them is bench/ab.mjs's paired A/B
 // 7. the outbox (bench/outbox.mjs): settled payouts/s with 1, 4 and 16 workers, database round trips per payout,
 //    heap over 10,000 payouts
+// 8. tracking (bench/tracking.mjs): listing requests per round when one tracker follows 10, 1,000 and 10,000
+//    open payouts, against a tracker per payout
 // The API is bench/server.mjs in a child process on 127.0.0.1, so only the client's CPU is counted here. This
 // prints figures; it is not a test and exits 0 whether or not a target is met.
 import { fork } from 'node:child_process';
@@ -38,6 +40,7 @@ import { outboxBench } from './outbox.mjs';
 import { startup, upload } from './processes.mjs';
 import { TOTAL } from './server.mjs';
 import { TRACING_TARGET, tracingCost } from './tracing.mjs';
+import { trackingBench } from './tracking.mjs';
 
 const STRIPE_VERSION = Stripe.PACKAGE_VERSION;
 
@@ -344,10 +347,12 @@ async function main() {
   }
   console.log('\n7. the outbox: payouts settled end to end against the loopback mock, SQLite store');
   results.outbox = await outboxBench();
+  console.log('\n8. tracking: listing requests per round, one tracker for every open payout, loopback mock');
+  results.tracking = await trackingBench();
   summary(results);
 }
 
-function summary({ cpu, walk, upload, startup, size, tracing, outbox }) {
+function summary({ cpu, walk, upload, startup, size, tracing, outbox, tracking }) {
   const x = asRatio;
   const vsFetch = (side) => `${fmt(cpu.us[side], 0)} µs = ${x(cpu.us[side] / cpu.us.fetch)} fetch`;
   const rows = [
@@ -404,6 +409,12 @@ function summary({ cpu, walk, upload, startup, size, tracing, outbox }) {
       `${outbox.heapMb.map((m) => m.toFixed(1)).join(' ')} MB`,
       `flat: < ${TARGETS.outboxHeapMb} MB from 1k to 10k`,
       outbox.heapMb.at(-1) - outbox.heapMb[0] < TARGETS.outboxHeapMb,
+    ],
+    [
+      'tracking: requests/round, 10/1k/10k',
+      tracking.map((t) => fmt(t.requests, 0)).join(' / '),
+      'grows with rows, not payouts',
+      undefined,
     ],
   ].map(([name, value, target = 'none', met]) => [name, value, target, met]);
   const widths = [0, 1, 2].map((c) => Math.max(...rows.map((r) => r[c].length), 6));

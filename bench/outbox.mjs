@@ -71,10 +71,16 @@ async function settleAll(client, store, workers) {
       timeout: 10_000,
       visibilityWaits: [200],
       backoff: { baseMs: 100, maxMs: 1000 },
+      // The send path alone: following sent payouts is part 8's (bench/tracking.mjs).
+      tracking: false,
     }),
   );
   for (;;) {
-    await Promise.all(outboxes.map((outbox) => outbox.work({ concurrency: 1, untilIdle: true, pollMs: 10 })));
+    await Promise.all(
+      outboxes.map((outbox) =>
+        outbox.work({ concurrency: 1, until: 'drained', drainWithinMs: 0, pollMs: 10 }),
+      ),
+    );
     const open = await Promise.all(OPEN.map((state) => store.list({ state, limit: 1 })));
     if (open.every((rows) => rows.length === 0)) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -110,7 +116,7 @@ export async function outboxBench() {
       const { moved } = await tally(outbox);
       if (moved !== PER_RUN) console.log(`  (${PER_RUN - moved} of ${PER_RUN} ended in another final state)`);
       results.rates[workers] = PER_RUN / seconds;
-      // Enqueue's insert is one more per payout; `untilIdle` ends with one empty claim per worker.
+      // Enqueue's insert is one more per payout; draining ends with one empty claim per worker.
       results.roundTrips = Math.max(results.roundTrips, calls.n / PER_RUN + 1);
       console.log(
         `  ${String(workers).padStart(2)} worker(s): ${fmt(PER_RUN / seconds, 0)} payouts/s settled ` +
