@@ -58,13 +58,6 @@ export {
   STATUS_ORDER,
 } from './lib/payout-status.js';
 export type { PayoutTracker, TrackerDeps } from './lib/payout-tracker.js';
-export {
-  type ExpectedPayout,
-  type ReconcileOptions,
-  type ReconciliationReport,
-  type ReconciliationRow,
-  reconciliationCsv,
-} from './lib/reconcile.js';
 export type {
   PayoutChange,
   PayoutTrackerOptions,

@@ -1,4 +1,5 @@
-import type { PayoutCreateParams, ReconciliationReport, Transaction } from '../index.js';
+import type { PayoutCreateParams, Transaction } from '../index.js';
+import type { ReconciliationReport } from '../lib/reconcile.js';
 import type { OutboxReconcileOptions } from './reconcile.js';
 import type { OutboxChange, PayoutRecord, PayoutState } from './types.js';
 import type { WorkOptions, WorkSummary } from './work.js';
@@ -94,7 +95,7 @@ export interface PayoutOutbox<Tx = unknown> {
   observe(transaction: Transaction): Promise<{ record?: PayoutRecord; changes: OutboxChange[] }>;
   /**
    * A reconciliation of a period: the listing's withdrawals set against the records sent in it (typed rows of
-   * differences; `reconciliationCsv` writes them as CSV). See `client.payouts.reconcile`.
+   * differences; `reconciliationCsv` writes them as CSV). See `reconcilePayouts`.
    */
   reconcile(options: OutboxReconcileOptions): Promise<ReconciliationReport>;
   /**

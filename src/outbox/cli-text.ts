@@ -1,4 +1,4 @@
-import type { ReconciliationReport } from '../index.js';
+import type { ReconciliationReport } from '../lib/reconcile.js';
 import { OPEN_STATES, type PayoutRecord } from './types.js';
 
 /** What `payments-outbox` prints: aligned tables of records, one record's trail, a reconciliation. */

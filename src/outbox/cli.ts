@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { PaymentsClient, RequestValidationError, reconciliationCsv } from '../index.js';
+import { PaymentsClient, RequestValidationError } from '../index.js';
+import { reconciliationCsv } from '../lib/reconcile.js';
 import { listText, reconciliationText, showText, table } from './cli-text.js';
 import type { PayoutOutboxClient } from './options.js';
 import { createPayoutOutbox, type PayoutOutbox } from './outbox.js';
@@ -41,7 +42,6 @@ const NO_SENDING: PayoutOutboxClient['payouts'] = {
   lookupBeforeRetry: () => Promise.reject(new Error('payments-outbox does not send payouts')),
   findByReference: () => Promise.reject(new Error('payments-outbox does not look payouts up')),
   assignsReference: () => false,
-  reconcile: () => Promise.reject(new Error('payments-outbox reconciles through the client it is given')),
 };
 
 class UsageError extends Error {}

@@ -4,10 +4,7 @@ import type { OutboxChange, PayoutOutboxStore, PayoutRecord, PayoutState } from 
 
 /** What the outbox needs of a `PaymentsClient`. */
 export type PayoutOutboxClient = {
-  payouts: Pick<
-    PaymentsClient['payouts'],
-    'lookupBeforeRetry' | 'findByReference' | 'assignsReference' | 'reconcile'
-  >;
+  payouts: Pick<PaymentsClient['payouts'], 'lookupBeforeRetry' | 'findByReference' | 'assignsReference'>;
   /** The listing, read by tracking rounds. */
   transactions: Pick<PaymentsClient['transactions'], 'list'>;
 };

@@ -1,9 +1,38 @@
-import type { ExpectedPayout, ReconciliationReport } from '../index.js';
+import type { PaymentsClient } from '../index.js';
 import { remarkKey as keyOf } from '../lib/payout-identity.js';
+import {
+  type ExpectedPayout,
+  type ReconcileOptions,
+  type ReconciliationReport,
+  reconcileListing,
+} from '../lib/reconcile.js';
 import { matcher } from '../lib/tracker-round.js';
 import { type Follower, listAll } from './follow.js';
 import { followedOf, lifeOf } from './life.js';
 import type { OutboxRow } from './types.js';
+
+/**
+ * A reconciliation of a period without an outbox (finance's morning question): every withdrawal the listings
+ * show from `from` to `to`, set against the payouts your records hold (`payouts`), as typed rows of differences:
+ * withdrawals no record accounts for, recorded payouts not listed, payouts that moved twice, status, amount and
+ * fee differences, and unknown outcomes the listing settles. `reconciliationCsv(report)` writes them as CSV.
+ * See docs/payout-lifecycle.md.
+ */
+export function reconcilePayouts(
+  client: {
+    transactions: Pick<PaymentsClient['transactions'], 'list'>;
+    payouts: Pick<PaymentsClient['payouts'], 'assignsReference'>;
+  },
+  options: ReconcileOptions,
+): Promise<ReconciliationReport> {
+  return reconcileListing(
+    {
+      list: (params, request) => client.transactions.list(params, request),
+      assigns: (currency) => client.payouts.assignsReference(currency),
+    },
+    options,
+  );
+}
 
 /** Options of the outbox's `reconcile`. */
 export interface OutboxReconcileOptions {
@@ -65,7 +94,7 @@ export async function reconcileOutbox(
     Number.isFinite(from) && Number.isFinite(to)
       ? await listAll(f.store, { sentBetween: [from! - EDGE_MS, to! + EDGE_MS] })
       : [];
-  const report = await f.client.payouts.reconcile({
+  const report = await reconcilePayouts(f.client, {
     ...options,
     timeout: f.timeout,
     payouts: rows.map((row) => expectedOf(row, from!, to!)),

@@ -20,7 +20,6 @@ import {
 import { LOOKUP_BEFORE_RETRY_OPTION_KEYS, type LookupBeforeRetryOptions } from '../lib/payout-options.js';
 import { type PayoutOutcome, PayoutOutcomeUnknownError, recoverPayout } from '../lib/payout-recovery.js';
 import { PayoutTracker } from '../lib/payout-tracker.js';
-import { type ReconcileOptions, type ReconciliationReport, reconcileListing } from '../lib/reconcile.js';
 import {
   type PayoutChange,
   type PayoutTrackerOptions,
@@ -204,17 +203,6 @@ export class Payouts extends APIResource {
       // A bad option is the promise's rejection, as for every other async method.
       return Promise.reject(error);
     }
-  }
-
-  /**
-   * A reconciliation of a period (finance's morning question): every withdrawal the listings show from `from` to
-   * `to`, set against the payouts your records hold (`payouts`), as typed rows of differences: withdrawals no
-   * record accounts for, recorded payouts not listed, payouts that moved twice, status, amount and fee
-   * differences, and unknown outcomes the listing settles. `reconciliationCsv(report)` writes them as CSV.
-   */
-  reconcile(options: ReconcileOptions): Promise<ReconciliationReport> {
-    const list: ListTransactions = (params, o) => this.client.transactions.list(params, o);
-    return reconcileListing({ list, assigns: (currency) => this.assignsReference(currency) }, options);
   }
 
   /** One call's options, as a tracker's and a track's. */

@@ -1,14 +1,10 @@
 /**
- * The daily reconciliation without an outbox (issue 32): `client.payouts.reconcile` reads the period's listings
+ * The daily reconciliation without an outbox (issue 32): `reconcilePayouts` reads the period's listings
  * by the walk the proofs use and reports every kind of difference with your records, as typed rows and CSV.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  type ExpectedPayout,
-  PaymentsClient,
-  RequestValidationError,
-  reconciliationCsv,
-} from '../../src/index.js';
+import { PaymentsClient, RequestValidationError } from '../../src/index.js';
+import { type ExpectedPayout, reconcilePayouts, reconciliationCsv } from '../../src/outbox/index.js';
 import { createPaymentsMock, DEFAULT_API_KEY, FIXED_HISTORY_END } from '../../src/testing/index.js';
 import { BENEFICIARY, rejection } from '../helpers/fixtures.js';
 
@@ -35,7 +31,7 @@ function setup() {
   return { mock, client, pay };
 }
 
-describe('client.payouts.reconcile', () => {
+describe('reconcilePayouts', () => {
   it('finds every kind of difference, and nothing where the records agree', async () => {
     const { mock, client, pay } = setup();
     const ok = await pay('agrees');
@@ -78,7 +74,7 @@ describe('client.payouts.reconcile', () => {
       { reference: 'never-listed', amount: 100, currency: 'USD' },
       { reference: 'not-sent-absent', amount: 100, currency: 'USD', state: 'not_sent' },
     ];
-    const report = await client.payouts.reconcile({ ...DAY, payouts });
+    const report = await reconcilePayouts(client, { ...DAY, payouts });
     expect(report).toMatchObject({ complete: true, listed: 9, payouts: 9 });
     const kinds = report.rows.map((r) => [r.kind, r.reference ?? r.transactionId]);
     expect(kinds).toEqual(
@@ -133,7 +129,7 @@ describe('client.payouts.reconcile', () => {
     // The default listing's second page is lost (a reconciliation's first query ends at `to` already).
     const end = DAY.to.toISOString();
     mock.faults.pageFault('empty', ({ query }) => !query.has('status') && query.get('endDate') !== end);
-    const report = await client.payouts.reconcile({
+    const report = await reconcilePayouts(client, {
       ...DAY,
       payouts: [{ reference: 'elsewhere', amount: 1, currency: 'USD' }],
     });
@@ -155,7 +151,7 @@ describe('client.payouts.reconcile', () => {
       [{ ...DAY, payouts: [{ amount: 1, currency: 'USD' }] }, 'payouts.0.reference'],
     ];
     for (const [options, field] of cases) {
-      const error = await rejection(client.payouts.reconcile(options as never));
+      const error = await rejection(reconcilePayouts(client, options as never));
       expect(error).toBeInstanceOf(RequestValidationError);
       expect((error as RequestValidationError).field).toBe(field);
     }
