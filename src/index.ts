@@ -57,7 +57,7 @@ export {
   PayoutNotFinalError,
   STATUS_ORDER,
 } from './lib/payout-status.js';
-export type { PayoutTracker, TrackerDeps } from './lib/payout-tracker.js';
+export type { PayoutTracker } from './lib/payout-tracker.js';
 export type {
   PayoutChange,
   PayoutTrackerOptions,

@@ -22,7 +22,9 @@ type Settings = ReturnType<typeof trackerSettings>;
 
 /** What a tracker needs of the client: the listing, and which currencies' references the service assigns. */
 export interface TrackerDeps {
+  /** `client.transactions.list`. */
   list: ListTransactions;
+  /** `client.payouts.assignsReference`. */
   assigns: (currency: string) => boolean;
 }
 
@@ -43,8 +45,11 @@ export class PayoutTracker {
   #delay: number | undefined;
   #last: TrackingRound | undefined;
 
-  /** Options are checked here: a bad one is a `RequestValidationError` naming it. */
-  constructor(deps: TrackerDeps, options: PayoutTrackerOptions = {}) {
+  /**
+   * Only `client.payouts.tracker()` makes one (through `InternalPayoutTracker`), so the constructor is private.
+   * Options are checked here: a bad one is a `RequestValidationError` naming it.
+   */
+  private constructor(deps: TrackerDeps, options: PayoutTrackerOptions = {}) {
     this.#deps = deps;
     this.#settings = trackerSettings(ownData(options));
   }
@@ -233,3 +238,12 @@ export class PayoutTracker {
     return round;
   }
 }
+
+/**
+ * `PayoutTracker` as `client.payouts.tracker()` builds it. The class's constructor is private, so the published
+ * types offer no way to make a tracker without a client; this alias is not exported from the package.
+ */
+export const InternalPayoutTracker = PayoutTracker as unknown as new (
+  deps: TrackerDeps,
+  options?: PayoutTrackerOptions,
+) => PayoutTracker;

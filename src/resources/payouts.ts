@@ -19,7 +19,7 @@ import {
 } from '../lib/payout-lookup.js';
 import { LOOKUP_BEFORE_RETRY_OPTION_KEYS, type LookupBeforeRetryOptions } from '../lib/payout-options.js';
 import { type PayoutOutcome, PayoutOutcomeUnknownError, recoverPayout } from '../lib/payout-recovery.js';
-import { PayoutTracker } from '../lib/payout-tracker.js';
+import { InternalPayoutTracker, type PayoutTracker } from '../lib/payout-tracker.js';
 import {
   type PayoutChange,
   type PayoutTrackerOptions,
@@ -179,7 +179,10 @@ export class Payouts extends APIResource {
    */
   tracker(options?: PayoutTrackerOptions): PayoutTracker {
     const list: ListTransactions = (params, o) => this.client.transactions.list(params, o);
-    return new PayoutTracker({ list, assigns: (currency) => this.assignsReference(currency) }, options);
+    return new InternalPayoutTracker(
+      { list, assigns: (currency) => this.assignsReference(currency) },
+      options,
+    );
   }
 
   /**
