@@ -209,7 +209,7 @@ const client = new PaymentsClient({ apiKey: DEFAULT_API_KEY, baseUrl: mock.baseU
   await store.migrate();
   const outbox = createPayoutOutbox({ client, store, visibilityWaits: [0] });
   const beneficiary = { accountName: 'A', accountNumber: '0123456789', bankName: 'B', bankCode: '000013', email: 'a@example.com' };
-  const reference = await outbox.enqueue({ amount: 1000, currency: 'NGN', beneficiary });
+  const { reference } = await outbox.enqueue({ amount: 1000, currency: 'NGN', beneficiary });
   const record = await outbox.settle(reference);
   if (record.state !== 'created' || record.matchRemark !== reference) process.exit(1);
   try { await outbox.enqueue({ amount: -1, currency: 'NGN', beneficiary }); process.exit(2); }
