@@ -70,8 +70,9 @@ export async function payoutLife({
         }
       })(),
     );
-  const totalTimeout = mock ? 30_000 : 20_000;
-  follow('NGN', tracker.track(ngn.externalReference, { payout: ngn.found, match: ngn.match, totalTimeout }));
+  // The mock's schedule ends every payout; a real one may take longer than a demo should wait.
+  const limit = mock ? {} : { totalTimeout: 20_000 };
+  follow('NGN', tracker.track(ngn.externalReference, { payout: ngn.found, match: ngn.match, ...limit }));
   if (mock) {
     // A wire: completed first, its UETR from the correspondent network after (the spec: minutes, sometimes hours).
     const externalReference = `wire_${Date.now().toString(36)}`;
@@ -86,7 +87,7 @@ export async function payoutLife({
           ? outcome.transaction
           : undefined;
     if (payout) {
-      const wire = tracker.track(externalReference, { payout, afterFinalMs: 10_000, totalTimeout });
+      const wire = tracker.track(externalReference, { payout, afterFinalMs: 60_000 });
       follow('USD wire', wire, (change) => change.kind === 'uetr');
     }
   }

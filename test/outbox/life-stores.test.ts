@@ -129,8 +129,9 @@ function contract(name: string, open: () => Promise<PayoutOutboxStore<unknown>>)
       );
       expect(taken.filter(Boolean)).toHaveLength(1);
       const holder = ['a', 'b', 'c', 'd'][taken.indexOf(true)]!;
-      expect(await store.lease(`${name}-turn`, holder, 1)).toBe(true);
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(await store.lease(`${name}-turn`, 'z', 60_000)).toBe(false);
+      // The holder renews its own; one that has lapsed (here: renewed to a second ago) is free for the next.
+      expect(await store.lease(`${name}-turn`, holder, -1000)).toBe(true);
       expect(await store.lease(`${name}-turn`, 'z', 60_000)).toBe(true);
     });
 

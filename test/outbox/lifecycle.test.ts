@@ -235,10 +235,15 @@ describe('hooks run at least once per change', () => {
   it('a process that dies in a hook does not lose the change: another delivers it again after the lease', async () => {
     const seen: string[] = [];
     const { mock, store, make } = setup();
+    let entered!: () => void;
+    const inHook = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
     const dying = make({
       owner: 'dies',
       onFinal: (r) => {
         seen.push(`dies ${r.status}`);
+        entered();
         return new Promise(() => {}); // the process is gone: this hook never returns
       },
     });
@@ -248,7 +253,8 @@ describe('hooks run at least once per change', () => {
     mock.transactions.setStatus(reference, 'completed');
     const stop = new AbortController();
     void dying.work({ signal: stop.signal, pollMs: 1 });
-    await vi.waitFor(() => expect(seen).toEqual(['dies completed']));
+    await inHook;
+    expect(seen).toEqual(['dies completed']);
     stop.abort();
     expect((await store.get(reference))!.delivered).toBe(1);
     const next = make({ owner: 'next', onFinal: (r) => void seen.push(`next ${r.status}`) });
@@ -263,13 +269,25 @@ describe('hooks run at least once per change', () => {
 
 describe('one round for every payout, one process at a time', () => {
   it('reads the window once per round however many payouts are followed, and one process takes the turn', async () => {
-    const { outbox, make, listings } = setup({ tracking: { everyMs: 60_000 } });
+    const { make, listings } = setup({ tracking: { everyMs: 60_000 } });
+    let rounds = 0;
+    let secondRound!: () => void;
+    const second = new Promise<void>((resolve) => {
+      secondRound = resolve;
+    });
+    const afterRound = () => {
+      rounds += 1;
+      if (rounds === 2) secondRound();
+    };
+    const outbox = make({ owner: 'holder', hooks: { afterRound } });
     for (let i = 0; i < 30; i++) await outbox.enqueue(usd(`many-${i}`));
     await outbox.work({ until: 'drained', concurrency: 8 });
     const start = listings.length;
     const stop = new AbortController();
+    // The same process again (the turn is its own): one round at once, the next a minute later.
     const holder = outbox.work({ signal: stop.signal, pollMs: 5 });
-    await vi.waitFor(() => expect(listings.length).toBe(start + 3));
+    await second;
+    expect(listings.length).toBe(start + 3);
     // Another process: the tracking lease is held, so it runs no round.
     const other = await make({ owner: 'other' }).work({ until: 'drained' });
     expect(other.tracking.rounds).toBe(0);
