@@ -175,8 +175,9 @@ function following(
     (!loop.drained || (tried === 0 && idle));
   return {
     tally,
+    // While a round runs, its end wakes the loop (it is a task): no need to poll for the next one.
     nextInMs: () =>
-      follow.round === undefined || loop.drained
+      follow.round === undefined || loop.drained || rounding
         ? Number.POSITIVE_INFINITY
         : Math.max(0, roundAt - Date.now()),
     async step(room: number, idle: boolean): Promise<number> {
