@@ -16,6 +16,8 @@
 //    payouts/s with 1, 4 and 16 workers on SQLite and PostgreSQL (target >= 0.7x raw), database round trips per
 //    payout (target <= 3), heap over 10,000 payouts
 // 8. listing pages a proof of absence reads with 100,000 transactions a day (bench/proof.mjs, in-process mock)
+// 9. tracking (bench/tracking.mjs): listing requests per round when one tracker follows 10, 1,000 and 10,000
+//    open payouts, against a tracker per payout
 // The API is bench/server.mjs in a child process on 127.0.0.1, so only the client's CPU is counted here. This
 // prints figures; it is not a test and exits 0 whether or not a target is met.
 import { fork } from 'node:child_process';
@@ -41,6 +43,7 @@ import { startup, upload } from './processes.mjs';
 import { proofCost } from './proof.mjs';
 import { TOTAL } from './server.mjs';
 import { TRACING_TARGET, tracingCost } from './tracing.mjs';
+import { trackingBench } from './tracking.mjs';
 
 const STRIPE_VERSION = Stripe.PACKAGE_VERSION;
 
@@ -363,6 +366,8 @@ async function main() {
   });
   console.log('\n8. a proof of absence: listing pages read, with 100,000 transactions a day in the listing');
   results.proof = await proofCost();
+  console.log('\n9. tracking: listing requests per round, one tracker for every open payout, loopback mock');
+  results.tracking = await trackingBench();
   summary(results);
 }
 
@@ -388,7 +393,7 @@ function outboxRows(outbox) {
   });
 }
 
-function summary({ cpu, walk, upload, startup, size, tracing, outbox, proof }) {
+function summary({ cpu, walk, upload, startup, size, tracing, outbox, proof, tracking }) {
   const x = asRatio;
   const vsFetch = (side) => `${fmt(cpu.us[side], 0)} µs = ${x(cpu.us[side] / cpu.us.fetch)} fetch`;
   const rows = [
@@ -465,6 +470,12 @@ function summary({ cpu, walk, upload, startup, size, tracing, outbox, proof }) {
       outbox ? `${outbox.heapMb.map((m) => m.toFixed(1)).join(' ')} MB` : 'failed (see 7)',
       `flat: < ${TARGETS.outboxHeapMb} MB from 1k to 10k`,
       outbox ? outbox.heapMb.at(-1) - outbox.heapMb[0] < TARGETS.outboxHeapMb : undefined,
+    ],
+    [
+      'tracking: requests/round, 10/1k/10k',
+      tracking.map((t) => fmt(t.requests, 0)).join(' / '),
+      'grows with rows, not payouts',
+      undefined,
     ],
   ].map(([name, value, target = 'none', met]) => [name, value, target, met]);
   const widths = [0, 1, 2].map((c) => Math.max(...rows.map((r) => r[c].length), 6));

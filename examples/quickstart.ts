@@ -1,6 +1,6 @@
 /**
  * A tour of the SDK: banks and name enquiry, a saved beneficiary, a payout that survives a dropped connection,
- * a slip of the amount's unit refused by a payout ceiling, `for await` over the transaction history, a tenant acting for an account, and a payer name with a document.
+ * a slip of the amount's unit refused by a payout ceiling, that payout (and a cross-border wire) followed to its final status and UETR, `for await` over the transaction history, a tenant acting for an account, and a payer name with a document.
  * `npm run demo` runs it against the bundled mock; with PAYMENTS_BASE_URL and PAYMENTS_API_KEY set it runs
  * against that server, and writes (money above all) only with --live.
  */
@@ -16,6 +16,7 @@ import {
 } from 'payments-service-sdk';
 import type { PaymentsMock } from 'payments-service-sdk/testing';
 import { SAMPLE_PDF } from './payer-name-with-documents.js';
+import { payoutLife, scheduleLives } from './payout-life.js';
 
 export interface QuickstartContext {
   client: PaymentsClient;
@@ -68,6 +69,7 @@ export async function quickstart({ client, mock, allowWrites, log, visibilityWai
     log(`   saved ${saved.id} (${saved.label}), rail: ${saved.withdrawal_method ?? 'NGN bank transfer'}`);
 
     log('3. A payout that survives a dropped connection');
+    scheduleLives(mock);
     mock?.faults.dropAfterCommit('POST /payouts');
     if (mock) log('   (the mock will store the payout, then cut the connection)');
     const externalReference = createExternalReference('demo');
@@ -117,6 +119,17 @@ export async function quickstart({ client, mock, allowWrites, log, visibilityWai
           `(${money('NGN', deducted - fee)} payout + ${money('NGN', fee)} fee), one payout`,
       );
       log(`   recognised by its remark; the service listed it as ${listedAs ?? '(no reference)'}`);
+      log("3b. A payout's life: followed in the listing to its final status, and a wire to its UETR");
+      const found = outcome.status === 'created' ? outcome.payout : outcome.transaction;
+      const beneficiary = {
+        accountName: holder.accountName,
+        accountNumber,
+        bankName: holder.bankName,
+        bankCode: bank.bankCode,
+        email: 'supplier@example.com',
+      };
+      const ngn = { externalReference, match: byRemark(remark), found };
+      await payoutLife({ client, mock, log, ngn, beneficiary, visibilityWaits });
     }
     // The same payout with its amount written in kobo where naira are meant: 100 times too much. A ceiling
     // (`payoutLimits`) refuses it before anything is sent; `check` runs every check `create` makes, and sends nothing.

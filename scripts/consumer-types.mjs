@@ -124,7 +124,8 @@ const MODULES = [
 
 /**
  * What a merchant writes: the three entry points, a client on the mock's `fetch`, paging with `for await`, a list,
- * a payout body, an error narrowed with `instanceof`, a payer name with documents. Under `noUncheckedIndexedAccess`
+ * a payout body, an error narrowed with `instanceof`, a payer name with documents, the outbox, a payout tracked,
+ * observed and reconciled. Under `noUncheckedIndexedAccess`
  * and `exactOptionalPropertyTypes`, so optional fields and indexed reads are typed as users see them. With msw
  * (3), `setupServer(...mock.handlers)`; msw 3 renamed msw 2's `onUnhandledRequest` to `onUnhandledFrame`.
  */
@@ -138,6 +139,7 @@ function source({ node, msw }) {
   type PayoutCreateParams,
   RateLimitError,
   RequestValidationError,
+  type Transaction,
 } from 'payments-service-sdk';
 import {
   createPayoutOutbox,
@@ -145,6 +147,7 @@ import {
   type PayoutRecord,
   type PostgresQueryable,
   postgresOutboxStore,
+  reconciliationCsv,
 } from 'payments-service-sdk/outbox';
 import { createPaymentsMock, DEFAULT_API_KEY, KNOWN_ACCOUNT_NUMBER } from 'payments-service-sdk/testing';
 ${node ? "import { createReadStream } from 'node:fs';\nimport { Readable } from 'node:stream';\n" : ''}${msw ? "import { setupServer } from 'msw/node';\n" : ''}
@@ -211,6 +214,15 @@ ${node ? "    { file: Readable.from([Buffer.from('%PDF')]), fileName: 'b.pdf', s
   if (!enqueued) seen.push(record.state);
   if (record.state === 'recovered') seen.push(record.transaction?.status ?? '');
   else if (record.state === 'unknown') seen.push(record.reason ?? '', String(record.attempts.length));
+  // A payout's life: tracked from the listing, observed from a webhook, reconciled.
+  for await (const change of client.payouts.track(record.reference, { since: record.createdAt, afterFinalMs: 0 })) {
+    seen.push(\`\${change.kind} \${change.status} \${change.final} \${change.uetr ?? ''}\`);
+  }
+  const row: Transaction = await client.payouts.waitForFinal(record.reference, { since: record.createdAt });
+  const observed = await outbox.observe(row);
+  seen.push(String(observed.changes.map((c) => c.seq)), observed.record?.status ?? '');
+  const report = await outbox.reconcile({ from: record.createdAt, to: new Date() });
+  seen.push(reconciliationCsv(report), ...report.rows.map((r) => r.kind));
   const pgLike: PostgresQueryable = { query: async () => ({ rows: [] }) };
   const durable = createPayoutOutbox({ client, store: postgresOutboxStore({ client: pgLike }) });
   await durable.enqueue(body, { tx: pgLike });

@@ -48,6 +48,21 @@ export {
   PayoutOutcomeUnknownError,
 } from './lib/payout-outcome.js';
 export type { LookupBeforeRetryOptions, PayoutAttemptEvent } from './lib/payout-recovery.js';
+export type { PayoutLife } from './lib/payout-status.js';
+export {
+  DEFAULT_FINAL_STATUSES,
+  type LifeChange,
+  PayoutNotFinalError,
+  STATUS_ORDER,
+} from './lib/payout-status.js';
+export type { PayoutTracker } from './lib/payout-tracker.js';
+export type {
+  PayoutChange,
+  PayoutTrackerOptions,
+  TrackingRound,
+  TrackOptions,
+  TrackPayoutOptions,
+} from './lib/tracker-options.js';
 export {
   type Account,
   type AccountCreateParams,

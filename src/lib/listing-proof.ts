@@ -1,7 +1,7 @@
 import type { Page, PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../internal/config.js';
-import { isFullTimestamp } from '../rules/dates.js';
 import type { Transaction, TransactionListItem, TransactionListParams } from '../rules/transactions.js';
+import { cacheIssue, clockIssue, nextCursor, pageIssue } from './listing-page.js';
 import type { Judge } from './payout-identity.js';
 
 /**
@@ -74,7 +74,11 @@ export interface WalkLimits {
 
 /** Rows asked for per query: the listing's ceiling. */
 const PAGE_SIZE = 100;
-const STATUSES = ['failed', undefined, 'failed'] as const;
+/**
+ * The listings a walk reads, in order: the default one hides `failed` rows, so `status=failed` is read before
+ * and after it, and a row that moves between the two while they are read is met in one of them.
+ */
+export const LISTINGS = ['failed', undefined, 'failed'] as const;
 
 /**
  * Searches the listings for the payout `judge` recognises, within `window`. Request failures propagate to the
@@ -90,54 +94,85 @@ export async function searchListings(
   const end = window.until && new Date(window.until.getTime() + 2 * window.marginMs).toISOString();
   const seen = new Set<string>();
   const answer: Walk['answer'] = {};
+  const clock = { now: window.clock, marginMs: window.marginMs };
   let incomplete: string | undefined;
-  for (const status of STATUSES) {
-    const walk = { list, judge, window, limits, status, seen, answer };
-    const result = await walkListing(walk, start, end);
-    if ('found' in result) return { found: result.found, complete: true, ...answer };
-    incomplete ??= result.reason && `${status ?? 'default'} listing: ${result.reason}`;
+  for (const status of LISTINGS) {
+    let found: Transaction | undefined;
+    let doubt: string | undefined;
+    const walk = { list, limits, status, seen, answer, clock };
+    const ended = await walkListing(walk, start, end, (row) => {
+      const verdict = judge(row);
+      if (verdict === true) found = row as Transaction;
+      else if (verdict !== false) doubt ??= verdict.doubt;
+      return verdict === true;
+    });
+    if (found) return { found, complete: true, ...answer };
+    // A page that cannot count says so first; a doubt outweighs the walk's other ends.
+    const reason = ended.issue ?? doubt ?? ended.reason;
+    incomplete ??= reason && `${status ?? 'default'} listing: ${reason}`;
   }
   return incomplete ? { complete: false, reason: incomplete, ...answer } : { complete: true, ...answer };
 }
 
-interface Walk {
+/** One listing to walk, and what the walks of one search share. */
+export interface Walk {
   list: ListTransactions;
-  judge: Judge;
-  window: ProofWindow;
   limits: WalkLimits;
   status: 'failed' | undefined;
+  /** Ids of rows already handed over (a row re-read at the instant a query ends on is handed over once). */
   seen: Set<string>;
   /** The last page's request id, and the clock skew measured beyond the margin. */
   answer: { requestId?: string; clockSkewMs?: number };
+  /**
+   * The clock the window was read from, and the margin it may disagree with the service's by: every answer's
+   * `Date` header is checked against it. None: the window's bounds are the service's own times.
+   */
+  clock?: { now: () => number; marginMs: number } | undefined;
 }
 
-/** One listing, newest first, from `end` (or the service's now) back to `start`. `reason`: why it is no proof. */
-async function walkListing(
+/**
+ * How a walk of one listing ended: `stopped` (the visitor had what it wanted), or read to the end the listing
+ * declared (`reason` and `issue` both undefined), or not: `issue` when a page could not count as read, `reason`
+ * for any other end short of the declared one (a page cap, a window that cannot advance).
+ */
+export type WalkEnd =
+  | { stopped: true; issue?: undefined; reason?: undefined }
+  | {
+      stopped?: false;
+      issue?: string | undefined;
+      reason?: string | undefined;
+    };
+
+/**
+ * One listing, newest first, from `end` (or the service's now) back to `start`: each query is page 1 of the
+ * window ending at the last row read, every page checked before its rows count. Each row not handed over
+ * before goes to `visit`, which returns true to stop the walk. The one walk of the listing behind every proof,
+ * tracking round and reconciliation.
+ */
+export async function walkListing(
   walk: Walk,
   start: string,
   end: string | undefined,
-): Promise<{ found: Transaction } | { reason: string | undefined }> {
+  visit: (row: TransactionListItem) => boolean,
+): Promise<WalkEnd> {
   let cursor = end;
-  let doubt: string | undefined;
   for (let read = 0; read < walk.limits.maxPages; read++) {
     const page = await readPage(walk, start, cursor);
-    if (typeof page === 'string') return { reason: page };
+    if (typeof page === 'string') return { issue: page };
     for (const row of page.data) {
       const id = (row as { id?: unknown }).id;
       if (typeof id === 'string') {
         if (walk.seen.has(id)) continue;
         walk.seen.add(id);
       }
-      const verdict = walk.judge(row);
-      if (verdict === true) return { found: row as Transaction };
-      if (verdict !== false) doubt ??= verdict.doubt;
+      if (visit(row)) return { stopped: true };
     }
     const next = nextCursor(page, cursor);
-    if (next === undefined) return { reason: doubt };
-    if ('stop' in next) return { reason: doubt ?? next.stop };
+    if (next === undefined) return {};
+    if ('stop' in next) return { reason: next.stop };
     cursor = next.cursor;
   }
-  return { reason: doubt ?? `maxLookupPages (${walk.limits.maxPages}) reached before ${start}` };
+  return { reason: `maxLookupPages (${walk.limits.maxPages}) reached before ${start}` };
 }
 
 /** Page 1 of the window `[start, cursor]`, checked; or why it cannot count. */
@@ -146,135 +181,33 @@ async function readPage(
   start: string,
   cursor: string | undefined,
 ): Promise<Page<TransactionListItem> | string> {
-  const { window, limits, status } = walk;
+  const { clock, limits, status } = walk;
   const params = {
     pageSize: PAGE_SIZE,
     startDate: start,
     ...(cursor === undefined ? {} : { endDate: cursor }),
     ...(status === undefined ? {} : { status }),
   };
-  const sent = window.clock();
+  const sent = clock?.now();
   const page = await walk.list(params, {
     ...limits.request,
     // A cache between us and the service must not answer for it: the same window is asked again after a wait.
     headers: { ...limits.request.headers, 'cache-control': 'no-cache' },
   });
-  const received = window.clock();
+  const received = clock?.now();
   limits.onPage?.();
   const requestId = page.response?.requestId;
   if (requestId) walk.answer.requestId = requestId;
   else delete walk.answer.requestId;
   const headers = page.response?.headers;
-  const clock = clockIssue(headers?.get('date') ?? null, sent, received, window.marginMs);
-  if (typeof clock === 'object') {
-    walk.answer.clockSkewMs = Math.max(walk.answer.clockSkewMs ?? 0, Math.abs(clock.skewMs));
+  const skew = clock && clockIssue(headers?.get('date') ?? null, sent!, received!, clock.marginMs);
+  if (typeof skew === 'object') {
+    walk.answer.clockSkewMs = Math.max(walk.answer.clockSkewMs ?? 0, skew.skewMs);
   }
   return (
     cacheIssue(headers?.get('age') ?? null) ??
-    (typeof clock === 'object' ? clock.issue : clock) ??
+    (typeof skew === 'object' ? skew.issue : skew) ??
     pageIssue(page, start, cursor) ??
     page
   );
-}
-
-/** An answer a cache kept (`Age` above 0, RFC 9111) may predate the payout: no proof. */
-function cacheIssue(age: string | null): string | undefined {
-  if (age === null || !(Number(age.trim()) > 0)) return undefined;
-  return `a cache answered for the service (Age: ${age.slice(0, 20)}), so the listing may predate the payout`;
-}
-
-const seconds = (ms: number) => `${Math.round(Math.abs(ms) / 1000)} s`;
-
-/**
- * Whether our clock may disagree with the service's by more than the margin (then by about `skewMs`). The
- * service's read `date` (whole seconds) to a second later while it made the answer, which ours saw between
- * `sent` and `received`.
- */
-function clockIssue(
-  date: string | null,
-  sent: number,
-  received: number,
-  marginMs: number,
-): string | { issue: string; skewMs: number } | undefined {
-  if (date === null)
-    return "the answer carried no Date header, so the service's clock cannot be compared with ours";
-  const at = Date.parse(date);
-  if (Number.isNaN(at)) return `the answer's Date header cannot be read (${date.slice(0, 40)})`;
-  const worst = Math.max(Math.abs(at - received), Math.abs(at + 1000 - sent));
-  if (worst <= marginMs) return undefined;
-  const skew = at + 500 - (sent + received) / 2;
-  const issue =
-    `the clock the lookup window was read from is about ${seconds(skew)} ${skew > 0 ? 'behind' : 'ahead of'} ` +
-    `the service's (Date: ${date.slice(0, 40)}), more than the ${seconds(marginMs)} margin: the window may miss the payout`;
-  return { issue, skewMs: worst };
-}
-
-const at = (row: TransactionListItem) => Date.parse(String(row.created_at));
-
-/** A page that cannot count as read: counters against rows, order, and rows outside the window asked for. */
-function pageIssue(
-  page: Page<TransactionListItem>,
-  start: string,
-  cursor: string | undefined,
-): string | undefined {
-  const { data, totalCount, pageSize } = page;
-  if (data.length > pageSize) return `a page held ${data.length} rows, over its pageSize ${pageSize}`;
-  if (totalCount !== undefined && data.length < Math.min(pageSize, totalCount)) {
-    return `a page held ${data.length} rows where the listing's counters promise ${Math.min(pageSize, totalCount)}`;
-  }
-  const from = Date.parse(start);
-  const to = cursor === undefined ? Number.POSITIVE_INFINITY : Date.parse(cursor);
-  let previous = Number.POSITIVE_INFINITY;
-  for (const row of data) {
-    const time = at(row);
-    if (Number.isNaN(time))
-      return `a row's created_at cannot be read (${String(row.created_at).slice(0, 40)})`;
-    if (time < from || time > to)
-      return 'the listing returned a row outside the dates asked for (a cache, or a filter ignored)';
-    if (time > previous) return 'the listing is not newest first';
-    previous = time;
-  }
-  return undefined;
-}
-
-/**
- * The latest instant a printed `created_at` can stand for. The service may store a finer time than it prints
- * (`…:05Z` for a row stored at `…:05.700`) and filter on what it stores; ending the next query at the printed
- * value would drop the rows of that second older than the row, so the fraction is filled with 9s to the
- * nanosecond. Rows read again are skipped by `id`.
- */
-export function latestInstant(printed: string): string {
-  return printed.replace(
-    /(T\d{2}:\d{2}:\d{2})(?:\.(\d+))?/i,
-    (_, time: string, fraction = '') => `${time}.${fraction.padEnd(9, '9')}`,
-  );
-}
-
-/**
- * Where the next query ends: the latest instant the last row's `created_at` can stand for. `undefined`: the
- * listing declared its end, and nothing contradicts it. `stop`: the walk cannot go on.
- */
-function nextCursor(
-  page: Page<TransactionListItem>,
-  cursor: string | undefined,
-): { cursor: string } | { stop: string } | undefined {
-  const { data, totalCount, pageSize } = page;
-  const full = data.length === pageSize;
-  if (
-    page.isLastPage &&
-    !page.hasNextPage() &&
-    (totalCount === undefined ? !full : totalCount === data.length)
-  ) {
-    return undefined;
-  }
-  if (!full) return { stop: `a page of ${data.length} rows (pageSize ${pageSize}) is not declared the last` };
-  const last = String(data.at(-1)!.created_at);
-  if (!isFullTimestamp(last))
-    return { stop: `a row's created_at (${last.slice(0, 40)}) cannot bound the next query` };
-  const next = latestInstant(last);
-  // Progress on the values the service is sent: the same end twice reads the same page again.
-  if (cursor !== undefined && Date.parse(next) >= Date.parse(cursor)) {
-    return { stop: `more rows share the instant ${last} than a page holds, so the window cannot advance` };
-  }
-  return { cursor: next };
 }

@@ -86,10 +86,18 @@ export type RemarkIdentity = {
     }
 );
 
+const remarkKeys = new WeakMap<PayoutMatch, string>();
+
+/**
+ * The remark key a match made by `remarkMatch` recognises its payout by: a tracking round indexes it, instead of
+ * asking the match of every row (the match still decides). Undefined for any other match.
+ */
+export const remarkKeyOf = (match: PayoutMatch): string | undefined => remarkKeys.get(match);
+
 /**
  * A `match` that recognises a payout by its remark, for currencies whose listed reference the service assigns
- * (NGN): a withdrawal (a row of a type the spec does not show: a doubt) whose `description` has the same normalised key (see `remarkKey`), in the same currency,
- * for the same amount (`destination_amount` against the request's, in minor units). A row with the same remark
+ * (NGN): a withdrawal (a row of a type the spec does not show: a doubt) whose `description` has the same
+ * normalised key (see `remarkKey`), in the same currency, for the same amount (`destination_amount` against the request's, in minor units). A row with the same remark
  * and another amount or currency is another payout; one that omits either cannot be told apart (a doubt). The
  * remark must be unique to this payout within the lookup window: the outbox keeps it so.
  */
@@ -101,7 +109,7 @@ export function remarkMatch(payout: RemarkIdentity, digits?: number): PayoutMatc
   const minor = payout.amountMinor ?? toMinorUnits(currency, payout.amount as string | number, digits);
   if (!Number.isSafeInteger(minor) || minor <= 0)
     throw invalid(['amountMinor'], 'must be a whole number of minor units');
-  return asPayout((row) => {
+  const match: PayoutMatch = asPayout((row) => {
     if (row.description === undefined || remarkKey(row.description) !== key) return false;
     const listed = row.destination_currency ?? row.source_currency;
     if (listed === undefined) return doubt(`a withdrawal with the same remark lists no currency (${row.id})`);
@@ -111,6 +119,8 @@ export function remarkMatch(payout: RemarkIdentity, digits?: number): PayoutMatc
     }
     return row.destination_amount === minor;
   });
+  remarkKeys.set(match, key);
+  return match;
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   type SearchResult,
   searchListings,
 } from './listing-proof.js';
+import { atLeastOne, isDate, isFunction, option } from './option-checks.js';
 import { identityGap, judgeOf, type PayoutMatch } from './payout-identity.js';
 
 /**
@@ -72,18 +73,6 @@ const DAY_MS = 86_400_000;
 export const DEFAULT_LOOKBACK_MS = 7 * DAY_MS;
 const DEFAULT_MAX_PAGES = 20;
 const DEFAULT_MARGIN_MS = 120_000;
-
-/** An option that, when given, must pass `ok`; `message` says what it must be. */
-export const option = (ok: (value: never) => boolean, message: string) =>
-  z.optional(z.custom((value) => ok(value as never), message));
-
-export const atLeastOne = option(
-  (n: unknown) => Number.isInteger(n) && (n as number) >= 1,
-  'must be a whole number of at least 1',
-);
-
-const isDate = (d: unknown) => d instanceof Date && Number.isFinite(d.getTime());
-export const isFunction = (f: unknown) => typeof f === 'function';
 
 /** The search options, checked before anything is sent. */
 export const SearchOptionsSchema = z.looseObject({

@@ -3,7 +3,8 @@ import { MAX_TIMEOUT_MS, type RequestOptions } from '../internal/config.js';
 import { optionKeys } from '../internal/option-keys.js';
 import { parseRequest } from '../rules/schema.js';
 import type { Transaction } from '../rules/transactions.js';
-import { atLeastOne, isFunction, option, type SearchOptions, SearchOptionsSchema } from './payout-lookup.js';
+import { atLeastOne, isFunction, option } from './option-checks.js';
+import { type SearchOptions, SearchOptionsSchema } from './payout-lookup.js';
 
 /** One step of `lookupBeforeRetry`, for logging. */
 export type PayoutAttemptEvent = { attempt: number; externalReference: string } & (

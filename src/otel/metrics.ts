@@ -7,7 +7,7 @@ import { attemptAttributes, attemptErrorType } from './spans.js';
  * gives the payouts in each state. Typed by shape, so this entry does not import the outbox.
  */
 export interface CountedOutbox {
-  /** The payouts in each state. */
+  /** Payouts per state, as the outbox's own `count()` gives them. */
   count(): Promise<{ states: Record<string, number> }>;
 }
 

@@ -1,11 +1,13 @@
 import { parseArgs } from 'node:util';
-import { RequestValidationError } from '../index.js';
+import { PaymentsClient, RequestValidationError } from '../index.js';
+import { reconciliationCsv } from '../lib/reconcile.js';
+import { listText, reconciliationText, showText, table } from './cli-text.js';
 import type { PayoutOutboxClient } from './options.js';
 import { createPayoutOutbox, type PayoutOutbox } from './outbox.js';
 import { type PostgresQueryable, postgresOutboxStore } from './postgres.js';
 import { checkTable, DEFAULT_OUTBOX_TABLE } from './sql.js';
 import { sqliteOutboxStore } from './sqlite.js';
-import { OPEN_STATES, type PayoutRecord, type PayoutState, STATES } from './types.js';
+import { OPEN_STATES, type PayoutState, STATES } from './types.js';
 
 const USAGE = `payments-outbox: the operator's command for the payout outbox (payments-service-sdk/outbox)
 
@@ -15,9 +17,14 @@ Commands:
   list [--state S] [--limit N]     payouts, oldest first (default: every open or unknown one)
   show <reference>                 one payout with its whole audit trail
   stats                            payouts per state, and the oldest open one
+  list --status S                  sent payouts whose own status is S (e.g. failed)
   retry <reference>                re-open a not_sent payout, or a refused one once its cause is fixed
   resolve <reference> --outcome exists|absent
                                    your verdict on an unknown payout (absent: it is sent again, after a lookup)
+  reconcile --from T --to T [--csv]
+                                   the listing of the period against the records sent in it: every
+                                   difference (T: 2026-11-20, a whole UTC day, or an ISO timestamp).
+                                   Reads the service: PAYMENTS_API_KEY (and PAYMENTS_BASE_URL)
 
 Options:
   --db URL|PATH     postgres://... (the pg package must be installed), or a SQLite file.
@@ -26,6 +33,7 @@ Options:
   --note TEXT       retry/resolve: why, kept in the audit trail
   --by NAME         retry/resolve: who (default: $USER)
   --json            print the same data as JSON, for scripts
+  --csv             reconcile: the differences as CSV
   --help            this text
 `;
 
@@ -45,6 +53,7 @@ class UsageError extends Error {}
 async function open(
   db: string,
   table: string,
+  client?: PayoutOutboxClient,
 ): Promise<{ outbox: PayoutOutbox; close: () => Promise<void> }> {
   checkTable(table);
   if (/^postgres(ql)?:\/\//.test(db)) {
@@ -68,7 +77,7 @@ async function open(
         ? error
         : new UsageError(`cannot reach ${redactUrl(db)}: ${(error as Error).message}`);
     }
-    return { outbox: outboxOn(postgresOutboxStore({ client: pool, table })), close };
+    return { outbox: outboxOn(postgresOutboxStore({ client: pool, table }), client), close };
   }
   const { existsSync } = await import('node:fs');
   if (!existsSync(db)) throw new UsageError(`no SQLite file at ${db} (pass --db, or set DATABASE_URL)`);
@@ -81,68 +90,47 @@ async function open(
     database.close();
     throw new UsageError(`no outbox table ${table} in ${db} (run store.migrate() first, or pass --table)`);
   }
-  return { outbox: outboxOn(sqliteOutboxStore({ database, table })), close: async () => database.close() };
+  return {
+    outbox: outboxOn(sqliteOutboxStore({ database, table }), client),
+    close: async () => database.close(),
+  };
 }
 
-const outboxOn = (store: Parameters<typeof createPayoutOutbox>[0]['store']) =>
-  createPayoutOutbox({ client: { payouts: NO_SENDING }, store, owner: 'payments-outbox' });
+const outboxOn = (store: Parameters<typeof createPayoutOutbox>[0]['store'], client?: PayoutOutboxClient) =>
+  createPayoutOutbox({
+    client: client ?? { payouts: NO_SENDING, transactions: { list: () => refuse('read the listing') } },
+    store,
+    owner: 'payments-outbox',
+    tracking: false,
+  });
+
+/** `2026-11-20` (the whole UTC day: its first or last instant) or an ISO timestamp. */
+function instant(value: string | undefined, flag: string, end: boolean): Date {
+  if (value === undefined) throw new UsageError(`reconcile needs ${flag}`);
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(value);
+  const at = new Date(day ? `${value}T${end ? '23:59:59.999' : '00:00:00.000'}Z` : value);
+  if (Number.isNaN(at.getTime()))
+    throw new UsageError(`${flag} must be a date (2026-11-20) or an ISO timestamp`);
+  return at;
+}
+
+/** The client a reconciliation reads the listing with, from the environment. */
+function serviceClient(env: NodeJS.ProcessEnv): PaymentsClient {
+  if (!env.PAYMENTS_API_KEY)
+    throw new UsageError('reconcile reads the service: set PAYMENTS_API_KEY (and PAYMENTS_BASE_URL)');
+  return new PaymentsClient({
+    apiKey: env.PAYMENTS_API_KEY,
+    ...(env.PAYMENTS_BASE_URL ? { baseUrl: env.PAYMENTS_BASE_URL } : {}),
+    logLevel: 'error',
+  });
+}
+
+const refuse = (what: string): never => {
+  throw new Error(`payments-outbox does not ${what} here`);
+};
 
 /** A URL with its password left out, for an error message. */
 const redactUrl = (url: string) => url.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
-
-const amountOf = (r: PayoutRecord) => `${r.body.amount} ${String(r.body.currency).trim().toUpperCase()}`;
-
-/** Rows as an aligned text table. */
-function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows
-    .map((r) =>
-      r
-        .map((cell, i) => cell.padEnd(widths[i]!))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
-}
-
-function listText(records: PayoutRecord[]): string {
-  if (records.length === 0) return '(no payouts)';
-  const head = ['REFERENCE', 'STATE', 'AMOUNT', 'CREATED', 'NEXT ATTEMPT', 'REASON'];
-  const rows = records.map((r) => [
-    r.reference,
-    r.state,
-    amountOf(r),
-    r.createdAt.toISOString(),
-    (OPEN_STATES as readonly string[]).includes(r.state) ? r.nextAttemptAt.toISOString() : '-',
-    (r.reason ?? '').slice(0, 80),
-  ]);
-  return table([head, ...rows]);
-}
-
-function showText(r: PayoutRecord): string {
-  const lines = [
-    `reference   ${r.reference}`,
-    `state       ${r.state}${r.accepted ? ' (accepted: never sent again, only looked up)' : ''}`,
-    `amount      ${amountOf(r)} to ${r.body.beneficiary.accountName} (${r.body.beneficiary.bankCode} ${r.body.beneficiary.accountNumber})`,
-    ...(r.matchRemark ? [`remark      ${r.matchRemark} (the listing recognises it by this)`] : []),
-    `created     ${r.createdAt.toISOString()}   updated ${r.updatedAt.toISOString()}`,
-    `sends       ${r.sends} (${r.answered} answered without taking it)`,
-    ...(r.reason ? [`reason      ${r.reason}`] : []),
-    ...(r.payout ? [`payout      ${r.payout.id}`] : []),
-    ...(r.transaction ? [`transaction ${r.transaction.id} (${r.transaction.status})`] : []),
-    '',
-    'attempts:',
-  ];
-  const trail = r.attempts.map((a) => [
-    a.at,
-    a.kind,
-    a.status === undefined ? '' : String(a.status),
-    a.error ?? '',
-    a.requestId ?? '',
-    `${a.by ? `${a.by}: ` : ''}${a.detail ?? ''}`.slice(0, 100),
-  ]);
-  return `${lines.join('\n')}\n${trail.length ? table([['AT', 'KIND', 'STATUS', 'ERROR', 'REQUEST ID', 'DETAIL'], ...trail]) : '(none)'}`;
-}
 
 async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<string> {
   const { values, positionals } = parseArgs({
@@ -153,6 +141,10 @@ async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<string> {
       table: { type: 'string' },
       state: { type: 'string' },
       limit: { type: 'string' },
+      status: { type: 'string' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      csv: { type: 'boolean' },
       outcome: { type: 'string' },
       note: { type: 'string' },
       by: { type: 'string' },
@@ -166,7 +158,12 @@ async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<string> {
   const db = values.db ?? env.DATABASE_URL;
   if (!db)
     throw new UsageError('no database: pass --db postgres://... or a SQLite path, or set DATABASE_URL');
-  const { outbox, close } = await open(db, values.table ?? DEFAULT_OUTBOX_TABLE);
+  const client = command === 'reconcile' ? serviceClient(env) : undefined;
+  const period =
+    command === 'reconcile'
+      ? { from: instant(values.from, '--from', false), to: instant(values.to, '--to', true) }
+      : undefined;
+  const { outbox, close } = await open(db, values.table ?? DEFAULT_OUTBOX_TABLE, client);
   const print = (data: unknown, text: string) => (values.json ? JSON.stringify(data, null, 2) : text);
   const needReference = () => {
     if (!reference) throw new UsageError(`${command} needs a reference`);
@@ -181,8 +178,11 @@ async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<string> {
           throw new UsageError(`--state must be one of: ${STATES.join(', ')}`);
         }
         const limit = values.limit === undefined ? 100 : Number(values.limit);
-        const states = state ? [state] : ([...OPEN_STATES, 'unknown'] as PayoutState[]);
-        const records = (await Promise.all(states.map((s) => outbox.list({ state: s, limit })))).flat();
+        const states = state || values.status ? [state] : ([...OPEN_STATES, 'unknown'] as PayoutState[]);
+        const status = values.status === undefined ? {} : { status: values.status };
+        const records = (
+          await Promise.all(states.map((s) => outbox.list({ ...(s ? { state: s } : {}), ...status, limit })))
+        ).flat();
         records.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
         return print(records, listText(records.slice(0, limit)));
       }
@@ -211,8 +211,15 @@ async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<string> {
         const record = await outbox.resolve(needReference(), { ...verb, outcome });
         return print(record, `${record.reference}: ${record.state} (${record.reason})`);
       }
+      case 'reconcile': {
+        const report = await outbox.reconcile(period!);
+        if (values.csv) return reconciliationCsv(report).trimEnd();
+        return print(report, reconciliationText(report));
+      }
       default:
-        throw new UsageError(`unknown command ${command} (list, show, stats, retry, resolve; --help)`);
+        throw new UsageError(
+          `unknown command ${command} (list, show, stats, retry, resolve, reconcile; --help)`,
+        );
     }
   } finally {
     await close();

@@ -3,8 +3,22 @@
  * (`enqueue`), then settle it from a worker (`work`) or your queue's job (`settle`): one owner per payout at a
  * time, decided by the database, and never a second POST without a lookup first. See docs/payouts-at-scale.md.
  */
+
+export {
+  type ExpectedPayout,
+  type ReconcileOptions,
+  type ReconciliationReport,
+  type ReconciliationRow,
+  reconciliationCsv,
+} from '../lib/reconcile.js';
 export { type MemoryOutboxStoreOptions, memoryOutboxStore } from './memory.js';
-export type { PayoutOutboxClient, PayoutOutboxHooks, PayoutOutboxOptions } from './options.js';
+export type {
+  OutboxTrackingOptions,
+  PayoutLifeHooks,
+  PayoutOutboxClient,
+  PayoutOutboxHooks,
+  PayoutOutboxOptions,
+} from './options.js';
 export {
   createPayoutOutbox,
   type EnqueueOptions,
@@ -15,6 +29,7 @@ export {
   type VerbOptions,
 } from './outbox.js';
 export { type PostgresOutboxStoreOptions, type PostgresQueryable, postgresOutboxStore } from './postgres.js';
+export { type OutboxReconcileOptions, reconcilePayouts } from './reconcile.js';
 export { DEFAULT_OUTBOX_TABLE, postgresOutboxSchema, sqliteOutboxSchema } from './sql.js';
 export {
   type SqliteDatabase,
@@ -25,6 +40,9 @@ export {
 export type {
   InsertResult,
   OutboxAttempt,
+  OutboxChange,
+  OutboxDelivery,
+  OutboxLife,
   OutboxListQuery,
   OutboxReopen,
   OutboxRow,

@@ -8,6 +8,8 @@ export interface MemoryOutboxStoreOptions {
 }
 
 const open = (row: OutboxRow) => (OPEN_STATES as readonly string[]).includes(row.state);
+const sent = (row: OutboxRow) => row.state === 'created' || row.state === 'recovered';
+const sentAt = (row: OutboxRow) => row.first_sent_at ?? row.created_at;
 
 /**
  * The outbox in this process's memory, for tests and one-process tools: the same contract as the database
@@ -18,6 +20,7 @@ export function memoryOutboxStore(options: MemoryOutboxStoreOptions = {}): Payou
   const now = options.now ?? Date.now;
   const rows = new Map<string, OutboxRow>();
   const remarks = new Map<string, string>();
+  const leases = new Map<string, { owner: string; until: number }>();
   const copy = (row: OutboxRow): OutboxRow => structuredClone(row);
   const free = (row: OutboxRow, t: number) => row.lease_until === null || row.lease_until < t;
   const due = (row: OutboxRow, t: number) => open(row) && row.next_attempt_at <= t && free(row, t);
@@ -111,13 +114,22 @@ export function memoryOutboxStore(options: MemoryOutboxStoreOptions = {}): Payou
       const row = rows.get(reference);
       return row && copy(row);
     },
-    async list({ state, limit, after, dueBefore }) {
+    async list({ state, limit, after, dueBefore, status, following, sentBetween }) {
       const later = (row: OutboxRow) =>
         !after ||
         row.created_at > after.createdAt ||
         (row.created_at === after.createdAt && row.reference > after.reference);
+      const followed = (row: OutboxRow) =>
+        !following ||
+        (sent(row) &&
+          (row.final_at === null || row.final_at > following.finalSince) &&
+          sentAt(row) >= following.sentSince);
+      const within = (row: OutboxRow) =>
+        !sentBetween || (sentAt(row) >= sentBetween[0] && sentAt(row) <= sentBetween[1]);
       return [...rows.values()]
         .filter((row) => state === undefined || row.state === state)
+        .filter((row) => status === undefined || row.status === status)
+        .filter((row) => followed(row) && within(row))
         .filter((row) => dueBefore === undefined || (open(row) && row.next_attempt_at <= dueBefore))
         .filter(later)
         .sort(order)
@@ -137,6 +149,52 @@ export function memoryOutboxStore(options: MemoryOutboxStoreOptions = {}): Payou
     },
     async now() {
       return now();
+    },
+    async observe(reference, seen, life) {
+      const row = rows.get(reference);
+      if (!row || row.observed !== seen.observed || row.observed_at !== seen.observed_at) return false;
+      Object.assign(row, structuredClone(life), { updated_at: now() });
+      return true;
+    },
+    async find({ transactionId, reference, remarkKey }) {
+      const byRemark = remarkKey === undefined ? undefined : remarks.get(remarkKey);
+      return [...rows.values()]
+        .filter(
+          (row) =>
+            (row.transaction_id ?? row.result?.payout?.id ?? row.result?.transaction?.id) === transactionId ||
+            row.reference === reference ||
+            row.reference === byRemark,
+        )
+        .map(copy);
+    },
+    async claimDeliveries(owner, leaseMs, limit) {
+      const t = now();
+      return [...rows.values()]
+        .filter((row) => sent(row) && row.observed > row.delivered && free(row, t))
+        .sort((a, b) => a.updated_at - b.updated_at)
+        .slice(0, limit)
+        .map((row) => take(row, owner, t, leaseMs, false));
+    },
+    async deliver(reference, token, delivery) {
+      const row = rows.get(reference);
+      if (!row || row.token !== token) return false;
+      const t = now();
+      const held = delivery.renewMs ?? delivery.retryInMs;
+      Object.assign(row, {
+        delivered: Math.max(row.delivered, delivery.delivered),
+        hook_failures: delivery.hookFailures,
+        lease_until: held === undefined ? null : t + held,
+        owner: delivery.renewMs === undefined ? null : row.owner,
+        ...(delivery.attempts ? { attempts: structuredClone(delivery.attempts) } : {}),
+      });
+      return true;
+    },
+    async lease(name, owner, ms) {
+      const t = now();
+      const held = leases.get(name);
+      if (held && held.owner !== owner && held.until >= t) return false;
+      leases.set(name, { owner, until: t + ms });
+      return true;
     },
   };
 }

@@ -1,17 +1,53 @@
-import { type PaymentsClient, RequestValidationError } from '../index.js';
-import { optionKeys } from '../internal/option-keys.js';
-import type { PayoutOutboxStore, PayoutState } from './types.js';
+import { DEFAULT_FINAL_STATUSES, type PaymentsClient, RequestValidationError } from '../index.js';
+import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
+import type { OutboxChange, PayoutOutboxStore, PayoutRecord, PayoutState } from './types.js';
 
 /**
  * What the outbox needs of a `PaymentsClient`: `check` (the client's own checks and `payoutLimits`) before recording,
- * `assignsReference` to know how the listing recognises a payout, and the two payout calls.
+ * `assignsReference` to know how the listing recognises a payout, the two payout calls, and the listing.
  */
 export type PayoutOutboxClient = {
   payouts: Pick<
     PaymentsClient['payouts'],
     'check' | 'lookupBeforeRetry' | 'findByReference' | 'assignsReference'
   >;
+  /** The listing, read by tracking rounds. */
+  transactions: Pick<PaymentsClient['transactions'], 'list'>;
 };
+
+/** How `work()` follows sent payouts (docs/payout-lifecycle.md). */
+export interface OutboxTrackingOptions {
+  /** Milliseconds between tracking rounds; one process at a time runs them (a lease). Default 60,000. */
+  everyMs?: number;
+  /** A payout is followed this long after it was sent, final or not. Default 3 days. */
+  followForMs?: number;
+  /** And this long after it became final, for a later change (a refund after completion). Default 0. */
+  afterFinalMs?: number;
+  /** Statuses that are final. Default `completed`, `failed`, `rejected`, `cancelled`, `refunded`. */
+  final?: readonly string[];
+  /** Margin for the store's clock against the service's. Default 120,000. */
+  windowMarginMs?: number;
+  /** Listing queries per round at most, per listing (100 rows each). Default 1,000. */
+  maxLookupPages?: number;
+}
+
+/**
+ * The merchant's code for a sent payout's changes, run by `work()` at least once per change, in order: a process
+ * that dies in one (or a hook that throws) leaves the change to be delivered again. `record` is the record as the
+ * change left it.
+ */
+export interface PayoutLifeHooks {
+  /** The payout's status changed (`previous`: undefined for the first status seen). */
+  onStatus?: (
+    record: PayoutRecord,
+    previous: string | undefined,
+    change: OutboxChange,
+  ) => void | Promise<void>;
+  /** The status became a final one (after `onStatus`); again for a later final status (`refunded`). */
+  onFinal?: (record: PayoutRecord, change: OutboxChange) => void | Promise<void>;
+  /** Its UETR, or its tracking codes, arrived (or changed). */
+  onUetr?: (record: PayoutRecord, change: OutboxChange) => void | Promise<void>;
+}
 
 /**
  * Called at each step of a settle, and awaited: for tracing, and for tests that crash or pause a worker at an
@@ -28,10 +64,14 @@ export interface PayoutOutboxHooks {
   afterPost?: (reference: string) => void | Promise<void>;
   /** The step's outcome was written (`lost`: another owner holds the row, and nothing was written). */
   afterWrite?: (reference: string, state: PayoutState | 'lost') => void | Promise<void>;
+  /** A change's hooks ran and that was written (`delivered`: its seq); or a hook threw (`failed`). */
+  afterDeliver?: (reference: string, delivered: number, failed: boolean) => void | Promise<void>;
+  /** A tracking round ended: the payouts it followed, the listing requests it made, the changes it found. */
+  afterRound?: (round: { payouts: number; requests: number; changes: number }) => void | Promise<void>;
 }
 
 /** Options of `createPayoutOutbox`. */
-export interface PayoutOutboxOptions<Tx = unknown> {
+export interface PayoutOutboxOptions<Tx = unknown> extends PayoutLifeHooks {
   /** The client payouts are sent with. */
   client: PayoutOutboxClient;
   /** Where payouts are recorded: `postgresOutboxStore`, `sqliteOutboxStore` or `memoryOutboxStore`. */
@@ -61,6 +101,8 @@ export interface PayoutOutboxOptions<Tx = unknown> {
   backoff?: { baseMs?: number; maxMs?: number };
   /** Test and tracing seams. */
   hooks?: PayoutOutboxHooks;
+  /** Following sent payouts in `work()`; `false`: never (observations still come through `observe`). */
+  tracking?: OutboxTrackingOptions | false;
 }
 
 export const OUTBOX_OPTION_KEYS = optionKeys<PayoutOutboxOptions>()([
@@ -75,7 +117,36 @@ export const OUTBOX_OPTION_KEYS = optionKeys<PayoutOutboxOptions>()([
   'maxLookupPages',
   'backoff',
   'hooks',
+  'tracking',
+  'onStatus',
+  'onFinal',
+  'onUetr',
 ]);
+
+const TRACKING_KEYS = optionKeys<OutboxTrackingOptions>()([
+  'everyMs followForMs afterFinalMs final windowMarginMs maxLookupPages',
+]);
+const DAY_MS = 86_400_000;
+
+/** The tracking options checked, with their defaults; `undefined` when tracking is off. */
+function trackingOf(given: OutboxTrackingOptions | false | undefined) {
+  if (given === false) return undefined;
+  refuseUnknownKeys(given, TRACKING_KEYS, ['tracking']);
+  const final = given?.final ?? DEFAULT_FINAL_STATUSES;
+  if (!Array.isArray(final) || final.length === 0 || !final.every((f) => typeof f === 'string')) {
+    throw new RequestValidationError([
+      { path: ['tracking', 'final'], message: 'must be a non-empty list of statuses' },
+    ]);
+  }
+  return {
+    everyMs: wholeNumber('tracking.everyMs', given?.everyMs ?? 60_000, 0),
+    followForMs: wholeNumber('tracking.followForMs', given?.followForMs ?? 3 * DAY_MS, 0, 400 * DAY_MS),
+    afterFinalMs: wholeNumber('tracking.afterFinalMs', given?.afterFinalMs ?? 0, 0, 400 * DAY_MS),
+    marginMs: wholeNumber('tracking.windowMarginMs', given?.windowMarginMs ?? 120_000, 0, DAY_MS),
+    maxPages: wholeNumber('tracking.maxLookupPages', given?.maxLookupPages ?? 1000, 1),
+    final: new Set<string>(final),
+  };
+}
 
 const MAX_MS = 2 ** 31 - 1;
 
@@ -110,6 +181,11 @@ export function resolveOptions<Tx>(options: PayoutOutboxOptions<Tx>) {
   const leaseMs = wholeNumber('leaseMs', options.leaseMs ?? guardMs + 30_000, guardMs + 1000);
   const baseMs = wholeNumber('backoff.baseMs', options.backoff?.baseMs ?? 2000, 0);
   const maxMs = wholeNumber('backoff.maxMs', options.backoff?.maxMs ?? 15 * 60_000, baseMs);
+  for (const hook of ['onStatus', 'onFinal', 'onUetr'] as const) {
+    if (options[hook] !== undefined && typeof options[hook] !== 'function') {
+      throw new RequestValidationError([{ path: [hook], message: 'must be a function' }]);
+    }
+  }
   if (!options.client?.payouts || !options.store) {
     throw new RequestValidationError([
       { path: [options.client ? 'store' : 'client'], message: 'is required' },
@@ -119,6 +195,7 @@ export function resolveOptions<Tx>(options: PayoutOutboxOptions<Tx>) {
     const message = 'must be a PaymentsClient: payouts.check, which enqueue checks a body with, is missing';
     throw new RequestValidationError([{ path: ['client'], message }]);
   }
+  const tracking = trackingOf(options.tracking);
   return {
     timeout,
     visibilityWaits: [...waits],
@@ -135,5 +212,8 @@ export function resolveOptions<Tx>(options: PayoutOutboxOptions<Tx>) {
       (options.store as { lookupBeforeFirstSend?: boolean }).lookupBeforeFirstSend === true,
     owner: options.owner ?? `outbox-${globalThis.crypto.randomUUID().slice(0, 8)}`,
     hooks: options.hooks ?? {},
+    tracking,
+    final: tracking?.final ?? new Set<string>(DEFAULT_FINAL_STATUSES),
+    life: { onStatus: options.onStatus, onFinal: options.onFinal, onUetr: options.onUetr },
   };
 }

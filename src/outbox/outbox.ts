@@ -1,13 +1,11 @@
-import {
-  type CurrencyCode,
-  createExternalReference,
-  type PayoutCreateParams,
-  RequestValidationError,
-} from '../index.js';
+import { createExternalReference, type PayoutCreateParams, RequestValidationError } from '../index.js';
 import { traceCall } from '../internal/channels.js';
 import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
 import { remarkIssue, remarkKey } from '../lib/payout-identity.js';
+import type { EnqueueOptions, ListOptions, PayoutOutbox, VerbOptions } from './api.js';
 import { differences } from './equality.js';
+import { deliver, type Follower, observe, trackRound } from './follow.js';
+import { applyTo } from './life.js';
 import {
   currencyCode,
   OUTBOX_OPTION_KEYS,
@@ -15,105 +13,24 @@ import {
   resolveOptions,
   wholeNumber,
 } from './options.js';
+import { reconcileOutbox } from './reconcile.js';
 import { EMPTY_ROW, toRecord } from './record.js';
 import { step } from './settle.js';
 import type { StepSettings } from './step.js';
 import { type OutboxRow, type PayoutRecord, type PayoutState, STATES, type StoredBody } from './types.js';
-import { type WorkOptions, type WorkSummary, work } from './work.js';
+import { work } from './work.js';
 
-/** Options of `enqueue`. */
-export interface EnqueueOptions<Tx = unknown> {
-  /**
-   * Your transaction's handle, so the payout commits or rolls back with it: PostgreSQL, the `PoolClient` inside
-   * your `BEGIN`; SQLite, the `DatabaseSync` your `BEGIN` ran on. A handle not inside a transaction is refused.
-   */
-  tx?: Tx;
-  /** Minor-unit digits, where the spec does not state them (USDC, USDT): the amount is checked by them. */
-  digits?: number;
-}
-
-/** What `enqueue` did. */
-export interface EnqueueResult {
-  /** The payout's reference: `body.externalReference`, or a new one. */
-  reference: string;
-  /**
-   * `true`: recorded now. `false`: the same payout was already recorded under this reference, and `record` says
-   * where it stands; a final one is not sent again by enqueueing it (see `retry` and `resolve`).
-   */
-  enqueued: boolean;
-  record: PayoutRecord;
-}
-
-/** Options of `list`. */
-export interface ListOptions {
-  /** Only payouts in this state. */
-  state?: PayoutState;
-  /** Records at most. Default 100. */
-  limit?: number;
-  /** The last record of the previous page: the next page starts after it, even when it has been deleted since. */
-  after?: Pick<PayoutRecord, 'createdAt' | 'reference'>;
-  /** Only open payouts due now (held by an owner or not): a sweeper's view. */
-  due?: boolean;
-  /** Only open payouts due by this time. */
-  dueBefore?: Date;
-}
-
-/** Options of the operator's verbs. */
-export interface VerbOptions {
-  /** Why: kept in the audit trail. */
-  note?: string;
-  /** Who: kept in the audit trail. Default: this outbox's `owner`. */
-  by?: string;
-}
-
-/** Rows per state, for dashboards. */
-export interface OutboxCounts {
-  states: Record<PayoutState, number>;
-  /** When the oldest payout still open was recorded. */
-  oldestOpen: Date | null;
-}
-
-/** Durable payouts on your own database; see docs/payouts-at-scale.md. */
-export interface PayoutOutbox<Tx = unknown> {
-  /**
-   * Records a payout to send. Inside your transaction (`{ tx }`), it commits or rolls back with it. The same
-   * payout again under its reference (compared as the service reads it) returns its record with `enqueued:
-   * false`; another payout under the reference, or one whose remark another payout holds (service-assigned
-   * currencies), is refused with the fields that differ.
-   */
-  enqueue<C extends string = CurrencyCode>(
-    body: PayoutCreateParams<C>,
-    options?: EnqueueOptions<Tx>,
-  ): Promise<EnqueueResult>;
-  /**
-   * Drives one payout a step towards a final state, from any process, any number of times: returns its record
-   * (still open, with `nextAttemptAt`, when it must be tried again; when another owner holds it, as it stands,
-   * with `nextAttemptAt` at that owner's lease end).
-   */
-  settle(reference: string): Promise<PayoutRecord>;
-  /** Settles due payouts: until `signal` aborts (a deploy), or with `until: 'drained'` until none is left due (a cron). */
-  work(options?: WorkOptions): Promise<WorkSummary>;
-  /** One payout's record, or undefined when the outbox has none under `reference`. */
-  get(reference: string): Promise<PayoutRecord | undefined>;
-  /** Payouts oldest first; page with `after` (the last record of the previous page). */
-  list(options?: ListOptions): Promise<PayoutRecord[]>;
-  /** Payouts per state, and the oldest open one. */
-  count(): Promise<OutboxCounts>;
-  /**
-   * Re-opens a `not_sent` payout, or a `refused` one once its cause is fixed: it is sent again, after a lookup.
-   * Recorded in the audit trail. Returns the record.
-   */
-  retry(reference: string, options?: VerbOptions): Promise<PayoutRecord>;
-  /**
-   * An operator's verdict on an `unknown` payout, recorded in the audit trail: `exists` (it moved: the record
-   * becomes `recovered`) or `absent` (the service confirms it does not exist: it is re-opened and sent again,
-   * after a lookup). No `unknown` payout is ever sent again without this verdict.
-   */
-  resolve(reference: string, options: VerbOptions & { outcome: 'exists' | 'absent' }): Promise<PayoutRecord>;
-}
+export type {
+  EnqueueOptions,
+  EnqueueResult,
+  ListOptions,
+  OutboxCounts,
+  PayoutOutbox,
+  VerbOptions,
+} from './api.js';
 
 const ENQUEUE_KEYS = optionKeys<EnqueueOptions>()(['tx', 'digits']);
-const LIST_KEYS = optionKeys<ListOptions>()(['state', 'limit', 'after', 'due', 'dueBefore']);
+const LIST_KEYS = optionKeys<ListOptions>()(['state', 'status', 'limit', 'after', 'due', 'dueBefore']);
 const VERB_KEYS = optionKeys<VerbOptions & { outcome?: unknown }>()(['note', 'by', 'outcome']);
 
 const invalid = (field: string, message: string) => new RequestValidationError([{ path: [field], message }]);
@@ -125,9 +42,17 @@ export function createPayoutOutbox<Tx = unknown>(options: PayoutOutboxOptions<Tx
   const { store, client } = options;
   const settings: StepSettings = { ...resolved, client, store: store as StepSettings['store'] };
   const { owner, leaseMs, hooks } = resolved;
+  const follower: Follower = { ...resolved, client, store: settings.store, life: resolved.life };
   const run = async (row: OutboxRow, readBack: boolean, claimedAt: number) => {
     await hooks.afterClaim?.(row.reference);
-    return step(settings, row, readBack, claimedAt);
+    const result = await step(settings, row, readBack, claimedAt);
+    // The transaction it was found as is the payout's first observation: its status, for the hooks.
+    if (result.state === 'recovered') {
+      const found = await store.get(row.reference);
+      const transaction = found?.result?.transaction;
+      if (found && transaction) await applyTo(settings.store, found, transaction, resolved.final);
+    }
+    return result;
   };
   // A fresh payout is marked by its claim (one round trip fewer), unless every first POST is looked up first:
   // the lookup may outlast the lease, and only a mark right before the POST renews it.
@@ -202,7 +127,27 @@ export function createPayoutOutbox<Tx = unknown>(options: PayoutOutboxOptions<Tx
       });
     },
 
-    work: (given) => work({ store, owner, leaseMs, markFresh, run }, given),
+    work: (given) =>
+      work(
+        {
+          store,
+          owner,
+          leaseMs,
+          markFresh,
+          run,
+          follow: {
+            everyMs: resolved.tracking?.everyMs,
+            round: resolved.tracking ? () => trackRound(follower) : undefined,
+            claim: (limit) => store.claimDeliveries(owner, leaseMs, limit),
+            deliver: (row) => deliver(follower, row),
+          },
+        },
+        given,
+      ),
+
+    observe: (transaction) => observe(follower, transaction),
+
+    reconcile: (given) => reconcileOutbox(follower, given),
 
     async get(reference) {
       const row = await store.get(reference);
@@ -221,9 +166,8 @@ export function createPayoutOutbox<Tx = unknown>(options: PayoutOutboxOptions<Tx
       };
       const dueBefore = given.dueBefore?.getTime() ?? (given.due ? await store.now() : undefined);
       const now = await store.now();
-      return (await store.list({ state: given.state, limit, after, dueBefore })).map((row) =>
-        toRecord(row, now),
-      );
+      const query = { state: given.state, status: given.status, limit, after, dueBefore };
+      return (await store.list(query)).map((row) => toRecord(row, now));
     },
 
     async count() {

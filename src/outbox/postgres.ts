@@ -1,7 +1,16 @@
 import { RequestValidationError } from '../index.js';
-import { remarkKey } from '../lib/payout-identity.js';
+import { FREE, MS, NOW, postgresLife } from './postgres-life.js';
+import { firstVersionKeys } from './postgres-upgrade.js';
 import { rowFrom, tally } from './record.js';
-import { COLUMN_NAMES, checkTable, DEFAULT_OUTBOX_TABLE, named, postgresMigration } from './sql.js';
+import {
+  COLUMN_NAMES,
+  checkTable,
+  DEFAULT_OUTBOX_TABLE,
+  JSON_COLUMNS,
+  named,
+  postgresMigration,
+  TIME_COLUMNS,
+} from './sql.js';
 import type { OutboxRow, OutboxWrite, PayoutOutboxStore } from './types.js';
 
 /**
@@ -30,11 +39,8 @@ export interface PostgresOutboxStoreOptions {
   lookupBeforeFirstSend?: boolean;
 }
 
-// The database's clock, to the millisecond (a JavaScript Date's precision, so keyset cursors compare exactly).
-const NOW = `date_trunc('milliseconds', clock_timestamp())`;
-const MS = `* interval '1 millisecond'`;
 const OPEN = `state IN ('pending', 'sending', 'retry')`;
-const FREE = `(lease_until IS NULL OR lease_until < ${NOW})`;
+const SENT_AT = 'COALESCE(first_sent_at, created_at)';
 
 /** Why a committed write may not survive a crash or a failover here, or undefined. */
 async function replicationRisk(client: PostgresQueryable): Promise<string | undefined> {
@@ -101,28 +107,10 @@ export function postgresOutboxStore(
     FROM picked p WHERE t.reference = p.reference RETURNING t.*, p.fresh AS marked`;
   };
 
-  /**
-   * A first-version table's remarks, keyed by `remarkKey` itself: PostgreSQL's regex and case folding differ from
-   * JavaScript's (a no-break space, non-ASCII capitals), and a key computed otherwise would let a twin remark in.
-   */
-  const firstVersionKeys = async (): Promise<Array<[string, string]>> => {
-    const { rows: found } = await client.query(
-      `SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($1) AND attname = 'match_remark' AND NOT attisdropped`,
-      [table],
-    );
-    if (found.length === 0) return [];
-    // Read through to_jsonb: another process's upgrade may drop the column before this statement gets the table.
-    const { rows: old } = await client.query(
-      `SELECT reference, to_jsonb(t) ->> 'match_remark' AS remark FROM ${table} t
-       WHERE to_jsonb(t) ->> 'match_remark' IS NOT NULL`,
-    );
-    return old.map((r) => [String(r.reference), remarkKey(String(r.remark))]);
-  };
-
   return {
     lookupBeforeFirstSend,
     async migrate() {
-      await client.query(postgresMigration(table, await firstVersionKeys()));
+      await client.query(postgresMigration(table, await firstVersionKeys(client, table)));
       await check();
     },
     async insert(row, tx) {
@@ -228,18 +216,28 @@ export function postgresOutboxStore(
     async get(reference) {
       return (await rows(`SELECT * FROM ${table} WHERE reference = $1`, [reference]))[0];
     },
-    async list({ state, limit, after, dueBefore }) {
+    async list({ state, limit, after, dueBefore, status, following, sentBetween }) {
+      const at = (ms: number | undefined) => (ms === undefined ? null : new Date(ms));
       return rows(
         `SELECT * FROM ${table} WHERE ($1::text IS NULL OR state = $1)
            AND ($3::timestamptz IS NULL OR (created_at, reference) > ($3::timestamptz, $4::text))
            AND ($5::timestamptz IS NULL OR (${OPEN} AND next_attempt_at <= $5::timestamptz))
+           AND ($6::text IS NULL OR status = $6)
+           AND ($7::timestamptz IS NULL OR (state IN ('created', 'recovered') AND ${SENT_AT} >= $7
+             AND (final_at IS NULL OR final_at > $8::timestamptz)))
+           AND ($9::timestamptz IS NULL OR ${SENT_AT} BETWEEN $9 AND $10::timestamptz)
          ORDER BY created_at, reference LIMIT $2`,
         [
           state ?? null,
           limit,
-          after ? new Date(after.createdAt) : null,
+          at(after?.createdAt),
           after?.reference ?? null,
-          dueBefore === undefined ? null : new Date(dueBefore),
+          at(dueBefore),
+          status ?? null,
+          at(following?.sentSince),
+          at(following?.finalSince),
+          at(sentBetween?.[0]),
+          at(sentBetween?.[1]),
         ],
       );
     },
@@ -256,6 +254,7 @@ export function postgresOutboxStore(
       } = await client.query(`SELECT ${NOW} AS now`);
       return (row!.now as Date).getTime();
     },
+    ...postgresLife(client, table),
   };
 
   /** Reserves `key` for `reference`; the reference holding it (`reference` itself when reserved now or before). */
@@ -279,10 +278,7 @@ const TIMES = new Set(['created_at', 'updated_at', 'next_attempt_at']);
 /** A row's value for a column, as the driver takes it (JSON as text, times as Dates). */
 function value(row: OutboxRow, column: (typeof COLUMN_NAMES)[number]): unknown {
   const v = row[column];
-  if (column === 'body' || column === 'result' || column === 'attempts')
-    return v === null ? null : JSON.stringify(v);
-  if (column === 'lease_until' || column === 'first_sent_at' || column === 'last_sent_at') {
-    return v === null ? null : new Date(v as number);
-  }
+  if (JSON_COLUMNS.has(column)) return v === null ? null : JSON.stringify(v);
+  if (TIME_COLUMNS.has(column)) return v === null ? null : new Date(v as number);
   return v;
 }

@@ -1,6 +1,7 @@
 import { APIError } from '../index.js';
 import {
   type OutboxAttempt,
+  type OutboxChange,
   type OutboxRow,
   type PayoutRecord,
   type PayoutState,
@@ -96,6 +97,17 @@ export function rowFrom(raw: Record<string, unknown>): OutboxRow {
     reason: (raw.reason as string | null) ?? null,
     result: raw.result === null || raw.result === undefined ? null : json<StoredResult>(raw.result),
     attempts: json<OutboxAttempt[]>(raw.attempts ?? '[]'),
+    status: (raw.status as string | null) ?? null,
+    status_at: time(raw.status_at),
+    observed_at: time(raw.observed_at),
+    uetr: (raw.uetr as string | null) ?? null,
+    tracking_codes: raw.tracking_codes == null ? null : json<Record<string, string>>(raw.tracking_codes),
+    final_at: time(raw.final_at),
+    transaction_id: (raw.transaction_id as string | null) ?? null,
+    changes: json<OutboxChange[]>(raw.changes ?? '[]'),
+    observed: Number(raw.observed ?? 0),
+    delivered: Number(raw.delivered ?? 0),
+    hook_failures: Number(raw.hook_failures ?? 0),
     ...(raw.marked === true || raw.marked === 1 ? { marked: true } : {}),
   };
 }
@@ -116,12 +128,20 @@ export function toRecord(row: OutboxRow, now = Number.NEGATIVE_INFINITY): Payout
     answered: row.answered,
     accepted: row.accepted,
     attempts: row.attempts,
+    changes: row.changes,
+    delivered: row.delivered,
   };
   if (leased) record.lease = { owner: row.owner!, until: new Date(row.lease_until!) };
   if (row.remark_key !== null && body.remark !== undefined) record.matchRemark = body.remark;
   if (row.reason !== null) record.reason = row.reason;
   if (row.result?.payout) record.payout = row.result.payout;
   if (row.result?.transaction) record.transaction = row.result.transaction;
+  if (row.status !== null) record.status = row.status;
+  if (row.status_at !== null) record.statusAt = new Date(row.status_at);
+  if (row.final_at !== null) record.finalAt = new Date(row.final_at);
+  if (row.uetr !== null) record.uetr = row.uetr;
+  if (row.tracking_codes !== null) record.trackingCodes = row.tracking_codes;
+  if (row.transaction_id !== null) record.transactionId = row.transaction_id;
   return record;
 }
 
@@ -160,4 +180,15 @@ export const EMPTY_ROW: Omit<OutboxRow, 'reference' | 'currency' | 'body' | 'rem
   reason: null,
   result: null,
   attempts: [],
+  status: null,
+  status_at: null,
+  observed_at: null,
+  uetr: null,
+  tracking_codes: null,
+  final_at: null,
+  transaction_id: null,
+  changes: [],
+  observed: 0,
+  delivered: 0,
+  hook_failures: 0,
 };

@@ -21,6 +21,7 @@ const indexName = (table: string, suffix: string) => `${table.replace('.', '_')}
 export const dueIndex = (table: string) => indexName(table, 'due');
 const STATE_LIST = STATES.map((s) => `'${s}'`).join(', ');
 const OPEN_LIST = `('pending', 'sending', 'retry')`;
+const SENT_LIST = `('created', 'recovered')`;
 
 /**
  * The columns, in each dialect's types. PostgreSQL: times `timestamptz` (read from the database's clock, so
@@ -50,6 +51,19 @@ const COLUMNS = {
   reason: ['text', 'TEXT'],
   result: ['jsonb', 'TEXT'],
   attempts: [`jsonb NOT NULL DEFAULT '[]'`, `TEXT NOT NULL DEFAULT '[]'`],
+  // The payout's own life after it was sent, as observed (times by the service's clock: the rows' updated_at).
+  status: ['text', 'TEXT'],
+  status_at: ['timestamptz', 'INTEGER'],
+  observed_at: ['timestamptz', 'INTEGER'],
+  uetr: ['text', 'TEXT'],
+  tracking_codes: ['jsonb', 'TEXT'],
+  final_at: ['timestamptz', 'INTEGER'],
+  transaction_id: ['text', 'TEXT'],
+  // Changes observed (`observed`, the last one's seq) apart from those whose hooks ran (`delivered`).
+  changes: [`jsonb NOT NULL DEFAULT '[]'`, `TEXT NOT NULL DEFAULT '[]'`],
+  observed: ['integer NOT NULL DEFAULT 0', 'INTEGER NOT NULL DEFAULT 0'],
+  delivered: ['integer NOT NULL DEFAULT 0', 'INTEGER NOT NULL DEFAULT 0'],
+  hook_failures: ['integer NOT NULL DEFAULT 0', 'INTEGER NOT NULL DEFAULT 0'],
 } as const;
 
 export type Column = keyof typeof COLUMNS;
@@ -62,7 +76,29 @@ export const ADDED_COLUMNS: Column[] = [
   'first_sent_at',
   'last_sent_at',
   'clock_doubt_ms',
+  'status',
+  'status_at',
+  'observed_at',
+  'uetr',
+  'tracking_codes',
+  'final_at',
+  'transaction_id',
+  'changes',
+  'observed',
+  'delivered',
+  'hook_failures',
 ];
+
+/** Columns that hold JSON, and columns that hold times (besides the stamped ones). */
+export const JSON_COLUMNS = new Set<string>(['body', 'result', 'attempts', 'tracking_codes', 'changes']);
+export const TIME_COLUMNS = new Set<string>([
+  'lease_until',
+  'first_sent_at',
+  'last_sent_at',
+  'status_at',
+  'observed_at',
+  'final_at',
+]);
 
 function createTables(table: string, dialect: 0 | 1): string {
   const columns = COLUMN_NAMES.map((c) => `  ${c} ${COLUMNS[c][dialect]}`);
@@ -75,13 +111,31 @@ CREATE TABLE IF NOT EXISTS ${named(table, 'remarks')} (
   remark_key ${text} PRIMARY KEY,
   reference ${text} NOT NULL,
   created_at ${time} NOT NULL
+);
+CREATE TABLE IF NOT EXISTS ${named(table, 'leases')} (
+  name ${text} PRIMARY KEY,
+  owner ${text} NOT NULL,
+  lease_until ${time} NOT NULL
 );`;
 }
 
-function createIndexes(table: string): string {
+/**
+ * The listed transaction's id of a row, in SQL: the column once an observation wrote it, before that the POST's
+ * answer (`created`) or the row it was found as (`recovered`). Indexed as this expression, and looked up by it.
+ */
+export const LISTED_ID = [
+  `COALESCE(transaction_id, result->'payout'->>'id', result->'transaction'->>'id')`,
+  `coalesce(transaction_id, json_extract(result, '$.payout.id'), json_extract(result, '$.transaction.id'))`,
+] as const;
+
+function createIndexes(table: string, dialect: 0 | 1): string {
   return `CREATE INDEX IF NOT EXISTS ${dueIndex(table)} ON ${table} (next_attempt_at) WHERE state IN ${OPEN_LIST};
 CREATE INDEX IF NOT EXISTS ${indexName(table, 'state')} ON ${table} (state, created_at, reference);
 CREATE INDEX IF NOT EXISTS ${indexName(table, 'created')} ON ${table} (created_at, reference);
+CREATE INDEX IF NOT EXISTS ${indexName(table, 'following')} ON ${table} (final_at) WHERE state IN ${SENT_LIST};
+CREATE INDEX IF NOT EXISTS ${indexName(table, 'undelivered')} ON ${table} (reference) WHERE observed > delivered;
+CREATE INDEX IF NOT EXISTS ${indexName(table, 'transaction')} ON ${table} ((${LISTED_ID[dialect]}));
+CREATE INDEX IF NOT EXISTS ${indexName(table, 'status')} ON ${table} (status, created_at, reference);
 `;
 }
 
@@ -114,9 +168,10 @@ INSERT INTO ${KEYS} VALUES
 }
 
 /**
- * Upgrades a table of the first version in place: epoch-millisecond `bigint` times to `timestamptz`, JSON text to
- * `jsonb`, the state checked, the new columns, and each `match_remark` moved to the remarks table (under which
- * key it can never be taken again). Each step runs only when needed, so the script is idempotent.
+ * Upgrades a table of an earlier version in place: epoch-millisecond `bigint` times to `timestamptz`, JSON text to
+ * `jsonb`, the state checked (the first version), the columns added since (`ADDED_COLUMNS`: the remark key, the
+ * send times, the payout's life after it was sent), and each `match_remark` moved to the remarks table (under
+ * which key it can never be taken again). Each step runs only when needed, so the script is idempotent.
  */
 function upgradePostgres(table: string, keys: ReadonlyArray<readonly [string, string]>): string {
   const times = ['created_at', 'updated_at', 'next_attempt_at', 'lease_until'];
@@ -156,7 +211,8 @@ END $upgrade$;`;
 }
 
 /**
- * The outbox for PostgreSQL: both tables, an upgrade of a table of the first version, and the indexes, as one
+ * The outbox for PostgreSQL: its tables (payouts, remarks, leases), an upgrade of a table of an earlier version,
+ * and the indexes, as one
  * script that runs as one transaction (`migrate()` sends it as one simple query) behind an advisory lock, so
  * two processes migrating at once take turns. Apply it with your own migration tool as it is.
  */
@@ -174,19 +230,23 @@ export function postgresMigration(table: string, keys: ReadonlyArray<readonly [s
 SELECT pg_advisory_xact_lock(hashtext('payments-service-sdk outbox migrate ${table}'));
 ${createTables(table, 0)}
 ${upgradePostgres(table, keys)}
-${createIndexes(table)}COMMIT;
+${createIndexes(table, 0)}COMMIT;
 `;
 }
 
 /**
- * The outbox for SQLite (`node:sqlite`): the same columns in SQLite's types, and the remarks table. `migrate()`
- * runs this, then adds the columns of later versions to a table of the first one, in one transaction.
+ * The outbox for SQLite (`node:sqlite`): the same columns in SQLite's types, the remarks and leases tables, and
+ * the indexes. `migrate()` runs the tables, adds the columns of later versions to an older table, then the
+ * indexes (some are on those columns), in one transaction.
  */
 export function sqliteOutboxSchema(table = DEFAULT_OUTBOX_TABLE): string {
-  checkTable(table);
-  return `${createTables(table, 1)}
-${createIndexes(table)}`;
+  return `${sqliteTables(table)}
+${sqliteIndexes(table)}`;
 }
+
+/** The tables alone, and the indexes alone, for `migrate()`'s upgrade between them. */
+export const sqliteTables = (table: string) => createTables(checkTable(table), 1);
+export const sqliteIndexes = (table: string) => createIndexes(checkTable(table), 1);
 
 /** The SQLite column definitions, for the upgrade (`ALTER TABLE ... ADD COLUMN`). */
 export const sqliteColumn = (c: Column) => COLUMNS[c][1];

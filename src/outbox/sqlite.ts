@@ -1,16 +1,17 @@
 import { RequestValidationError } from '../index.js';
-import { remarkKey } from '../lib/payout-identity.js';
 import { rowFrom, tally } from './record.js';
 import {
-  ADDED_COLUMNS,
   COLUMN_NAMES,
   checkTable,
   DEFAULT_OUTBOX_TABLE,
   dueIndex,
+  JSON_COLUMNS,
   named,
-  sqliteColumn,
-  sqliteOutboxSchema,
+  sqliteIndexes,
+  sqliteTables,
 } from './sql.js';
+import { sqliteLife } from './sqlite-life.js';
+import { upgradeSqlite } from './sqlite-upgrade.js';
 import type { OutboxRow, PayoutOutboxStore } from './types.js';
 
 /** A value `node:sqlite` binds to a statement parameter. */
@@ -45,6 +46,7 @@ export interface SqliteOutboxStoreOptions {
 
 const OPEN = `state IN ('pending', 'sending', 'retry')`;
 const FREE = `(lease_until IS NULL OR lease_until < ?)`;
+const SENT_AT = 'coalesce(first_sent_at, created_at)';
 
 /**
  * The outbox on SQLite, for one machine: several processes on one file. Each claim, mark and write is a single
@@ -85,8 +87,10 @@ export function sqliteOutboxStore(options: SqliteOutboxStoreOptions): PayoutOutb
       db.exec('PRAGMA journal_mode = WAL');
       db.exec('BEGIN IMMEDIATE');
       try {
-        db.exec(sqliteOutboxSchema(table));
-        upgrade(db, table, remarks);
+        db.exec(sqliteTables(table));
+        upgradeSqlite(db, table, remarks);
+        // After the upgrade: some indexes are on columns it adds.
+        db.exec(sqliteIndexes(table));
         db.exec('COMMIT');
       } catch (error) {
         db.exec('ROLLBACK');
@@ -229,13 +233,28 @@ export function sqliteOutboxStore(options: SqliteOutboxStoreOptions): PayoutOutb
     async get(reference) {
       return rows(`SELECT * FROM ${table} WHERE reference = ?`, [reference])[0];
     },
-    async list({ state, limit, after, dueBefore }) {
+    async list({ state, limit, after, dueBefore, status, following, sentBetween }) {
       return rows(
         `SELECT * FROM ${table} WHERE (?1 IS NULL OR state = ?1)
            AND (?3 IS NULL OR (created_at, reference) > (?3, ?4))
            AND (?5 IS NULL OR (${OPEN} AND next_attempt_at <= ?5))
+           AND (?6 IS NULL OR status = ?6)
+           AND (?7 IS NULL OR (state IN ('created', 'recovered') AND ${SENT_AT} >= ?7
+             AND (final_at IS NULL OR final_at > ?8)))
+           AND (?9 IS NULL OR ${SENT_AT} BETWEEN ?9 AND ?10)
          ORDER BY created_at, reference LIMIT ?2`,
-        [state ?? null, limit, after?.createdAt ?? null, after?.reference ?? null, dueBefore ?? null],
+        [
+          state ?? null,
+          limit,
+          after?.createdAt ?? null,
+          after?.reference ?? null,
+          dueBefore ?? null,
+          status ?? null,
+          following?.sentSince ?? null,
+          following?.finalSince ?? null,
+          sentBetween?.[0] ?? null,
+          sentBetween?.[1] ?? null,
+        ],
       );
     },
     async count() {
@@ -248,45 +267,14 @@ export function sqliteOutboxStore(options: SqliteOutboxStoreOptions): PayoutOutb
     async now() {
       return clock();
     },
+    ...sqliteLife(table, clock, (sql) => statement(sql)),
   };
 }
 
 /** A row's value for a column, as `node:sqlite` binds it (JSON as text, booleans as 0/1). */
 function sqliteValue(row: OutboxRow, column: (typeof COLUMN_NAMES)[number]): SqliteValue {
   const v = row[column];
-  if (column === 'body' || column === 'result' || column === 'attempts')
-    return v === null ? null : JSON.stringify(v);
+  if (JSON_COLUMNS.has(column)) return v === null ? null : JSON.stringify(v);
   if (typeof v === 'boolean') return Number(v);
   return v as SqliteValue;
-}
-
-/**
- * A table of the first version, in place (inside `migrate`'s transaction): the columns added since, and each
- * `match_remark` copied to the remarks table under its key (`remarkKey`, computed here as every new row's is).
- * The old column stays (SQLite cannot drop a UNIQUE column); new rows leave it empty.
- */
-function upgrade(db: SqliteDatabase, table: string, remarks: string): void {
-  const have = new Set(
-    (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name),
-  );
-  for (const column of ADDED_COLUMNS) {
-    if (!have.has(column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${sqliteColumn(column)}`);
-  }
-  if (!have.has('match_remark')) return;
-  const old = db
-    .prepare(
-      `SELECT reference, match_remark, created_at FROM ${table} WHERE match_remark IS NOT NULL AND remark_key IS NULL`,
-    )
-    .all() as {
-    reference: string;
-    match_remark: string;
-    created_at: number;
-  }[];
-  const reserve = db.prepare(`INSERT INTO ${remarks} VALUES (?, ?, ?) ON CONFLICT (remark_key) DO NOTHING`);
-  const keep = db.prepare(`UPDATE ${table} SET remark_key = ? WHERE reference = ?`);
-  for (const row of old) {
-    const key = remarkKey(row.match_remark);
-    reserve.all(key, row.reference, row.created_at);
-    keep.all(key, row.reference);
-  }
 }

@@ -1,4 +1,7 @@
 import type { Payout, PayoutCreateParams, Transaction } from '../index.js';
+import type { OutboxChange, OutboxDelivery, OutboxLife } from './life-types.js';
+
+export type { OutboxChange, OutboxDelivery, OutboxLife } from './life-types.js';
 
 /**
  * Where a payout stands.
@@ -34,9 +37,10 @@ export interface OutboxAttempt {
   at: string;
   /**
    * `post`: a POST was made; `lookup`: the listing was searched; `lost`: the owner lost its claim before POSTing;
-   * `operator`: a person's verb (`retry`, `resolve`).
+   * `operator`: a person's verb (`retry`, `resolve`); `hook`: an `onStatus`, `onFinal` or `onUetr` hook threw
+   * (the change is delivered again).
    */
-  kind: 'post' | 'lookup' | 'lost' | 'operator';
+  kind: 'post' | 'lookup' | 'lost' | 'operator' | 'hook';
   /** HTTP status, where one came back. */
   status?: number;
   /** Error class (`RateLimitError`, `APIConnectionError`...), where the step failed. */
@@ -81,6 +85,23 @@ export interface PayoutRecord {
   transaction?: Transaction;
   /** Every POST, lookup and operator verb, oldest first (capped: the first and the latest are kept). */
   attempts: OutboxAttempt[];
+  /**
+   * After `created` or `recovered`: the payout's own status, as last observed (the listing, or `observe`);
+   * undefined until one is (a POST's answer carries none).
+   */
+  status?: string;
+  /** When `status` last changed, by the service's clock (the `updated_at` of the row that first showed it). */
+  statusAt?: Date;
+  /** When the status became final (kept while it moves between final statuses, `completed` to `refunded`). */
+  finalAt?: Date;
+  uetr?: string;
+  trackingCodes?: Record<string, string>;
+  /** The listed transaction's id. */
+  transactionId?: string;
+  /** Its changes, oldest first: every one whose hooks have not run yet, and the latest of the others. */
+  changes: OutboxChange[];
+  /** The `seq` of the last change whose hooks ran (`changes` after it are delivered again, at least once). */
+  delivered: number;
 }
 
 /** What the `body` column holds: the payout as enqueued, and the digits to check its amount by. */
@@ -128,6 +149,20 @@ export interface OutboxRow {
   attempts: OutboxAttempt[];
   /** Set by a `claim` that also marked the row (`markFresh`): the row as it stands after that mark. */
   marked?: boolean;
+  /** The payout's life after it was sent (times by the service's clock); see `OutboxLife`. */
+  status: string | null;
+  status_at: number | null;
+  observed_at: number | null;
+  uetr: string | null;
+  tracking_codes: Record<string, string> | null;
+  final_at: number | null;
+  transaction_id: string | null;
+  changes: OutboxChange[];
+  /** The last change observed (`seq`), and the last whose hooks ran. */
+  observed: number;
+  delivered: number;
+  /** Deliveries that failed in a row (a hook threw): the next waits longer. */
+  hook_failures: number;
 }
 
 /** What `insert` made of an enqueue. */
@@ -172,6 +207,15 @@ export interface OutboxListQuery {
   after?: { createdAt: number; reference: string } | undefined;
   /** Open rows due by this time (store clock, epoch ms), leased or not. */
   dueBefore?: number | undefined;
+  /** Rows whose payout's own status is this. */
+  status?: string | undefined;
+  /**
+   * Sent rows (`created`, `recovered`) to follow: not final, or final after `finalSince`, and first sent (or
+   * recorded) since `sentSince` (store clock, epoch ms).
+   */
+  following?: { sentSince: number; finalSince: number } | undefined;
+  /** Rows first sent (or recorded, if never sent) within these times (store clock, epoch ms). */
+  sentBetween?: [number, number] | undefined;
 }
 
 /**
@@ -218,4 +262,25 @@ export interface PayoutOutboxStore<Tx = unknown> {
   count(): Promise<{ states: Record<PayoutState, number>; oldestOpen: number | null }>;
   /** Now by the store's clock (epoch ms): leases and due times are read from it. */
   now(): Promise<number>;
+  /**
+   * Writes what an observation changed, if the row's `observed` and `observed_at` are still `seen`'s (another
+   * observation may have come first: the caller reads the row again and re-applies).
+   */
+  observe(
+    reference: string,
+    seen: Pick<OutboxRow, 'observed' | 'observed_at'>,
+    life: OutboxLife,
+  ): Promise<boolean>;
+  /** Rows a listed transaction may be: by its id, the reference it is listed under, or its remark's key. */
+  find(keys: {
+    transactionId: string;
+    reference?: string | undefined;
+    remarkKey?: string | undefined;
+  }): Promise<OutboxRow[]>;
+  /** Claims up to `limit` sent rows with changes not delivered, whose lease is free or lapsed, for `leaseMs`. */
+  claimDeliveries(owner: string, leaseMs: number, limit: number): Promise<OutboxRow[]>;
+  /** Records a delivery, if `token` still holds the row (released, renewed, or held off after a failure). */
+  deliver(reference: string, token: number, delivery: OutboxDelivery): Promise<boolean>;
+  /** Takes the lease `name` (free, lapsed or this owner's) for `ms`; false when another owner holds it. */
+  lease(name: string, owner: string, ms: number): Promise<boolean>;
 }

@@ -1,5 +1,6 @@
 import { RequestValidationError } from '../index.js';
 import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
+import type { OutboxRound } from './follow.js';
 import { wholeNumber } from './options.js';
 import { OPEN_STATES, type OutboxRow, type PayoutOutboxStore, type PayoutState } from './types.js';
 
@@ -34,6 +35,11 @@ export interface WorkSummary {
   nextDueAt?: Date;
   /** Payouts left that another owner holds (a dead worker's until its lease lapses): who, and until when. */
   leased: Array<{ reference: string; owner: string; until: Date }>;
+  /**
+   * Following sent payouts: tracking rounds this process ran (another may hold the turn), the listing requests
+   * and changes they made, changes whose hooks ran, and deliveries a hook threw in (delivered again later).
+   */
+  tracking: { rounds: number; requests: number; changes: number; delivered: number; hookFailures: number };
 }
 
 const WORK_KEYS = optionKeys<WorkOptions>()([
@@ -52,6 +58,16 @@ interface Worker {
   /** Claims mark fresh rows (see `PayoutOutboxStore.claim`). */
   markFresh: boolean;
   run: (row: OutboxRow, readBack: boolean, claimedAt: number) => Promise<{ state: PayoutState | 'lost' }>;
+  follow: Follow;
+}
+
+/** The loop's other half: tracking rounds on their schedule, and the hooks of changes observed. */
+export interface Follow {
+  everyMs: number | undefined;
+  /** One round (undefined: another process's turn); absent when tracking is off. */
+  round: (() => Promise<OutboxRound | undefined>) | undefined;
+  claim: (limit: number) => Promise<OutboxRow[]>;
+  deliver: (row: OutboxRow) => Promise<{ delivered: number; failed: boolean }>;
 }
 
 /** When an open row can next be taken: its due time, or its lease's end when that is later. */
@@ -91,19 +107,20 @@ export async function work(worker: Worker, given: WorkOptions = {}): Promise<Wor
     resolveWait = undefined;
   };
   signal?.addEventListener('abort', wake, { once: true });
-  const start = (row: OutboxRow, claimedAt: number) => {
-    const task: Promise<unknown> = worker
-      .run(row, false, claimedAt)
-      .then(({ state }) => {
-        if (state !== 'lost') settled[state] = (settled[state] ?? 0) + 1;
-      })
-      .catch(onError)
-      .finally(() => {
-        running.delete(task);
-        wake();
-      });
-    running.add(task);
+  const task = (work: Promise<unknown>) => {
+    const done: Promise<unknown> = work.catch(onError).finally(() => {
+      running.delete(done);
+      wake();
+    });
+    running.add(done);
   };
+  const start = (row: OutboxRow, claimedAt: number) =>
+    task(
+      worker.run(row, false, claimedAt).then(({ state }) => {
+        if (state !== 'lost') settled[state] = (settled[state] ?? 0) + 1;
+      }),
+    );
+  const follow = following(worker.follow, { drained: given.until === 'drained', pollMs, task, onError });
   while (!signal?.aborted) {
     const free = concurrency - running.size;
     let claimed: OutboxRow[] = [];
@@ -118,20 +135,94 @@ export async function work(worker: Worker, given: WorkOptions = {}): Promise<Wor
     for (const row of claimed) start(row, claimedAt);
     // As many were due as there was room for: more may be, once a slot frees.
     if (free > 0 && claimed.length === free) continue;
+    const followed = await follow.step(free - claimed.length, running.size === 0 && claimed.length === 0);
     if (running.size >= concurrency) {
       await sleep(2 ** 31 - 1);
       continue;
     }
-    if (given.until === 'drained' && running.size === 0 && claimed.length === 0) {
+    if (given.until === 'drained' && running.size === 0 && claimed.length === 0 && followed === 0) {
       const wait = await nextDue(worker.store, drainWithinMs);
       if (wait === undefined) break;
       await sleep(Math.max(0, Math.min(wait, pollMs || wait)));
       continue;
     }
-    await sleep(pollMs);
+    await sleep(Math.min(pollMs, follow.nextInMs()));
   }
   await Promise.all(running);
-  return summary(worker.store, settled);
+  return { ...(await summary(worker.store, settled)), tracking: follow.tally };
+}
+
+/**
+ * When the loop runs a tracking round (on its schedule; once when draining, after the payouts due are settled, so
+ * that it sees them) and claims changes to deliver (when there is room, at most every `pollMs` unless the last
+ * claim or a round found more). `step` returns the tasks it started.
+ */
+function following(
+  follow: Follow,
+  loop: {
+    drained: boolean;
+    pollMs: number;
+    task: (work: Promise<unknown>) => void;
+    onError: (e: unknown) => void;
+  },
+) {
+  const tally = { rounds: 0, requests: 0, changes: 0, delivered: 0, hookFailures: 0 };
+  let roundAt = 0;
+  let tried = 0;
+  let rounding = false;
+  let deliverAt = 0;
+  const roundDue = (idle: boolean) =>
+    follow.round !== undefined &&
+    !rounding &&
+    Date.now() >= roundAt &&
+    (!loop.drained || (tried === 0 && idle));
+  return {
+    tally,
+    // While a round runs, its end wakes the loop (it is a task): no need to poll for the next one.
+    nextInMs: () =>
+      follow.round === undefined || loop.drained || rounding
+        ? Number.POSITIVE_INFINITY
+        : Math.max(0, roundAt - Date.now()),
+    async step(room: number, idle: boolean): Promise<number> {
+      let started = 0;
+      if (room > 0 && roundDue(idle)) {
+        rounding = true;
+        tried += 1;
+        room -= 1;
+        started += 1;
+        const round = follow.round!().then((done) => {
+          if (!done) return;
+          tally.rounds += 1;
+          tally.requests += done.requests;
+          tally.changes += done.changes;
+          if (done.changes > 0) deliverAt = 0;
+        });
+        loop.task(
+          round.finally(() => {
+            rounding = false;
+            roundAt = Date.now() + (follow.everyMs ?? 0);
+          }),
+        );
+      }
+      if (room <= 0 || Date.now() < deliverAt) return started;
+      let rows: OutboxRow[] = [];
+      try {
+        rows = await follow.claim(room);
+      } catch (error) {
+        loop.onError(error);
+      }
+      deliverAt = rows.length === room ? 0 : Date.now() + loop.pollMs;
+      for (const row of rows) {
+        loop.task(
+          follow.deliver(row).then(({ delivered, failed }) => {
+            tally.delivered += delivered;
+            if (failed) tally.hookFailures += 1;
+          }),
+        );
+      }
+      return started + rows.length;
+    },
+  };
 }
 
 /** Milliseconds until the earliest open payout is due, if one is due within `withinMs`; undefined if none. */
@@ -146,7 +237,7 @@ async function nextDue(store: PayoutOutboxStore<unknown>, withinMs: number): Pro
 async function summary(
   store: PayoutOutboxStore<unknown>,
   settled: WorkSummary['settled'],
-): Promise<WorkSummary> {
+): Promise<Omit<WorkSummary, 'tracking'>> {
   const now = await store.now();
   const open: OutboxRow[] = [];
   for (const state of OPEN_STATES) open.push(...(await store.list({ state, limit: 10_000 })));

@@ -6,10 +6,19 @@ import { count, traceCall } from '../internal/channels.js';
 import { REQUEST_OPTION_KEYS, type RequestOptions } from '../internal/config.js';
 import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
 import type { Call } from '../internal/pipeline.js';
-import type { ProofWindow, SearchResult } from '../lib/listing-proof.js';
+import type { ListTransactions, ProofWindow, SearchResult } from '../lib/listing-proof.js';
 import type { FindByReferenceOptions, SearchDeps } from '../lib/payout-lookup.js';
 import type { LookupBeforeRetryOptions } from '../lib/payout-options.js';
 import type { PayoutOutcome } from '../lib/payout-outcome.js';
+import { InternalPayoutTracker, type PayoutTracker } from '../lib/payout-tracker.js';
+import {
+  type PayoutChange,
+  type PayoutTrackerOptions,
+  TRACK_OPTION_KEYS,
+  TRACKER_OPTION_KEYS,
+  type TrackOptions,
+  type TrackPayoutOptions,
+} from '../lib/tracker-options.js';
 import type { CurrencyCode } from '../rules/currency-codes.js';
 import {
   type Payout,
@@ -198,6 +207,54 @@ export class Payouts extends APIResource {
       if (!result.complete) throw new PayoutLookupIncompleteError(externalReference, result.reason);
       return null;
     });
+  }
+
+  /**
+   * A tracker shared by every payout it follows: each round reads the listing window that covers them all once
+   * (`track`, `waitForFinal`), and `observe` takes transactions from anywhere else (a webhook handler). See
+   * docs/payout-lifecycle.md.
+   */
+  tracker(options?: PayoutTrackerOptions): PayoutTracker {
+    const list: ListTransactions = (params, o) => this.client.transactions.list(params, o);
+    return new InternalPayoutTracker(
+      { list, assigns: (currency) => this.assignsReference(currency) },
+      options,
+    );
+  }
+
+  /**
+   * Follows one payout from the listing (there is no GET for one transaction): its status changes, its UETR
+   * and tracking codes, the status first. Ends after a final status (by default `completed`, `failed`,
+   * `rejected`, `cancelled`, `refunded`); a later change within `afterFinalMs` is reported, and a status going
+   * back is flagged as an anomaly. Pass `payout` (the service's answer) or `since`. Following many payouts, use
+   * one `tracker()`: a round costs the same for one payout as for all of them.
+   */
+  track(externalReference: string, options: TrackPayoutOptions = {}): AsyncIterable<PayoutChange> {
+    const [tracking, track] = this.#split(options);
+    return this.tracker(tracking).track(externalReference, track);
+  }
+
+  /** Resolves with the row that showed the payout's first final status; see `track`. */
+  waitForFinal(externalReference: string, options: TrackPayoutOptions = {}): Promise<Transaction> {
+    try {
+      const [tracking, track] = this.#split(options);
+      return this.tracker(tracking).waitForFinal(externalReference, track);
+    } catch (error) {
+      // A bad option is the promise's rejection, as for every other async method.
+      return Promise.reject(error);
+    }
+  }
+
+  /** One call's options, as a tracker's and a track's. */
+  #split(given: TrackPayoutOptions): [PayoutTrackerOptions, TrackOptions] {
+    const options = ownData(given);
+    refuseUnknownKeys(options, [...TRACK_OPTION_KEYS, ...TRACKER_OPTION_KEYS.filter((k) => k !== 'final')]);
+    const tracking: Record<string, unknown> = {};
+    const track: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(options)) {
+      ((TRACK_OPTION_KEYS as string[]).includes(key) ? track : tracking)[key] = value;
+    }
+    return [tracking, track];
   }
 
   /**

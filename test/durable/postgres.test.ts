@@ -31,7 +31,7 @@ describe.runIf(postgresAvailable())('durable payouts on PostgreSQL', () => {
     await pool.query('SELECT pg_terminate_backend($1)', [pid]);
   };
 
-  it('sends no payout twice and loses none while 4 worker processes are killed, paused and cut off, with ties and a skewed clock', async () => {
+  it('sends no payout twice and loses none while 4 worker processes are killed, paused and cut off, with ties and a skewed clock; follows every sent payout to the status the mock holds', async () => {
     const tally = await runTrial({
       label: 'postgres',
       store: postgresOutboxStore({ client: pool }),
@@ -45,8 +45,21 @@ describe.runIf(postgresAvailable())('durable payouts on PostgreSQL', () => {
       // A VM restored from a snapshot: the worker's clock two days behind. The outbox reads the database's clock.
       skewMs: -172_800_000,
       deadlineMs: 240_000,
+      // The mock completes, fails (a fifth) and later refunds (a quarter of the completed) each payout while the
+      // workers send, follow and die, some inside onFinal.
+      tracking: {
+        lifecycle: { completeAfterMs: 1500, failureShare: 0.2, refundShare: 0.25, refundAfterMs: 1500 },
+        everyMs: 250,
+        hookKills: 3,
+      },
     });
     holds(tally);
+    // Every sent record ends with the status the mock holds, its hooks run; onFinal ran at least once per final
+    // change (how many twice is printed in the line).
+    expect(tally.tracking?.wrongStatus).toEqual([]);
+    expect(tally.tracking?.finalMissing).toEqual([]);
+    expect(tally.tracking?.undelivered).toBe(0);
+    expect(tally.tracking?.sent).toBeGreaterThan(150);
     expect(tally.pausedLost).toBe(true);
     expect(tally.terminated).toBe(true);
     // How many planned kills are reached depends on how fast the payouts drain (a worker may finish before its

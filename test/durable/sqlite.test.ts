@@ -10,7 +10,7 @@ describe('durable payouts on SQLite', () => {
   const dir = mkdtempSync(join(tmpdir(), 'outbox-durable-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('sends no payout twice and loses none while 3 worker processes on one file are killed and paused', async () => {
+  it('sends no payout twice and loses none while 3 worker processes on one file are killed and paused; follows every sent payout to the status the mock holds', async () => {
     const file = join(dir, 'outbox.db');
     const tally = await runTrial({
       label: 'sqlite',
@@ -24,6 +24,13 @@ describe('durable payouts on SQLite', () => {
       // machine, every process reading one clock, which leases depend on.)
       ties: true,
       deadlineMs: 240_000,
+      // The mock completes, fails (a fifth) and later refunds (a quarter of the completed) each payout while the
+      // workers send, follow and die, some inside onFinal.
+      tracking: {
+        lifecycle: { completeAfterMs: 1500, failureShare: 0.2, refundShare: 0.25, refundAfterMs: 1500 },
+        everyMs: 250,
+        hookKills: 2,
+      },
     });
     console.log(tally.line);
     expect(tally.duplicates).toBe(0);
@@ -32,6 +39,12 @@ describe('durable payouts on SQLite', () => {
     expect(tally.unknownWithoutReason).toBe(0);
     expect(tally.edgeRemarksRefused).toBe(5);
     expect(tally.unexpectedExits).toBe(0);
+    // Every sent record ends with the status the mock holds, its hooks run; onFinal ran at least once per final
+    // change (how many twice is printed in the line).
+    expect(tally.tracking?.wrongStatus).toEqual([]);
+    expect(tally.tracking?.finalMissing).toEqual([]);
+    expect(tally.tracking?.undelivered).toBe(0);
+    expect(tally.tracking?.sent).toBeGreaterThan(150);
     expect(tally.pausedLost).toBe(true);
     // How many planned kills are reached depends on how fast the payouts drain (a worker may finish before its
     // kill point, and a lookup happens only after a fault), so the count is printed; the proof is the ledger.

@@ -16,6 +16,11 @@
  *   each job settles its payout and, while it is open, sends itself again for `nextAttemptAt`; a sweeper sends a
  *   job for every due payout (the gap between COMMIT and publishing).
  * Every step is reported on stdout as a JSON line.
+ *
+ * The tracking phase (`OUTBOX_TRACK`, the round's interval in ms) follows the sent payouts too, with an
+ * `onFinal` that reports each call (`final`: reference, the change's seq, the status) and each delivery written
+ * (`delivered`). `OUTBOX_HOOK_KILL=in-hook:n` SIGKILLs the process inside its n-th `onFinal`, after reporting it:
+ * the change must be delivered again by another worker.
  */
 
 import { createInterface } from 'node:readline';
@@ -24,6 +29,7 @@ import pg from 'pg';
 import { PaymentsClient } from '../../src/index.js';
 import {
   createPayoutOutbox,
+  type PayoutOutboxOptions,
   type PayoutOutboxStore,
   postgresOutboxStore,
   sqliteOutboxStore,
@@ -45,6 +51,7 @@ const point = (name: string | undefined) => {
 const kill = point(env.OUTBOX_KILL);
 const pause = point(env.OUTBOX_PAUSE);
 const terminate = point(env.OUTBOX_TERMINATE);
+const hookKill = point(env.OUTBOX_HOOK_KILL);
 const seen = new Map<string, number>();
 /** Counts a pass through `at`; true when this is the pass a fault was planned for. */
 const reached = (at: string, plan: { at?: string; n: number }) => {
@@ -81,7 +88,19 @@ const client = new PaymentsClient({
   logLevel: 'off',
   maxRetries: 2,
 });
+/** Without `OUTBOX_TRACK` no sent payout is followed, as before the tracking phase existed. */
+const life: Pick<PayoutOutboxOptions, 'tracking' | 'onFinal'> = env.OUTBOX_TRACK
+  ? {
+      tracking: { everyMs: Number(env.OUTBOX_TRACK), afterFinalMs: 120_000, windowMarginMs: 5000 },
+      onFinal: (record, change) => {
+        report({ event: 'final', reference: record.reference, seq: change.seq, status: record.status });
+        if (reached('in-hook', hookKill)) die('in-hook', record.reference);
+      },
+    }
+  : { tracking: false };
+
 const outbox = createPayoutOutbox({
+  ...life,
   client,
   store,
   owner: `worker-${process.pid}`,
@@ -121,6 +140,9 @@ const outbox = createPayoutOutbox({
     },
     afterWrite: (reference, state) => {
       report({ event: 'write', reference, state });
+    },
+    afterDeliver: (reference, delivered, failed) => {
+      report({ event: 'delivered', reference, delivered, failed });
     },
   },
 });

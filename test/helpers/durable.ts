@@ -19,6 +19,7 @@ import {
 } from '../../src/outbox/index.js';
 import { createPaymentsMock, DEFAULT_API_KEY, startMockServer } from '../../src/testing/index.js';
 import { type ChaosEvent, ChaosLog, publishJobs, refusingProxy, tiePartner } from './durable-chaos.js';
+import { type TrackingTally, type TrackingTrial, trackingPhase } from './durable-tracking.js';
 import { BENEFICIARY } from './fixtures.js';
 
 const WORKER = fileURLToPath(new URL('../durable/worker.ts', import.meta.url));
@@ -69,6 +70,8 @@ export interface TrialOptions {
   queue?: { url: string };
   /** NGN payouts share timestamps with other rows across page boundaries, in an unstable order. */
   ties?: boolean;
+  /** The tracking phase: the mock moves the payouts through their life while the workers follow them. */
+  tracking?: TrackingTrial;
 }
 
 export interface Tally {
@@ -87,6 +90,8 @@ export interface Tally {
   edgeRemarksRefused: number;
   chaos: ChaosLog;
   line: string;
+  /** The tracking phase's tally, when it ran. */
+  tracking?: TrackingTally;
 }
 
 /** A small seeded generator (mulberry32). */
@@ -112,6 +117,9 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
   }
   mock.faults.listingLag(150);
   mock.settings.invented.unstableTieOrder = options.ties === true;
+  const tracking =
+    options.tracking &&
+    trackingPhase({ trial: options.tracking, seed: options.seed, mock, store: options.store });
   // Faults at seeded POSTs: a cut or stalled 2xx (the payout committed), a 503, a 429 with Retry-After.
   const handle = mock.handle.bind(mock);
   let posts = 0;
@@ -193,7 +201,11 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
   });
   const deadline = setTimeout(
     () =>
-      rejectDone(new Error(`${options.label}: not every payout was final after ${options.deadlineMs} ms`)),
+      rejectDone(
+        new Error(
+          `${options.label}: not every payout was final after ${options.deadlineMs} ms${tracking ? ` (tracking: ${tracking.waiting()})` : ''}`,
+        ),
+      ),
     options.deadlineMs,
   );
 
@@ -203,16 +215,23 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
     return count;
   };
   let checking = false;
-  const checkDone = async () => {
+  // A report that comes while a check runs is checked again after it (the check may have read the store first).
+  let recheck = false;
+  const checkDone = async (): Promise<void> => {
+    if (checking) recheck = true;
     if (checking || finished) return;
     checking = true;
     try {
-      if ((await open()) === 0 && !paused) {
+      if ((await open()) === 0 && !paused && (!tracking || (await tracking.settled(references)))) {
         finished = true;
         resolveDone();
       }
     } finally {
       checking = false;
+    }
+    if (recheck && !finished) {
+      recheck = false;
+      await checkDone();
     }
   };
 
@@ -238,6 +257,7 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
       killsLeft -= 1;
       env.OUTBOX_KILL = `${KILL_POINTS[Math.floor(random() * KILL_POINTS.length)]}:${1 + Math.floor(random() * 3)}`;
     }
+    if (tracking) Object.assign(env, tracking.workerEnv(env));
     const child = spawn(process.execPath, [script], {
       cwd: ROOT,
       env,
@@ -255,6 +275,9 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
         killed[event.at!] = (killed[event.at!] ?? 0) + 1;
         planned.add(child);
       }
+      tracking?.onEvent(event);
+      if (tracking && (event.event === 'delivered' || event.event === 'final'))
+        void checkDone().catch(rejectDone);
       if (event.event === 'paused') paused = { child, reference: event.reference! };
       if (
         event.event === 'write' &&
@@ -370,7 +393,9 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
     `unknown ${count('unknown')}, duplicates ${duplicates}, lost ${lost}; ` +
     `${options.processes} processes, ${posts} POSTs, killed ${JSON.stringify(killed)}, ` +
     `paused worker stopped: ${pausedLost}, connection terminated: ${terminated}, settled in ${Math.round((settledAt - enqueuedAt) / 1000)} s (half by ${Math.round(((finals[Math.floor(finals.length / 2)] ?? 0) - enqueuedAt) / 1000)} s, 90 % by ${Math.round(((finals[Math.floor(finals.length * 0.9)] ?? 0) - enqueuedAt) / 1000)} s); ${extras.join('; ')}`;
+  const trackingTally = tracking && (await tracking.tally(references, killed['in-hook'] ?? 0));
   return {
+    ...(trackingTally ? { tracking: trackingTally } : {}),
     payouts: references.length,
     states,
     duplicates,
@@ -383,7 +408,7 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
     unexpectedExits,
     edgeRemarksRefused,
     chaos: chaosLog,
-    line,
+    line: trackingTally ? `${line}; ${trackingTally.line}` : line,
   };
 }
 

@@ -37,6 +37,10 @@ describe('examples', () => {
     expect(text).toContain(
       'a slip of the unit is refused before it leaves: Invalid request: amount: 250000 NGN is over the payout ceiling of 100000.00 NGN (payoutLimits)',
     );
+    // Its life: the NGN payout followed to completed, a wire to its UETR, read from the listing.
+    expect(text).toContain('   NGN: processing -> completed (final)');
+    expect(text).toContain('   USD wire: processing -> completed (final)');
+    expect(text).toMatch(/ {3}USD wire: UETR [0-9a-f-]{36} assigned \(completed\)/);
     expect(text).toContain("approved by the mock's reviewer and made default: active, isDefault true");
     expect(lines.at(-1)).toBe('Done.');
     const main = mock.account(mock.state.mainAccountId);

@@ -17,12 +17,22 @@ import {
   postgresOutboxStore,
   sqliteOutboxStore,
 } from '../../src/outbox/index.js';
-import { createPaymentsMock, DEFAULT_API_KEY } from '../../src/testing/index.js';
+import {
+  createPaymentsMock,
+  DEFAULT_API_KEY,
+  FIXED_HISTORY_END,
+  startMockServer,
+} from '../../src/testing/index.js';
 import { BENEFICIARY } from '../helpers/fixtures.js';
 import { postgresAvailable, startPostgres, type TestPostgres } from '../helpers/postgres.js';
 
 /** Runs the command in-process: its exit code, and what it wrote. */
-async function cli(...argv: string[]) {
+function cli(...argv: string[]) {
+  return cliWith({ USER: 'ada' }, ...argv);
+}
+
+/** The same, with an environment of its own. */
+async function cliWith(env: NodeJS.ProcessEnv, ...argv: string[]) {
   let stdout = '';
   let stderr = '';
   const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
@@ -34,7 +44,7 @@ async function cli(...argv: string[]) {
     return true;
   });
   try {
-    const code = await main(argv, { USER: 'ada' });
+    const code = await main(argv, env);
     return { code, stdout, stderr };
   } finally {
     out.mockRestore();
@@ -169,12 +179,74 @@ describe.runIf(postgresAvailable())('postgres', () => {
   });
 });
 
+describe('reconcile and list --status', () => {
+  it('prints the period’s differences as a table, as CSV and as JSON; lists sent payouts by their status', async () => {
+    const server = await startMockServer({ historyEnd: FIXED_HISTORY_END, dedupeByReference: false });
+    try {
+      const db = join(dir, 'reconcile.db');
+      const store = sqliteOutboxStore({ database: new DatabaseSync(db) });
+      await store.migrate();
+      const client = new PaymentsClient({
+        apiKey: DEFAULT_API_KEY,
+        baseUrl: server.baseUrl,
+        logLevel: 'off',
+      });
+      const outbox = createPayoutOutbox({ client, store, timeout: 2000, visibilityWaits: [0] });
+      const body = (externalReference: string) => ({
+        amount: '7',
+        currency: 'USD',
+        beneficiary: BENEFICIARY,
+        externalReference,
+      });
+      for (const reference of ['rec-ok', 'rec-failed']) await outbox.enqueue(body(reference));
+      await outbox.work({ until: 'drained' });
+      server.mock.transactions.setStatus('rec-failed', 'failed');
+      await outbox.work({ until: 'drained' });
+      server.mock.transactions.add({ description: 'Sent by hand', source_currency: 'USD' });
+      const today = new Date().toISOString().slice(0, 10);
+      const env = { PAYMENTS_API_KEY: DEFAULT_API_KEY, PAYMENTS_BASE_URL: server.baseUrl };
+      const table = await cliWith(env, 'reconcile', '--from', today, '--to', today, '--db', db);
+      expect(table.code).toBe(0);
+      expect(table.stdout).toMatch(/^KIND\s+REFERENCE\s+TRANSACTION\s+EXPECTED\s+LISTED\s+DETAIL$/m);
+      expect(table.stdout).toMatch(
+        /^unrecorded\s+-\s+\S+\s+-\s+100000 USD\s+a withdrawal of 100000 USD \(completed\)/m,
+      );
+      expect(table.stdout).toMatch(
+        /: 3 withdrawals listed, 2 payouts recorded, 1 differences; the listing was read to its end$/m,
+      );
+      const csv = await cliWith(env, 'reconcile', '--from', today, '--to', today, '--db', db, '--csv');
+      expect(csv.stdout.split('\r\n')[0]).toBe(
+        'kind,reference,transaction_id,listed_reference,expected,listed,detail',
+      );
+      const json = JSON.parse(
+        (await cliWith(env, 'reconcile', '--from', today, '--to', today, '--db', db, '--json')).stdout,
+      );
+      expect(json).toMatchObject({ complete: true, listed: 3, rows: [{ kind: 'unrecorded' }] });
+      const failed = await cli('list', '--status', 'failed', '--db', db);
+      expect(failed.stdout).toMatch(/^rec-failed\s+created\s+7 USD/m);
+      expect(failed.stdout).not.toMatch(/rec-ok/);
+      expect(await cli('reconcile', '--from', today, '--to', today, '--db', db)).toMatchObject({
+        code: 2,
+        stderr: expect.stringMatching(/set PAYMENTS_API_KEY/),
+      });
+      expect(await cliWith(env, 'reconcile', '--from', 'yesterday', '--to', today, '--db', db)).toMatchObject(
+        {
+          code: 2,
+          stderr: expect.stringMatching(/--from must be a date/),
+        },
+      );
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('usage', () => {
   it('--help prints the commands and exits 0; a mistake is one line and exit code 2', async () => {
     const help = await cli('--help');
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^payments-outbox: the operator's command/);
-    for (const verb of ['list', 'show', 'stats', 'retry', 'resolve'])
+    for (const verb of ['list', 'show', 'stats', 'retry', 'resolve', 'reconcile'])
       expect(help.stdout).toContain(`  ${verb} `);
     expect(await cli('stats')).toMatchObject({ code: 2, stderr: expect.stringMatching(/no database/) });
     expect(await cli('stats', '--db', join(dir, 'missing.db'))).toMatchObject({

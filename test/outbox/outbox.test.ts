@@ -246,9 +246,9 @@ describe('payout outbox', () => {
     const outbox = createPayoutOutbox({ client, store, timeout: 2000, visibilityWaits: [0] });
     await outbox.enqueue(usd({ externalReference: 'new-1' }));
     const body = JSON.stringify({ body: { ...usd({ externalReference: 'old-1' }), amount: 25.5 } });
-    database.exec(`INSERT INTO payout_outbox SELECT 'old-1', state, currency, '${body}', remark_key, created_at,
-      updated_at, next_attempt_at, lease_until, owner, token, sends, answered, lookups, accepted, lookup_first,
-      first_sent_at, last_sent_at, clock_doubt_ms, reason, result, attempts FROM payout_outbox WHERE reference = 'new-1'`);
+    database.exec(`CREATE TEMP TABLE old AS SELECT * FROM payout_outbox WHERE reference = 'new-1';
+      UPDATE old SET reference = 'old-1', body = '${body}';
+      INSERT INTO payout_outbox SELECT * FROM old;`);
     expect((await outbox.get('old-1'))?.body).toMatchObject({ amount: '25.5' });
     expect(await outbox.settle('old-1')).toMatchObject({ state: 'created' });
     expect(JSON.parse(posts.at(-1)!)).toMatchObject({ amount: 25.5, externalReference: 'old-1' });

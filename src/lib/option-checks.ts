@@ -1,0 +1,18 @@
+import * as z from 'zod/mini';
+
+/**
+ * Checks of option bags written once for the lookups, the recovery and the tracker. Kept apart from
+ * `payout-lookup.ts`, which the entry loads lazily, so the tracker does not pull it in.
+ */
+
+/** An option that, when given, must pass `ok`; `message` says what it must be. */
+export const option = (ok: (value: never) => boolean, message: string) =>
+  z.optional(z.custom((value) => ok(value as never), message));
+
+export const atLeastOne = option(
+  (n: unknown) => Number.isInteger(n) && (n as number) >= 1,
+  'must be a whole number of at least 1',
+);
+
+export const isDate = (d: unknown) => d instanceof Date && Number.isFinite(d.getTime());
+export const isFunction = (f: unknown) => typeof f === 'function';

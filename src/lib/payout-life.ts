@@ -1,0 +1,67 @@
+import type { Transaction } from '../rules/transactions.js';
+import { type LifeChange, type PayoutLife, rank } from './payout-status.js';
+
+/**
+ * How one observation of a payout (a listed row, a row from a webhook handler or an export) changes what is
+ * known of it, in the order of `payout-status.ts`: the one rule the tracker and the outbox apply.
+ */
+
+/**
+ * Whether an observation is newer than what is known: a later `updated_at`, or at the same instant a status
+ * further along. A row whose time cannot be read is newer only than nothing.
+ */
+function isNewer(life: PayoutLife, at: number, status: string): boolean {
+  if (life.status === undefined) return true;
+  const last = life.observedAt === undefined ? Number.NEGATIVE_INFINITY : Date.parse(life.observedAt);
+  if (at !== last) return at > last;
+  return (rank(status) ?? -1) > (rank(life.status) ?? -1);
+}
+
+const sameCodes = (a: Record<string, string> | undefined, b: Record<string, string> | undefined) =>
+  JSON.stringify(Object.entries(a ?? {}).sort()) === JSON.stringify(Object.entries(b ?? {}).sort());
+
+/**
+ * Applies one observation (a listed row, a row from a webhook handler or an export) to what is known, in any
+ * order and any number of times: an older observation never overwrites a newer status, and a duplicate changes
+ * nothing. A UETR or a tracking code, once assigned, stays: an older row may still bring one not yet known. A
+ * row of another transaction (a different `id` once one is known) changes nothing.
+ */
+export function applyObservation(
+  life: PayoutLife,
+  row: Transaction,
+): { life: PayoutLife; changes: LifeChange[] } {
+  if (life.id !== undefined && row.id !== life.id) return { life, changes: [] };
+  const at = Date.parse(row.updated_at);
+  const newer = isNewer(life, at, row.status);
+  const next: PayoutLife = { ...life, id: row.id };
+  const changes: LifeChange[] = [];
+  if (newer && row.status !== life.status) {
+    const change: LifeChange = { kind: 'status', status: row.status, at: row.updated_at };
+    if (life.status !== undefined) change.previous = life.status;
+    const [from, to] = [rank(life.status), rank(row.status)];
+    if (from !== undefined && to !== undefined && to < from) {
+      change.anomaly = `the status went back from ${life.status} to ${row.status}`;
+    }
+    changes.push(change);
+    Object.assign(next, { status: row.status, statusAt: row.updated_at });
+  }
+  if (!Number.isNaN(at) && (next.observedAt === undefined || at > Date.parse(next.observedAt))) {
+    next.observedAt = row.updated_at;
+  }
+  const codes = row.tracking_codes as Record<string, string> | undefined;
+  // A newer row's codes win; an older one only adds codes not known yet.
+  const merged = newer ? { ...life.trackingCodes, ...codes } : { ...codes, ...life.trackingCodes };
+  const uetr = row.uetr !== undefined && (life.uetr === undefined || newer) ? row.uetr : life.uetr;
+  const status = next.status ?? row.status;
+  if (uetr !== life.uetr) {
+    const change: LifeChange = { kind: 'uetr', status, at: row.updated_at, uetr: uetr! };
+    if (life.uetr !== undefined) change.anomaly = `the UETR changed from ${life.uetr} to ${uetr}`;
+    if (Object.keys(merged).length > 0) change.trackingCodes = merged;
+    changes.push(change);
+  } else if (!sameCodes(merged, life.trackingCodes)) {
+    changes.push({ kind: 'tracking_codes', status, at: row.updated_at, trackingCodes: merged });
+  }
+  if (uetr !== undefined) next.uetr = uetr;
+  if (Object.keys(merged).length > 0) next.trackingCodes = merged;
+  return { life: next, changes };
+}

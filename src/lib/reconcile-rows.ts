@@ -1,0 +1,217 @@
+import { currencyDigits, toMinorUnits } from '../rules/currency.js';
+import type { Transaction } from '../rules/transactions.js';
+
+/** The rows of a reconciliation, what they are set against, and the CSV they are written as. */
+
+/** A payout you meant to make, as your records hold it, for `reconcilePayouts`. */
+export type ExpectedPayout = {
+  /** The `externalReference` it was sent with. */
+  reference: string;
+  currency: string;
+  /** The listed row's id, when known (the POST's answer `id`): the surest way to find it. */
+  transactionId?: string;
+  /** The remark it was sent with: how a payout whose reference the service assigns (NGN) is found without its id. */
+  remark?: string;
+  /** The fee the service answered with, in minor units (the POST's `fee_amount`), to compare with the listing's. */
+  fee?: number;
+  /** The payout's status as you last knew it, to compare with the listing's. */
+  status?: string;
+  /**
+   * What your records say: `sent` (the payout exists; default), `unknown` (not known), `not_sent` (nothing
+   * moved), `pending` (being sent, or sent near the period's ends: a listed row is accounted for, and a missing
+   * one is not reported).
+   */
+  state?: 'sent' | 'unknown' | 'not_sent' | 'pending';
+  /** Minor-unit digits, where the spec does not state them (USDC, USDT): without them the amount is not compared. */
+  digits?: number;
+} & (
+  | {
+      /** The request's amount, in MAJOR units, as sent. */
+      amount: string | number;
+      amountMinor?: undefined;
+    }
+  | {
+      amount?: undefined;
+      /** The request's amount, in MINOR units, as sent (`amountMinor`). */
+      amountMinor: number;
+    }
+);
+
+/** Options of `reconcilePayouts`. */
+export interface ReconcileOptions {
+  /** The period's start (inclusive): rows created from then on are read. */
+  from: Date;
+  /** The period's end (inclusive). */
+  to: Date;
+  /** The payouts your records hold for the period. */
+  payouts: ExpectedPayout[];
+  /** Queries per listing at most (100 rows each). Default 10,000. */
+  maxLookupPages?: number;
+  signal?: AbortSignal;
+  /** Milliseconds per listing request. Default: the client's. */
+  timeout?: number;
+}
+
+/** One difference between the listing and your records. */
+export interface ReconciliationRow {
+  /**
+   * - `unrecorded`: a withdrawal in the listing that no record accounts for (sent outside your records, or by a bug);
+   * - `unlisted`: a payout recorded as sent that the listing does not show (only from a complete read);
+   * - `duplicate`: a second withdrawal that is the same payout (it moved twice);
+   * - `status`, `amount`, `fee`: the listing says otherwise than the record (`destination_amount` and its
+   *   currency against the request, `fee_amount` against the answer's);
+   * - `unknown_listed`: a payout whose outcome was unknown is in the listing: it exists;
+   * - `contradicted`: a payout recorded as not sent (nothing moved) is in the listing.
+   */
+  kind:
+    | 'unrecorded'
+    | 'unlisted'
+    | 'duplicate'
+    | 'status'
+    | 'amount'
+    | 'fee'
+    | 'unknown_listed'
+    | 'contradicted';
+  /** Your reference, where a record is involved. */
+  reference?: string;
+  /** The listed row's id, where a row is involved. */
+  transactionId?: string;
+  /** The reference the listing shows. */
+  listedReference?: string;
+  /** What the record says, and what the listing says (a status, an amount in minor units and currency). */
+  expected?: string;
+  listed?: string;
+  /** The difference in words. */
+  detail: string;
+  /** The listed row. */
+  transaction?: Transaction;
+}
+
+/** What a reconciliation read and found. */
+export interface ReconciliationReport {
+  from: string;
+  to: string;
+  /** Every listing was read to the end it declared; otherwise `reason`, and no payout is reported `unlisted`. */
+  complete: boolean;
+  reason?: string;
+  /** Withdrawals listed in the period. */
+  listed: number;
+  /** Payouts of your records checked. */
+  payouts: number;
+  rows: ReconciliationRow[];
+}
+
+/** The minor units of a request amount, where the currency's digits are known; else undefined. */
+function minorOf(p: ExpectedPayout): number | undefined {
+  if (p.amountMinor !== undefined) return p.amountMinor;
+  if (p.digits === undefined && currencyDigits(p.currency) === undefined) return undefined;
+  return toMinorUnits(p.currency, p.amount, p.digits);
+}
+
+const listedOf = (row: Transaction) => ({
+  transactionId: row.id,
+  ...(row.external_reference === undefined ? {} : { listedReference: row.external_reference }),
+  transaction: row,
+});
+const money = (minor: number | undefined, currency: string | undefined) =>
+  `${minor ?? '?'} ${currency ?? '?'}`;
+
+export function unrecorded(row: Transaction): ReconciliationRow {
+  const amount = money(row.destination_amount, row.destination_currency ?? row.source_currency);
+  const detail = `a withdrawal of ${amount} (${row.status}) that no record accounts for`;
+  return { kind: 'unrecorded', ...listedOf(row), listed: amount, detail };
+}
+
+export function duplicate(p: ExpectedPayout, first: Transaction, row: Transaction): ReconciliationRow {
+  const detail = `a second withdrawal is this payout (the first is ${first.id}): it moved twice`;
+  return { kind: 'duplicate', reference: p.reference, ...listedOf(row), detail };
+}
+
+/** What the listing says otherwise than the record of a payout it shows. */
+export function differences(p: ExpectedPayout, row: Transaction): ReconciliationRow[] {
+  const at = { reference: p.reference, ...listedOf(row) };
+  const state = p.state ?? 'sent';
+  if (state === 'pending') return [];
+  if (state === 'unknown') {
+    return [
+      {
+        kind: 'unknown_listed',
+        ...at,
+        listed: row.status,
+        detail: 'its outcome was unknown; the listing shows it: it exists',
+      },
+    ];
+  }
+  if (state === 'not_sent') {
+    return [
+      {
+        kind: 'contradicted',
+        ...at,
+        listed: row.status,
+        detail: 'recorded as not sent (nothing moved), yet listed',
+      },
+    ];
+  }
+  const found: ReconciliationRow[] = [];
+  if (p.status !== undefined && p.status !== row.status) {
+    found.push({
+      kind: 'status',
+      ...at,
+      expected: p.status,
+      listed: row.status,
+      detail: `recorded ${p.status}, listed ${row.status}`,
+    });
+  }
+  const minor = minorOf(p);
+  const currency = p.currency.trim().toUpperCase();
+  const listedCurrency = (row.destination_currency ?? row.source_currency)?.toUpperCase();
+  if ((minor !== undefined && row.destination_amount !== minor) || listedCurrency !== currency) {
+    const [expected, listed] = [money(minor, currency), money(row.destination_amount, listedCurrency)];
+    found.push({
+      kind: 'amount',
+      ...at,
+      expected,
+      listed,
+      detail: `requested ${expected}, listed destination_amount ${listed}`,
+    });
+  }
+  if (p.fee !== undefined && row.fee_amount !== p.fee) {
+    const [expected, listed] = [String(p.fee), String(row.fee_amount ?? '?')];
+    found.push({
+      kind: 'fee',
+      ...at,
+      expected,
+      listed,
+      detail: `answered fee_amount ${expected}, listed ${listed}`,
+    });
+  }
+  return found;
+}
+
+const CSV_COLUMNS = [
+  'kind',
+  'reference',
+  'transaction_id',
+  'listed_reference',
+  'expected',
+  'listed',
+  'detail',
+];
+
+/**
+ * A report's rows as CSV (RFC 4180, a header line, CRLF). Every cell is quoted, and one that a spreadsheet
+ * would run as a formula (`=`, `+`, `-`, `@`, a tab or a carriage return first) gets a `'` before it.
+ */
+export function reconciliationCsv(report: Pick<ReconciliationReport, 'rows'>): string {
+  const cell = (value: string | undefined) => {
+    const text = value ?? '';
+    const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+    return `"${safe.replaceAll('"', '""')}"`;
+  };
+  const lines = report.rows.map((r) =>
+    [r.kind, r.reference, r.transactionId, r.listedReference, r.expected, r.listed, r.detail]
+      .map(cell)
+      .join(','),
+  );
+  return `${[CSV_COLUMNS.join(','), ...lines].join('\r\n')}\r\n`;
+}

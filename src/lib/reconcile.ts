@@ -1,0 +1,147 @@
+import * as z from 'zod/mini';
+import { invalid } from '../core/error.js';
+import { ownData } from '../core/own.js';
+import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
+import { parseRequest } from '../rules/schema.js';
+import { isLegacyTransaction, type Transaction, type TransactionListItem } from '../rules/transactions.js';
+import { LISTINGS, type ListTransactions, walkListing } from './listing-proof.js';
+import { type RemarkIdentity, remarkIssue, remarkMatch } from './payout-identity.js';
+import {
+  differences,
+  duplicate,
+  type ReconcileOptions,
+  type ReconciliationReport,
+  unrecorded,
+} from './reconcile-rows.js';
+import { matcher } from './tracker-round.js';
+
+export type {
+  ExpectedPayout,
+  ReconcileOptions,
+  ReconciliationReport,
+  ReconciliationRow,
+} from './reconcile-rows.js';
+export { reconciliationCsv } from './reconcile-rows.js';
+
+/** What a reconciliation needs of the client. */
+export interface ReconcileDeps {
+  list: ListTransactions;
+  assigns: (currency: string) => boolean;
+}
+
+export const RECONCILE_OPTION_KEYS = optionKeys<ReconcileOptions>()([
+  'from to payouts maxLookupPages signal timeout',
+]);
+
+const isDate = (d: unknown) => d instanceof Date && Number.isFinite(d.getTime());
+const ExpectedSchema = z.looseObject({
+  reference: z.string().check(z.minLength(1)),
+  amount: z.optional(z.union([z.string(), z.number()])),
+  amountMinor: z.optional(z.int()),
+  currency: z.string().check(z.minLength(1)),
+  transactionId: z.optional(z.string()),
+  remark: z.optional(z.string()),
+  fee: z.optional(z.number()),
+  status: z.optional(z.string()),
+  state: z.optional(z.enum(['sent', 'unknown', 'not_sent', 'pending'])),
+  digits: z.optional(z.number()),
+});
+const ReconcileSchema = z.looseObject({
+  from: z.custom<Date>(isDate, 'must be a valid Date'),
+  to: z.custom<Date>(isDate, 'must be a valid Date'),
+  payouts: z.array(ExpectedSchema),
+  maxLookupPages: z.optional(z.int().check(z.positive())),
+  timeout: z.optional(z.int().check(z.nonnegative())),
+});
+
+/**
+ * Reads every withdrawal the listings show for the period (failed ones too, by the walk the proofs use) and
+ * sets them against the payouts your records hold, each recognised by its id, its reference, or (NGN) its
+ * remark. Request failures propagate; a read cut short says so (`complete: false`).
+ */
+export async function reconcileListing(
+  deps: ReconcileDeps,
+  given: ReconcileOptions,
+): Promise<ReconciliationReport> {
+  const options = ownData(given);
+  refuseUnknownKeys(options, RECONCILE_OPTION_KEYS);
+  parseRequest(ReconcileSchema, options);
+  const { from, to, payouts } = options;
+  if (from > to) throw invalid(['to'], 'must not be before from');
+  const followed = payouts.map((p, index) => {
+    if (deps.assigns(p.currency) && p.transactionId === undefined && p.remark === undefined) {
+      const why = `is required for a ${p.currency} payout without transactionId: the service lists it under a reference it assigns`;
+      throw invalid(['payouts', String(index), 'remark'], why);
+    }
+    if ((p.amount === undefined) === (p.amountMinor === undefined)) {
+      throw invalid(
+        ['payouts', String(index), 'amount'],
+        'give amount (MAJOR units) or amountMinor, one of them',
+      );
+    }
+    const problem = p.remark === undefined ? undefined : remarkIssue(p.remark);
+    if (problem) throw invalid(['payouts', String(index), 'remark'], problem);
+    const match = p.remark === undefined ? undefined : remarkMatch(p as RemarkIdentity, p.digits);
+    return { ref: p.reference, id: p.transactionId, match, since: 0, local: false, index };
+  });
+  const report: ReconciliationReport = {
+    from: from.toISOString(),
+    to: to.toISOString(),
+    complete: true,
+    listed: 0,
+    payouts: payouts.length,
+    rows: [],
+  };
+  const rows = await readPeriod(deps, options, report);
+  const recognise = matcher(followed);
+  const seen = new Map<number, Transaction>();
+  for (const row of rows.values()) {
+    const mine = recognise(row);
+    if (mine.length === 0) report.rows.push(unrecorded(row));
+    for (const { index } of mine) {
+      const first = seen.get(index);
+      if (first) report.rows.push(duplicate(payouts[index]!, first, row));
+      else seen.set(index, row);
+    }
+  }
+  payouts.forEach((p, index) => {
+    const row = seen.get(index);
+    if (row) report.rows.push(...differences(p, row));
+    else if ((p.state ?? 'sent') === 'sent' && report.complete) {
+      report.rows.push({
+        kind: 'unlisted',
+        reference: p.reference,
+        detail: 'recorded as sent, not in the listing for the period',
+      });
+    }
+  });
+  return report;
+}
+
+/** The period's withdrawals by id, each in its newest form (a row may move between listings while they are read). */
+async function readPeriod(deps: ReconcileDeps, options: ReconcileOptions, report: ReconciliationReport) {
+  const rows = new Map<string, Transaction>();
+  const request = {
+    signal: options.signal,
+    ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
+  };
+  const limits = { maxPages: options.maxLookupPages ?? 10_000, request };
+  const visit = (row: TransactionListItem) => {
+    if (isLegacyTransaction(row))
+      report.reason ??= 'the listing holds rows in the older form, without references';
+    else if (row.transaction_type === 'withdrawal') {
+      const held = rows.get(row.id);
+      if (!held || Date.parse(row.updated_at) > Date.parse(held.updated_at)) rows.set(row.id, row);
+    }
+    return false;
+  };
+  for (const status of LISTINGS) {
+    const walk = { list: deps.list, limits, status, seen: new Set<string>(), answer: {} };
+    const ended = await walkListing(walk, report.from, report.to, visit);
+    const why = ended.issue ?? ended.reason;
+    if (why) report.reason ??= `${status ?? 'default'} listing: ${why}`;
+  }
+  report.complete = report.reason === undefined;
+  report.listed = rows.size;
+  return rows;
+}

@@ -1,0 +1,124 @@
+import type { RequestOptions } from '../internal/config.js';
+import { isLegacyTransaction, type Transaction, type TransactionListItem } from '../rules/transactions.js';
+import { LISTINGS, type ListTransactions, walkListing } from './listing-proof.js';
+import { type PayoutMatch, remarkKey, remarkKeyOf } from './payout-identity.js';
+
+/**
+ * One round of tracking: the listing window that covers every payout followed, read once (the time-keyed walk
+ * of `listing-proof.ts`, every page checked), each row matched to the payouts it is. What a round costs grows
+ * with the rows in the window, not with the number of payouts followed: each row is matched through maps, by
+ * the listed id, the reference, or the remark's key.
+ */
+
+/** A payout as a round needs it: how to recognise its row, and since when it can be listed. */
+export interface Followed {
+  /** The reference it was sent with; a withdrawal listed under it is this payout. */
+  ref: string;
+  /** The listed transaction's id, once known (the POST's answer `id`, or a row seen before): only that row is it. */
+  id?: string | undefined;
+  /** How to recognise it otherwise (NGN: `remarkMatch`). Rows that might be it but cannot be told apart are not. */
+  match?: PayoutMatch | undefined;
+  /** Earliest time its row can have been created, epoch ms. */
+  since: number;
+  /** `since` was read from a clock of ours, not the service's (a `created_at`): the window gets the margin. */
+  local: boolean;
+}
+
+/** How a round reads the listing. */
+export interface RoundSettings {
+  list: ListTransactions;
+  request: RequestOptions;
+  /** Margin for clocks of ours against the service's; each answer's `Date` header is checked against `clock`. */
+  marginMs: number;
+  clock: () => number;
+  /** Queries per listing at most (100 rows each). */
+  maxPages: number;
+}
+
+/** What a round read and found. */
+export interface RoundResult<F extends Followed> {
+  /** Each row matched to a payout followed, in the order read. */
+  matches: Array<{ payout: F; transaction: Transaction }>;
+  /** Listing requests made. */
+  requests: number;
+  /** Rows read (counted once each per listing). */
+  rows: number;
+  /** Every listing read to the end it declared; otherwise `reason` says why not (matches still count). */
+  complete: boolean;
+  reason?: string;
+}
+
+/** The payouts a row is: by id, by reference, by remark key (confirmed by the match), or by a match of its own. */
+export function matcher<F extends Followed>(payouts: Iterable<F>): (row: Transaction) => F[] {
+  const byId = new Map<string, F[]>();
+  const byRef = new Map<string, F[]>();
+  const byRemark = new Map<string, F[]>();
+  const scan: F[] = [];
+  const add = (map: Map<string, F[]>, key: string, payout: F) =>
+    map.set(key, [...(map.get(key) ?? []), payout]);
+  for (const payout of payouts) {
+    if (payout.id !== undefined) add(byId, payout.id, payout);
+    add(byRef, payout.ref, payout);
+    const key = payout.match && remarkKeyOf(payout.match);
+    if (key !== undefined) add(byRemark, key, payout);
+    else if (payout.match) scan.push(payout);
+  }
+  return (row) => {
+    if (row.transaction_type !== 'withdrawal') return [];
+    const found = new Set<F>(byId.get(row.id));
+    const unbound = (payout: F) => payout.id === undefined;
+    for (const payout of byRef.get(row.external_reference ?? '') ?? [])
+      if (unbound(payout)) found.add(payout);
+    const remarked = row.description === undefined ? [] : (byRemark.get(remarkKey(row.description)) ?? []);
+    for (const payout of [...remarked, ...scan]) {
+      if (unbound(payout) && payout.match!(row, payout.ref) === true) found.add(payout);
+    }
+    return [...found];
+  };
+}
+
+/**
+ * Reads the window from the earliest `since` to the service's now, every listing (failed, default, failed), and
+ * matches each row. A page that cannot count ends its listing (the round is incomplete, and says why); rows of
+ * pages that did count are matched all the same. Request failures propagate.
+ */
+export async function readRound<F extends Followed>(
+  payouts: F[],
+  settings: RoundSettings,
+): Promise<RoundResult<F>> {
+  const result: RoundResult<F> = { matches: [], requests: 0, rows: 0, complete: true };
+  if (payouts.length === 0) return result;
+  // A service time needs no margin but its own precision (a second); ours may disagree with the service's.
+  const from = Math.min(...payouts.map((p) => p.since - (p.local ? 2 * settings.marginMs : 1000)));
+  const start = new Date(from).toISOString();
+  const local = payouts.some((p) => p.local && p.id === undefined);
+  const clock = local ? { now: settings.clock, marginMs: settings.marginMs } : undefined;
+  const limits = {
+    maxPages: settings.maxPages,
+    request: settings.request,
+    onPage: () => void result.requests++,
+  };
+  const match = matcher(payouts);
+  let legacy = false;
+  const visit = (row: TransactionListItem) => {
+    result.rows += 1;
+    if (isLegacyTransaction(row)) legacy = true;
+    else for (const payout of match(row)) result.matches.push({ payout, transaction: row });
+    return false;
+  };
+  for (const status of LISTINGS) {
+    const walk = { list: settings.list, limits, status, seen: new Set<string>(), answer: {}, clock };
+    const ended = await walkListing(walk, start, undefined, visit);
+    const reason = ended.issue ?? ended.reason;
+    if (reason && result.complete) {
+      Object.assign(result, { complete: false, reason: `${status ?? 'default'} listing: ${reason}` });
+    }
+  }
+  if (legacy && result.complete) {
+    Object.assign(result, {
+      complete: false,
+      reason: 'the listing holds rows in the older form, without references',
+    });
+  }
+  return result;
+}

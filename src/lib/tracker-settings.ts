@@ -1,0 +1,110 @@
+import * as z from 'zod/mini';
+import { invalid } from '../core/error.js';
+import { MAX_TIMEOUT_MS } from '../internal/config.js';
+import { refuseUnknownKeys } from '../internal/option-keys.js';
+import { type Payout, referenceIssue } from '../rules/payout.js';
+import { parseRequest } from '../rules/schema.js';
+import { isFunction, option } from './option-checks.js';
+import { DEFAULT_FINAL_STATUSES } from './payout-status.js';
+import {
+  type PayoutTrackerOptions,
+  TRACK_OPTION_KEYS,
+  TRACKER_OPTION_KEYS,
+  type TrackOptions,
+} from './tracker-options.js';
+
+/** The options of a tracker and of one `track`, checked with the spec's own rules before anything is read. */
+
+const ms = (max: number) =>
+  option(
+    (n: unknown) => Number.isInteger(n) && (n as number) >= 0 && (n as number) <= max,
+    `must be a whole number of milliseconds from 0 to ${max}`,
+  );
+const statuses = option(
+  (s: unknown) => Array.isArray(s) && s.length > 0 && [...s].every((x) => typeof x === 'string' && x !== ''),
+  'must be a non-empty list of statuses',
+);
+const TrackerSchema = z.looseObject({
+  final: statuses,
+  poll: z.optional(
+    z.looseObject({
+      minMs: ms(MAX_TIMEOUT_MS),
+      maxMs: ms(MAX_TIMEOUT_MS),
+      factor: option((f: unknown) => typeof f === 'number' && f >= 1 && f <= 100, 'must be from 1 to 100'),
+    }),
+  ),
+  windowMarginMs: ms(86_400_000),
+  maxLookupPages: option((n: unknown) => Number.isInteger(n) && (n as number) >= 1, 'must be 1 or more'),
+  timeout: ms(MAX_TIMEOUT_MS),
+  onRound: option(isFunction, 'must be a function'),
+});
+const isTime = (s: unknown) => typeof s === 'string' && !Number.isNaN(Date.parse(s));
+const TrackSchema = z.looseObject({
+  payout: option(
+    (p: unknown) =>
+      typeof p === 'object' &&
+      p !== null &&
+      typeof (p as Payout).id === 'string' &&
+      isTime((p as Payout).created_at),
+    'must be the payout as the service answered it (with its id and created_at)',
+  ),
+  since: option((d: unknown) => d instanceof Date && Number.isFinite(d.getTime()), 'must be a valid Date'),
+  currency: option((c: unknown) => typeof c === 'string' && c.trim() !== '', 'must be a currency code'),
+  match: option(isFunction, 'must be a function'),
+  final: statuses,
+  afterFinalMs: ms(MAX_TIMEOUT_MS),
+  signal: option((s: unknown) => s instanceof AbortSignal, 'must be an AbortSignal'),
+  totalTimeout: ms(MAX_TIMEOUT_MS),
+});
+
+/** The tracker's options, checked, with their defaults. */
+export function trackerSettings(given: PayoutTrackerOptions = {}) {
+  refuseUnknownKeys(given, TRACKER_OPTION_KEYS);
+  parseRequest(TrackerSchema, given);
+  const minMs = given.poll?.minMs ?? 2000;
+  const maxMs = given.poll?.maxMs ?? Math.max(60_000, minMs);
+  if (maxMs < minMs) throw invalid(['poll', 'maxMs'], 'must not be below minMs');
+  return {
+    final: new Set(given.final ?? DEFAULT_FINAL_STATUSES),
+    poll: { minMs, maxMs, factor: given.poll?.factor ?? 2 },
+    marginMs: given.windowMarginMs ?? 120_000,
+    maxPages: given.maxLookupPages ?? 1000,
+    timeout: given.timeout,
+    onRound: given.onRound,
+  };
+}
+
+/**
+ * One `track` call's options, checked before anything is read: a reference as `payouts.create` takes it, and a
+ * way to find the payout's row. A payout whose listed reference the service assigns (NGN) is recognised by its
+ * id (`payout`) or a `match`, never by your reference.
+ */
+export function trackSettings(ref: string, given: TrackOptions, assigns: (currency: string) => boolean) {
+  refuseUnknownKeys(given, TRACK_OPTION_KEYS);
+  const problem = referenceIssue(ref);
+  if (problem) throw invalid(['externalReference'], problem);
+  parseRequest(TrackSchema, given);
+  const { payout, since, currency, match } = given;
+  if (!payout && !since) {
+    throw invalid(
+      ['since'],
+      'is required without payout: the window read each round starts there (pass the payout the service answered, or when you sent it)',
+    );
+  }
+  if (!payout && !match && currency !== undefined && assigns(currency)) {
+    throw invalid(
+      ['match'],
+      `is required for a ${currency.trim().toUpperCase()} payout without payout: the service lists it under a reference it assigns (pass remarkMatch, or the payout the service answered)`,
+    );
+  }
+  return {
+    id: payout?.id,
+    match,
+    since: payout ? Date.parse(payout.created_at) : since!.getTime(),
+    local: !payout,
+    final: given.final ? new Set(given.final) : undefined,
+    afterFinalMs: given.afterFinalMs ?? 0,
+    signal: given.signal,
+    deadline: given.totalTimeout ? Date.now() + given.totalTimeout : undefined,
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * The one rule for applying an observation of a payout (issue 32): whatever order observations arrive in, and
+ * however often, what is known ends the same; an older one never overwrites a newer status.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Transaction } from '../../src/index.js';
+import { applyObservation } from '../../src/lib/payout-life.js';
+import type { PayoutLife } from '../../src/lib/payout-status.js';
+
+const row = (status: string, second: number, extra: Partial<Transaction> = {}): Transaction => ({
+  id: 'tx-1',
+  transaction_type: 'withdrawal',
+  status,
+  created_at: '2026-11-20T10:00:00.000Z',
+  updated_at: `2026-11-20T10:00:${String(second).padStart(2, '0')}.000Z`,
+  ...extra,
+});
+
+const UETR = '3f2c6a0e-1b4d-4c9a-9e7f-2a1b3c4d5e6f';
+const HISTORY = [
+  row('processing', 1),
+  row('sent', 2),
+  row('completed', 3),
+  row('completed', 4, { uetr: UETR, tracking_codes: { UETR } }),
+  row('refunded', 5, { uetr: UETR, tracking_codes: { UETR, IMAD: '20261120QMGFT001' } }),
+];
+
+function permutations<T>(items: T[]): T[][] {
+  if (items.length <= 1) return [items];
+  return items.flatMap((item, i) =>
+    permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]),
+  );
+}
+
+const applyAll = (rows: Transaction[]) =>
+  rows.reduce((life: PayoutLife, r) => applyObservation(life, r).life, {});
+
+describe('applyObservation', () => {
+  it('ends in the same state whatever the order, each observation applied twice', () => {
+    const expected = applyAll(HISTORY);
+    expect(expected).toEqual({
+      id: 'tx-1',
+      status: 'refunded',
+      statusAt: '2026-11-20T10:00:05.000Z',
+      observedAt: '2026-11-20T10:00:05.000Z',
+      uetr: UETR,
+      trackingCodes: { UETR, IMAD: '20261120QMGFT001' },
+    });
+    for (const order of permutations(HISTORY)) {
+      const life = applyAll(order.flatMap((r) => [r, r]));
+      expect({ ...life, statusAt: undefined }).toEqual({ ...expected, statusAt: undefined });
+    }
+  });
+
+  it('a duplicate changes nothing; an older row adds a UETR not known yet, never an older status', () => {
+    const { life } = applyObservation({}, row('completed', 3));
+    expect(applyObservation(life, row('completed', 3)).changes).toEqual([]);
+    expect(applyObservation(life, row('processing', 1)).changes).toEqual([]);
+    const late = applyObservation(life, row('processing', 1, { uetr: UETR }));
+    expect(late.changes).toEqual([
+      { kind: 'uetr', status: 'completed', at: '2026-11-20T10:00:01.000Z', uetr: UETR },
+    ]);
+    expect(late.life.status).toBe('completed');
+  });
+
+  it('at the same instant, the status further along wins; a row of another transaction is ignored', () => {
+    const { life } = applyObservation({}, row('completed', 3));
+    expect(applyObservation(life, row('processing', 3)).changes).toEqual([]);
+    expect(applyObservation(life, row('refunded', 3)).changes.map((c) => c.status)).toEqual(['refunded']);
+    expect(applyObservation(life, { ...row('failed', 9), id: 'tx-2' }).changes).toEqual([]);
+  });
+
+  it('flags a status going back, and a UETR replaced', () => {
+    const { life } = applyObservation({}, row('completed', 3, { uetr: UETR }));
+    const back = applyObservation(life, row('processing', 4, { uetr: 'another' }));
+    expect(back.changes.map((c) => c.anomaly)).toEqual([
+      'the status went back from completed to processing',
+      `the UETR changed from ${UETR} to another`,
+    ]);
+  });
+});

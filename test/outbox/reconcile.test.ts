@@ -1,0 +1,159 @@
+/**
+ * The daily reconciliation without an outbox (issue 32): `reconcilePayouts` reads the period's listings
+ * by the walk the proofs use and reports every kind of difference with your records, as typed rows and CSV.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { PaymentsClient, RequestValidationError } from '../../src/index.js';
+import { type ExpectedPayout, reconcilePayouts, reconciliationCsv } from '../../src/outbox/index.js';
+import { createPaymentsMock, DEFAULT_API_KEY, FIXED_HISTORY_END } from '../../src/testing/index.js';
+import { BENEFICIARY, rejection } from '../helpers/fixtures.js';
+
+const NOW = new Date('2026-11-20T10:00:00.000Z');
+const HOUR = 3_600_000;
+const DAY = { from: new Date(NOW.getTime() - HOUR), to: new Date(NOW.getTime() + HOUR) };
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+function setup() {
+  vi.useFakeTimers({ toFake: ['Date'], now: NOW });
+  // The seeded history ends months before: the period holds only the rows a test makes.
+  const mock = createPaymentsMock({ historyEnd: FIXED_HISTORY_END, dedupeByReference: false });
+  const client = new PaymentsClient({
+    apiKey: DEFAULT_API_KEY,
+    baseUrl: mock.baseUrl,
+    fetch: mock.fetch,
+    logLevel: 'off',
+  });
+  const pay = (externalReference: string, currency = 'USD', extra: object = {}) =>
+    client.payouts.create({ amount: '100', currency, beneficiary: BENEFICIARY, externalReference, ...extra });
+  return { mock, client, pay };
+}
+
+describe('reconcilePayouts', () => {
+  it('finds every kind of difference, and nothing where the records agree', async () => {
+    const { mock, client, pay } = setup();
+    const ok = await pay('agrees');
+    const moved = await pay('status-moved');
+    mock.transactions.setStatus('status-moved', 'refunded');
+    const other = await pay('other-amount');
+    const fee = await pay('other-fee');
+    await pay('was-unknown');
+    await pay('said-not-sent');
+    const ngn = await pay('ngn-1', 'NGN', { remark: 'Invoice 77' });
+    // The same NGN payout listed twice: it moved twice.
+    const twin = mock.transactions.add({
+      description: 'Invoice 77',
+      destination_amount: 10_000,
+      source_currency: 'NGN',
+      status: 'processing',
+    });
+    const stray = mock.transactions.add({ description: 'Manual payout', status: 'completed' });
+    const payouts: ExpectedPayout[] = [
+      {
+        reference: 'agrees',
+        amount: 100,
+        currency: 'USD',
+        transactionId: ok.id,
+        status: 'processing',
+        fee: ok.fee_amount,
+      },
+      {
+        reference: 'status-moved',
+        amount: '100.00',
+        currency: 'usd',
+        status: 'completed',
+        transactionId: moved.id,
+      },
+      { reference: 'other-amount', amount: 120, currency: 'USD', transactionId: other.id },
+      { reference: 'other-fee', amount: 100, currency: 'USD', fee: fee.fee_amount + 1 },
+      { reference: 'was-unknown', amount: 100, currency: 'USD', state: 'unknown' },
+      { reference: 'said-not-sent', amount: 100, currency: 'USD', state: 'not_sent' },
+      { reference: 'ngn-1', amount: 100, currency: 'NGN', remark: 'Invoice 77' },
+      { reference: 'never-listed', amount: 100, currency: 'USD' },
+      { reference: 'not-sent-absent', amount: 100, currency: 'USD', state: 'not_sent' },
+    ];
+    const report = await reconcilePayouts(client, { ...DAY, payouts });
+    expect(report).toMatchObject({ complete: true, listed: 9, payouts: 9 });
+    const kinds = report.rows.map((r) => [r.kind, r.reference ?? r.transactionId]);
+    expect(kinds).toEqual(
+      expect.arrayContaining([
+        ['status', 'status-moved'],
+        ['amount', 'other-amount'],
+        ['fee', 'other-fee'],
+        ['unknown_listed', 'was-unknown'],
+        ['contradicted', 'said-not-sent'],
+        ['duplicate', 'ngn-1'],
+        ['unrecorded', stray.id],
+        ['unlisted', 'never-listed'],
+      ]),
+    );
+    expect(report.rows).toHaveLength(8);
+    const row = (kind: string) => report.rows.find((r) => r.kind === kind)!;
+    expect(row('status')).toMatchObject({
+      expected: 'completed',
+      listed: 'refunded',
+      transactionId: moved.id,
+    });
+    expect(row('amount')).toMatchObject({ expected: '12000 USD', listed: '10000 USD' });
+    expect([ngn.id, twin.id]).toContain(row('duplicate').transactionId);
+    expect(row('unrecorded').transaction?.description).toBe('Manual payout');
+  });
+
+  it('writes CSV a spreadsheet cannot run', () => {
+    const csv = reconciliationCsv({
+      rows: [
+        {
+          kind: 'unrecorded',
+          transactionId: 't-1',
+          listed: '=1+1',
+          detail: 'a "quoted" detail, with a comma',
+        },
+        { kind: 'unlisted', reference: 'r-1', detail: 'recorded as sent' },
+      ],
+    });
+    expect(csv).toBe(
+      'kind,reference,transaction_id,listed_reference,expected,listed,detail\r\n' +
+        '"unrecorded","","t-1","","","\'=1+1","a ""quoted"" detail, with a comma"\r\n' +
+        '"unlisted","r-1","","","","","recorded as sent"\r\n',
+    );
+  });
+
+  it('a read cut short says why, and reports no payout as unlisted', async () => {
+    const { mock, client, pay } = setup();
+    for (let i = 1; i <= 150; i++) {
+      mock.transactions.add({ created_at: new Date(NOW.getTime() - i * 1000).toISOString() });
+    }
+    await pay('listed-or-not');
+    // The default listing's second page is lost (a reconciliation's first query ends at `to` already).
+    const end = DAY.to.toISOString();
+    mock.faults.pageFault('empty', ({ query }) => !query.has('status') && query.get('endDate') !== end);
+    const report = await reconcilePayouts(client, {
+      ...DAY,
+      payouts: [{ reference: 'elsewhere', amount: 1, currency: 'USD' }],
+    });
+    expect(report.complete).toBe(false);
+    expect(report.reason).toMatch(/default listing: a page held 0 rows/);
+    expect(report.rows.filter((r) => r.kind === 'unlisted')).toEqual([]);
+  });
+
+  it('checks its input before any request', async () => {
+    const { client } = setup();
+    const cases: Array<[object, string]> = [
+      [{ ...DAY, payouts: [{ reference: 'n', amount: 1, currency: 'NGN' }] }, 'payouts.0.remark'],
+      [
+        { ...DAY, payouts: [{ reference: 'n', amount: 1, currency: 'NGN', remark: ' x' }] },
+        'payouts.0.remark',
+      ],
+      [{ from: DAY.to, to: DAY.from, payouts: [] }, 'to'],
+      [{ from: 'yesterday', to: DAY.to, payouts: [] }, 'from'],
+      [{ ...DAY, payouts: [{ amount: 1, currency: 'USD' }] }, 'payouts.0.reference'],
+    ];
+    for (const [options, field] of cases) {
+      const error = await rejection(reconcilePayouts(client, options as never));
+      expect(error).toBeInstanceOf(RequestValidationError);
+      expect((error as RequestValidationError).field).toBe(field);
+    }
+  });
+});
