@@ -19,6 +19,8 @@ export const named = (table: string, suffix: string) => `${table}_${suffix}`;
 const indexName = (table: string, suffix: string) => `${table.replace('.', '_')}_${suffix}`;
 /** The index of open rows by due time: what a claim reads. */
 export const dueIndex = (table: string) => indexName(table, 'due');
+/** The index of sent rows with changes whose hooks have not run: what a delivery claim reads. */
+export const undeliveredIndex = (table: string) => indexName(table, 'undelivered');
 const STATE_LIST = STATES.map((s) => `'${s}'`).join(', ');
 const OPEN_LIST = `('pending', 'sending', 'retry')`;
 const SENT_LIST = `('created', 'recovered')`;
@@ -133,7 +135,7 @@ function createIndexes(table: string, dialect: 0 | 1): string {
 CREATE INDEX IF NOT EXISTS ${indexName(table, 'state')} ON ${table} (state, created_at, reference);
 CREATE INDEX IF NOT EXISTS ${indexName(table, 'created')} ON ${table} (created_at, reference);
 CREATE INDEX IF NOT EXISTS ${indexName(table, 'following')} ON ${table} (final_at) WHERE state IN ${SENT_LIST};
-CREATE INDEX IF NOT EXISTS ${indexName(table, 'undelivered')} ON ${table} (reference) WHERE observed > delivered;
+CREATE INDEX IF NOT EXISTS ${undeliveredIndex(table)} ON ${table} (reference) WHERE observed > delivered;
 CREATE INDEX IF NOT EXISTS ${indexName(table, 'transaction')} ON ${table} ((${LISTED_ID[dialect]}));
 CREATE INDEX IF NOT EXISTS ${indexName(table, 'status')} ON ${table} (status, created_at, reference);
 `;

@@ -1,6 +1,6 @@
 import type { LifeMethods } from './postgres-life.js';
 import { rowFrom } from './record.js';
-import { LISTED_ID, named } from './sql.js';
+import { LISTED_ID, named, undeliveredIndex } from './sql.js';
 import type { SqliteDatabase, SqliteValue } from './sqlite.js';
 
 const SENT = `state IN ('created', 'recovered')`;
@@ -51,8 +51,10 @@ export function sqliteLife(
     async claimDeliveries(owner, leaseMs, limit) {
       const t = clock();
       return rows(
+        // Without statistics SQLite reads every sent row (the state index), on every turn of the worker loop.
         `UPDATE ${table} SET owner = ?, token = token + 1, lease_until = ? WHERE reference IN (
-           SELECT reference FROM ${table} WHERE observed > delivered AND ${SENT} AND ${FREE}
+           SELECT reference FROM ${table} INDEXED BY ${undeliveredIndex(table)}
+           WHERE observed > delivered AND ${SENT} AND ${FREE}
            ORDER BY updated_at LIMIT ?)
          RETURNING *`,
         [owner, t + leaseMs, t, limit],
