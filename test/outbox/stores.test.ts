@@ -302,9 +302,9 @@ describe.runIf(postgresAvailable())('postgres', () => {
   }));
 
   it('refuses to start where a crash can lose an acknowledged commit (synchronous_commit off)', async () => {
-    await pool.query('ALTER SYSTEM SET synchronous_commit = off');
-    await pool.query('SELECT pg_reload_conf()');
-    const fresh = new pg.Pool({ connectionString: server.url, max: 1 });
+    // Off for this pool's sessions only: a cluster-wide ALTER SYSTEM takes effect (and is undone) whenever each
+    // backend gets to its reload, so other tests on this cluster could see it.
+    const fresh = new pg.Pool({ connectionString: server.url, max: 1, options: '-c synchronous_commit=off' });
     try {
       const error = await rejection(postgresOutboxStore({ client: fresh, table: 'sync_check' }).migrate());
       expect((error as RequestValidationError).message).toMatch(
@@ -316,8 +316,6 @@ describe.runIf(postgresAvailable())('postgres', () => {
         lookupBeforeFirstSend: true,
       }).migrate();
     } finally {
-      await pool.query('ALTER SYSTEM RESET synchronous_commit');
-      await pool.query('SELECT pg_reload_conf()');
       await fresh.end();
     }
   });
