@@ -1,0 +1,86 @@
+/**
+ * Review 2: SQLite's claim marks a fresh row "in one transaction (one commit) unless the handle is inside one
+ * already" (sqlite.ts claim). When the caller's transaction is open on the store's handle, the claim and its
+ * mark become part of the caller's transaction, and the POST leaves before that transaction ends.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { PaymentsClient } from '../../src/index.js';
+import { createPayoutOutbox, sqliteOutboxStore } from '../../src/outbox/index.js';
+import { createPaymentsMock, DEFAULT_API_KEY } from '../../src/testing/index.js';
+import { BENEFICIARY } from '../helpers/fixtures.js';
+
+let dir: string;
+let db: DatabaseSync;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'review2-sqlite-'));
+  db = new DatabaseSync(join(dir, 'app.db'));
+});
+afterEach(() => {
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function setup() {
+  // NGN: the service assigns the reference, so nothing in the spec de-duplicates a second POST.
+  const mock = createPaymentsMock({ dedupeByReference: false });
+  let posts = 0;
+  const client = new PaymentsClient({
+    apiKey: DEFAULT_API_KEY,
+    baseUrl: mock.baseUrl,
+    logLevel: 'off',
+    fetch: async (input, init) => {
+      const request = new Request(input, init);
+      if (request.method === 'POST' && request.url.endsWith('/payouts')) posts += 1;
+      return mock.fetch(request);
+    },
+  });
+  const store = sqliteOutboxStore({ database: db });
+  await store.migrate();
+  db.exec('CREATE TABLE invoices (id INTEGER PRIMARY KEY, status TEXT)');
+  const outbox = createPayoutOutbox({ client, store, timeout: 2000, visibilityWaits: [0] });
+  const before = mock.account().transactions.length;
+  return { outbox, posts: () => posts, made: () => mock.account().transactions.length - before };
+}
+
+const ngn = (remark: string) => ({ amount: '5000', currency: 'NGN', beneficiary: BENEFICIARY, remark });
+
+it('a claim made while the application has a transaction open on the same handle does not send the payout twice', async () => {
+  const { outbox, posts, made } = await setup();
+  const { reference } = await outbox.enqueue(ngn('Invoice review2-sqlite-1'));
+  // The application's own transaction on the one handle of the process (a request handler awaiting something).
+  db.exec('BEGIN');
+  db.exec(`INSERT INTO invoices (status) VALUES ('approving')`);
+  await outbox.settle(reference).catch(() => undefined); // the worker's turn comes meanwhile
+  expect(posts()).toBe(1);
+  db.exec('ROLLBACK'); // the application's work failed
+  // FAILS: the claim's lease and mark (state sending, sends 1) were written inside the application's
+  // transaction and rolled back with it, after the POST had left. The row is pending, sends 0 again: the next
+  // claim marks it fresh and POSTs without a lookup, so the payout is sent twice.
+  const second = await outbox.settle(reference);
+  expect({ second: second.state, posts: posts(), made: made() }).toEqual({
+    second: 'created',
+    posts: 1,
+    made: 1,
+  });
+});
+
+it('a payout enqueued in a transaction that is rolled back is never sent', async () => {
+  const { outbox, posts, made } = await setup();
+  db.exec('BEGIN');
+  const { reference } = await outbox.enqueue(ngn('Invoice review2-sqlite-2'), { tx: db });
+  // The worker, in the same process on the same handle, sees the uncommitted row and settles it.
+  await outbox.settle(reference).catch(() => undefined);
+  db.exec('ROLLBACK');
+  // FAILS: the claim reads and marks the row through the caller's open transaction; the POST leaves, then the
+  // rollback erases the row. Money moved for a payout the application rolled back, and the outbox has no record
+  // of it (get() is undefined), so nothing will ever track or reconcile it.
+  expect({ posts: posts(), made: made(), recorded: (await outbox.get(reference)) !== undefined }).toEqual({
+    posts: 0,
+    made: 0,
+    recorded: false,
+  });
+});
