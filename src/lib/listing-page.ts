@@ -9,9 +9,12 @@ import type { TransactionListItem } from '../rules/transactions.js';
 
 const seconds = (ms: number) => `${Math.round(Math.abs(ms) / 1000)} s`;
 
-/** An answer a cache kept (`Age` above 0, RFC 9111) may predate the payout: no proof. */
+/**
+ * An answer a cache kept (`Age` above 0, RFC 9111) may predate the payout: no proof. Two caches' `Age` lines
+ * arrive joined (`60, 60`: the first counts); one that cannot be read as 0 counts as a cache.
+ */
 export function cacheIssue(age: string | null): string | undefined {
-  if (age === null || !(Number(age.trim()) > 0)) return undefined;
+  if (age === null || age.split(',')[0]!.trim() === '0') return undefined;
   return `a cache answered for the service (Age: ${age.slice(0, 20)}), so the listing may predate the payout`;
 }
 

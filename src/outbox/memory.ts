@@ -101,7 +101,6 @@ export function memoryOutboxStore(options: MemoryOutboxStoreOptions = {}): Payou
         token: row.token + 1,
         sends: change.reopen ? 0 : row.sends,
         answered: change.reopen ? 0 : row.answered,
-        clock_doubt_ms: change.reopen ? 0 : row.clock_doubt_ms,
         lookup_first: row.lookup_first || change.reopen,
         accepted: row.accepted && !change.clearAccepted,
         attempts: [...row.attempts, change.attempt],

@@ -197,7 +197,6 @@ export function postgresOutboxStore(
         `UPDATE ${table} SET state = $2, reason = $3, lookups = 0, token = token + 1,
            sends = CASE WHEN $4::boolean THEN 0 ELSE sends END,
            answered = CASE WHEN $4::boolean THEN 0 ELSE answered END,
-           clock_doubt_ms = CASE WHEN $4::boolean THEN 0 ELSE clock_doubt_ms END,
            lookup_first = lookup_first OR $4::boolean, accepted = accepted AND NOT $5::boolean,
            attempts = attempts || $6::jsonb, next_attempt_at = ${NOW}, updated_at = ${NOW}
          WHERE reference = $1 AND state = ANY($7::text[]) AND ${FREE} RETURNING *`,

@@ -37,7 +37,8 @@ export function matchOf(s: Sighted): { match?: PayoutMatch } {
 
 /**
  * The lookup window, by the store's clock: from the first send (or the row's creation). Every POST is marked
- * before it leaves, so the recorded sends bound its end (the last one plus its timeout), re-opened rows too. It
+ * before it leaves, so the recorded sends bound its end (the last mark, plus the time a POST may start after its
+ * mark, plus its timeout), re-opened rows too. It
  * is left open to the service's now where a mark may be missing (a failover that may lose one; a row of the
  * first table version, which kept no times), and it is widened by any disagreement a lookup measured between the
  * store's clock and the service's, since the recorded times may be off by as much.
@@ -48,7 +49,11 @@ export function windowOf(s: Sighted & { clockDoubt: number }) {
   return {
     clock: s.clock,
     since: new Date((row.first_sent_at ?? row.created_at) - clockDoubt),
-    ...(ours ? { until: new Date(row.last_sent_at! + settings.timeout) } : {}),
+    // A POST leaves at most `leaseMs - guardMs` after the statement that marked it (the claim's, or the mark's
+    // right before it), and ends within its timeout.
+    ...(ours
+      ? { until: new Date(row.last_sent_at! + settings.leaseMs - settings.guardMs + settings.timeout) }
+      : {}),
   };
 }
 

@@ -74,6 +74,17 @@ export function sqliteOutboxStore(options: SqliteOutboxStoreOptions): PayoutOutb
       .all(...params)
       .map((r) => rowFrom(r as Record<string, unknown>));
   const lease = `owner = ?, token = token + 1, lease_until = ?`;
+  /**
+   * A claim or a mark inside a transaction of the caller's on this handle would commit or roll back with it,
+   * after the POST left: rolled back, the payout would look never sent (and one enqueued in it would be sent,
+   * then erased). Refused until the transaction ends; the worker loop tries again at its next turn.
+   */
+  const outsideTransaction = () => {
+    if (db.isTransaction !== true) return;
+    const message =
+      "is inside a transaction (a BEGIN not yet committed on the store's handle): the outbox claims and marks payouts outside it, once it ends; give the store a DatabaseSync of its own to settle payouts meanwhile";
+    throw new RequestValidationError([{ path: ['database'], message }]);
+  };
   /** Marks a row the caller's token holds (one more send, its times) and sets its lease; whether it did. */
   const markRow = (row: Pick<OutboxRow, 'reference' | 'token'>, t: number, until: number) =>
     statement(
@@ -137,10 +148,11 @@ export function sqliteOutboxStore(options: SqliteOutboxStoreOptions): PayoutOutb
       return { inserted: false, existing: existing! };
     },
     async claim(owner, leaseMs, reference, limit = 1, markFresh = false) {
+      outsideTransaction();
       const t = clock();
       // The claim changes neither state nor counters, so its rows say which are fresh; those are marked next,
       // fenced by the token just taken. One transaction (one commit) unless the handle is inside one already.
-      const own = markFresh && db.isTransaction === false;
+      const own = markFresh && db.isTransaction === false; // (undefined before Node 22.16: two commits)
       if (own) db.exec('BEGIN IMMEDIATE');
       try {
         const claimed =
@@ -174,6 +186,7 @@ export function sqliteOutboxStore(options: SqliteOutboxStoreOptions): PayoutOutb
       }
     },
     async mark(reference, token, leaseMs) {
+      outsideTransaction();
       const t = clock();
       return markRow({ reference, token }, t, t + leaseMs);
     },
@@ -208,14 +221,12 @@ export function sqliteOutboxStore(options: SqliteOutboxStoreOptions): PayoutOutb
       const [row] = rows(
         `UPDATE ${table} SET state = ?, reason = ?, lookups = 0, token = token + 1,
            sends = CASE WHEN ? THEN 0 ELSE sends END, answered = CASE WHEN ? THEN 0 ELSE answered END,
-           clock_doubt_ms = CASE WHEN ? THEN 0 ELSE clock_doubt_ms END,
            lookup_first = (lookup_first OR ?), accepted = (accepted AND NOT ?),
            attempts = json_insert(attempts, '$[#]', json(?)), next_attempt_at = ?, updated_at = ?
          WHERE reference = ? AND state IN (${change.from.map(() => '?').join(', ')}) AND ${FREE} RETURNING *`,
         [
           change.state,
           change.reason,
-          reopen,
           reopen,
           reopen,
           reopen,

@@ -192,7 +192,7 @@ export interface OutboxReopen {
   from: readonly PayoutState[];
   state: PayoutState;
   reason: string;
-  /** Reset the send count and the clock doubt, and look up before the next POST (a re-open). */
+  /** Reset the send count and look up before the next POST (a re-open). */
   reopen: boolean;
   /** Clear `accepted` (the operator's word that no payout exists). */
   clearAccepted: boolean;

@@ -58,7 +58,7 @@ it('control: one Age line from a cache makes the lookup no proof, and nothing is
 });
 
 it('an Age repeated by two caches ("60, 60") is still a cache: the stale listing proves nothing', async () => {
-  // FAILS: Number('60, 60') is NaN, so cacheIssue sees no cache; the cached listing (from before the payout)
+  // Failed before the fix: Number('60, 60') is NaN, so cacheIssue sees no cache; the cached listing (from before the payout)
   // is taken as proof of absence and the payout is POSTed a second time: two payouts.
   expect(await lostAnswerBehindCache(['60', '60'])).toEqual({
     outcome: 'PayoutOutcomeUnknownError',
@@ -68,6 +68,6 @@ it('an Age repeated by two caches ("60, 60") is still a cache: the stale listing
 });
 
 it('cacheIssue reads a list-valued or unreadable Age as a cache', () => {
-  // FAILS: '60, 60' (fetch's join of two Age lines) and '60s' are read as "no cache".
+  // Failed before the fix: '60, 60' (fetch's join of two Age lines) and '60s' are read as "no cache".
   expect([cacheIssue('60, 60'), cacheIssue('60s')].map((issue) => issue !== undefined)).toEqual([true, true]);
 });

@@ -72,7 +72,7 @@ it('control: without the pause, the second owner recovers the payout', async () 
 });
 
 it('a claim-marked NGN payout whose POST left minutes after the claim is not sent a second time', async () => {
-  // FAILS: the claim stamped last_sent_at at claim time; windowOf bounds the next lookup at
+  // Failed before the fix: the claim stamped last_sent_at at claim time; windowOf bounds the next lookup at
   // last_sent_at + timeout (+ 2 x 120 s margin) = claim + 242 s, while the payout was created at claim + 300 s.
   // The walk never reaches it, "proves" it absent, and the second owner POSTs again: two NGN payouts.
   expect(await pausedThenCrashed(300_000)).toEqual({ state: 'recovered', posts: 1, made: 1 });

@@ -53,7 +53,7 @@ it("a payout whose sends were recorded by a wrong clock is looked up across that
   // An operator, reading a dashboard that has not caught up, resolves it 'absent': "sent again after a lookup".
   await outbox.resolve(reference, { outcome: 'absent', note: 'not on the dashboard' });
   const second = await outbox.settle(reference);
-  // FAILS: reopen zeroed clock_doubt_ms, so windowOf bounds the lookup by the sends the slow clock recorded
+  // Failed before the fix: reopen zeroed clock_doubt_ms, so windowOf bounds the lookup by the sends the slow clock recorded
   // (first_sent_at - 4 min .. last_sent_at + 2 s + 4 min, i.e. ~14 to ~6 minutes ago by the corrected clock). The
   // payout, created just now by the service's clock, lies outside it; the lookup "proves" it absent and POSTs a
   // second NGN payout.

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { PaymentsClient } from '../../src/index.js';
+import { PaymentsClient, type RequestValidationError } from '../../src/index.js';
 import { createPayoutOutbox, sqliteOutboxStore } from '../../src/outbox/index.js';
 import { createPaymentsMock, DEFAULT_API_KEY } from '../../src/testing/index.js';
 import { BENEFICIARY } from '../helpers/fixtures.js';
@@ -54,12 +54,14 @@ it('a claim made while the application has a transaction open on the same handle
   // The application's own transaction on the one handle of the process (a request handler awaiting something).
   db.exec('BEGIN');
   db.exec(`INSERT INTO invoices (status) VALUES ('approving')`);
-  await outbox.settle(reference).catch(() => undefined); // the worker's turn comes meanwhile
-  expect(posts()).toBe(1);
+  // The worker's turn comes meanwhile: refused while the transaction is open, nothing sent.
+  const refused = await outbox.settle(reference).catch((error: unknown) => error);
+  expect((refused as RequestValidationError).field).toBe('database');
+  expect(posts()).toBe(0);
   db.exec('ROLLBACK'); // the application's work failed
-  // FAILS: the claim's lease and mark (state sending, sends 1) were written inside the application's
-  // transaction and rolled back with it, after the POST had left. The row is pending, sends 0 again: the next
-  // claim marks it fresh and POSTs without a lookup, so the payout is sent twice.
+  // Failed before the fix: the claim's lease and mark (state sending, sends 1) were written inside the
+  // application's transaction and rolled back with it, after the POST had left. The row was pending, sends 0
+  // again: the next claim marked it fresh and POSTed without a lookup, so the payout was sent twice.
   const second = await outbox.settle(reference);
   expect({ second: second.state, posts: posts(), made: made() }).toEqual({
     second: 'created',
@@ -75,7 +77,7 @@ it('a payout enqueued in a transaction that is rolled back is never sent', async
   // The worker, in the same process on the same handle, sees the uncommitted row and settles it.
   await outbox.settle(reference).catch(() => undefined);
   db.exec('ROLLBACK');
-  // FAILS: the claim reads and marks the row through the caller's open transaction; the POST leaves, then the
+  // Failed before the fix (claims are now refused while the handle is in a transaction): the claim read and marked the row through the caller's open transaction; the POST leaves, then the
   // rollback erases the row. Money moved for a payout the application rolled back, and the outbox has no record
   // of it (get() is undefined), so nothing will ever track or reconcile it.
   expect({ posts: posts(), made: made(), recorded: (await outbox.get(reference)) !== undefined }).toEqual({
