@@ -8,16 +8,17 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PaymentsClient, RequestValidationError } from '../../src/index.js';
+import { RequestValidationError } from '../../src/index.js';
 import {
   createPayoutOutbox,
   type PayoutOutboxStore,
   postgresOutboxStore,
   sqliteOutboxStore,
 } from '../../src/outbox/index.js';
-import { createPaymentsMock, DEFAULT_API_KEY } from '../../src/testing/index.js';
+import { createPaymentsMock } from '../../src/testing/index.js';
 import { BENEFICIARY } from '../helpers/fixtures.js';
 import { postgresAvailable, startPostgres, type TestPostgres } from '../helpers/postgres.js';
+import { wiredClient } from '../helpers/wire.js';
 
 /** The first version's table, as its `postgresOutboxSchema()` / `sqliteOutboxSchema()` wrote it (see upgrade.test.ts). */
 function firstVersion(table: string, postgres: boolean): string {
@@ -59,17 +60,7 @@ function oldRow(postgres: boolean, remark = OLD_REMARK): unknown[] {
 /** A client on a mock that does not dedupe; every POST counted. The old payout is in the listing, sent minutes ago. */
 function rig() {
   const mock = createPaymentsMock({ dedupeByReference: false });
-  let posts = 0;
-  const client = new PaymentsClient({
-    apiKey: DEFAULT_API_KEY,
-    baseUrl: mock.baseUrl,
-    logLevel: 'off',
-    fetch: async (input, init) => {
-      const request = new Request(input, init);
-      if (request.method === 'POST') posts++;
-      return mock.fetch(request);
-    },
-  });
+  const { client, posts } = wiredClient(mock);
   const old = mock.transactions.add({
     description: OLD_REMARK,
     destination_amount: 500_000,
@@ -77,7 +68,7 @@ function rig() {
     status: 'processing',
     created_at: new Date(Date.now() - 60_000).toISOString(),
   });
-  return { mock, client, old, posts: () => posts };
+  return { mock, client, old, posts };
 }
 
 const newPayout = {

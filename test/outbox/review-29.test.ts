@@ -6,15 +6,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { PaymentsClient, RequestValidationError } from '../../src/index.js';
+import { RequestValidationError } from '../../src/index.js';
 import {
   createPayoutOutbox,
   memoryOutboxStore,
   type PayoutOutboxStore,
   sqliteOutboxStore,
 } from '../../src/outbox/index.js';
-import { createPaymentsMock, DEFAULT_API_KEY, type PaymentsMock } from '../../src/testing/index.js';
+import { createPaymentsMock, type PaymentsMock } from '../../src/testing/index.js';
 import { BENEFICIARY } from '../helpers/fixtures.js';
+import { wiredClient } from '../helpers/wire.js';
 
 let mock: PaymentsMock;
 afterEach(() => mock?.reset());
@@ -24,27 +25,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** A client on a mock that does not dedupe (the issue's reading of NGN); `drop` cuts the next POST's answer after it is stored. */
 function rig() {
   mock = createPaymentsMock({ dedupeByReference: false });
-  let posts = 0;
-  const hooks = { drop: false };
-  const client = new PaymentsClient({
-    apiKey: DEFAULT_API_KEY,
-    baseUrl: mock.baseUrl,
-    logLevel: 'off',
-    fetch: async (input, init) => {
-      const request = new Request(input, init);
-      if (request.method !== 'POST') return mock.fetch(request);
-      posts++;
-      const response = await mock.fetch(request);
-      if (hooks.drop) {
-        hooks.drop = false;
-        throw new TypeError('fetch failed (connection reset after the service stored it)');
-      }
-      return response;
-    },
-  });
+  const { client, posts } = wiredClient(mock);
+  const drop = () => mock.faults.dropAfterCommit('POST /payouts');
   const withdrawals = (description: string) =>
     mock.account().transactions.filter((t) => t.row.description === description);
-  return { client, hooks, posts: () => posts, withdrawals };
+  return { client, drop, posts, withdrawals };
 }
 
 describe("the store's clock is checked against the service's when the window is read, not when it was recorded", () => {
@@ -54,7 +39,7 @@ describe("the store's clock is checked against the service's when the window is 
   // (first_sent_at .. last_sent_at + timeout, two days ago by the then-wrong clock), now compares the Date header
   // with a clock that agrees, calls the listing read to its end without the payout, and POSTs a second one.
   it('a send recorded by a clock that was wrong is never proven absent by a window read from that record', async () => {
-    const { client, hooks, posts, withdrawals } = rig();
+    const { client, drop, posts, withdrawals } = rig();
     let skew = -2 * 86_400_000;
     const store = memoryOutboxStore({ now: () => Date.now() + skew });
     const outbox = createPayoutOutbox({
@@ -70,7 +55,7 @@ describe("the store's clock is checked against the service's when the window is 
       beneficiary: BENEFICIARY,
       remark: 'Invoice clock 1',
     });
-    hooks.drop = true;
+    drop();
     const first = await outbox.settle(reference);
     expect(first.state).toBe('sending');
     expect(first.reason).toMatch(/clock the lookup window was read from/);
@@ -88,7 +73,7 @@ describe('the audit trail says what a lookup established', () => {
   // disagrees with the store's clock by a day). The record ends `unknown` while its trail shows only "absent"
   // lookups: an operator reading `payments-outbox show` before `resolve --outcome absent` is told what was never shown.
   it('an unknown payout whose lookups proved nothing has no lookup recorded as "absent"', async () => {
-    const { client, hooks } = rig();
+    const { client, drop } = rig();
     const store = memoryOutboxStore({ now: () => Date.now() - 86_400_000 });
     const outbox = createPayoutOutbox({
       client,
@@ -103,7 +88,7 @@ describe('the audit trail says what a lookup established', () => {
       currency: 'USD',
       beneficiary: BENEFICIARY,
     });
-    hooks.drop = true;
+    drop();
     await outbox.settle(reference);
     const record = await outbox.settle(reference);
     expect(record.state).toBe('unknown');

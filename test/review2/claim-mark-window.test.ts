@@ -4,10 +4,10 @@
  * windowOf), as if the mark were taken right before the POST.
  */
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import { PaymentsClient } from '../../src/index.js';
 import { createPayoutOutbox, memoryOutboxStore } from '../../src/outbox/index.js';
-import { createPaymentsMock, DEFAULT_API_KEY } from '../../src/testing/index.js';
+import { createPaymentsMock } from '../../src/testing/index.js';
 import { BENEFICIARY } from '../helpers/fixtures.js';
+import { wiredClient } from '../helpers/wire.js';
 
 // Date and performance.now move together (a real pause moves both); timers stay real.
 beforeEach(() => vi.useFakeTimers({ toFake: ['Date', 'performance'] }));
@@ -16,17 +16,7 @@ afterEach(() => vi.useRealTimers());
 async function pausedThenCrashed(pauseMs: number) {
   // NGN: the service assigns the reference, so nothing in the spec de-duplicates a second POST.
   const mock = createPaymentsMock({ dedupeByReference: false });
-  let posts = 0;
-  const client = new PaymentsClient({
-    apiKey: DEFAULT_API_KEY,
-    baseUrl: mock.baseUrl,
-    logLevel: 'off',
-    fetch: async (input, init) => {
-      const request = new Request(input, init);
-      if (request.method === 'POST' && request.url.endsWith('/payouts')) posts += 1;
-      return mock.fetch(request);
-    },
-  });
+  const { client, posts } = wiredClient(mock);
   const before = mock.account().transactions.length;
   let claims = 0;
   let crashed = false;
@@ -60,11 +50,11 @@ async function pausedThenCrashed(pauseMs: number) {
     remark: 'Invoice review2-window',
   });
   await expect(outbox.settle(reference)).rejects.toThrow('worker killed');
-  expect(posts).toBe(1);
+  expect(posts()).toBe(1);
   // The lease lapses; the next owner looks the payout up before sending again.
   vi.advanceTimersByTime(600_001);
   const second = await outbox.settle(reference);
-  return { state: second.state, posts, made: mock.account().transactions.length - before };
+  return { state: second.state, posts: posts(), made: mock.account().transactions.length - before };
 }
 
 it('control: without the pause, the second owner recovers the payout', async () => {

@@ -5,28 +5,16 @@
  * which the wrong clock recorded, and windowOf now bounds a re-opened row's window by those sends.
  */
 import { expect, it } from 'vitest';
-import { PaymentsClient } from '../../src/index.js';
 import { createPayoutOutbox, memoryOutboxStore } from '../../src/outbox/index.js';
-import { createPaymentsMock, DEFAULT_API_KEY } from '../../src/testing/index.js';
+import { createPaymentsMock } from '../../src/testing/index.js';
 import { BENEFICIARY } from '../helpers/fixtures.js';
+import { wiredClient } from '../helpers/wire.js';
 
 it("a payout whose sends were recorded by a wrong clock is looked up across that error after an operator's resolve", async () => {
   // NGN: the service assigns the reference, so nothing in the spec de-duplicates a second POST.
   const mock = createPaymentsMock({ dedupeByReference: false });
-  let posts = 0;
-  const client = new PaymentsClient({
-    apiKey: DEFAULT_API_KEY,
-    baseUrl: mock.baseUrl,
-    logLevel: 'off',
-    fetch: async (input, init) => {
-      const request = new Request(input, init);
-      if (!(request.method === 'POST' && request.url.endsWith('/payouts'))) return mock.fetch(request);
-      posts += 1;
-      const response = await mock.fetch(request);
-      if (posts === 1) throw new TypeError('fetch failed (connection reset)'); // taken, answer lost
-      return response;
-    },
-  });
+  const { client, posts } = wiredClient(mock);
+  mock.faults.dropAfterCommit('POST /payouts'); // taken, answer lost
   const before = mock.account().transactions.length;
   // The database's clock is 10 minutes behind while the payout is sent; NTP corrects it afterwards.
   let offset = -600_000;
@@ -57,7 +45,7 @@ it("a payout whose sends were recorded by a wrong clock is looked up across that
   // (first_sent_at - 4 min .. last_sent_at + 2 s + 4 min, i.e. ~14 to ~6 minutes ago by the corrected clock). The
   // payout, created just now by the service's clock, lies outside it; the lookup "proves" it absent and POSTs a
   // second NGN payout.
-  expect({ state: second.state, posts, made: mock.account().transactions.length - before }).toEqual({
+  expect({ state: second.state, posts: posts(), made: mock.account().transactions.length - before }).toEqual({
     state: 'recovered',
     posts: 1,
     made: 1,

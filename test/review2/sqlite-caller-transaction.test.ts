@@ -8,10 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { PaymentsClient, type RequestValidationError } from '../../src/index.js';
+import type { RequestValidationError } from '../../src/index.js';
 import { createPayoutOutbox, sqliteOutboxStore } from '../../src/outbox/index.js';
-import { createPaymentsMock, DEFAULT_API_KEY } from '../../src/testing/index.js';
+import { createPaymentsMock } from '../../src/testing/index.js';
 import { BENEFICIARY } from '../helpers/fixtures.js';
+import { wiredClient } from '../helpers/wire.js';
 
 let dir: string;
 let db: DatabaseSync;
@@ -27,23 +28,13 @@ afterEach(() => {
 async function setup() {
   // NGN: the service assigns the reference, so nothing in the spec de-duplicates a second POST.
   const mock = createPaymentsMock({ dedupeByReference: false });
-  let posts = 0;
-  const client = new PaymentsClient({
-    apiKey: DEFAULT_API_KEY,
-    baseUrl: mock.baseUrl,
-    logLevel: 'off',
-    fetch: async (input, init) => {
-      const request = new Request(input, init);
-      if (request.method === 'POST' && request.url.endsWith('/payouts')) posts += 1;
-      return mock.fetch(request);
-    },
-  });
+  const { client, posts } = wiredClient(mock);
   const store = sqliteOutboxStore({ database: db });
   await store.migrate();
   db.exec('CREATE TABLE invoices (id INTEGER PRIMARY KEY, status TEXT)');
   const outbox = createPayoutOutbox({ client, store, timeout: 2000, visibilityWaits: [0] });
   const before = mock.account().transactions.length;
-  return { outbox, posts: () => posts, made: () => mock.account().transactions.length - before };
+  return { outbox, posts, made: () => mock.account().transactions.length - before };
 }
 
 const ngn = (remark: string) => ({ amount: '5000', currency: 'NGN', beneficiary: BENEFICIARY, remark });
