@@ -67,13 +67,8 @@ export function remarkIssue(value: unknown): string | undefined {
   return undefined;
 }
 
-/** A payout recognised by its remark: the fields that identify it, as sent. */
-export type RemarkIdentity = {
-  /** The remark as sent; the listing shows it as the row's `description`. */
-  remark: string;
-  /** The currency code. */
-  currency: string;
-} & (
+/** A request's amount as it was sent: in MAJOR units (`amount`), or in MINOR units (`amountMinor`). */
+export type AmountAsSent =
   | {
       /** The request amount, in MAJOR units, as sent. */
       amount: string | number;
@@ -83,8 +78,15 @@ export type RemarkIdentity = {
       amount?: undefined;
       /** The request amount, in MINOR units, as sent. */
       amountMinor: number;
-    }
-);
+    };
+
+/** A payout recognised by its remark: the fields that identify it, as sent. */
+export type RemarkIdentity = {
+  /** The remark as sent; the listing shows it as the row's `description`. */
+  remark: string;
+  /** The currency code. */
+  currency: string;
+} & AmountAsSent;
 
 const remarkKeys = new WeakMap<PayoutMatch, string>();
 

@@ -1,5 +1,6 @@
 import { currencyDigits, toMinorUnits } from '../rules/currency.js';
 import type { Transaction } from '../rules/transactions.js';
+import type { AmountAsSent } from './payout-identity.js';
 
 /** The rows of a reconciliation, what they are set against, and the CSV they are written as. */
 
@@ -24,18 +25,7 @@ export type ExpectedPayout = {
   state?: 'sent' | 'unknown' | 'not_sent' | 'pending';
   /** Minor-unit digits, where the spec does not state them (USDC, USDT): without them the amount is not compared. */
   digits?: number;
-} & (
-  | {
-      /** The request's amount, in MAJOR units, as sent. */
-      amount: string | number;
-      amountMinor?: undefined;
-    }
-  | {
-      amount?: undefined;
-      /** The request's amount, in MINOR units, as sent (`amountMinor`). */
-      amountMinor: number;
-    }
-);
+} & AmountAsSent;
 
 /** Options of `reconcilePayouts`. */
 export interface ReconcileOptions {

@@ -57,7 +57,6 @@ export function createPayoutOutbox<Tx = unknown>(options: PayoutOutboxOptions<Tx
   // A fresh payout is marked by its claim (one round trip fewer), unless every first POST is looked up first:
   // the lookup may outlast the lease, and only a mark right before the POST renews it.
   const markFresh = !resolved.lookupBeforeFirstSend;
-  const hooked = Object.values(resolved.life).some((hook) => hook !== undefined);
   const record = async (row: OutboxRow) => toRecord(row, await store.now());
 
   /**
@@ -139,8 +138,7 @@ export function createPayoutOutbox<Tx = unknown>(options: PayoutOutboxOptions<Tx
           follow: {
             everyMs: resolved.tracking?.everyMs,
             round: resolved.tracking ? () => trackRound(follower) : undefined,
-            // No hook to run: no delivery to claim (changes observed meanwhile go to a hook set later).
-            claim: hooked ? (limit) => store.claimDeliveries(owner, leaseMs, limit) : async () => [],
+            claim: (limit) => store.claimDeliveries(owner, leaseMs, limit),
             deliver: (row) => deliver(follower, row),
           },
         },
