@@ -116,6 +116,21 @@ describe('find_payout_by_reference answers "found: false" where the SDK cannot p
   });
 });
 
+describe('find_payout_by_reference recognises send_payout\'s remark as the outbox keys it', () => {
+  it('an NGN payout listed with its remark re-cased and re-spaced by the service is found', async () => {
+    server.mock.transactions.add({
+      transaction_type: 'withdrawal',
+      description: 'PAYMENTS-SERVICE-MCP:inv-77 ',
+      destination_amount: 100_000,
+      source_currency: 'NGN',
+      status: 'processing',
+    });
+    const session = await start();
+    const answer = data(await session.call('find_payout_by_reference', { externalReference: 'inv-77' }));
+    expect(answer).toMatchObject({ found: true });
+  });
+});
+
 describe('send_payout: references are compared exactly, remark keys are not', () => {
   // Failed on a7783e5: NGN payouts are recorded under the remark `payments-service-mcp:<reference>`, and the outbox keeps remarks
   // unique by their key, which folds case. References are exact (the service and the SDK compare them byte for

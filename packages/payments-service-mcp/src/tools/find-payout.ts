@@ -1,4 +1,4 @@
-import { type PaymentsClient, type PayoutMatch, remarkMatch } from 'payments-service-sdk';
+import { type PaymentsClient, type PayoutMatch, remarkKey, remarkMatch } from 'payments-service-sdk';
 import * as z from 'zod';
 import { accountId, READ_ONLY, registerTool, type ToolContext } from '../context.js';
 import { result, transactionOut } from '../format.js';
@@ -20,10 +20,14 @@ export function payoutMatch(
   assigns: (currency: string) => boolean,
   currency?: string,
 ): PayoutMatch {
-  const remark = remarkFor(externalReference);
+  // Compared by key, as the outbox keeps remarks unique: a service that trims or re-cases a description still lists it.
+  const key = remarkKey(remarkFor(externalReference));
   return (t) => {
     if (t.transaction_type === 'deposit') return false;
-    if (t.external_reference === externalReference || t.description === remark) {
+    if (
+      t.external_reference === externalReference ||
+      (t.description !== undefined && remarkKey(t.description) === key)
+    ) {
       if (t.transaction_type === 'withdrawal') return true;
       return {
         doubt: `a row of type ${JSON.stringify(t.transaction_type)} carries this reference (${t.id})`,
