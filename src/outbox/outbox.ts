@@ -2,7 +2,7 @@ import { createExternalReference, type PayoutCreateParams, RequestValidationErro
 import { traceCall } from '../internal/channels.js';
 import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
 import { remarkIssue, remarkKey } from '../lib/payout-identity.js';
-import type { EnqueueOptions, ListOptions, PayoutOutbox, VerbOptions } from './api.js';
+import type { EnqueueOptions, EnqueueResult, ListOptions, PayoutOutbox, VerbOptions } from './api.js';
 import { differences } from './equality.js';
 import { deliver, type Follower, observe, trackRound } from './follow.js';
 import { applyTo } from './life.js';
@@ -68,24 +68,53 @@ export function createPayoutOutbox<Tx = unknown>(options: PayoutOutboxOptions<Tx
     const wire = client.payouts.check(body, { digits: given?.digits });
     const reference = wire.externalReference ?? createExternalReference('payout');
     const currency = currencyCode(wire.currency);
-    // Listed under a reference the service assigns: recognised by a remark of its own (the reference when none).
-    const assigned = client.payouts.assignsReference(currency);
-    const remark = assigned ? (body.remark ?? reference) : body.remark;
+    const { stored, assigned } = storedOf(body, reference, currency, given);
     if (assigned) {
-      const problem = remarkIssue(remark);
+      const problem = remarkIssue(stored.body.remark);
       if (problem) throw invalid('remark', problem);
     }
-    const stored: StoredBody = {
-      body: { ...body, externalReference: reference, ...(remark === undefined ? {} : { remark }) },
-      ...(given?.digits === undefined ? {} : { digits: given.digits }),
-    };
     return {
       ...EMPTY_ROW,
       reference,
       currency,
       body: stored,
-      remark_key: assigned ? remarkKey(remark!) : null,
+      remark_key: assigned ? remarkKey(stored.body.remark!) : null,
     };
+  };
+
+  /** The body as recorded. Listed under a reference the service assigns: recognised by a remark of its own. */
+  const storedOf = (
+    body: PayoutCreateParams<string>,
+    reference: string,
+    currency: string,
+    given: EnqueueOptions<Tx> | undefined,
+  ) => {
+    const assigned = client.payouts.assignsReference(currency);
+    const remark = assigned ? (body.remark ?? reference) : body.remark;
+    const stored: StoredBody = {
+      body: { ...body, externalReference: reference, ...(remark === undefined ? {} : { remark }) },
+      ...(given?.digits === undefined ? {} : { digits: given.digits }),
+    };
+    return { stored, assigned };
+  };
+
+  /**
+   * A body the client refuses now (a `payoutLimits` lowered since, say) may be a payout recorded earlier: the same
+   * payout under its reference is answered with its record, as any repeat is (it was checked when it was
+   * recorded, and may have moved money since). Anything else is the refusal.
+   */
+  const recordedAlready = async (
+    body: PayoutCreateParams<string>,
+    given: EnqueueOptions<Tx> | undefined,
+    refusal: unknown,
+  ): Promise<EnqueueResult> => {
+    const reference = (body as { externalReference?: unknown } | null)?.externalReference;
+    if (!(refusal instanceof RequestValidationError) || typeof reference !== 'string') throw refusal;
+    const existing = await store.get(reference);
+    if (!existing) throw refusal;
+    const { stored } = storedOf(body, reference, existing.currency, given);
+    if (differences(existing.body, stored).length > 0) throw refusal;
+    return { reference, enqueued: false, record: await record(existing) };
   };
 
   return {
@@ -108,7 +137,7 @@ export function createPayoutOutbox<Tx = unknown>(options: PayoutOutboxOptions<Tx
           return { reference: row.reference, enqueued: false, record: await record(result.existing) };
         });
       } catch (error) {
-        return Promise.reject(error);
+        return recordedAlready(body as PayoutCreateParams<string>, given, error);
       }
     },
 

@@ -1,0 +1,34 @@
+import { expect, it } from 'vitest';
+import { RequestValidationError } from '../../src/index.js';
+import { createPayoutOutbox, memoryOutboxStore } from '../../src/outbox/index.js';
+import { createPaymentsMock } from '../../src/testing/index.js';
+import { BENEFICIARY, rejection } from '../helpers/fixtures.js';
+import { wiredClient } from '../helpers/wire.js';
+
+const usd = (amount: string, externalReference: string) => ({
+  amount,
+  currency: 'USD',
+  beneficiary: BENEFICIARY,
+  externalReference,
+});
+
+it('a payout recorded under a ceiling since lowered is answered with its record, never refused as unsent', async () => {
+  const mock = createPaymentsMock();
+  const { client, posts } = wiredClient(mock);
+  const store = memoryOutboxStore();
+  const before = createPayoutOutbox({ client: client.withOptions({ payoutLimits: { USD: '100.00' } }), store });
+  await before.enqueue(usd('50.00', 'ceiling-1'));
+  expect(await before.settle('ceiling-1')).toMatchObject({ state: 'created' });
+  // The operator lowers the ceiling; the caller repeats the payout it made.
+  const after = createPayoutOutbox({ client: client.withOptions({ payoutLimits: { USD: '10.00' } }), store });
+  const again = await after.enqueue(usd('50', 'ceiling-1'));
+  expect(again).toMatchObject({ enqueued: false, record: { state: 'created' } });
+  expect(posts()).toBe(1);
+  // Another payout over the ceiling, or another amount under the recorded reference, is still refused.
+  for (const body of [usd('50.00', 'ceiling-2'), usd('60.00', 'ceiling-1')]) {
+    const refused = await rejection(after.enqueue(body));
+    expect(refused).toBeInstanceOf(RequestValidationError);
+    expect((refused as Error).message).toMatch(/payout ceiling/);
+  }
+  expect(await after.get('ceiling-2')).toBeUndefined();
+});
