@@ -18,6 +18,8 @@ export interface PayoutRecords {
   outboxFor(account: string, client: PaymentsClient): Promise<PayoutOutbox>;
   /** The outbox table of an account (see `accountKey`). */
   tableFor(account: string): string;
+  /** Whether the server ever recorded a payout for the account (its table exists): a read creates nothing. */
+  hasRecords(account: string): boolean;
   /** The operator's guards on payouts, kept in the same file. */
   guards: Guards;
 }
@@ -60,9 +62,11 @@ export async function openRecords(config: ServerConfig): Promise<PayoutRecords> 
   }
   const guards = new Guards(database, config.guards);
   const outboxes = new Map<string, Promise<PayoutOutbox>>();
+  const exists = database.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`);
   return {
     guards,
     tableFor,
+    hasRecords: (account) => exists.get(tableFor(account)) !== undefined,
     outboxFor(account, client) {
       let outbox = outboxes.get(account);
       if (!outbox) {

@@ -208,10 +208,13 @@ describe('a host that calls every tool twice', () => {
         account_number: '12345678',
         routing_number: '021000021',
         bank_name: 'JPMorgan Chase Bank',
-        account_type: 'checking',
+        bank_address: { city: 'New York', country: 'US' },
+        account_owner_type: 'business',
+        account_category: 'checking',
       },
     });
-    const made = all.filter((r) => !r.isError).length;
-    expect(count() - before).toBe(made);
+    // A valid body: each of the four calls makes a beneficiary, as the tool's hint says.
+    expect(all.map((r) => r.isError ?? false)).toEqual([false, false, false, false]);
+    expect(count() - before).toBe(4);
   });
 });

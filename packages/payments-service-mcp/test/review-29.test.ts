@@ -93,7 +93,7 @@ describe('find_payout_by_reference answers "found: false" where the SDK cannot p
     expect(bySdk).toBeInstanceOf(PayoutLookupIncompleteError);
     const session = await start();
     const answer = await session.call('find_payout_by_reference', { externalReference: 'ngn-elsewhere' });
-    expect(data(answer)).not.toEqual({ found: false });
+    expect(data(answer)).toMatchObject({ error: { class: 'PayoutLookupIncompleteError' } });
   });
 
   // Failed on a7783e5: the same for a USD withdrawal listed without a reference ("a row that might be it" for the SDK, which
@@ -112,11 +112,11 @@ describe('find_payout_by_reference answers "found: false" where the SDK cannot p
     expect(bySdk).toBeInstanceOf(PayoutLookupIncompleteError);
     const session = await start();
     const answer = await session.call('find_payout_by_reference', { externalReference: 'usd-unlisted' });
-    expect(data(answer)).not.toEqual({ found: false });
+    expect(data(answer)).toMatchObject({ error: { class: 'PayoutLookupIncompleteError' } });
   });
 });
 
-describe('find_payout_by_reference recognises send_payout\'s remark as the outbox keys it', () => {
+describe("find_payout_by_reference recognises send_payout's remark as the outbox keys it", () => {
   it('an NGN payout listed with its remark re-cased and re-spaced by the service is found', async () => {
     server.mock.transactions.add({
       transaction_type: 'withdrawal',
@@ -195,6 +195,29 @@ describe('send_payout: two servers on the default record file, each with its own
       .account(server.mock.state.individualAccountId)
       .transactions.filter((t) => t.row.external_reference === 'vendor-7');
     expect(inB).toHaveLength(0);
+  });
+});
+
+describe('send_payout: a repeat of a recorded payout is answered from the record, whatever the guards say now', () => {
+  it('a payout sent under a cap since lowered is reported sent, not "nothing was sent"', async () => {
+    const state = stateFile();
+    const before = await start({ PAYMENTS_MCP_STATE: state });
+    expect(data(await before.call('send_payout', usd('lowered-1')))).toMatchObject({ status: 'created' });
+    await before.close();
+    // The operator lowers the cap below the payout already sent, and the agent calls again with its reference.
+    const after = await start({ PAYMENTS_MCP_STATE: state, PAYMENTS_MCP_PAYOUT_CAPS: 'USD=5' });
+    const again = data(await after.call('send_payout', usd('lowered-1')));
+    expect(again).toMatchObject({ status: 'created', repeat: true });
+    // A new payout over the lowered cap is refused, and nothing is sent for it.
+    const refused = data(await after.call('send_payout', usd('lowered-2')));
+    expect(refused.error?.message).toMatch(/ceiling/);
+    const sent = (ref: string) =>
+      server.mock
+        .account()
+        .transactions.filter(
+          (t) => t.row.external_reference === ref && t.row.transaction_type === 'withdrawal',
+        );
+    expect([sent('lowered-1').length, sent('lowered-2').length]).toEqual([1, 0]);
   });
 });
 

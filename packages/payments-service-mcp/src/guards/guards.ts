@@ -131,13 +131,13 @@ export class Guards {
   }
 
   /** A payout that moved nothing and is sent again: counted again today, if the daily cap has room. */
-  recount(payout: PayoutFacts): void {
-    this.#store.recount(payout, () => this.withinDailyCap(payout));
+  recount<T>(payout: PayoutFacts, reopen: () => Promise<T>): Promise<T> {
+    return this.#store.recount(payout, () => this.withinDailyCap(payout), reopen);
   }
 
   /** A payout that ended with nothing moved no longer counts against its day's cap. */
-  release(reference: string): void {
-    this.#store.release(reference);
+  release(reference: string, outboxTable: string): void {
+    this.#store.release(reference, outboxTable);
   }
 
   /**

@@ -174,20 +174,32 @@ export class GuardStore {
    * Counts a payout again that ended with nothing moved and is about to be sent again, on today's total, if
    * `admit` lets it (the cap, checked inside the transaction).
    */
-  recount(entry: LedgerEntry, admit: () => void): void {
-    transaction(this.#db, () => {
+  recount<T>(entry: LedgerEntry, admit: () => void, reopen: () => Promise<T>): Promise<T> {
+    // The re-open runs in the same transaction (its SQL when called, as `record`'s enqueue): a release that sees
+    // the payout still not sent comes before the count, never after it.
+    return transaction(this.#db, () => {
       const row = this.#db
         .prepare('SELECT counted FROM payments_mcp_payouts WHERE reference = ?')
         .get(entry.reference) as { counted: number } | undefined;
-      if (row?.counted === 1) return;
-      admit();
-      this.#insert(entry);
+      if (row?.counted !== 1) {
+        admit();
+        this.#insert(entry);
+      }
+      return reopen();
     });
   }
 
-  /** A payout that ended with nothing moved (`not_sent`, `refused`) no longer counts on its day. */
-  release(reference: string): void {
-    this.#db.prepare('UPDATE payments_mcp_payouts SET counted = 0 WHERE reference = ?').run(reference);
+  /**
+   * A payout that ended with nothing moved (`not_sent`, `refused`) no longer counts on its day: only while its
+   * record still says so, in one statement, so a release late behind another call's re-open uncounts nothing.
+   */
+  release(reference: string, outboxTable: string): void {
+    this.#db
+      .prepare(
+        `UPDATE payments_mcp_payouts SET counted = 0 WHERE reference = ?
+           AND (SELECT state FROM ${outboxTable} WHERE reference = ?) IN ('not_sent', 'refused')`,
+      )
+      .run(reference, reference);
   }
 
   #insert(entry: LedgerEntry): void {

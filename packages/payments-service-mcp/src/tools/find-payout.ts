@@ -51,7 +51,9 @@ export function payoutMatch(
  */
 async function recorded(ctx: ToolContext, id: string | undefined, ref: string, client: PaymentsClient) {
   if (!ctx.config.payoutCaps) return undefined;
-  const outbox = await ctx.records().outboxFor(accountKey(id, ctx.config), client);
+  const account = accountKey(id, ctx.config);
+  if (!ctx.records().hasRecords(account)) return undefined;
+  const outbox = await ctx.records().outboxFor(account, client);
   const record = await outbox.get(ref);
   if (!record) return undefined;
   const { body } = record;

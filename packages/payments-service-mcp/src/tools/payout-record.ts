@@ -20,6 +20,12 @@ export interface RecordCall {
   payout: PayoutCreateParams & { externalReference: string };
   facts: PayoutFacts;
   extra: CallExtra;
+  /**
+   * The checks of a payout about to be sent (the caps, the allowlist, the bank's name enquiry): run for a new
+   * payout and for one sent again, never for a repeat of one recorded, which is answered from its record
+   * whatever the guards say now.
+   */
+  check: () => Promise<void>;
 }
 
 /** The outbox's refusal of other details under a recorded reference, as this tool words refusals. */
@@ -39,11 +45,12 @@ export function payoutRecorder(ctx: ToolContext): (call: RecordCall) => Promise<
   const turns = new Map<string, Promise<boolean>>();
 
   /** New: the daily cap, a person's yes, then the record. Recorded: compared. Moved nothing: sent again. */
-  async function decide({ outbox, payout, facts, extra }: RecordCall): Promise<boolean> {
+  async function decide({ outbox, payout, facts, extra, check }: RecordCall): Promise<boolean> {
     const { guards, tableFor } = ctx.records();
     const ref = facts.reference;
     let queued: EnqueueResult;
     if ((await outbox.get(ref)) === undefined) {
+      await check();
       guards.withinDailyCap(facts);
       await guards.confirm(ctx.server.server, extra, facts);
       queued = await guards
@@ -56,11 +63,13 @@ export function payoutRecorder(ctx: ToolContext): (call: RecordCall) => Promise<
     const before = queued.enqueued ? undefined : queued.record.state;
     if (before === 'not_sent' || before === 'refused') {
       // Nothing moved before: called again, it is sent again (after a lookup), as a new payout is.
+      await check();
       guards.withinDailyCap(facts);
       await guards.confirm(ctx.server.server, extra, facts);
-      guards.recount(facts);
-      await outbox
-        .retry(ref, { by: 'payments-service-mcp', note: 'send_payout was called again' })
+      await guards
+        .recount(facts, () =>
+          outbox.retry(ref, { by: 'payments-service-mcp', note: 'send_payout was called again' }),
+        )
         .catch(async (error: unknown) => {
           // Another call or process re-opened it meanwhile: it is being sent; this call follows it.
           const now = await outbox.get(ref);

@@ -94,9 +94,8 @@ export function registerPayoutTool(ctx: ToolContext): void {
     { accountId: id, nameEnquiry, ...body }: Args,
     extra: CallExtra,
   ): Promise<CallToolResult> => {
-    const fields = body;
-    const currency = fields.currency.trim().toUpperCase();
-    const amount = fields.amount.trim();
+    const currency = body.currency.trim().toUpperCase();
+    const amount = body.amount.trim();
     // The server's own account named explicitly is the same account.
     const account =
       id === undefined || id.toLowerCase() === ctx.config.accountId?.toLowerCase() ? undefined : id;
@@ -110,21 +109,24 @@ export function registerPayoutTool(ctx: ToolContext): void {
       beneficiary: body.beneficiary,
     };
     const assigned = client.payouts.assignsReference(currency);
-    const payout = { ...fields, amount, currency, ...(assigned ? { remark: remarkFor(ref) } : {}) };
-    // The SDK's own checks first, the operator's caps (the client's payoutLimits) among them: a refusal asks
-    // nothing of the service.
-    client.payouts.check(payout);
-    guards.allowed(body.beneficiary);
-    // For NGN the bank names the holder now, and the allowlist's holder must be that same name.
-    if (currency === 'NGN') await checkNameEnquiry(client, body.beneficiary, nameEnquiry);
+    const payout = { ...body, amount, currency, ...(assigned ? { remark: remarkFor(ref) } : {}) };
+    const check = async () => {
+      // The SDK's own checks first, the operator's caps (the client's payoutLimits) among them: a refusal asks
+      // nothing of the service.
+      client.payouts.check(payout);
+      guards.allowed(body.beneficiary);
+      // For NGN the bank names the holder now, and the allowlist's holder must be that same name.
+      if (currency === 'NGN') await checkNameEnquiry(client, body.beneficiary, nameEnquiry);
+    };
     const outbox = await ctx.records().outboxFor(facts.account, client);
-    const repeat = await record({ outbox, payout, facts, extra });
+    const repeat = await record({ outbox, payout, facts, extra, check });
     const key = `${facts.account}\u0000${ref}`;
     let running = inFlight.get(key);
     if (!running) {
       // A payout that ended with nothing moved stops counting against the day's cap.
       const settled = (state: string) => {
-        if (state === 'not_sent' || state === 'refused') guards.release(ref);
+        if (state === 'not_sent' || state === 'refused')
+          guards.release(ref, ctx.records().tableFor(facts.account));
       };
       running = drive(ctx, outbox, ref, currency, repeat, settled).finally(() => inFlight.delete(key));
       inFlight.set(key, running);
