@@ -130,7 +130,7 @@ export function settingsFrom(options: PaymentsMockOptions): MockSettings {
     dedupeByReference: options.dedupeByReference ?? true,
     assignNgnReferences: options.assignNgnReferences ?? true,
     // Copied, so a test editing the live list leaves the options, and so the next `reset()`, alone.
-    serviceAssignedCurrencies: [...(options.serviceAssignedCurrencies ?? ['NGN'])],
+    serviceAssignedCurrencies: [...(options.serviceAssignedCurrencies ?? [])],
     beneficiaryGracePeriod: options.beneficiaryGracePeriod ?? true,
     documentsRequired: options.documentsRequired ?? false,
     rateLimit: options.rateLimit,

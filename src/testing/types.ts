@@ -89,10 +89,11 @@ export interface PaymentsMockOptions {
    */
   assignNgnReferences?: boolean;
   /**
-   * Currencies whose payouts are answered and listed under a reference the service assigns (`PO-...`) instead
-   * of your `externalReference` (the spec: "NGN and mobile money payouts"; a payout request names no rail, so
-   * the mock goes by currency). Default `['NGN']`; e.g. `['NGN', 'XAF']` for mobile money in XAF. A repeat of
-   * your reference still returns the original payout (`dedupeByReference`).
+   * Currencies besides NGN whose payouts are answered and listed under a reference the service assigns (`PO-...`)
+   * instead of your `externalReference` (the spec: "NGN and mobile money payouts"; a payout request names no rail,
+   * so the mock goes by currency), as the client's option of that name reads: e.g. `['XAF']` for mobile money in
+   * XAF. NGN is one unless `assignNgnReferences` is off. A repeat of your reference still returns the original
+   * payout (`dedupeByReference`).
    */
   serviceAssignedCurrencies?: string[];
   /** Omitted beneficiary classification fields succeed with `deprecation_warning`. Default true; false gives 400. */

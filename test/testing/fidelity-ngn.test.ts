@@ -54,8 +54,11 @@ describe('NGN payouts: "the service assigns the reference" (default)', () => {
 describe('serviceAssignedCurrencies: "NGN and mobile money payouts, where the service assigns the reference"', () => {
   const assigned = /^PO-\d{8}-[A-Z0-9]{10}$/;
 
-  it("is ['NGN'] by default: an XAF payout keeps the caller's reference", async () => {
-    expect(main.settings.serviceAssignedCurrencies).toEqual(['NGN']);
+  it("adds to NGN, as the client's option does, and is empty by default: an XAF payout keeps the caller's reference", async () => {
+    expect(main.settings.serviceAssignedCurrencies).toEqual([]);
+    expect(
+      (await pay(main, { currency: 'NGN', externalReference: 'ngn-0' })).body.data.external_reference,
+    ).toMatch(assigned);
     const res = await pay(main, { currency: 'XAF', externalReference: 'xaf-1' });
     expect(res.body.data.external_reference).toBe('xaf-1');
   });
@@ -90,7 +93,7 @@ describe('serviceAssignedCurrencies: "NGN and mobile money payouts, where the se
       (await pay(main, { currency: 'USD', externalReference: 'usd-4' })).body.data.external_reference,
     ).toMatch(assigned);
     main.reset();
-    expect(main.settings.serviceAssignedCurrencies).toEqual(['NGN']);
+    expect(main.settings.serviceAssignedCurrencies).toEqual([]);
   });
 });
 

@@ -27,10 +27,10 @@ function validate(body: Record<string, unknown>): PayoutWire {
 
 /**
  * The spec: "except NGN and mobile money payouts, where the service assigns the reference". A payout request
- * names no rail, so the mock decides by currency: those listed, less NGN when `assignNgnReferences` is off.
+ * names no rail, so the mock decides by currency: NGN (unless `assignNgnReferences` is off), and those listed.
  */
 function assignsReference(settings: MockSettings, currency: string): boolean {
-  if (currency === 'NGN' && !settings.assignNgnReferences) return false;
+  if (currency === 'NGN') return settings.assignNgnReferences;
   return settings.serviceAssignedCurrencies.some((code) => code.trim().toUpperCase() === currency);
 }
 
