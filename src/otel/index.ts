@@ -13,7 +13,14 @@ import {
   type TracerProvider,
   trace,
 } from '@opentelemetry/api';
-import type { CallContext, RequestContext, WaitEvent } from '../internal/channels.js';
+import {
+  CALL_CHANNEL,
+  type CallContext,
+  REQUEST_CHANNEL,
+  type RequestContext,
+  WAIT_CHANNEL,
+  type WaitEvent,
+} from '../internal/channels.js';
 import { VERSION } from '../version.js';
 import { type CountedOutbox, paymentsMetrics } from './metrics.js';
 import { addWait, endCall, endRequest, type SpanChoices, startCall, startRequest } from './spans.js';
@@ -126,13 +133,13 @@ export function instrumentPayments(options: InstrumentPaymentsOptions = {}): Pay
   const open = new WeakSet<Span>();
   const channels = [
     {
-      channel: tracingChannel(CALL),
+      channel: tracingChannel(CALL_CHANNEL),
       start: (parent: Context, data: CallContext) => startCall(tracer, data, parent),
       end: (span: Span | undefined, data: CallContext) => span && endCall(span, data, choices),
       record: (data: CallContext) => recorded.call(data),
     },
     {
-      channel: tracingChannel(REQUEST),
+      channel: tracingChannel(REQUEST_CHANNEL),
       start: (parent: Context, data: RequestContext) => startRequest(tracer, data, parent, choices),
       end: (span: Span | undefined, data: RequestContext) => span && endRequest(span, data),
       record: (data: RequestContext) => recorded.attempt(data),
@@ -175,7 +182,7 @@ export function instrumentPayments(options: InstrumentPaymentsOptions = {}): Pay
       channel.start.unbindStore(storage);
     });
   }
-  const waits = plainChannel(WAIT);
+  const waits = plainChannel(WAIT_CHANNEL);
   const onWait = guarded(
     (message: unknown) => {
       const span = trace.getSpan(active());
@@ -197,6 +204,3 @@ export function instrumentPayments(options: InstrumentPaymentsOptions = {}): Pay
   };
 }
 
-const CALL = 'payments-service-sdk:call';
-const REQUEST = 'payments-service-sdk:request';
-const WAIT = 'payments-service-sdk:wait';
