@@ -1,4 +1,4 @@
-import { currencyDigits, toMinorUnits } from '../rules/currency.js';
+import { currencyDigits, toMajorUnits, toMinorUnits } from '../rules/currency.js';
 import type { Transaction } from '../rules/transactions.js';
 import type { AmountAsSent } from './payout-identity.js';
 
@@ -68,7 +68,10 @@ export interface ReconciliationRow {
   transactionId?: string;
   /** The reference the listing shows. */
   listedReference?: string;
-  /** What the record says, and what the listing says (a status, an amount in minor units and currency). */
+  /**
+   * What the record says, and what the listing says: a status, or an amount in major units beside its currency
+   * (`120.00 USD`); where the currency's digits are not known, its minor units, named so (`12000 USDC minor units`).
+   */
   expected?: string;
   listed?: string;
   /** The difference in words. */
@@ -103,11 +106,26 @@ const listedOf = (row: Transaction) => ({
   ...(row.external_reference === undefined ? {} : { listedReference: row.external_reference }),
   transaction: row,
 });
-const money = (minor: number | undefined, currency: string | undefined) =>
-  `${minor ?? '?'} ${currency ?? '?'}`;
+/**
+ * An amount of minor units as a person reads it: major units beside the code where the currency's digits are known
+ * (`120.00 USD`), else the minor units named so (`12000 USDC minor units`). Written bare beside the code, 12000
+ * would read as twelve thousand dollars.
+ */
+export function amountText(minor: number | undefined, currency: string | undefined, digits?: number): string {
+  const code = currency?.trim().toUpperCase();
+  if (minor === undefined) return `? ${code ?? '?'}`;
+  if (code === undefined) return `${minor} minor units (no currency listed)`;
+  const places = digits ?? currencyDigits(code);
+  if (places === undefined || !Number.isSafeInteger(minor)) return `${minor} ${code} minor units`;
+  return `${toMajorUnits(code, minor, places)} ${code}`;
+}
+
+/** The record's digits for a listed currency, when it is the record's own (USDC with `digits`); else none. */
+const digitsFor = (p: ExpectedPayout, code: string | undefined) =>
+  code !== undefined && code.trim().toUpperCase() === p.currency.trim().toUpperCase() ? p.digits : undefined;
 
 export function unrecorded(row: Transaction): ReconciliationRow {
-  const amount = money(row.destination_amount, row.destination_currency ?? row.source_currency);
+  const amount = amountText(row.destination_amount, row.destination_currency ?? row.source_currency);
   const detail = `a withdrawal of ${amount} (${row.status}) that no record accounts for`;
   return { kind: 'unrecorded', ...listedOf(row), listed: amount, detail };
 }
@@ -156,7 +174,9 @@ export function differences(p: ExpectedPayout, row: Transaction): Reconciliation
   const currency = p.currency.trim().toUpperCase();
   const listedCurrency = (row.destination_currency ?? row.source_currency)?.toUpperCase();
   if ((minor !== undefined && row.destination_amount !== minor) || listedCurrency !== currency) {
-    const [expected, listed] = [money(minor, currency), money(row.destination_amount, listedCurrency)];
+    // Without the currency's digits the request's amount stays as given, in major units.
+    const expected = minor === undefined ? `${p.amount} ${currency}` : amountText(minor, currency, p.digits);
+    const listed = amountText(row.destination_amount, listedCurrency, digitsFor(p, listedCurrency));
     found.push({
       kind: 'amount',
       ...at,
@@ -166,7 +186,11 @@ export function differences(p: ExpectedPayout, row: Transaction): Reconciliation
     });
   }
   if (p.fee !== undefined && row.fee_amount !== p.fee) {
-    const [expected, listed] = [String(p.fee), String(row.fee_amount ?? '?')];
+    // Fees are minor units of the source currency, the POST's answer as the listing.
+    const source = row.source_currency;
+    const [expected, listed] = [p.fee, row.fee_amount].map((fee) =>
+      source === undefined ? `${fee ?? '?'} minor units` : amountText(fee, source, digitsFor(p, source)),
+    );
     found.push({
       kind: 'fee',
       ...at,

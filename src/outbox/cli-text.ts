@@ -1,9 +1,14 @@
 import type { ReconciliationReport } from '../lib/reconcile.js';
+import { amountText } from '../lib/reconcile-rows.js';
 import { OPEN_STATES, type PayoutRecord } from './types.js';
 
 /** What `payments-outbox` prints: aligned tables of records, one record's trail, a reconciliation. */
 
-const amountOf = (r: PayoutRecord) => `${r.body.amount} ${String(r.body.currency).trim().toUpperCase()}`;
+/** The amount as enqueued: `amount` is major units already; `amountMinor` is written as `amountText` writes it. */
+const amountOf = ({ body }: PayoutRecord) =>
+  body.amount === undefined
+    ? amountText(body.amountMinor, String(body.currency))
+    : `${body.amount} ${String(body.currency).trim().toUpperCase()}`;
 
 /** Rows as an aligned text table. */
 export function table(rows: string[][]): string {

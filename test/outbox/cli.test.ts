@@ -11,6 +11,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PaymentsClient } from '../../src/index.js';
 import { main } from '../../src/outbox/cli.js';
+import { listText } from '../../src/outbox/cli-text.js';
 import {
   createPayoutOutbox,
   type PayoutOutboxStore,
@@ -209,7 +210,7 @@ describe('reconcile and list --status', () => {
       expect(table.code).toBe(0);
       expect(table.stdout).toMatch(/^KIND\s+REFERENCE\s+TRANSACTION\s+EXPECTED\s+LISTED\s+DETAIL$/m);
       expect(table.stdout).toMatch(
-        /^unrecorded\s+-\s+\S+\s+-\s+100000 USD\s+a withdrawal of 100000 USD \(completed\)/m,
+        /^unrecorded\s+-\s+\S+\s+-\s+1000\.00 USD\s+a withdrawal of 1000\.00 USD \(completed\)/m,
       );
       expect(table.stdout).toMatch(
         /: 3 withdrawals listed, 2 payouts recorded, 1 differences; the listing was read to its end$/m,
@@ -238,6 +239,29 @@ describe('reconcile and list --status', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('amounts', () => {
+  it('list writes an amount given in minor units in major units beside its currency, or names its minor units', () => {
+    const record = (body: object) =>
+      ({
+        reference: 'r',
+        state: 'pending',
+        body: { beneficiary: BENEFICIARY, externalReference: 'r', ...body },
+        createdAt: new Date(0),
+        nextAttemptAt: new Date(0),
+      }) as never;
+    const text = listText([
+      record({ amount: '12.50', currency: 'USD' }),
+      record({ amountMinor: 1250, currency: 'usd' }),
+      record({ amountMinor: 1250, currency: 'USDC' }),
+    ]);
+    const amounts = text
+      .split('\n')
+      .slice(1)
+      .map((line) => line.split(/\s{2,}/)[2]);
+    expect(amounts).toEqual(['12.50 USD', '12.50 USD', '1250 USDC minor units']);
   });
 });
 

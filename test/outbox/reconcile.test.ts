@@ -96,9 +96,60 @@ describe('reconcilePayouts', () => {
       listed: 'refunded',
       transactionId: moved.id,
     });
-    expect(row('amount')).toMatchObject({ expected: '12000 USD', listed: '10000 USD' });
+    // Major units beside the code: 120.00 USD, never "12000 USD" (which reads as twelve thousand dollars).
+    expect(row('amount')).toMatchObject({
+      expected: '120.00 USD',
+      listed: '100.00 USD',
+      detail: 'requested 120.00 USD, listed destination_amount 100.00 USD',
+    });
     expect([ngn.id, twin.id]).toContain(row('duplicate').transactionId);
     expect(row('unrecorded').transaction?.description).toBe('Manual payout');
+  });
+
+  it('writes amounts in major units beside their currency, and names minor units where digits are unknown', async () => {
+    const { mock, client } = setup();
+    const row = (external_reference: string, currency: string, destination_amount: number) =>
+      mock.transactions.add({
+        external_reference,
+        description: 'Payout',
+        source_currency: currency,
+        destination_amount,
+        fee_amount: 150,
+        status: 'processing',
+      });
+    row('usd-1', 'USD', 10_000);
+    row('kwd-1', 'KWD', 1_500);
+    row('eur-1', 'USDC', 2_500_000);
+    row('usdc-1', 'USDC', 2_500_000);
+    const stray = row('usdc-stray', 'USDT', 7_000_000);
+    const payouts: ExpectedPayout[] = [
+      { reference: 'usd-1', amount: '120', currency: 'USD', fee: 175 },
+      { reference: 'kwd-1', amountMinor: 1_250, currency: 'KWD' },
+      { reference: 'eur-1', amount: '2', currency: 'EUR' },
+      { reference: 'usdc-1', amount: '2', currency: 'USDC', digits: 6 },
+    ];
+    const report = await reconcilePayouts(client, { ...DAY, payouts });
+    const of = (reference: string, kind: string) =>
+      report.rows.find((r) => (r.reference ?? r.transactionId) === reference && r.kind === kind);
+    expect(of('usd-1', 'amount')).toMatchObject({ expected: '120.00 USD', listed: '100.00 USD' });
+    expect(of('usd-1', 'fee')).toMatchObject({ expected: '1.75 USD', listed: '1.50 USD' });
+    expect(of('kwd-1', 'amount')).toMatchObject({ expected: '1.250 KWD', listed: '1.500 KWD' });
+    // USDC and USDT: the spec states no digits. Without them the minor units are named so; with them, major units.
+    expect(of('eur-1', 'amount')).toMatchObject({
+      expected: '2.00 EUR',
+      listed: '2500000 USDC minor units',
+      detail: 'requested 2.00 EUR, listed destination_amount 2500000 USDC minor units',
+    });
+    expect(of('usdc-1', 'amount')).toMatchObject({ expected: '2.000000 USDC', listed: '2.500000 USDC' });
+    expect(of(stray.id, 'unrecorded')).toMatchObject({
+      listed: '7000000 USDT minor units',
+      detail: 'a withdrawal of 7000000 USDT minor units (processing) that no record accounts for',
+    });
+    const csv = reconciliationCsv(report);
+    expect(csv).toContain(
+      '"120.00 USD","100.00 USD","requested 120.00 USD, listed destination_amount 100.00 USD"',
+    );
+    expect(csv).not.toMatch(/"12000 USD"|"10000 USD"/);
   });
 
   it('writes CSV a spreadsheet cannot run', () => {
