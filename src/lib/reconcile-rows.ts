@@ -94,8 +94,11 @@ export interface ReconciliationReport {
   rows: ReconciliationRow[];
 }
 
-/** The minor units of a request amount, where the currency's digits are known; else undefined. */
-function minorOf(p: ExpectedPayout): number | undefined {
+/**
+ * The minor units of a request amount, where the currency's digits are known; else undefined. Throws a
+ * `RequestValidationError` (`amount`, `digits`) for an amount the currency cannot hold.
+ */
+export function minorOf(p: ExpectedPayout): number | undefined {
   if (p.amountMinor !== undefined) return p.amountMinor;
   if (p.digits === undefined && currencyDigits(p.currency) === undefined) return undefined;
   return toMinorUnits(p.currency, p.amount, p.digits);
@@ -136,7 +139,11 @@ export function duplicate(p: ExpectedPayout, first: Transaction, row: Transactio
 }
 
 /** What the listing says otherwise than the record of a payout it shows. */
-export function differences(p: ExpectedPayout, row: Transaction): ReconciliationRow[] {
+export function differences(
+  p: ExpectedPayout,
+  row: Transaction,
+  minor: number | undefined,
+): ReconciliationRow[] {
   const at = { reference: p.reference, ...listedOf(row) };
   const state = p.state ?? 'sent';
   if (state === 'pending') return [];
@@ -170,7 +177,6 @@ export function differences(p: ExpectedPayout, row: Transaction): Reconciliation
       detail: `recorded ${p.status}, listed ${row.status}`,
     });
   }
-  const minor = minorOf(p);
   const currency = p.currency.trim().toUpperCase();
   const listedCurrency = (row.destination_currency ?? row.source_currency)?.toUpperCase();
   if ((minor !== undefined && row.destination_amount !== minor) || listedCurrency !== currency) {

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { invalid } from '../core/error.js';
+import { invalid, RequestValidationError } from '../core/error.js';
 import { ownData } from '../core/own.js';
 import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
 import { parseRequest } from '../rules/schema.js';
@@ -9,6 +9,8 @@ import { type RemarkIdentity, remarkIssue, remarkMatch } from './payout-identity
 import {
   differences,
   duplicate,
+  type ExpectedPayout,
+  minorOf,
   type ReconcileOptions,
   type ReconciliationReport,
   unrecorded,
@@ -44,7 +46,8 @@ const ExpectedSchema = z.looseObject({
   fee: z.optional(z.number()),
   status: z.optional(z.string()),
   state: z.optional(z.enum(['sent', 'unknown', 'not_sent', 'pending'])),
-  digits: z.optional(z.number()),
+  // Checked here, as toMinorUnits would: amounts are written with them after the period is read.
+  digits: z.optional(z.int().check(z.gte(0), z.lte(18))),
 });
 const ReconcileSchema = z.looseObject({
   from: z.custom<Date>(isDate, 'must be a valid Date'),
@@ -68,22 +71,9 @@ export async function reconcileListing(
   parseRequest(ReconcileSchema, options);
   const { from, to, payouts } = options;
   if (from > to) throw invalid(['to'], 'must not be before from');
-  const followed = payouts.map((p, index) => {
-    if (deps.assigns(p.currency) && p.transactionId === undefined && p.remark === undefined) {
-      const why = `is required for a ${p.currency} payout without transactionId: the service lists it under a reference it assigns`;
-      throw invalid(['payouts', String(index), 'remark'], why);
-    }
-    if ((p.amount === undefined) === (p.amountMinor === undefined)) {
-      throw invalid(
-        ['payouts', String(index), 'amount'],
-        'give amount (MAJOR units) or amountMinor, one of them',
-      );
-    }
-    const problem = p.remark === undefined ? undefined : remarkIssue(p.remark);
-    if (problem) throw invalid(['payouts', String(index), 'remark'], problem);
-    const match = p.remark === undefined ? undefined : remarkMatch(p as RemarkIdentity, p.digits);
-    return { ref: p.reference, id: p.transactionId, match, since: 0, local: false, index };
-  });
+  // Every record is checked and its amount converted before any request: a bad one found after the period was
+  // read would waste the read, and would be named without the record it belongs to.
+  const followed = payouts.map((p, index) => at(index, () => followedOf(p, index, deps)));
   const report: ReconciliationReport = {
     from: from.toISOString(),
     to: to.toISOString(),
@@ -106,7 +96,7 @@ export async function reconcileListing(
   }
   payouts.forEach((p, index) => {
     const row = seen.get(index);
-    if (row) report.rows.push(...differences(p, row));
+    if (row) report.rows.push(...differences(p, row, followed[index]!.minor));
     else if ((p.state ?? 'sent') === 'sent' && report.complete) {
       report.rows.push({
         kind: 'unlisted',
@@ -116,6 +106,34 @@ export async function reconcileListing(
     }
   });
   return report;
+}
+
+/** How a record is recognised in the listing, and its amount in minor units (undefined: the digits are unknown). */
+function followedOf(p: ExpectedPayout, index: number, deps: ReconcileDeps) {
+  if (deps.assigns(p.currency) && p.transactionId === undefined && p.remark === undefined) {
+    const why = `is required for a ${p.currency} payout without transactionId: the service lists it under a reference it assigns`;
+    throw invalid(['remark'], why);
+  }
+  if ((p.amount === undefined) === (p.amountMinor === undefined)) {
+    throw invalid(['amount'], 'give amount (MAJOR units) or amountMinor, one of them');
+  }
+  const minor = minorOf(p);
+  const problem = p.remark === undefined ? undefined : remarkIssue(p.remark);
+  if (problem) throw invalid(['remark'], problem);
+  const identity = { ...p, ...(minor === undefined ? {} : { amount: undefined, amountMinor: minor }) };
+  const match = p.remark === undefined ? undefined : remarkMatch(identity as RemarkIdentity, p.digits);
+  return { ref: p.reference, id: p.transactionId, match, since: 0, local: false, index, minor };
+}
+
+/** Runs a check of `payouts[index]`: the field it names is named as `payouts.N.field`. */
+function at<T>(index: number, check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    if (!(error instanceof RequestValidationError)) throw error;
+    const prefix = ['payouts', String(index)];
+    throw new RequestValidationError(error.issues.map((i) => ({ ...i, path: [...prefix, ...i.path] })));
+  }
 }
 
 /** The period's withdrawals by id, each in its newest form (a row may move between listings while they are read). */

@@ -7,6 +7,7 @@ import { PaymentsClient, RequestValidationError } from '../../src/index.js';
 import { type ExpectedPayout, reconcilePayouts, reconciliationCsv } from '../../src/outbox/index.js';
 import { createPaymentsMock, DEFAULT_API_KEY, FIXED_HISTORY_END } from '../../src/testing/index.js';
 import { BENEFICIARY, rejection } from '../helpers/fixtures.js';
+import { wiredClient } from '../helpers/wire.js';
 
 const NOW = new Date('2026-11-20T10:00:00.000Z');
 const HOUR = 3_600_000;
@@ -190,8 +191,29 @@ describe('reconcilePayouts', () => {
   });
 
   it('checks its input before any request', async () => {
-    const { client } = setup();
+    const { mock } = setup();
+    const { client, wire } = wiredClient(mock);
     const cases: Array<[object, string]> = [
+      // An amount the currency cannot hold is named with its record, before the period is read.
+      [{ ...DAY, payouts: [{ reference: 'u', amount: '1.005', currency: 'USD' }] }, 'payouts.0.amount'],
+      [
+        {
+          ...DAY,
+          payouts: [
+            { reference: 'u', amount: '1.00', currency: 'USD' },
+            { reference: 'k', amount: 'ten', currency: 'KWD' },
+          ],
+        },
+        'payouts.1.amount',
+      ],
+      [
+        { ...DAY, payouts: [{ reference: 'c', amountMinor: 5, currency: 'USDC', digits: 19 }] },
+        'payouts.0.digits',
+      ],
+      [
+        { ...DAY, payouts: [{ reference: 'c', amount: '5', currency: 'USDC', remark: 'Invoice 9' }] },
+        'payouts.0.digits',
+      ],
       [{ ...DAY, payouts: [{ reference: 'n', amount: 1, currency: 'NGN' }] }, 'payouts.0.remark'],
       [
         { ...DAY, payouts: [{ reference: 'n', amount: 1, currency: 'NGN', remark: ' x' }] },
@@ -206,5 +228,6 @@ describe('reconcilePayouts', () => {
       expect(error).toBeInstanceOf(RequestValidationError);
       expect((error as RequestValidationError).field).toBe(field);
     }
+    expect(wire).toEqual([]);
   });
 });
