@@ -11,7 +11,10 @@ export type ExpectedPayout = {
   currency: string;
   /** The listed row's id, when known (the POST's answer `id`): the surest way to find it. */
   transactionId?: string;
-  /** The remark it was sent with: how a payout whose reference the service assigns (NGN) is found without its id. */
+  /**
+   * The remark it was sent with: how a payout whose reference the service assigns (NGN) is found without its id.
+   * Two payouts in one currency may not share one (compared by `remarkKey`).
+   */
   remark?: string;
   /** The fee the service answered with, in minor units (the POST's `fee_amount`), to compare with the listing's. */
   fee?: number;
@@ -47,7 +50,9 @@ export interface ReconciliationRow {
   /**
    * - `unrecorded`: a withdrawal in the listing that no record accounts for (sent outside your records, or by a bug);
    * - `unlisted`: a payout recorded as sent that the listing does not show (only from a complete read);
-   * - `duplicate`: a second withdrawal that is the same payout (it moved twice);
+   * - `duplicate`: a second withdrawal that is the same payout, both having moved money (neither `failed`,
+   *   `rejected` nor `cancelled`): it moved twice. The row set against the record is the one that moved money,
+   *   else the earliest created;
    * - `status`, `amount`, `fee`: the listing says otherwise than the record (`destination_amount` and its
    *   currency against the request, `fee_amount` against the answer's);
    * - `unknown_listed`: a payout whose outcome was unknown is in the listing: it exists;
@@ -133,8 +138,32 @@ export function unrecorded(row: Transaction): ReconciliationRow {
   return { kind: 'unrecorded', ...listedOf(row), listed: amount, detail };
 }
 
+/** Statuses of a row whose money did not move (or came back before it was paid out). */
+const NOT_MOVED = new Set(['failed', 'rejected', 'cancelled']);
+
+/** Whether a listed row moved money (or may yet): any status but failed, rejected or cancelled. */
+export const movedMoney = (row: Transaction) => !NOT_MOVED.has(row.status);
+
+const createdMs = (row: Transaction) => {
+  const at = Date.parse(row.created_at);
+  return Number.isNaN(at) ? Number.POSITIVE_INFINITY : at;
+};
+
+/**
+ * The order in which rows of one record are its row: one that moved money first, then the earliest created, then
+ * by id; the same whatever order the listings were read in.
+ */
+export function preferred(a: Transaction, b: Transaction): number {
+  const moved = Number(movedMoney(b)) - Number(movedMoney(a));
+  if (moved !== 0) return moved;
+  const [x, y] = [createdMs(a), createdMs(b)];
+  if (x !== y) return x < y ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/** Another row of a record besides `first`, both having moved money. */
 export function duplicate(p: ExpectedPayout, first: Transaction, row: Transaction): ReconciliationRow {
-  const detail = `a second withdrawal is this payout (the first is ${first.id}): it moved twice`;
+  const detail = `a second withdrawal is this payout (the first is ${first.id}), both moved money (${first.status}, ${row.status}): it moved twice`;
   return { kind: 'duplicate', reference: p.reference, ...listedOf(row), detail };
 }
 

@@ -5,12 +5,14 @@ import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
 import { parseRequest } from '../rules/schema.js';
 import { isLegacyTransaction, type Transaction, type TransactionListItem } from '../rules/transactions.js';
 import { LISTINGS, type ListTransactions, walkListing } from './listing-proof.js';
-import { type RemarkIdentity, remarkIssue, remarkMatch } from './payout-identity.js';
+import { type RemarkIdentity, remarkIssue, remarkKey, remarkMatch } from './payout-identity.js';
 import {
   differences,
   duplicate,
   type ExpectedPayout,
   minorOf,
+  movedMoney,
+  preferred,
   type ReconcileOptions,
   type ReconciliationReport,
   unrecorded,
@@ -74,6 +76,7 @@ export async function reconcileListing(
   // Every record is checked and its amount converted before any request: a bad one found after the period was
   // read would waste the read, and would be named without the record it belongs to.
   const followed = payouts.map((p, index) => at(index, () => followedOf(p, index, deps)));
+  refuseSharedRemarks(payouts);
   const report: ReconciliationReport = {
     from: from.toISOString(),
     to: to.toISOString(),
@@ -84,18 +87,18 @@ export async function reconcileListing(
   };
   const rows = await readPeriod(deps, options, report);
   const recognise = matcher(followed);
-  const seen = new Map<number, Transaction>();
+  const listed = new Map<number, Transaction[]>();
   for (const row of rows.values()) {
     const mine = recognise(row);
     if (mine.length === 0) report.rows.push(unrecorded(row));
-    for (const { index } of mine) {
-      const first = seen.get(index);
-      if (first) report.rows.push(duplicate(payouts[index]!, first, row));
-      else seen.set(index, row);
-    }
+    for (const { index } of mine) listed.set(index, [...(listed.get(index) ?? []), row]);
   }
   payouts.forEach((p, index) => {
-    const row = seen.get(index);
+    // The record's row by what it is, not by which listing was read first (the failed one is).
+    const [row, ...others] = (listed.get(index) ?? []).sort(preferred);
+    if (row && movedMoney(row)) {
+      for (const other of others) if (movedMoney(other)) report.rows.push(duplicate(p, row, other));
+    }
     if (row) report.rows.push(...differences(p, row, followed[index]!.minor));
     else if ((p.state ?? 'sent') === 'sent' && report.complete) {
       report.rows.push({
@@ -123,6 +126,24 @@ function followedOf(p: ExpectedPayout, index: number, deps: ReconcileDeps) {
   const identity = { ...p, ...(minor === undefined ? {} : { amount: undefined, amountMinor: minor }) };
   const match = p.remark === undefined ? undefined : remarkMatch(identity as RemarkIdentity, p.digits);
   return { ref: p.reference, id: p.transactionId, match, since: 0, local: false, index, minor };
+}
+
+/**
+ * Refuses two records with one remark (by `remarkKey`) in one currency: a row listed with it would be both
+ * payouts, and the report could not say which one moved. The outbox keeps remarks unique so.
+ */
+function refuseSharedRemarks(payouts: ExpectedPayout[]): void {
+  const seen = new Map<string, number>();
+  payouts.forEach((p, index) => {
+    if (p.remark === undefined) return;
+    const key = `${p.currency.trim().toUpperCase()} ${remarkKey(p.remark)}`;
+    const first = seen.get(key);
+    if (first !== undefined) {
+      const why = `is the remark of payouts.${first} in the same currency: a row listed with it would be both payouts (a remark must identify one)`;
+      throw invalid(['payouts', String(index), 'remark'], why);
+    }
+    seen.set(key, index);
+  });
 }
 
 /** Runs a check of `payouts[index]`: the field it names is named as `payouts.N.field`. */

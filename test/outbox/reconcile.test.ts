@@ -43,8 +43,9 @@ describe('reconcilePayouts', () => {
     await pay('was-unknown');
     await pay('said-not-sent');
     const ngn = await pay('ngn-1', 'NGN', { remark: 'Invoice 77' });
-    // The same NGN payout listed twice: it moved twice.
+    // The same NGN payout listed twice, a second later: it moved twice.
     const twin = mock.transactions.add({
+      created_at: new Date(NOW.getTime() + 1000).toISOString(),
       description: 'Invoice 77',
       destination_amount: 10_000,
       source_currency: 'NGN',
@@ -103,8 +104,54 @@ describe('reconcilePayouts', () => {
       listed: '100.00 USD',
       detail: 'requested 120.00 USD, listed destination_amount 100.00 USD',
     });
-    expect([ngn.id, twin.id]).toContain(row('duplicate').transactionId);
+    // The record's row is the first created; the later one is the duplicate, whichever was read first.
+    expect(row('duplicate')).toMatchObject({ transactionId: twin.id, reference: 'ngn-1' });
+    expect(row('duplicate').detail).toContain(`the first is ${ngn.id}`);
     expect(row('unrecorded').transaction?.description).toBe('Manual payout');
+  });
+
+  it('sets a record against the row that moved money, and calls a second row a duplicate only when it moved too', async () => {
+    const { mock, client } = setup();
+    const at = (seconds: number) => new Date(NOW.getTime() + seconds * 1000).toISOString();
+    const add = (external_reference: string, status: string, seconds: number) =>
+      mock.transactions.add({
+        external_reference,
+        status,
+        created_at: at(seconds),
+        source_currency: 'USD',
+        destination_amount: 10_000,
+      });
+    // A first attempt that failed (the failed listing is read first), then the one that went through.
+    add('retried', 'failed', 1);
+    add('retried', 'processing', 2);
+    // Moved twice, with a cancelled attempt between; and a record whose every row failed.
+    const first = add('twice', 'completed', 3);
+    add('twice', 'cancelled', 4);
+    const second = add('twice', 'processing', 5);
+    const failed = add('all-failed', 'failed', 6);
+    add('all-failed', 'rejected', 7);
+    const expected = (reference: string, status: string): ExpectedPayout => ({
+      reference,
+      amount: '100.00',
+      currency: 'USD',
+      status,
+    });
+    const report = await reconcilePayouts(client, {
+      ...DAY,
+      payouts: [
+        expected('retried', 'processing'),
+        expected('twice', 'completed'),
+        expected('all-failed', 'processing'),
+      ],
+    });
+    expect(report.rows.filter((r) => r.reference === 'retried')).toEqual([]);
+    expect(report.rows.filter((r) => r.reference === 'twice')).toEqual([
+      expect.objectContaining({ kind: 'duplicate', transactionId: second.id }),
+    ]);
+    expect(report.rows.find((r) => r.kind === 'duplicate')?.detail).toContain(`the first is ${first.id}`);
+    expect(report.rows.filter((r) => r.reference === 'all-failed')).toEqual([
+      expect.objectContaining({ kind: 'status', transactionId: failed.id, listed: 'failed' }),
+    ]);
   });
 
   it('writes amounts in major units beside their currency, and names minor units where digits are unknown', async () => {
@@ -213,6 +260,18 @@ describe('reconcilePayouts', () => {
       [
         { ...DAY, payouts: [{ reference: 'c', amount: '5', currency: 'USDC', remark: 'Invoice 9' }] },
         'payouts.0.digits',
+      ],
+      // One remark (by its key) for two payouts in one currency: a row listed with it would be both.
+      [
+        {
+          ...DAY,
+          payouts: [
+            { reference: 'n1', amount: 1, currency: 'NGN', remark: 'Invoice 5' },
+            { reference: 'u1', amount: 1, currency: 'USD', remark: 'Invoice 5' },
+            { reference: 'n2', amount: 2, currency: 'ngn', remark: 'invoice  5' },
+          ],
+        },
+        'payouts.2.remark',
       ],
       [{ ...DAY, payouts: [{ reference: 'n', amount: 1, currency: 'NGN' }] }, 'payouts.0.remark'],
       [
