@@ -175,6 +175,25 @@ describe('the outbox follows its payouts', () => {
     expect(listings.length).toBe(before);
   });
 
+  it('an earlier row of the known status arriving late takes statusAt and finalAt back to it', async () => {
+    const { mock, outbox } = setup({ tracking: false });
+    const { reference } = await outbox.enqueue(usd('late-row'));
+    await outbox.work({ until: 'drained' });
+    later(1000);
+    const completed = mock.transactions.setStatus(reference, 'completed') as Transaction;
+    later(1000);
+    const withUetr = mock.transactions.assignUetr(reference) as Transaction;
+    expect(withUetr.updated_at > completed.updated_at).toBe(true);
+    await outbox.observe(withUetr);
+    expect((await outbox.get(reference))?.statusAt?.toISOString()).toBe(withUetr.updated_at);
+    expect((await outbox.observe(completed)).changes).toEqual([]);
+    expect(await outbox.get(reference)).toMatchObject({
+      status: 'completed',
+      statusAt: new Date(completed.updated_at),
+      finalAt: new Date(completed.updated_at),
+    });
+  });
+
   it('a lost observation is covered by the next round', async () => {
     const { mock, outbox } = setup();
     const { reference } = await outbox.enqueue(usd('lost-1'));
