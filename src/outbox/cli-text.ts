@@ -12,7 +12,8 @@ const amountOf = ({ body }: PayoutRecord) =>
 
 /** Rows as an aligned text table. */
 export function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  // reduce, not Math.max(...): a spread of a long list (--limit 200000) overflows the stack.
+  const widths = rows[0]!.map((_, i) => rows.reduce((w, r) => Math.max(w, r[i]!.length), 0));
   return rows
     .map((r) =>
       r

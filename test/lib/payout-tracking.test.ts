@@ -14,6 +14,7 @@ import {
   remarkMatch,
   type Transaction,
 } from '../../src/index.js';
+import { type RoundSettings, readRound } from '../../src/lib/tracker-round.js';
 import { createPaymentsMock, DEFAULT_API_KEY, type PaymentsMockOptions } from '../../src/testing/index.js';
 import { BENEFICIARY, rejection } from '../helpers/fixtures.js';
 
@@ -232,6 +233,32 @@ describe('client.payouts.track', () => {
 });
 
 describe('one tracker for many payouts', () => {
+  it('a round over 200,000 payouts reads one window, from the earliest of them', async () => {
+    const { client, listings } = setup();
+    // Math.min(...) over this many arguments throws RangeError.
+    const payouts = Array.from({ length: 200_000 }, (_, i) => ({
+      ref: `big-${i}`,
+      since: NOW.getTime() - i,
+      local: false,
+    }));
+    const settings: RoundSettings = {
+      list: (params, request) => client.transactions.list(params, request),
+      request: {},
+      marginMs: 0,
+      clock: Date.now,
+      maxPages: 5,
+    };
+    const result = await readRound(payouts, settings);
+    expect(result).toMatchObject({ requests: 3, complete: true });
+    // The earliest `since`, less the service clock's precision (a second).
+    const start = new Date(NOW.getTime() - 199_999 - 1000).toISOString();
+    expect(listings.map((search) => new URLSearchParams(search).get('startDate'))).toEqual([
+      start,
+      start,
+      start,
+    ]);
+  });
+
   it('reads the window once per round however many payouts it follows', async () => {
     const { mock, client, pay, listings } = setup();
     const refs = Array.from({ length: 40 }, (_, i) => `many-${i}`);
