@@ -284,6 +284,59 @@ describe('one tracker for many payouts', () => {
     expect(listings).toHaveLength(9);
   });
 
+  it('a payout added while rounds are scheduled joins the next one, not a round of its own', async () => {
+    const { client, pay, listings } = setup();
+    const refs = Array.from({ length: 20 }, (_, i) => `joined-${i}`);
+    const payouts: Array<Awaited<ReturnType<typeof pay>>> = [];
+    for (const ref of refs) payouts.push(await pay(ref));
+    const tracker = client.payouts.tracker({ poll: { minMs: 30_000, maxMs: 60_000 } });
+    const runs: Array<ReturnType<typeof collect>> = [];
+    // 20 payouts added 200 ms apart: the first starts a round at once (the tracker was idle), the others wait.
+    for (const [i, ref] of refs.entries()) {
+      runs.push(collect(tracker.track(ref, { payout: payouts[i]! })));
+      await vi.advanceTimersByTimeAsync(200);
+    }
+    expect(listings).toHaveLength(3);
+    expect(runs.filter((r) => r.changes.length > 0)).toHaveLength(1);
+    // The next round, minMs after the first, covers all of them, in the same three requests.
+    await vi.advanceTimersByTimeAsync(30_000 - 4_000);
+    expect(listings).toHaveLength(6);
+    expect(runs.every((r) => statuses(r.changes).join() === 'processing')).toBe(true);
+    tracker.close();
+    await Promise.all(runs.map((r) => r.finished));
+  });
+
+  it('a payout added while the next round is far off brings it to minMs away, never before a Retry-After', async () => {
+    const { mock, client, pay, listings } = setup();
+    const [a, b, c] = [await pay('far-a'), await pay('far-b'), await pay('far-c')];
+    const tracker = client.payouts.tracker({ poll: { minMs: 30_000, maxMs: 600_000, factor: 10 } });
+    const runs = [collect(tracker.track('far-a', { payout: a }))];
+    await vi.advanceTimersByTimeAsync(30_010); // the first round at once, the second (no change) 30 s later
+    expect(listings).toHaveLength(6);
+    // The next is 300 s away; a payout added now is seen 30 s from now.
+    runs.push(collect(tracker.track('far-b', { payout: b })));
+    await vi.advanceTimersByTimeAsync(29_980);
+    expect(listings).toHaveLength(6);
+    await vi.advanceTimersByTimeAsync(20);
+    expect(listings).toHaveLength(9);
+    expect(statuses(runs[1]!.changes)).toEqual(['processing']);
+    tracker.close();
+    // A round that failed on a 429 asking 30 s: a payout added then waits for it all the same, not minMs (2 s).
+    mock.faults.next({ status: 429, retryAfter: 30, times: 3, match: 'GET /transactions' });
+    const limited = client.payouts.tracker();
+    runs.push(collect(limited.track('far-a', { payout: a })));
+    await vi.advanceTimersByTimeAsync(60_010); // three requests, 30 s apart, the last one refused too
+    expect(listings).toHaveLength(12);
+    runs.push(collect(limited.track('far-c', { payout: c })));
+    await vi.advanceTimersByTimeAsync(29_980);
+    expect(listings).toHaveLength(12);
+    await vi.advanceTimersByTimeAsync(20);
+    expect(listings).toHaveLength(15);
+    expect(statuses(runs[3]!.changes)).toEqual(['processing']);
+    limited.close();
+    await Promise.all(runs.map((r) => r.finished));
+  });
+
   it('observe applies a transaction from elsewhere at once; polling covers an observation that never came', async () => {
     const { mock, client, pay, listings } = setup({
       lifecycle: { completeAfterMs: MINUTE, refundShare: 1, refundAfterMs: MINUTE },
