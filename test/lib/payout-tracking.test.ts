@@ -371,15 +371,24 @@ describe('one tracker for many payouts', () => {
     const sent = mock.transactions.setStatus('ooo', 'sent') as Transaction;
     vi.setSystemTime(Date.now() + 1000);
     const completed = mock.transactions.setStatus('ooo', 'completed') as Transaction;
-    expect((await tracker.observe(sent)).map((c) => c.status)).toEqual(['sent']);
-    expect(await tracker.observe(sent)).toEqual([]);
-    expect(await tracker.observe(processing)).toEqual([]);
-    expect((await tracker.observe(completed)).map((c) => c.final)).toEqual([true]);
-    expect(await tracker.observe(sent)).toEqual([]);
+    // observe is synchronous: with no await between them, the payout is followed for each of these.
+    expect(tracker.observe(sent).map((c) => c.status)).toEqual(['sent']);
+    expect(tracker.observe(sent)).toEqual([]);
+    expect(tracker.observe(processing)).toEqual([]);
+    // Another transaction under the same reference, newer than any: not this payout (its id is known), so it
+    // changes nothing, and the completed row after it is still a change from sent.
+    expect(tracker.size).toBe(1);
+    expect(tracker.observe({ ...completed, id: 'another' })).toEqual([]);
+    expect(tracker.observe(completed).map((c) => [c.previous, c.status, c.final])).toEqual([
+      ['sent', 'completed', true],
+    ]);
+    // Still followed (its iterator has not ended yet): an older row after the final one changes nothing.
+    expect(tracker.size).toBe(1);
+    expect(tracker.observe(sent)).toEqual([]);
     await run.finished;
     expect(statuses(run.changes)).toEqual(['processing', 'sent', 'completed']);
-    // A transaction no followed payout is changes nothing; one that is not a transaction is refused.
-    expect(await tracker.observe({ ...completed, id: 'another' })).toEqual([]);
+    expect(tracker.size).toBe(0);
+    // One that is not a transaction is refused.
     expect(() => tracker.observe({ ...completed, updated_at: 7 } as never)).toThrow(RequestValidationError);
   });
 
