@@ -5,6 +5,7 @@ import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
 import { parseRequest } from '../rules/schema.js';
 import { isLegacyTransaction, type Transaction, type TransactionListItem } from '../rules/transactions.js';
 import { LISTINGS, type ListTransactions, walkListing } from './listing-proof.js';
+import { atLeastOne, isDate } from './option-checks.js';
 import { type RemarkIdentity, remarkIssue, remarkKey, remarkMatch } from './payout-identity.js';
 import {
   differences,
@@ -37,7 +38,6 @@ export const RECONCILE_OPTION_KEYS = optionKeys<ReconcileOptions>()([
   'from to payouts maxLookupPages signal timeout',
 ]);
 
-const isDate = (d: unknown) => d instanceof Date && Number.isFinite(d.getTime());
 const ExpectedSchema = z.looseObject({
   reference: z.string().check(z.minLength(1)),
   amount: z.optional(z.union([z.string(), z.number()])),
@@ -55,7 +55,7 @@ const ReconcileSchema = z.looseObject({
   from: z.custom<Date>(isDate, 'must be a valid Date'),
   to: z.custom<Date>(isDate, 'must be a valid Date'),
   payouts: z.array(ExpectedSchema),
-  maxLookupPages: z.optional(z.int().check(z.positive())),
+  maxLookupPages: atLeastOne,
   timeout: z.optional(z.int().check(z.nonnegative())),
 });
 

@@ -237,6 +237,30 @@ describe('reconcilePayouts', () => {
     expect(report.rows.filter((r) => r.kind === 'unlisted')).toEqual([]);
   });
 
+  it('refuses maxLookupPages and windowMarginMs in the words of the lookups, as the tracker does', async () => {
+    const { client } = setup();
+    const since = new Date();
+    const pages = await Promise.all([
+      rejection(reconcilePayouts(client, { ...DAY, payouts: [], maxLookupPages: 0 })),
+      rejection(client.payouts.findByReference('r', { maxLookupPages: 1.5 })),
+      rejection(client.payouts.waitForFinal('r', { since, maxLookupPages: 0 })),
+    ]);
+    for (const error of pages) {
+      expect((error as Error).message).toBe(
+        'Invalid request: maxLookupPages: must be a whole number of at least 1',
+      );
+    }
+    const margins = await Promise.all([
+      rejection(client.payouts.findByReference('r', { windowMarginMs: -1 })),
+      rejection(client.payouts.waitForFinal('r', { since, windowMarginMs: 86_400_001 })),
+    ]);
+    for (const error of margins) {
+      expect((error as Error).message).toBe(
+        'Invalid request: windowMarginMs: must be a whole number of milliseconds from 0 to 86400000',
+      );
+    }
+  });
+
   it('checks its input before any request', async () => {
     const { mock } = setup();
     const { client, wire } = wiredClient(mock);
