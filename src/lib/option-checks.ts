@@ -16,3 +16,18 @@ export const atLeastOne = option(
 
 export const isDate = (d: unknown) => d instanceof Date && Number.isFinite(d.getTime());
 export const isFunction = (f: unknown) => typeof f === 'function';
+
+/** Whole milliseconds from 0 to `max`. */
+export const wholeMs = (max: number) =>
+  option(
+    (n: unknown) => Number.isInteger(n) && (n as number) >= 0 && (n as number) <= max,
+    `must be a whole number of milliseconds from 0 to ${max}`,
+  );
+
+/** `windowMarginMs`: the clocks' margin, a day at most. */
+export const marginMs = wholeMs(86_400_000);
+
+export const currencyCode = option(
+  (c: unknown) => typeof c === 'string' && c.trim() !== '',
+  'must be a currency code',
+);

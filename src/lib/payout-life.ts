@@ -17,13 +17,19 @@ function isNewer(life: PayoutLife, at: number, status: string): boolean {
   return (rank(status) ?? -1) > (rank(life.status) ?? -1);
 }
 
+/** `at` is a readable time before `than` (or nothing is known). */
+const isBefore = (at: number, than: string | undefined) =>
+  !Number.isNaN(at) && (than === undefined || at < Date.parse(than));
+
 const sameCodes = (a: Record<string, string> | undefined, b: Record<string, string> | undefined) =>
   JSON.stringify(Object.entries(a ?? {}).sort()) === JSON.stringify(Object.entries(b ?? {}).sort());
 
 /**
  * Applies one observation (a listed row, a row from a webhook handler or an export) to what is known, in any
  * order and any number of times: an older observation never overwrites a newer status, and a duplicate changes
- * nothing. A UETR or a tracking code, once assigned, stays: an older row may still bring one not yet known. A
+ * nothing. `statusAt` is the earliest `updated_at` seen showing the status now known, whichever row came first
+ * (after a status went back and forth, an old row of it may take it before the last change: nothing records
+ * the statuses between). A UETR or a tracking code, once assigned, stays: an older row may still bring one not yet known. A
  * row of another transaction (a different `id` once one is known) changes nothing.
  */
 export function applyObservation(
@@ -44,6 +50,10 @@ export function applyObservation(
     }
     changes.push(change);
     Object.assign(next, { status: row.status, statusAt: row.updated_at });
+  } else if (!newer && row.status === life.status && isBefore(at, life.statusAt)) {
+    // The same status, shown earlier than known (rows arriving out of order): it has held since then, so the
+    // answer does not depend on which row came first.
+    next.statusAt = row.updated_at;
   }
   if (!Number.isNaN(at) && (next.observedAt === undefined || at > Date.parse(next.observedAt))) {
     next.observedAt = row.updated_at;

@@ -8,7 +8,7 @@ import {
   type SearchResult,
   searchListings,
 } from './listing-proof.js';
-import { atLeastOne, isDate, isFunction, option } from './option-checks.js';
+import { atLeastOne, currencyCode, isDate, isFunction, marginMs, option } from './option-checks.js';
 import { identityGap, judgeOf, type PayoutMatch } from './payout-identity.js';
 
 /**
@@ -79,13 +79,10 @@ export const SearchOptionsSchema = z.looseObject({
   since: option(isDate, 'must be a valid Date'),
   until: option(isDate, 'must be a valid Date'),
   clock: option(isFunction, 'must be a function returning epoch milliseconds'),
-  windowMarginMs: option(
-    (n: unknown) => Number.isInteger(n) && (n as number) >= 0 && (n as number) <= DAY_MS,
-    `must be a whole number of milliseconds from 0 to ${DAY_MS}`,
-  ),
+  windowMarginMs: marginMs,
   maxLookupPages: atLeastOne,
   match: option(isFunction, 'must be a function'),
-  currency: option((c: unknown) => typeof c === 'string' && c.trim() !== '', 'must be a currency code'),
+  currency: currencyCode,
 });
 
 /**

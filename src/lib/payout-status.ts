@@ -38,7 +38,7 @@ export interface PayoutLife {
   /** The listed transaction's id, once seen: later rows must carry it. */
   id?: string;
   status?: string;
-  /** When the status last changed: `updated_at` of the first observation that showed it (the service's clock). */
+  /** When the status last changed: the earliest `updated_at` seen showing it, in any order (the service's clock). */
   statusAt?: string;
   /** `updated_at` of the newest observation applied: nothing older overwrites what it said. */
   observedAt?: string;

@@ -1,4 +1,4 @@
-import { currencyDigits, toMinorUnits } from '../rules/currency.js';
+import { currencyDigits, toMajorUnits, toMinorUnits } from '../rules/currency.js';
 import type { Transaction } from '../rules/transactions.js';
 import type { AmountAsSent } from './payout-identity.js';
 
@@ -11,7 +11,10 @@ export type ExpectedPayout = {
   currency: string;
   /** The listed row's id, when known (the POST's answer `id`): the surest way to find it. */
   transactionId?: string;
-  /** The remark it was sent with: how a payout whose reference the service assigns (NGN) is found without its id. */
+  /**
+   * The remark it was sent with: how a payout whose reference the service assigns (NGN) is found without its id.
+   * Two payouts in one currency may not share one (compared by `remarkKey`).
+   */
   remark?: string;
   /** The fee the service answered with, in minor units (the POST's `fee_amount`), to compare with the listing's. */
   fee?: number;
@@ -47,7 +50,9 @@ export interface ReconciliationRow {
   /**
    * - `unrecorded`: a withdrawal in the listing that no record accounts for (sent outside your records, or by a bug);
    * - `unlisted`: a payout recorded as sent that the listing does not show (only from a complete read);
-   * - `duplicate`: a second withdrawal that is the same payout (it moved twice);
+   * - `duplicate`: a second withdrawal that is the same payout, both having moved money (neither `failed`,
+   *   `rejected` nor `cancelled`): it moved twice. The row set against the record is the one that moved money,
+   *   else the earliest created;
    * - `status`, `amount`, `fee`: the listing says otherwise than the record (`destination_amount` and its
    *   currency against the request, `fee_amount` against the answer's);
    * - `unknown_listed`: a payout whose outcome was unknown is in the listing: it exists;
@@ -68,7 +73,10 @@ export interface ReconciliationRow {
   transactionId?: string;
   /** The reference the listing shows. */
   listedReference?: string;
-  /** What the record says, and what the listing says (a status, an amount in minor units and currency). */
+  /**
+   * What the record says, and what the listing says: a status, or an amount in major units beside its currency
+   * (`120.00 USD`); where the currency's digits are not known, its minor units, named so (`12000 USDC minor units`).
+   */
   expected?: string;
   listed?: string;
   /** The difference in words. */
@@ -91,8 +99,11 @@ export interface ReconciliationReport {
   rows: ReconciliationRow[];
 }
 
-/** The minor units of a request amount, where the currency's digits are known; else undefined. */
-function minorOf(p: ExpectedPayout): number | undefined {
+/**
+ * The minor units of a request amount, where the currency's digits are known; else undefined. Throws a
+ * `RequestValidationError` (`amount`, `digits`) for an amount the currency cannot hold.
+ */
+export function minorOf(p: ExpectedPayout): number | undefined {
   if (p.amountMinor !== undefined) return p.amountMinor;
   if (p.digits === undefined && currencyDigits(p.currency) === undefined) return undefined;
   return toMinorUnits(p.currency, p.amount, p.digits);
@@ -103,22 +114,65 @@ const listedOf = (row: Transaction) => ({
   ...(row.external_reference === undefined ? {} : { listedReference: row.external_reference }),
   transaction: row,
 });
-const money = (minor: number | undefined, currency: string | undefined) =>
-  `${minor ?? '?'} ${currency ?? '?'}`;
+/**
+ * An amount of minor units as a person reads it: major units beside the code where the currency's digits are known
+ * (`120.00 USD`), else the minor units named so (`12000 USDC minor units`). Written bare beside the code, 12000
+ * would read as twelve thousand dollars.
+ */
+export function amountText(minor: number | undefined, currency: string | undefined, digits?: number): string {
+  const code = currency?.trim().toUpperCase();
+  if (minor === undefined) return `? ${code ?? '?'}`;
+  if (code === undefined) return `${minor} minor units (no currency listed)`;
+  const places = digits ?? currencyDigits(code);
+  if (places === undefined || !Number.isSafeInteger(minor)) return `${minor} ${code} minor units`;
+  return `${toMajorUnits(code, minor, places)} ${code}`;
+}
+
+/** The record's digits for a listed currency, when it is the record's own (USDC with `digits`); else none. */
+const digitsFor = (p: ExpectedPayout, code: string | undefined) =>
+  code !== undefined && code.trim().toUpperCase() === p.currency.trim().toUpperCase() ? p.digits : undefined;
 
 export function unrecorded(row: Transaction): ReconciliationRow {
-  const amount = money(row.destination_amount, row.destination_currency ?? row.source_currency);
+  const amount = amountText(row.destination_amount, row.destination_currency ?? row.source_currency);
   const detail = `a withdrawal of ${amount} (${row.status}) that no record accounts for`;
   return { kind: 'unrecorded', ...listedOf(row), listed: amount, detail };
 }
 
+/** Statuses of a row whose money did not move (or came back before it was paid out). */
+const NOT_MOVED = new Set(['failed', 'rejected', 'cancelled']);
+
+/** Whether a listed row moved money (or may yet): any status but failed, rejected or cancelled. */
+export const movedMoney = (row: Transaction) => !NOT_MOVED.has(row.status);
+
+const createdMs = (row: Transaction) => {
+  const at = Date.parse(row.created_at);
+  return Number.isNaN(at) ? Number.POSITIVE_INFINITY : at;
+};
+
+/**
+ * The order in which rows of one record are its row: one that moved money first, then the earliest created, then
+ * by id; the same whatever order the listings were read in.
+ */
+export function preferred(a: Transaction, b: Transaction): number {
+  const moved = Number(movedMoney(b)) - Number(movedMoney(a));
+  if (moved !== 0) return moved;
+  const [x, y] = [createdMs(a), createdMs(b)];
+  if (x !== y) return x < y ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/** Another row of a record besides `first`, both having moved money. */
 export function duplicate(p: ExpectedPayout, first: Transaction, row: Transaction): ReconciliationRow {
-  const detail = `a second withdrawal is this payout (the first is ${first.id}): it moved twice`;
+  const detail = `a second withdrawal is this payout (the first is ${first.id}), both moved money (${first.status}, ${row.status}): it moved twice`;
   return { kind: 'duplicate', reference: p.reference, ...listedOf(row), detail };
 }
 
 /** What the listing says otherwise than the record of a payout it shows. */
-export function differences(p: ExpectedPayout, row: Transaction): ReconciliationRow[] {
+export function differences(
+  p: ExpectedPayout,
+  row: Transaction,
+  minor: number | undefined,
+): ReconciliationRow[] {
   const at = { reference: p.reference, ...listedOf(row) };
   const state = p.state ?? 'sent';
   if (state === 'pending') return [];
@@ -152,11 +206,12 @@ export function differences(p: ExpectedPayout, row: Transaction): Reconciliation
       detail: `recorded ${p.status}, listed ${row.status}`,
     });
   }
-  const minor = minorOf(p);
   const currency = p.currency.trim().toUpperCase();
   const listedCurrency = (row.destination_currency ?? row.source_currency)?.toUpperCase();
   if ((minor !== undefined && row.destination_amount !== minor) || listedCurrency !== currency) {
-    const [expected, listed] = [money(minor, currency), money(row.destination_amount, listedCurrency)];
+    // Without the currency's digits the request's amount stays as given, in major units.
+    const expected = minor === undefined ? `${p.amount} ${currency}` : amountText(minor, currency, p.digits);
+    const listed = amountText(row.destination_amount, listedCurrency, digitsFor(p, listedCurrency));
     found.push({
       kind: 'amount',
       ...at,
@@ -166,7 +221,11 @@ export function differences(p: ExpectedPayout, row: Transaction): Reconciliation
     });
   }
   if (p.fee !== undefined && row.fee_amount !== p.fee) {
-    const [expected, listed] = [String(p.fee), String(row.fee_amount ?? '?')];
+    // Fees are minor units of the source currency, the POST's answer as the listing.
+    const source = row.source_currency;
+    const [expected, listed] = [p.fee, row.fee_amount].map((fee) =>
+      source === undefined ? `${fee ?? '?'} minor units` : amountText(fee, source, digitsFor(p, source)),
+    );
     found.push({
       kind: 'fee',
       ...at,

@@ -1,14 +1,19 @@
 import * as z from 'zod/mini';
-import { invalid } from '../core/error.js';
+import { invalid, RequestValidationError } from '../core/error.js';
 import { ownData } from '../core/own.js';
 import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
 import { parseRequest } from '../rules/schema.js';
 import { isLegacyTransaction, type Transaction, type TransactionListItem } from '../rules/transactions.js';
 import { LISTINGS, type ListTransactions, walkListing } from './listing-proof.js';
-import { type RemarkIdentity, remarkIssue, remarkMatch } from './payout-identity.js';
+import { atLeastOne, isDate } from './option-checks.js';
+import { type RemarkIdentity, remarkIssue, remarkKey, remarkMatch } from './payout-identity.js';
 import {
   differences,
   duplicate,
+  type ExpectedPayout,
+  minorOf,
+  movedMoney,
+  preferred,
   type ReconcileOptions,
   type ReconciliationReport,
   unrecorded,
@@ -33,7 +38,6 @@ export const RECONCILE_OPTION_KEYS = optionKeys<ReconcileOptions>()([
   'from to payouts maxLookupPages signal timeout',
 ]);
 
-const isDate = (d: unknown) => d instanceof Date && Number.isFinite(d.getTime());
 const ExpectedSchema = z.looseObject({
   reference: z.string().check(z.minLength(1)),
   amount: z.optional(z.union([z.string(), z.number()])),
@@ -44,13 +48,14 @@ const ExpectedSchema = z.looseObject({
   fee: z.optional(z.number()),
   status: z.optional(z.string()),
   state: z.optional(z.enum(['sent', 'unknown', 'not_sent', 'pending'])),
-  digits: z.optional(z.number()),
+  // Checked here, as toMinorUnits would: amounts are written with them after the period is read.
+  digits: z.optional(z.int().check(z.gte(0), z.lte(18))),
 });
 const ReconcileSchema = z.looseObject({
   from: z.custom<Date>(isDate, 'must be a valid Date'),
   to: z.custom<Date>(isDate, 'must be a valid Date'),
   payouts: z.array(ExpectedSchema),
-  maxLookupPages: z.optional(z.int().check(z.positive())),
+  maxLookupPages: atLeastOne,
   timeout: z.optional(z.int().check(z.nonnegative())),
 });
 
@@ -68,22 +73,10 @@ export async function reconcileListing(
   parseRequest(ReconcileSchema, options);
   const { from, to, payouts } = options;
   if (from > to) throw invalid(['to'], 'must not be before from');
-  const followed = payouts.map((p, index) => {
-    if (deps.assigns(p.currency) && p.transactionId === undefined && p.remark === undefined) {
-      const why = `is required for a ${p.currency} payout without transactionId: the service lists it under a reference it assigns`;
-      throw invalid(['payouts', String(index), 'remark'], why);
-    }
-    if ((p.amount === undefined) === (p.amountMinor === undefined)) {
-      throw invalid(
-        ['payouts', String(index), 'amount'],
-        'give amount (MAJOR units) or amountMinor, one of them',
-      );
-    }
-    const problem = p.remark === undefined ? undefined : remarkIssue(p.remark);
-    if (problem) throw invalid(['payouts', String(index), 'remark'], problem);
-    const match = p.remark === undefined ? undefined : remarkMatch(p as RemarkIdentity, p.digits);
-    return { ref: p.reference, id: p.transactionId, match, since: 0, local: false, index };
-  });
+  // Every record is checked and its amount converted before any request: a bad one found after the period was
+  // read would waste the read, and would be named without the record it belongs to.
+  const followed = payouts.map((p, index) => at(index, () => followedOf(p, index, deps)));
+  refuseSharedRemarks(payouts);
   const report: ReconciliationReport = {
     from: from.toISOString(),
     to: to.toISOString(),
@@ -94,19 +87,19 @@ export async function reconcileListing(
   };
   const rows = await readPeriod(deps, options, report);
   const recognise = matcher(followed);
-  const seen = new Map<number, Transaction>();
+  const listed = new Map<number, Transaction[]>();
   for (const row of rows.values()) {
     const mine = recognise(row);
     if (mine.length === 0) report.rows.push(unrecorded(row));
-    for (const { index } of mine) {
-      const first = seen.get(index);
-      if (first) report.rows.push(duplicate(payouts[index]!, first, row));
-      else seen.set(index, row);
-    }
+    for (const { index } of mine) listed.set(index, [...(listed.get(index) ?? []), row]);
   }
   payouts.forEach((p, index) => {
-    const row = seen.get(index);
-    if (row) report.rows.push(...differences(p, row));
+    // The record's row by what it is, not by which listing was read first (the failed one is).
+    const [row, ...others] = (listed.get(index) ?? []).sort(preferred);
+    if (row && movedMoney(row)) {
+      for (const other of others) if (movedMoney(other)) report.rows.push(duplicate(p, row, other));
+    }
+    if (row) report.rows.push(...differences(p, row, followed[index]!.minor));
     else if ((p.state ?? 'sent') === 'sent' && report.complete) {
       report.rows.push({
         kind: 'unlisted',
@@ -116,6 +109,52 @@ export async function reconcileListing(
     }
   });
   return report;
+}
+
+/** How a record is recognised in the listing, and its amount in minor units (undefined: the digits are unknown). */
+function followedOf(p: ExpectedPayout, index: number, deps: ReconcileDeps) {
+  if (deps.assigns(p.currency) && p.transactionId === undefined && p.remark === undefined) {
+    const why = `is required for a ${p.currency} payout without transactionId: the service lists it under a reference it assigns`;
+    throw invalid(['remark'], why);
+  }
+  if ((p.amount === undefined) === (p.amountMinor === undefined)) {
+    throw invalid(['amount'], 'give amount (MAJOR units) or amountMinor, one of them');
+  }
+  const minor = minorOf(p);
+  const problem = p.remark === undefined ? undefined : remarkIssue(p.remark);
+  if (problem) throw invalid(['remark'], problem);
+  const identity = { ...p, ...(minor === undefined ? {} : { amount: undefined, amountMinor: minor }) };
+  const match = p.remark === undefined ? undefined : remarkMatch(identity as RemarkIdentity, p.digits);
+  return { ref: p.reference, id: p.transactionId, match, since: 0, local: false, index, minor };
+}
+
+/**
+ * Refuses two records with one remark (by `remarkKey`) in one currency: a row listed with it would be both
+ * payouts, and the report could not say which one moved. The outbox keeps remarks unique so.
+ */
+function refuseSharedRemarks(payouts: ExpectedPayout[]): void {
+  const seen = new Map<string, number>();
+  payouts.forEach((p, index) => {
+    if (p.remark === undefined) return;
+    const key = `${p.currency.trim().toUpperCase()} ${remarkKey(p.remark)}`;
+    const first = seen.get(key);
+    if (first !== undefined) {
+      const why = `is the remark of payouts.${first} in the same currency: a row listed with it would be both payouts (a remark must identify one)`;
+      throw invalid(['payouts', String(index), 'remark'], why);
+    }
+    seen.set(key, index);
+  });
+}
+
+/** Runs a check of `payouts[index]`: the field it names is named as `payouts.N.field`. */
+function at<T>(index: number, check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    if (!(error instanceof RequestValidationError)) throw error;
+    const prefix = ['payouts', String(index)];
+    throw new RequestValidationError(error.issues.map((i) => ({ ...i, path: [...prefix, ...i.path] })));
+  }
 }
 
 /** The period's withdrawals by id, each in its newest form (a row may move between listings while they are read). */

@@ -41,8 +41,9 @@ export interface PayoutTrackerOptions {
   final?: readonly string[];
   /**
    * When rounds run: the first at once, then after `minMs`, each wait `factor` times the last up to `maxMs`,
-   * back to `minMs` after a round that found a change. A `Retry-After` from the service makes a wait longer.
-   * Default `{ minMs: 2000, maxMs: 60000, factor: 2 }`.
+   * back to `minMs` after a round that found a change. A `Retry-After` from the service makes a wait longer. A
+   * payout added while a round is scheduled or running joins the next one, brought to at most `minMs` away;
+   * only an idle tracker runs a round at once. Default `{ minMs: 2000, maxMs: 60000, factor: 2 }`.
    */
   poll?: { minMs?: number; maxMs?: number; factor?: number };
   /** Margin for clocks of yours against the service's (a `since` of yours is widened by twice it). Default 120,000. */

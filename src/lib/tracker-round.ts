@@ -88,8 +88,10 @@ export async function readRound<F extends Followed>(
 ): Promise<RoundResult<F>> {
   const result: RoundResult<F> = { matches: [], requests: 0, rows: 0, complete: true };
   if (payouts.length === 0) return result;
-  // A service time needs no margin but its own precision (a second); ours may disagree with the service's.
-  const from = Math.min(...payouts.map((p) => p.since - (p.local ? 2 * settings.marginMs : 1000)));
+  // A service time needs no margin but its own precision (a second); ours may disagree with the service's. A
+  // loop, not Math.min(...): spread over some 100,000 payouts it overflows the stack (RangeError).
+  let from = Number.POSITIVE_INFINITY;
+  for (const p of payouts) from = Math.min(from, p.since - (p.local ? 2 * settings.marginMs : 1000));
   const start = new Date(from).toISOString();
   const local = payouts.some((p) => p.local && p.id === undefined);
   const clock = local ? { now: settings.clock, marginMs: settings.marginMs } : undefined;

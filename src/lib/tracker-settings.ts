@@ -4,7 +4,15 @@ import { MAX_TIMEOUT_MS } from '../internal/config.js';
 import { refuseUnknownKeys } from '../internal/option-keys.js';
 import { type Payout, referenceIssue } from '../rules/payout.js';
 import { parseRequest } from '../rules/schema.js';
-import { isFunction, option } from './option-checks.js';
+import {
+  atLeastOne,
+  currencyCode,
+  isDate,
+  isFunction,
+  marginMs,
+  wholeMs as ms,
+  option,
+} from './option-checks.js';
 import { DEFAULT_FINAL_STATUSES } from './payout-status.js';
 import {
   type PayoutTrackerOptions,
@@ -15,11 +23,6 @@ import {
 
 /** The options of a tracker and of one `track`, checked with the spec's own rules before anything is read. */
 
-const ms = (max: number) =>
-  option(
-    (n: unknown) => Number.isInteger(n) && (n as number) >= 0 && (n as number) <= max,
-    `must be a whole number of milliseconds from 0 to ${max}`,
-  );
 const statuses = option(
   (s: unknown) => Array.isArray(s) && s.length > 0 && [...s].every((x) => typeof x === 'string' && x !== ''),
   'must be a non-empty list of statuses',
@@ -33,8 +36,8 @@ const TrackerSchema = z.looseObject({
       factor: option((f: unknown) => typeof f === 'number' && f >= 1 && f <= 100, 'must be from 1 to 100'),
     }),
   ),
-  windowMarginMs: ms(86_400_000),
-  maxLookupPages: option((n: unknown) => Number.isInteger(n) && (n as number) >= 1, 'must be 1 or more'),
+  windowMarginMs: marginMs,
+  maxLookupPages: atLeastOne,
   timeout: ms(MAX_TIMEOUT_MS),
   onRound: option(isFunction, 'must be a function'),
 });
@@ -48,8 +51,8 @@ const TrackSchema = z.looseObject({
       isTime((p as Payout).created_at),
     'must be the payout as the service answered it (with its id and created_at)',
   ),
-  since: option((d: unknown) => d instanceof Date && Number.isFinite(d.getTime()), 'must be a valid Date'),
-  currency: option((c: unknown) => typeof c === 'string' && c.trim() !== '', 'must be a currency code'),
+  since: option(isDate, 'must be a valid Date'),
+  currency: currencyCode,
   match: option(isFunction, 'must be a function'),
   final: statuses,
   afterFinalMs: ms(MAX_TIMEOUT_MS),

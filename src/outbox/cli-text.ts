@@ -1,13 +1,19 @@
 import type { ReconciliationReport } from '../lib/reconcile.js';
+import { amountText } from '../lib/reconcile-rows.js';
 import { OPEN_STATES, type PayoutRecord } from './types.js';
 
 /** What `payments-outbox` prints: aligned tables of records, one record's trail, a reconciliation. */
 
-const amountOf = (r: PayoutRecord) => `${r.body.amount} ${String(r.body.currency).trim().toUpperCase()}`;
+/** The amount as enqueued: `amount` is major units already; `amountMinor` is written as `amountText` writes it. */
+const amountOf = ({ body }: PayoutRecord) =>
+  body.amount === undefined
+    ? amountText(body.amountMinor, String(body.currency))
+    : `${body.amount} ${String(body.currency).trim().toUpperCase()}`;
 
 /** Rows as an aligned text table. */
 export function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  // reduce, not Math.max(...): a spread of a long list (--limit 200000) overflows the stack.
+  const widths = rows[0]!.map((_, i) => rows.reduce((w, r) => Math.max(w, r[i]!.length), 0));
   return rows
     .map((r) =>
       r

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { PaymentsClient, RequestValidationError } from '../index.js';
 import { reconciliationCsv } from '../lib/reconcile.js';
+import { isCalendarDate, isFullTimestamp } from '../rules/dates.js';
 import { listText, reconciliationText, showText, table } from './cli-text.js';
 import type { PayoutOutboxClient } from './options.js';
 import { createPayoutOutbox, type PayoutOutbox } from './outbox.js';
@@ -23,7 +24,8 @@ Commands:
                                    your verdict on an unknown payout (absent: it is sent again, after a lookup)
   reconcile --from T --to T [--csv]
                                    the listing of the period against the records sent in it: every
-                                   difference (T: 2026-11-20, a whole UTC day, or an ISO timestamp).
+                                   difference (T: 2026-11-20, a whole UTC day, or a full timestamp
+                                   with seconds and an offset, 2026-11-20T09:30:00Z).
                                    Reads the service: PAYMENTS_API_KEY (and PAYMENTS_BASE_URL)
 
 Options:
@@ -104,14 +106,18 @@ const outboxOn = (store: Parameters<typeof createPayoutOutbox>[0]['store'], clie
     tracking: false,
   });
 
-/** `2026-11-20` (the whole UTC day: its first or last instant) or an ISO timestamp. */
+/**
+ * `2026-11-20` (the whole UTC day: its first or last instant) or a full timestamp with seconds and an offset.
+ * Nothing else: `new Date` would take `2026-02-30` as March 2nd, a time without an offset in this machine's time
+ * zone, and `Nov 20 2026` as it likes, and finance would read another period than the one they named.
+ */
 function instant(value: string | undefined, flag: string, end: boolean): Date {
   if (value === undefined) throw new UsageError(`reconcile needs ${flag}`);
-  const day = /^\d{4}-\d{2}-\d{2}$/.test(value);
-  const at = new Date(day ? `${value}T${end ? '23:59:59.999' : '00:00:00.000'}Z` : value);
-  if (Number.isNaN(at.getTime()))
-    throw new UsageError(`${flag} must be a date (2026-11-20) or an ISO timestamp`);
-  return at;
+  if (isCalendarDate(value)) return new Date(`${value}T${end ? '23:59:59.999' : '00:00:00.000'}Z`);
+  if (isFullTimestamp(value)) return new Date(value);
+  throw new UsageError(
+    `${flag} must be a date (YYYY-MM-DD, a whole UTC day) or a full timestamp with seconds and an offset (2026-11-20T09:30:00Z); got ${JSON.stringify(value)}`,
+  );
 }
 
 /** The client a reconciliation reads the listing with, from the environment. */
@@ -184,7 +190,9 @@ async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<string> {
           await Promise.all(states.map((s) => outbox.list({ ...(s ? { state: s } : {}), ...status, limit })))
         ).flat();
         records.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
-        return print(records, listText(records.slice(0, limit)));
+        // Each state was read up to the limit: the oldest `limit` of them all, as JSON as in the table.
+        const shown = records.slice(0, limit);
+        return print(shown, listText(shown));
       }
       case 'show': {
         const record = await outbox.get(needReference());

@@ -11,6 +11,7 @@ import type { OutboxChange, OutboxLife, OutboxRow, PayoutOutboxStore, PayoutReco
  */
 
 const iso = (ms: number) => new Date(ms).toISOString();
+const earliest = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.min(a, b));
 
 /** What a row knows of its payout, as the shared rule reads it. */
 export function lifeOf(row: OutboxRow): PayoutLife {
@@ -61,8 +62,9 @@ function written(row: OutboxRow, life: PayoutLife, changes: OutboxChange[], fina
     observed_at: life.observedAt === undefined ? null : Date.parse(life.observedAt),
     uetr: life.uetr ?? null,
     tracking_codes: life.trackingCodes ?? null,
-    // When it first became final: kept while it moves between final statuses (completed, then refunded).
-    final_at: isFinal ? (wasFinal ? (row.final_at ?? statusAt) : statusAt) : null,
+    // When it first became final: kept while it moves between final statuses (completed, then refunded), and
+    // taken back with statusAt when an earlier row of the same final status arrives late.
+    final_at: isFinal ? (wasFinal ? earliest(row.final_at, statusAt) : statusAt) : null,
     transaction_id: life.id ?? null,
     changes: kept([...row.changes, ...changes], row.delivered),
     observed: row.observed + changes.length,
@@ -84,8 +86,9 @@ export async function applyTo(
   for (let tries = 0; tries < 10; tries++) {
     const before = lifeOf(row);
     const { life, changes } = applyObservation(before, transaction);
-    // Nothing new, not even a later time to judge the next observation by: nothing to write.
-    if (changes.length === 0 && life.observedAt === before.observedAt && row.transaction_id !== null) {
+    // Nothing new, not even a later time to judge the next observation by or an earlier statusAt: nothing to write.
+    const same = life.observedAt === before.observedAt && life.statusAt === before.statusAt;
+    if (changes.length === 0 && same && row.transaction_id !== null) {
       return { row, changes: [] };
     }
     const numbered = changes.map((change, i) => ({

@@ -45,16 +45,18 @@ export interface OutboxReconcileOptions {
 }
 
 /**
- * Payouts sent this close to either end of the period (by the store's clock) may be listed on either side of it
- * (the service stamps them by its own clock): a listed one is accounted for, a missing one is not reported.
+ * Payouts sent this close to either end of the period (by the store's clock: the first POST after `from`, or the
+ * last before `to`) may be listed on either side of it (the service stamps them by its own clock): they are
+ * `pending`, so a listed one is accounted for and a missing one is not reported.
  */
 const EDGE_MS = 10 * 60_000;
 
 /** A record as `reconcilePayouts` sets it against the listing. */
 function expectedOf(row: OutboxRow, from: number, to: number): ExpectedPayout {
   const { body, digits } = row.body;
-  const sentAt = row.first_sent_at ?? row.created_at;
-  const within = sentAt >= from && sentAt <= to;
+  const first = row.first_sent_at ?? row.created_at;
+  // Every POST of it well inside the period: one near an end may be listed on the other side of it.
+  const within = first >= from + EDGE_MS && (row.last_sent_at ?? first) <= to - EDGE_MS;
   const state =
     row.state === 'created' || row.state === 'recovered'
       ? within

@@ -90,7 +90,7 @@ export interface PayoutRecord {
    * undefined until one is (a POST's answer carries none).
    */
   status?: string;
-  /** When `status` last changed, by the service's clock (the `updated_at` of the row that first showed it). */
+  /** When `status` last changed, by the service's clock: the earliest `updated_at` seen showing it, in any order. */
   statusAt?: Date;
   /** When the status became final (kept while it moves between final statuses, `completed` to `refunded`). */
   finalAt?: Date;

@@ -48,8 +48,24 @@ describe('applyObservation', () => {
     });
     for (const order of permutations(HISTORY)) {
       const life = applyAll(order.flatMap((r) => [r, r]));
-      expect({ ...life, statusAt: undefined }).toEqual({ ...expected, statusAt: undefined });
+      expect(life).toEqual(expected);
     }
+    // Ending on a status shown twice (completed at 3, then at 4): it has held since the earlier one, in any order.
+    const twice = HISTORY.slice(0, 4);
+    expect(applyAll(twice).statusAt).toBe('2026-11-20T10:00:03.000Z');
+    for (const order of permutations(twice)) {
+      expect(applyAll(order.flatMap((r) => [r, r]))).toEqual(applyAll(twice));
+    }
+  });
+
+  it('a late row of the known status takes statusAt back to it, and changes nothing else', () => {
+    const { life } = applyObservation({}, row('completed', 4));
+    const late = applyObservation(life, row('completed', 3));
+    expect(late.changes).toEqual([]);
+    expect(late.life).toEqual({ ...life, statusAt: '2026-11-20T10:00:03.000Z' });
+    // An older row of another status, or a later one of the same, leaves it.
+    expect(applyObservation(late.life, row('sent', 2)).life).toEqual(late.life);
+    expect(applyObservation(late.life, row('completed', 5)).life.statusAt).toBe('2026-11-20T10:00:03.000Z');
   });
 
   it('a duplicate changes nothing; an older row adds a UETR not known yet, never an older status', () => {

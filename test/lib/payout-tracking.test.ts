@@ -14,6 +14,7 @@ import {
   remarkMatch,
   type Transaction,
 } from '../../src/index.js';
+import { type RoundSettings, readRound } from '../../src/lib/tracker-round.js';
 import { createPaymentsMock, DEFAULT_API_KEY, type PaymentsMockOptions } from '../../src/testing/index.js';
 import { BENEFICIARY, rejection } from '../helpers/fixtures.js';
 
@@ -232,6 +233,32 @@ describe('client.payouts.track', () => {
 });
 
 describe('one tracker for many payouts', () => {
+  it('a round over 200,000 payouts reads one window, from the earliest of them', async () => {
+    const { client, listings } = setup();
+    // Math.min(...) over this many arguments throws RangeError.
+    const payouts = Array.from({ length: 200_000 }, (_, i) => ({
+      ref: `big-${i}`,
+      since: NOW.getTime() - i,
+      local: false,
+    }));
+    const settings: RoundSettings = {
+      list: (params, request) => client.transactions.list(params, request),
+      request: {},
+      marginMs: 0,
+      clock: Date.now,
+      maxPages: 5,
+    };
+    const result = await readRound(payouts, settings);
+    expect(result).toMatchObject({ requests: 3, complete: true });
+    // The earliest `since`, less the service clock's precision (a second).
+    const start = new Date(NOW.getTime() - 199_999 - 1000).toISOString();
+    expect(listings.map((search) => new URLSearchParams(search).get('startDate'))).toEqual([
+      start,
+      start,
+      start,
+    ]);
+  });
+
   it('reads the window once per round however many payouts it follows', async () => {
     const { mock, client, pay, listings } = setup();
     const refs = Array.from({ length: 40 }, (_, i) => `many-${i}`);
@@ -255,6 +282,59 @@ describe('one tracker for many payouts', () => {
     // Nothing followed: no round runs.
     await vi.advanceTimersByTimeAsync(60_000);
     expect(listings).toHaveLength(9);
+  });
+
+  it('a payout added while rounds are scheduled joins the next one, not a round of its own', async () => {
+    const { client, pay, listings } = setup();
+    const refs = Array.from({ length: 20 }, (_, i) => `joined-${i}`);
+    const payouts: Array<Awaited<ReturnType<typeof pay>>> = [];
+    for (const ref of refs) payouts.push(await pay(ref));
+    const tracker = client.payouts.tracker({ poll: { minMs: 30_000, maxMs: 60_000 } });
+    const runs: Array<ReturnType<typeof collect>> = [];
+    // 20 payouts added 200 ms apart: the first starts a round at once (the tracker was idle), the others wait.
+    for (const [i, ref] of refs.entries()) {
+      runs.push(collect(tracker.track(ref, { payout: payouts[i]! })));
+      await vi.advanceTimersByTimeAsync(200);
+    }
+    expect(listings).toHaveLength(3);
+    expect(runs.filter((r) => r.changes.length > 0)).toHaveLength(1);
+    // The next round, minMs after the first, covers all of them, in the same three requests.
+    await vi.advanceTimersByTimeAsync(30_000 - 4_000);
+    expect(listings).toHaveLength(6);
+    expect(runs.every((r) => statuses(r.changes).join() === 'processing')).toBe(true);
+    tracker.close();
+    await Promise.all(runs.map((r) => r.finished));
+  });
+
+  it('a payout added while the next round is far off brings it to minMs away, never before a Retry-After', async () => {
+    const { mock, client, pay, listings } = setup();
+    const [a, b, c] = [await pay('far-a'), await pay('far-b'), await pay('far-c')];
+    const tracker = client.payouts.tracker({ poll: { minMs: 30_000, maxMs: 600_000, factor: 10 } });
+    const runs = [collect(tracker.track('far-a', { payout: a }))];
+    await vi.advanceTimersByTimeAsync(30_010); // the first round at once, the second (no change) 30 s later
+    expect(listings).toHaveLength(6);
+    // The next is 300 s away; a payout added now is seen 30 s from now.
+    runs.push(collect(tracker.track('far-b', { payout: b })));
+    await vi.advanceTimersByTimeAsync(29_980);
+    expect(listings).toHaveLength(6);
+    await vi.advanceTimersByTimeAsync(20);
+    expect(listings).toHaveLength(9);
+    expect(statuses(runs[1]!.changes)).toEqual(['processing']);
+    tracker.close();
+    // A round that failed on a 429 asking 30 s: a payout added then waits for it all the same, not minMs (2 s).
+    mock.faults.next({ status: 429, retryAfter: 30, times: 3, match: 'GET /transactions' });
+    const limited = client.payouts.tracker();
+    runs.push(collect(limited.track('far-a', { payout: a })));
+    await vi.advanceTimersByTimeAsync(60_010); // three requests, 30 s apart, the last one refused too
+    expect(listings).toHaveLength(12);
+    runs.push(collect(limited.track('far-c', { payout: c })));
+    await vi.advanceTimersByTimeAsync(29_980);
+    expect(listings).toHaveLength(12);
+    await vi.advanceTimersByTimeAsync(20);
+    expect(listings).toHaveLength(15);
+    expect(statuses(runs[3]!.changes)).toEqual(['processing']);
+    limited.close();
+    await Promise.all(runs.map((r) => r.finished));
   });
 
   it('observe applies a transaction from elsewhere at once; polling covers an observation that never came', async () => {
@@ -291,15 +371,24 @@ describe('one tracker for many payouts', () => {
     const sent = mock.transactions.setStatus('ooo', 'sent') as Transaction;
     vi.setSystemTime(Date.now() + 1000);
     const completed = mock.transactions.setStatus('ooo', 'completed') as Transaction;
-    expect((await tracker.observe(sent)).map((c) => c.status)).toEqual(['sent']);
-    expect(await tracker.observe(sent)).toEqual([]);
-    expect(await tracker.observe(processing)).toEqual([]);
-    expect((await tracker.observe(completed)).map((c) => c.final)).toEqual([true]);
-    expect(await tracker.observe(sent)).toEqual([]);
+    // observe is synchronous: with no await between them, the payout is followed for each of these.
+    expect(tracker.observe(sent).map((c) => c.status)).toEqual(['sent']);
+    expect(tracker.observe(sent)).toEqual([]);
+    expect(tracker.observe(processing)).toEqual([]);
+    // Another transaction under the same reference, newer than any: not this payout (its id is known), so it
+    // changes nothing, and the completed row after it is still a change from sent.
+    expect(tracker.size).toBe(1);
+    expect(tracker.observe({ ...completed, id: 'another' })).toEqual([]);
+    expect(tracker.observe(completed).map((c) => [c.previous, c.status, c.final])).toEqual([
+      ['sent', 'completed', true],
+    ]);
+    // Still followed (its iterator has not ended yet): an older row after the final one changes nothing.
+    expect(tracker.size).toBe(1);
+    expect(tracker.observe(sent)).toEqual([]);
     await run.finished;
     expect(statuses(run.changes)).toEqual(['processing', 'sent', 'completed']);
-    // A transaction no followed payout is changes nothing; one that is not a transaction is refused.
-    expect(await tracker.observe({ ...completed, id: 'another' })).toEqual([]);
+    expect(tracker.size).toBe(0);
+    // One that is not a transaction is refused.
     expect(() => tracker.observe({ ...completed, updated_at: 7 } as never)).toThrow(RequestValidationError);
   });
 

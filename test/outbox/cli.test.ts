@@ -11,6 +11,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PaymentsClient } from '../../src/index.js';
 import { main } from '../../src/outbox/cli.js';
+import { listText } from '../../src/outbox/cli-text.js';
 import {
   createPayoutOutbox,
   type PayoutOutboxStore,
@@ -202,42 +203,129 @@ describe('reconcile and list --status', () => {
       await outbox.work({ until: 'drained' });
       server.mock.transactions.setStatus('rec-failed', 'failed');
       await outbox.work({ until: 'drained' });
-      server.mock.transactions.add({ description: 'Sent by hand', source_currency: 'USD' });
-      const today = new Date().toISOString().slice(0, 10);
+      const byHand = server.mock.transactions.add({ description: 'Sent by hand', source_currency: 'USD' });
+      // The period is the days the records and rows were made on, not the clock's day when it is read: a run
+      // across UTC midnight would otherwise read a day without them.
+      const from = (await outbox.get('rec-ok'))!.createdAt.toISOString().slice(0, 10);
+      const to = byHand.created_at.slice(0, 10);
       const env = { PAYMENTS_API_KEY: DEFAULT_API_KEY, PAYMENTS_BASE_URL: server.baseUrl };
-      const table = await cliWith(env, 'reconcile', '--from', today, '--to', today, '--db', db);
+      const table = await cliWith(env, 'reconcile', '--from', from, '--to', to, '--db', db);
       expect(table.code).toBe(0);
       expect(table.stdout).toMatch(/^KIND\s+REFERENCE\s+TRANSACTION\s+EXPECTED\s+LISTED\s+DETAIL$/m);
       expect(table.stdout).toMatch(
-        /^unrecorded\s+-\s+\S+\s+-\s+100000 USD\s+a withdrawal of 100000 USD \(completed\)/m,
+        /^unrecorded\s+-\s+\S+\s+-\s+1000\.00 USD\s+a withdrawal of 1000\.00 USD \(completed\)/m,
       );
       expect(table.stdout).toMatch(
         /: 3 withdrawals listed, 2 payouts recorded, 1 differences; the listing was read to its end$/m,
       );
-      const csv = await cliWith(env, 'reconcile', '--from', today, '--to', today, '--db', db, '--csv');
+      const csv = await cliWith(env, 'reconcile', '--from', from, '--to', to, '--db', db, '--csv');
       expect(csv.stdout.split('\r\n')[0]).toBe(
         'kind,reference,transaction_id,listed_reference,expected,listed,detail',
       );
       const json = JSON.parse(
-        (await cliWith(env, 'reconcile', '--from', today, '--to', today, '--db', db, '--json')).stdout,
+        (await cliWith(env, 'reconcile', '--from', from, '--to', to, '--db', db, '--json')).stdout,
       );
       expect(json).toMatchObject({ complete: true, listed: 3, rows: [{ kind: 'unrecorded' }] });
       const failed = await cli('list', '--status', 'failed', '--db', db);
       expect(failed.stdout).toMatch(/^rec-failed\s+created\s+7 USD/m);
       expect(failed.stdout).not.toMatch(/rec-ok/);
-      expect(await cli('reconcile', '--from', today, '--to', today, '--db', db)).toMatchObject({
+      expect(await cli('reconcile', '--from', from, '--to', to, '--db', db)).toMatchObject({
         code: 2,
         stderr: expect.stringMatching(/set PAYMENTS_API_KEY/),
       });
-      expect(await cliWith(env, 'reconcile', '--from', 'yesterday', '--to', today, '--db', db)).toMatchObject(
-        {
-          code: 2,
-          stderr: expect.stringMatching(/--from must be a date/),
-        },
-      );
+      expect(await cliWith(env, 'reconcile', '--from', 'yesterday', '--to', to, '--db', db)).toMatchObject({
+        code: 2,
+        stderr: expect.stringMatching(/--from must be a date/),
+      });
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('reconcile --from and --to', () => {
+  it('take a real day or a full timestamp with an offset, and refuse anything else naming the flag', async () => {
+    // Never reached: the period is read before the database is opened, and the service after.
+    const env = { PAYMENTS_API_KEY: DEFAULT_API_KEY, PAYMENTS_BASE_URL: 'http://127.0.0.1:1' };
+    const missing = join(dir, 'no-such.db');
+    const refused = [
+      '2026-02-30', // no such day (new Date reads March 2nd)
+      '2026-11-20T10:00:00', // no offset: this machine's time zone
+      '2026-11-20T10:00Z', // no seconds
+      'Nov 20 2026',
+      '1732060800000',
+      '',
+    ];
+    for (const value of refused) {
+      for (const flag of ['--from', '--to']) {
+        const other = flag === '--from' ? '--to' : '--from';
+        const run = await cliWith(env, 'reconcile', flag, value, other, '2026-11-20', '--db', missing);
+        expect(run.code).toBe(2);
+        expect(run.stderr).toBe(
+          `payments-outbox: ${flag} must be a date (YYYY-MM-DD, a whole UTC day) or a full timestamp with seconds and an offset (2026-11-20T09:30:00Z); got ${JSON.stringify(value)}\n`,
+        );
+      }
+    }
+    // Accepted: the command goes on to open the database (and finds none).
+    for (const value of ['2026-11-20', '2024-02-29', '2026-11-20T09:30:00Z', '2026-11-20T10:30:00.5+01:00']) {
+      const run = await cliWith(env, 'reconcile', '--from', value, '--to', '2026-11-21', '--db', missing);
+      expect(run).toMatchObject({ code: 2, stderr: expect.stringMatching(/no SQLite file/) });
+    }
+  });
+});
+
+describe('list --limit', () => {
+  it('prints the same records as JSON as in the table', async () => {
+    const db = join(dir, 'limit.db');
+    const store = sqliteOutboxStore({ database: new DatabaseSync(db) });
+    await store.migrate();
+    const mock = createPaymentsMock({ dedupeByReference: false });
+    const client = new PaymentsClient({
+      apiKey: DEFAULT_API_KEY,
+      baseUrl: mock.baseUrl,
+      fetch: mock.fetch,
+      logLevel: 'off',
+    });
+    const outbox = createPayoutOutbox({ client, store, timeout: 1000, visibilityWaits: [0], maxLookups: 1 });
+    const body = (externalReference: string) => ({
+      amount: '3',
+      currency: 'USD',
+      beneficiary: BENEFICIARY,
+      externalReference,
+    });
+    // Two open or unknown payouts in two states: each state is read up to the limit.
+    await outbox.enqueue(body('limit-pending'));
+    mock.faults.bodyFault('cut').listingLag(3_600_000);
+    await outbox.settle((await outbox.enqueue(body('limit-unknown'))).reference);
+    const table = await cli('list', '--limit', '1', '--db', db);
+    const rows = table.stdout.trimEnd().split('\n').slice(1);
+    expect(rows).toHaveLength(1);
+    const json = JSON.parse((await cli('list', '--limit', '1', '--db', db, '--json')).stdout);
+    expect(json.map((r: { reference: string }) => r.reference)).toEqual([rows[0]!.split(/\s+/)[0]]);
+    expect(JSON.parse((await cli('list', '--db', db, '--json')).stdout)).toHaveLength(2);
+  });
+});
+
+describe('amounts', () => {
+  it('list writes an amount given in minor units in major units beside its currency, or names its minor units', () => {
+    const record = (body: object) =>
+      ({
+        reference: 'r',
+        state: 'pending',
+        body: { beneficiary: BENEFICIARY, externalReference: 'r', ...body },
+        createdAt: new Date(0),
+        nextAttemptAt: new Date(0),
+      }) as never;
+    const text = listText([
+      record({ amount: '12.50', currency: 'USD' }),
+      record({ amountMinor: 1250, currency: 'usd' }),
+      record({ amountMinor: 1250, currency: 'USDC' }),
+    ]);
+    const amounts = text
+      .split('\n')
+      .slice(1)
+      .map((line) => line.split(/\s{2,}/)[2]);
+    expect(amounts).toEqual(['12.50 USD', '12.50 USD', '1250 USDC minor units']);
   });
 });
 

@@ -175,6 +175,25 @@ describe('the outbox follows its payouts', () => {
     expect(listings.length).toBe(before);
   });
 
+  it('an earlier row of the known status arriving late takes statusAt and finalAt back to it', async () => {
+    const { mock, outbox } = setup({ tracking: false });
+    const { reference } = await outbox.enqueue(usd('late-row'));
+    await outbox.work({ until: 'drained' });
+    later(1000);
+    const completed = mock.transactions.setStatus(reference, 'completed') as Transaction;
+    later(1000);
+    const withUetr = mock.transactions.assignUetr(reference) as Transaction;
+    expect(withUetr.updated_at > completed.updated_at).toBe(true);
+    await outbox.observe(withUetr);
+    expect((await outbox.get(reference))?.statusAt?.toISOString()).toBe(withUetr.updated_at);
+    expect((await outbox.observe(completed)).changes).toEqual([]);
+    expect(await outbox.get(reference)).toMatchObject({
+      status: 'completed',
+      statusAt: new Date(completed.updated_at),
+      finalAt: new Date(completed.updated_at),
+    });
+  });
+
   it('a lost observation is covered by the next round', async () => {
     const { mock, outbox } = setup();
     const { reference } = await outbox.enqueue(usd('lost-1'));
@@ -343,5 +362,49 @@ describe('outbox.reconcile', () => {
     // The report is the merchant's to act on: the refund goes to the record (and its hooks) through observe.
     await outbox.observe(report.rows.find((r) => r.kind === 'status')!.transaction!);
     expect((await store.get(refunded))?.status).toBe('refunded');
+  });
+
+  it('records sent within 10 minutes of either end are accounted for when listed, never reported missing', async () => {
+    const { mock, outbox, store } = setup({ tracking: false, backoff: { baseMs: 600_000, maxMs: 600_000 } });
+    const from = new Date(Date.now());
+    const to = new Date(Date.now() + 3_600_000);
+    const send = async (name: string) => {
+      const { reference } = await outbox.enqueue(usd(name));
+      await outbox.work({ until: 'drained', drainWithinMs: 0 });
+      return reference;
+    };
+    later(5 * 60_000); // 10:05, near the start
+    const earlyMissing = await send('edge-early-missing');
+    const earlyListed = await send('edge-early-listed');
+    await outbox.observe(mock.transactions.get(earlyListed) as Transaction);
+    later(25 * 60_000); // 10:30, well inside
+    const midMissing = await send('mid-missing');
+    const midListed = await send('mid-listed');
+    await outbox.observe(mock.transactions.get(midListed) as Transaction);
+    later(15 * 60_000); // 10:45: first sent well inside, answered 503; sent again at 10:55, near the end
+    mock.faults.next({ status: 503, match: 'POST /payouts' });
+    const lateMissing = await send('edge-late-missing');
+    expect((await outbox.get(lateMissing))?.state).toBe('retry');
+    later(10 * 60_000);
+    await outbox.work({ until: 'drained', drainWithinMs: 0 });
+    const late = await store.get(lateMissing);
+    expect(late).toMatchObject({ state: 'created', first_sent_at: from.getTime() + 45 * 60_000 });
+    expect(late?.last_sent_at).toBe(from.getTime() + 55 * 60_000);
+    // Three rows missing from the listing, and two refunded after the outbox last saw them.
+    const account = mock.account();
+    const gone = [earlyMissing, midMissing, lateMissing];
+    account.transactions = account.transactions.filter((t) => !gone.includes(t.row.external_reference));
+    later(60_000);
+    for (const reference of [earlyListed, midListed]) mock.transactions.setStatus(reference, 'refunded');
+    const report = await outbox.reconcile({ from, to });
+    expect(report.complete).toBe(true);
+    // Only the record well inside the period is reported: missing, and refunded since.
+    expect(report.rows.map((r) => [r.kind, r.reference])).toEqual(
+      expect.arrayContaining([
+        ['unlisted', midMissing],
+        ['status', midListed],
+      ]),
+    );
+    expect(report.rows).toHaveLength(2);
   });
 });
