@@ -203,4 +203,3 @@ export function instrumentPayments(options: InstrumentPaymentsOptions = {}): Pay
     },
   };
 }
-

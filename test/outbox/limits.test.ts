@@ -16,7 +16,10 @@ it('a payout recorded under a ceiling since lowered is answered with its record,
   const mock = createPaymentsMock();
   const { client, posts } = wiredClient(mock);
   const store = memoryOutboxStore();
-  const before = createPayoutOutbox({ client: client.withOptions({ payoutLimits: { USD: '100.00' } }), store });
+  const before = createPayoutOutbox({
+    client: client.withOptions({ payoutLimits: { USD: '100.00' } }),
+    store,
+  });
   await before.enqueue(usd('50.00', 'ceiling-1'));
   expect(await before.settle('ceiling-1')).toMatchObject({ state: 'created' });
   // The operator lowers the ceiling; the caller repeats the payout it made.
