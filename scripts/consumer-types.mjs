@@ -17,6 +17,7 @@
  * sub-folders sharing its node_modules. Prints one line per cell and closes with
  * `consumer-types: N passed, M failed`; exits 1 when any failed.
  */
+import './npm-env.mjs';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, homedir, tmpdir } from 'node:os';

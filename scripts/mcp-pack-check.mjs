@@ -7,6 +7,7 @@
  * and drives the record and the guards (a person's yes through elicitation, a restart that keeps them). Also
  * checks that the SDK's tarball carries nothing of the workspace. Closes with `mcp-pack: N passed, M failed`.
  */
+import './npm-env.mjs';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

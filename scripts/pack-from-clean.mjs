@@ -9,6 +9,7 @@
  * Without `prepack`, dist/ (ignored by git) is absent from a clone and the tarball held README and
  * package.json only.
  */
+import './npm-env.mjs';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

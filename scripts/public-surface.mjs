@@ -15,6 +15,7 @@
  * Prints each type that is named but not exported, with the path that reaches it, and closes with
  * `public-surface: N named types, M not importable`; exits 1 when any is not importable.
  */
+import './npm-env.mjs';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -11,6 +11,7 @@
  *
  * Ends with "quick-info: N passed, M failed".
  */
+import './npm-env.mjs';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -2,6 +2,7 @@
  * For `runtimes.mjs`: bounded subprocesses, and the runtimes installed from npm into the cache, one folder per
  * `<package>@<version>`, each checked by running it before it is used.
  */
+import './npm-env.mjs';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

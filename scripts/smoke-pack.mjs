@@ -7,6 +7,7 @@
  * TypeScript consumers are checked by scripts/consumer-types.mjs. Run after `npm run build`.
  * Closes with `smoke: N passed, M failed`.
  */
+import './npm-env.mjs';
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

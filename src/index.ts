@@ -33,6 +33,7 @@ export type { HttpMethod, QueryValue } from './internal/transport.js';
 export type { AppInfo } from './internal/user-agent.js';
 export type { SearchResult } from './lib/listing-proof.js';
 export {
+  type AmountAsSent,
   type PayoutMatch,
   type PayoutMatchDoubt,
   type RemarkIdentity,
