@@ -167,13 +167,15 @@ export class PayoutTracker {
   }
 
   /**
-   * A payout was added. An idle tracker runs a round at once; otherwise the payout joins the next round, brought
+   * A payout was added. An idle tracker runs a round at once (not before a `Retry-After` its last round was
+   * given, even if every payout it was read for has ended since); otherwise the payout joins the next round, brought
    * to at most `minMs` away (never before a `Retry-After`). A round at once for every `track` made as many rounds
    * as payouts added (20 added 200 ms apart: 60 listing requests in 4 s), whatever the poll schedule said.
    */
   #join(): void {
     if (this.#running) this.#again = true;
-    else if (this.#timer === undefined) this.#schedule(0);
+    // Idle: at once, unless the last round was told to wait (a Retry-After outlives the payouts it was read for).
+    else if (this.#timer === undefined) this.#schedule(Math.max(0, this.#notBefore - Date.now()));
     else {
       const now = Date.now();
       const at = Math.max(now + this.#settings.poll.minMs, this.#notBefore);
@@ -253,9 +255,9 @@ export class PayoutTracker {
     this.#delay =
       round.changes > 0 || this.#delay === undefined ? minMs : Math.min(maxMs, this.#delay * factor);
     this.#last = round;
+    this.#notBefore = Date.now() + wait;
     if (this.#entries.size > 0) {
       round.nextInMs = Math.max(this.#again ? minMs : this.#delay, wait);
-      this.#notBefore = Date.now() + wait;
       this.#schedule(round.nextInMs);
     }
     this.#again = false;

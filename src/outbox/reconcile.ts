@@ -45,28 +45,31 @@ export interface OutboxReconcileOptions {
 }
 
 /**
- * Payouts sent this close to either end of the period (by the store's clock: the first POST after `from`, or the
- * last before `to`) may be listed on either side of it (the service stamps them by its own clock): they are
- * `pending`, so a listed one is accounted for and a missing one is not reported.
+ * Payouts sent this close to either end of the period (by the store's clock) may be listed on either side of it
+ * (the service stamps them by its own clock). A record is the period's own when every POST of it (first to last)
+ * is inside the period: it is compared, and one the period's listing does not show is looked for across the
+ * nearer end, this far beyond it, before it is reported missing. Any other record the read takes (sent near the
+ * period, or a POST on each side of an end) is `pending`: a listed one is accounted for.
  */
 const EDGE_MS = 10 * 60_000;
+
+const firstSent = (row: OutboxRow) => row.first_sent_at ?? row.created_at;
+const lastSent = (row: OutboxRow) => row.last_sent_at ?? firstSent(row);
+
+/** A record sent (answered or found) with every POST inside the period: the period answers for it. */
+const ownedBy = (row: OutboxRow, from: number, to: number) =>
+  (row.state === 'created' || row.state === 'recovered') && firstSent(row) >= from && lastSent(row) <= to;
 
 /** A record as `reconcilePayouts` sets it against the listing. */
 function expectedOf(row: OutboxRow, from: number, to: number): ExpectedPayout {
   const { body, digits } = row.body;
-  const first = row.first_sent_at ?? row.created_at;
-  // Every POST of it well inside the period: one near an end may be listed on the other side of it.
-  const within = first >= from + EDGE_MS && (row.last_sent_at ?? first) <= to - EDGE_MS;
-  const state =
-    row.state === 'created' || row.state === 'recovered'
-      ? within
-        ? 'sent'
-        : 'pending'
-      : row.state === 'unknown'
-        ? 'unknown'
-        : row.state === 'refused' || row.state === 'not_sent'
-          ? 'not_sent'
-          : 'pending';
+  const state = ownedBy(row, from, to)
+    ? 'sent'
+    : row.state === 'unknown'
+      ? 'unknown'
+      : row.state === 'refused' || row.state === 'not_sent'
+        ? 'not_sent'
+        : 'pending';
   const id = lifeOf(row).id;
   const fee = row.result?.payout?.fee_amount ?? row.result?.transaction?.fee_amount;
   return {
@@ -79,6 +82,60 @@ function expectedOf(row: OutboxRow, from: number, to: number): ExpectedPayout {
     ...(fee === undefined ? {} : { fee }),
     ...(row.status === null ? {} : { status: row.status }),
     ...(digits === undefined ? {} : { digits }),
+  };
+}
+
+/**
+ * The period's own records near an end that its listing does not show, looked for in the listing just beyond
+ * each end (`EDGE_MS`): a record found there is compared there; one found nowhere is reported `unlisted`, unless a
+ * read fell short (then `reason` says so). Withdrawals beyond the ends belong to the periods there: not reported.
+ */
+async function acrossEnds(
+  f: Follower,
+  options: OutboxReconcileOptions,
+  report: ReconciliationReport,
+  records: OutboxRow[],
+  from: number,
+  to: number,
+): Promise<ReconciliationReport> {
+  const unlisted = report.rows.filter((r) => r.kind === 'unlisted');
+  const near = records.filter(
+    (row) =>
+      unlisted.some((r) => r.reference === row.reference) &&
+      (firstSent(row) < from + EDGE_MS || lastSent(row) > to - EDGE_MS),
+  );
+  if (near.length === 0) return report;
+  const missing = new Set(near.map((row) => row.reference));
+  const found: ReconciliationReport['rows'] = [];
+  let reason: string | undefined;
+  for (const [start, end] of [
+    [from - EDGE_MS, from - 1],
+    [to + 1, to + EDGE_MS],
+  ] as const) {
+    const beyond = await reconcilePayouts(f.client, {
+      from: new Date(start),
+      to: new Date(end),
+      ...(options.maxLookupPages === undefined ? {} : { maxLookupPages: options.maxLookupPages }),
+      timeout: f.timeout,
+      payouts: near.map((row) => ({ ...expectedOf(row, from, to), state: 'sent' as const })),
+    });
+    if (!beyond.complete) {
+      reason ??= `the listing beyond the period's ends: ${beyond.reason}`;
+      continue;
+    }
+    const absent = new Set(beyond.rows.filter((r) => r.kind === 'unlisted').map((r) => r.reference ?? ''));
+    for (const ref of [...missing]) if (!absent.has(ref)) missing.delete(ref);
+    found.push(...beyond.rows.filter((r) => r.kind !== 'unlisted' && r.kind !== 'unrecorded'));
+  }
+  const nearRefs = new Set(near.map((row) => row.reference));
+  const rows = report.rows.filter((r) => {
+    const ref = r.reference ?? '';
+    return r.kind !== 'unlisted' || !nearRefs.has(ref) || (reason === undefined && missing.has(ref));
+  });
+  return {
+    ...report,
+    rows: [...rows, ...found],
+    ...(reason === undefined ? {} : { complete: false, reason: report.reason ?? reason }),
   };
 }
 
@@ -96,11 +153,12 @@ export async function reconcileOutbox(
     Number.isFinite(from) && Number.isFinite(to)
       ? await listAll(f.store, { sentBetween: [from! - EDGE_MS, to! + EDGE_MS] })
       : [];
-  const report = await reconcilePayouts(f.client, {
+  const period = await reconcilePayouts(f.client, {
     ...options,
     timeout: f.timeout,
     payouts: rows.map((row) => expectedOf(row, from!, to!)),
   });
+  const report = period.complete ? await acrossEnds(f, options, period, rows, from!, to!) : period;
   const accounted = await Promise.all(
     report.rows.map(async (row) => {
       if (row.kind !== 'unrecorded' || !row.transaction) return false;

@@ -1,0 +1,86 @@
+/**
+ * Review 3: the outbox's daily reconciliations and the 10-minute edge. A payout sent at 23:55 is near the end of
+ * its own day and near the start of the next: no daily report may lose sight of it.
+ */
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { PaymentsClient, type Transaction } from '../../src/index.js';
+import { createPayoutOutbox, memoryOutboxStore } from '../../src/outbox/index.js';
+import { createPaymentsMock, DEFAULT_API_KEY, FIXED_HISTORY_END } from '../../src/testing/index.js';
+import { BENEFICIARY } from '../helpers/fixtures.js';
+
+beforeEach(() => vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-20T23:55:00.000Z') }));
+afterEach(() => vi.useRealTimers());
+
+const day = (d: string) => ({ from: new Date(`${d}T00:00:00.000Z`), to: new Date(`${d}T23:59:59.999Z`) });
+
+function setup() {
+  const mock = createPaymentsMock({ historyEnd: FIXED_HISTORY_END, dedupeByReference: false });
+  const client = new PaymentsClient({
+    apiKey: DEFAULT_API_KEY,
+    baseUrl: mock.baseUrl,
+    fetch: mock.fetch,
+    logLevel: 'off',
+  });
+  const outbox = createPayoutOutbox({
+    client,
+    store: memoryOutboxStore(),
+    tracking: false,
+    visibilityWaits: [0],
+  });
+  const send = async (externalReference: string) => {
+    const { reference } = await outbox.enqueue({
+      amount: '100.00',
+      currency: 'USD',
+      beneficiary: BENEFICIARY,
+      externalReference,
+    });
+    await outbox.work({ until: 'drained', drainWithinMs: 0 });
+    return reference;
+  };
+  return { mock, outbox, send };
+}
+
+/** Every row the two daily reports about the days either side of midnight hold for `reference`. */
+async function bothDays(outbox: ReturnType<typeof setup>['outbox'], reference: string) {
+  const reports = [await outbox.reconcile(day('2026-11-20')), await outbox.reconcile(day('2026-11-21'))];
+  for (const report of reports) expect(report.complete).toBe(true);
+  return reports.flatMap((r) => r.rows.filter((row) => row.reference === reference).map((row) => row.kind));
+}
+
+it('a payout sent at 23:55, listed that day and refunded since, is reported by one of the two daily reports', async () => {
+  const { mock, outbox, send } = setup();
+  const reference = await send('edge-refunded');
+  await outbox.observe(mock.transactions.get(reference) as Transaction);
+  expect((await outbox.get(reference))?.status).toBe('processing');
+  vi.setSystemTime(new Date('2026-11-22T09:00:00.000Z'));
+  mock.transactions.setStatus(reference, 'refunded');
+  // The listing shows it on the 20th, refunded; the record says processing: a `status` difference somewhere.
+  expect(await bothDays(outbox, reference)).toContain('status');
+});
+
+it('a payout sent at 23:55 and missing from every listing is reported unlisted by one of the two daily reports', async () => {
+  const { mock, outbox, send } = setup();
+  const reference = await send('edge-missing');
+  expect((await outbox.get(reference))?.state).toBe('created');
+  const account = mock.account();
+  account.transactions = account.transactions.filter((t) => t.row.external_reference !== reference);
+  vi.setSystemTime(new Date('2026-11-22T09:00:00.000Z'));
+  expect(await bothDays(outbox, reference)).toContain('unlisted');
+});
+
+it('a payout sent at 23:55 that the service stamps 00:02 is found across the end: compared once, never missing, never unrecorded', async () => {
+  const { mock, outbox, send } = setup();
+  const reference = await send('edge-across');
+  await outbox.observe(mock.transactions.get(reference) as Transaction);
+  // The service's clock runs 7 minutes ahead of the store's: it lists the payout on the 21st.
+  const stored = mock.account().transactions.find((t) => t.row.external_reference === reference)!;
+  stored.row.created_at = '2026-11-21T00:02:00.000Z';
+  stored.row.updated_at = '2026-11-21T00:02:00.000Z';
+  vi.setSystemTime(new Date('2026-11-22T09:00:00.000Z'));
+  mock.transactions.setStatus(reference, 'refunded');
+  const reports = [await outbox.reconcile(day('2026-11-20')), await outbox.reconcile(day('2026-11-21'))];
+  expect(reports.map((r) => r.complete)).toEqual([true, true]);
+  expect(
+    reports.flatMap((r) => r.rows.map((row) => `${row.kind} ${row.reference ?? row.transactionId}`)),
+  ).toEqual([`status ${reference}`]);
+});
