@@ -124,7 +124,8 @@ export function memoryOutboxStore(options: MemoryOutboxStoreOptions = {}): Payou
           (row.final_at === null || row.final_at > following.finalSince) &&
           sentAt(row) >= following.sentSince);
       const within = (row: OutboxRow) =>
-        !sentBetween || (sentAt(row) >= sentBetween[0] && sentAt(row) <= sentBetween[1]);
+        !sentBetween ||
+        (sentAt(row) <= sentBetween[1] && (row.last_sent_at ?? sentAt(row)) >= sentBetween[0]);
       return [...rows.values()]
         .filter((row) => state === undefined || row.state === state)
         .filter((row) => status === undefined || row.status === status)

@@ -224,7 +224,7 @@ export function postgresOutboxStore(
            AND ($6::text IS NULL OR status = $6)
            AND ($7::timestamptz IS NULL OR (state IN ('created', 'recovered') AND ${SENT_AT} >= $7
              AND (final_at IS NULL OR final_at > $8::timestamptz)))
-           AND ($9::timestamptz IS NULL OR ${SENT_AT} BETWEEN $9 AND $10::timestamptz)
+           AND ($9::timestamptz IS NULL OR (${SENT_AT} <= $10::timestamptz AND COALESCE(last_sent_at, ${SENT_AT}) >= $9))
          ORDER BY created_at, reference LIMIT $2`,
         [
           state ?? null,

@@ -46,19 +46,23 @@ export interface OutboxReconcileOptions {
 
 /**
  * Payouts sent this close to either end of the period (by the store's clock) may be listed on either side of it
- * (the service stamps them by its own clock). A record is the period's own when every POST of it (first to last)
- * is inside the period: it is compared, and one the period's listing does not show is looked for across the
- * nearer end, this far beyond it, before it is reported missing. Any other record the read takes (sent near the
- * period, or a POST on each side of an end) is `pending`: a listed one is accounted for.
+ * (the service stamps them by its own clock). A sent record is the period's own when its last POST is inside the
+ * period: it is compared, and one the period's listing does not show is looked for across the nearer end, this
+ * far beyond it, before it is reported missing. Any other record the read takes (a POST near the period, or an
+ * earlier POST in it that moved nothing) is `pending`: a listed one is accounted for.
  */
 const EDGE_MS = 10 * 60_000;
 
 const firstSent = (row: OutboxRow) => row.first_sent_at ?? row.created_at;
 const lastSent = (row: OutboxRow) => row.last_sent_at ?? firstSent(row);
 
-/** A record sent (answered or found) with every POST inside the period: the period answers for it. */
+/**
+ * A record sent (answered or found) whose last POST is inside the period: the period answers for it. The last POST
+ * is the one that moved money: a POST is sent again only after the listing proved the one before moved nothing,
+ * so a payout first tried at 23:55 and created by its retry at 00:05 is the next day's, once.
+ */
 const ownedBy = (row: OutboxRow, from: number, to: number) =>
-  (row.state === 'created' || row.state === 'recovered') && firstSent(row) >= from && lastSent(row) <= to;
+  (row.state === 'created' || row.state === 'recovered') && lastSent(row) >= from && lastSent(row) <= to;
 
 /** A record as `reconcilePayouts` sets it against the listing. */
 function expectedOf(row: OutboxRow, from: number, to: number): ExpectedPayout {
@@ -102,7 +106,7 @@ async function acrossEnds(
   const near = records.filter(
     (row) =>
       unlisted.some((r) => r.reference === row.reference) &&
-      (firstSent(row) < from + EDGE_MS || lastSent(row) > to - EDGE_MS),
+      (lastSent(row) < from + EDGE_MS || lastSent(row) > to - EDGE_MS),
   );
   if (near.length === 0) return report;
   const missing = new Set(near.map((row) => row.reference));

@@ -252,7 +252,7 @@ export function sqliteOutboxStore(options: SqliteOutboxStoreOptions): PayoutOutb
            AND (?6 IS NULL OR status = ?6)
            AND (?7 IS NULL OR (state IN ('created', 'recovered') AND ${SENT_AT} >= ?7
              AND (final_at IS NULL OR final_at > ?8)))
-           AND (?9 IS NULL OR ${SENT_AT} BETWEEN ?9 AND ?10)
+           AND (?9 IS NULL OR (${SENT_AT} <= ?10 AND coalesce(last_sent_at, ${SENT_AT}) >= ?9))
          ORDER BY created_at, reference LIMIT ?2`,
         [
           state ?? null,

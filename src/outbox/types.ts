@@ -214,7 +214,10 @@ export interface OutboxListQuery {
    * recorded) since `sentSince` (store clock, epoch ms).
    */
   following?: { sentSince: number; finalSince: number } | undefined;
-  /** Rows first sent (or recorded, if never sent) within these times (store clock, epoch ms). */
+  /**
+   * Rows sent within these times (store clock, epoch ms): the first POST (or the recording, if never sent) at or
+   * before the end, the last POST (else the first) at or after the start.
+   */
   sentBetween?: [number, number] | undefined;
 }
 

@@ -149,6 +149,12 @@ function contract(name: string, open: () => Promise<PayoutOutboxStore<unknown>>)
       const later = { sentSince: now - 60_000, finalSince: Date.parse('2098-12-31T00:00:00.000Z') };
       expect(refs(await store.list({ limit: 100, following: later }))).toHaveLength(2);
       expect(refs(await store.list({ limit: 100, sentBetween: [now + 60_000, now + 120_000] }))).toEqual([]);
+      // A period that holds the POST, and none that ends before it or starts after it.
+      const at = open.last_sent_at!;
+      expect(refs(await store.list({ limit: 100, sentBetween: [at, at] }))).toContain(`${name}-follow-open`);
+      expect(refs(await store.list({ limit: 100, sentBetween: [at - 2, at - 1] }))).not.toContain(
+        `${name}-follow-open`,
+      );
     });
   });
 }

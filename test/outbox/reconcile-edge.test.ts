@@ -2,9 +2,15 @@
  * Review 3: the outbox's daily reconciliations and the 10-minute edge. A payout sent at 23:55 is near the end of
  * its own day and near the start of the next: no daily report may lose sight of it.
  */
+import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { PaymentsClient, type Transaction } from '../../src/index.js';
-import { createPayoutOutbox, memoryOutboxStore } from '../../src/outbox/index.js';
+import {
+  createPayoutOutbox,
+  memoryOutboxStore,
+  type PayoutOutboxStore,
+  sqliteOutboxStore,
+} from '../../src/outbox/index.js';
 import { createPaymentsMock, DEFAULT_API_KEY, FIXED_HISTORY_END } from '../../src/testing/index.js';
 import { BENEFICIARY } from '../helpers/fixtures.js';
 
@@ -13,7 +19,7 @@ afterEach(() => vi.useRealTimers());
 
 const day = (d: string) => ({ from: new Date(`${d}T00:00:00.000Z`), to: new Date(`${d}T23:59:59.999Z`) });
 
-function setup() {
+function setup(store: PayoutOutboxStore<unknown> = memoryOutboxStore()) {
   const mock = createPaymentsMock({ historyEnd: FIXED_HISTORY_END, dedupeByReference: false });
   const client = new PaymentsClient({
     apiKey: DEFAULT_API_KEY,
@@ -23,7 +29,7 @@ function setup() {
   });
   const outbox = createPayoutOutbox({
     client,
-    store: memoryOutboxStore(),
+    store,
     tracking: false,
     visibilityWaits: [0],
   });
@@ -84,3 +90,58 @@ it('a payout sent at 23:55 that the service stamps 00:02 is found across the end
     reports.flatMap((r) => r.rows.map((row) => `${row.kind} ${row.reference ?? row.transactionId}`)),
   ).toEqual([`status ${reference}`]);
 });
+
+/**
+ * First POST at 23:00 on the 20th refused with a 503 (nothing moved), the retry at 00:05 on the 21st creating the
+ * payout: the POST that moved money is the last one, so the 21st answers for it (though its first POST is more
+ * than the 10-minute edge before the 21st began).
+ */
+async function sentAcrossMidnight(kind: 'memory' | 'sqlite') {
+  let store = memoryOutboxStore();
+  if (kind === 'sqlite') {
+    // Created under the fake clock: the store stamps its POSTs by it, as the memory store does.
+    store = sqliteOutboxStore({ database: new DatabaseSync(':memory:') });
+    await store.migrate();
+  }
+  const { mock, outbox } = setup(store);
+  vi.setSystemTime(new Date('2026-11-20T23:00:00.000Z'));
+  mock.faults.next({ status: 503, match: 'POST /payouts' });
+  const { reference } = await outbox.enqueue({
+    amount: '100.00',
+    currency: 'USD',
+    beneficiary: BENEFICIARY,
+    externalReference: 'edge-two-days',
+  });
+  await outbox.work({ until: 'drained', drainWithinMs: 0 });
+  const first = await outbox.get(reference);
+  expect(first?.state).toBe('retry');
+  vi.setSystemTime(new Date('2026-11-21T00:05:00.000Z'));
+  await outbox.work({ until: 'drained', drainWithinMs: 0 });
+  const record = await outbox.get(reference);
+  expect(record?.state).toBe('created');
+  expect(record?.sends).toBe(2);
+  await outbox.observe(mock.transactions.get(reference) as Transaction);
+  expect((await outbox.get(reference))?.status).toBe('processing');
+  return { mock, outbox, reference };
+}
+
+it.each(['memory', 'sqlite'] as const)(
+  '%s: a payout first POSTed at 23:00 and created by its retry at 00:05, refunded since, is reported once',
+  async (kind) => {
+    const { mock, outbox, reference } = await sentAcrossMidnight(kind);
+    vi.setSystemTime(new Date('2026-11-22T09:00:00.000Z'));
+    mock.transactions.setStatus(reference, 'refunded');
+    expect(await bothDays(outbox, reference)).toEqual(['status']);
+  },
+);
+
+it.each(['memory', 'sqlite'] as const)(
+  '%s: a payout first POSTed at 23:00 and created by its retry at 00:05, missing from every listing, is reported unlisted once',
+  async (kind) => {
+    const { mock, outbox, reference } = await sentAcrossMidnight(kind);
+    const account = mock.account();
+    account.transactions = account.transactions.filter((t) => t.row.external_reference !== reference);
+    vi.setSystemTime(new Date('2026-11-22T09:00:00.000Z'));
+    expect(await bothDays(outbox, reference)).toEqual(['unlisted']);
+  },
+);
