@@ -1,13 +1,16 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { type GuardSettings, readGuardSettings } from './guards/settings.js';
+import { ConfigError } from './config-error.js';
+import { type GuardSettings, readAmounts, readGuardSettings } from './guards/settings.js';
+
+export { ConfigError };
 
 /**
  * Start-up configuration, from the environment and the command line. Anything that moves money or writes
  * records is off unless the operator turns it on here; the agent cannot turn it on.
  */
 
-/** Per-currency ceiling of one payout, in MAJOR units as the operator wrote it (`'50000'`, `'1000.50'`). */
+/** Per-currency ceiling of one payout, in MAJOR units, as an exact decimal (`'50000'`, `'1000.5'`). */
 export type PayoutCaps = ReadonlyMap<string, string>;
 
 export interface ServerConfig {
@@ -31,11 +34,6 @@ export interface ServerConfig {
   guards: GuardSettings;
   beneficiaryWrites: boolean;
   payerNameWrites: boolean;
-}
-
-/** A start-up refusal: printed as one line on stderr, exit code 1. */
-export class ConfigError extends Error {
-  override name = 'ConfigError';
 }
 
 const FLAGS = ['--allow-payouts', '--allow-beneficiary-writes', '--allow-payer-name-writes'] as const;
@@ -68,8 +66,6 @@ payerNameId and accountId. See the package README.
 
 /** `--help` or `-h` among the arguments: print USAGE, start nothing. */
 export const wantsHelp = (argv: readonly string[]) => argv.includes('--help') || argv.includes('-h');
-const DECIMAL = /^\d+(\.\d+)?$/;
-const CURRENCY = /^[A-Z]{3,5}$/;
 
 function enabled(env: NodeJS.ProcessEnv, name: string): boolean {
   const value = env[name]?.trim().toLowerCase();
@@ -78,29 +74,9 @@ function enabled(env: NodeJS.ProcessEnv, name: string): boolean {
   throw new ConfigError(`${name} must be 1 or 0 (got ${JSON.stringify(env[name])})`);
 }
 
-/** `NGN=50000,USD=1000` to a map; refuses anything it cannot read exactly. */
-export function parseCaps(text: string): PayoutCaps {
-  const caps = new Map<string, string>();
-  for (const part of text.split(',').map((p) => p.trim())) {
-    if (!part) continue;
-    const [code, amount, ...rest] = part.split('=').map((s) => s.trim());
-    const currency = code?.toUpperCase() ?? '';
-    if (
-      rest.length ||
-      !CURRENCY.test(currency) ||
-      !amount ||
-      !DECIMAL.test(amount) ||
-      !/[1-9]/.test(amount)
-    ) {
-      throw new ConfigError(
-        `PAYMENTS_MCP_PAYOUT_CAPS: cannot read ${JSON.stringify(part)}; write CURRENCY=MAJOR_AMOUNT pairs, e.g. NGN=50000,USD=1000`,
-      );
-    }
-    if (caps.has(currency)) throw new ConfigError(`PAYMENTS_MCP_PAYOUT_CAPS: ${currency} is given twice`);
-    caps.set(currency, amount);
-  }
-  return caps;
-}
+/** `NGN=50000,USD=1000` to a map; refuses anything it cannot read exactly (the daily caps' rules: one parser). */
+export const parseCaps = (text: string): PayoutCaps =>
+  readAmounts('PAYMENTS_MCP_PAYOUT_CAPS', text, true, 'NGN=50000,USD=1000');
 
 function parseWaits(text: string | undefined): number[] | undefined {
   if (text === undefined || text.trim() === '') return undefined;

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { ConfigError } from '../config-error.js';
 import { canonicalDecimal } from './decimal.js';
 
 /**
@@ -31,17 +32,21 @@ export interface GuardSettings {
   confirmTimeoutMs: number;
 }
 
-/** A setting the server cannot read: the start-up stops with one line naming it. */
-export class GuardSettingError extends Error {
-  override name = 'ConfigError';
-}
-
 const CURRENCY = /^[A-Z]{3,5}$/;
 const DECIMAL = /^\d+(\.\d+)?$/;
 const OFF = 'off';
 
-/** `NGN=200000,USD=5000` to a map of exact decimals; `positive`: zero is refused (a cap of nothing). */
-export function parseAmounts(setting: string, text: string, positive: boolean): Amounts {
+/**
+ * `NGN=200000,USD=5000` to a map of exact decimals, empty for an empty text; `positive`: zero is refused (a cap of
+ * nothing). Every per-currency amount the server is given (payout caps, daily caps, confirmation thresholds) is
+ * read here.
+ */
+export function readAmounts(
+  setting: string,
+  text: string,
+  positive: boolean,
+  example = 'NGN=200000,USD=5000',
+): Amounts {
   const amounts = new Map<string, string>();
   for (const part of text.split(',').map((p) => p.trim())) {
     if (!part) continue;
@@ -50,15 +55,20 @@ export function parseAmounts(setting: string, text: string, positive: boolean): 
     const readable = !rest.length && CURRENCY.test(currency) && amount && DECIMAL.test(amount);
     if (!readable || (positive && !/[1-9]/.test(amount))) {
       const what = positive ? 'a positive MAJOR_AMOUNT' : 'MAJOR_AMOUNT';
-      throw new GuardSettingError(
-        `${setting}: cannot read ${JSON.stringify(part)}; write CURRENCY=${what} pairs, e.g. NGN=200000,USD=5000`,
+      throw new ConfigError(
+        `${setting}: cannot read ${JSON.stringify(part)}; write CURRENCY=${what} pairs, e.g. ${example}`,
       );
     }
-    if (amounts.has(currency)) throw new GuardSettingError(`${setting}: ${currency} is given twice`);
+    if (amounts.has(currency)) throw new ConfigError(`${setting}: ${currency} is given twice`);
     amounts.set(currency, canonicalDecimal(amount));
   }
-  if (amounts.size === 0)
-    throw new GuardSettingError(`${setting} names no currency (write ${OFF} to remove it)`);
+  return amounts;
+}
+
+/** A guard's amounts: as `readAmounts`, and naming at least one currency (`off` removes the guard). */
+export function parseAmounts(setting: string, text: string, positive: boolean): Amounts {
+  const amounts = readAmounts(setting, text, positive);
+  if (amounts.size === 0) throw new ConfigError(`${setting} names no currency (write ${OFF} to remove it)`);
   return amounts;
 }
 
@@ -75,16 +85,14 @@ export function parseAllowlist(setting: string, text: string): AllowedAccount[] 
     const [bankCode, accountNumber, ...name] = entry.split(':').map((s) => s.trim());
     const accountName = name.join(':').trim().replace(/\s+/g, ' ');
     if (!bankCode || !accountNumber || /\s/.test(bankCode + accountNumber) || !accountName) {
-      throw new GuardSettingError(
+      throw new ConfigError(
         `${setting}: cannot read ${JSON.stringify(entry)}; write BANK_CODE:ACCOUNT_NUMBER:HOLDER NAME, e.g. 000013:0123456788:ADAEZE KEMI OKAFOR`,
       );
     }
     accounts.push({ bankCode, accountNumber, accountName });
   }
   if (accounts.length === 0) {
-    throw new GuardSettingError(
-      `${setting} names no account (set PAYMENTS_MCP_ALLOWLIST=${OFF} to remove it)`,
-    );
+    throw new ConfigError(`${setting} names no account (set PAYMENTS_MCP_ALLOWLIST=${OFF} to remove it)`);
   }
   return accounts;
 }
@@ -100,7 +108,7 @@ function allowlistSetting(env: NodeJS.ProcessEnv): GuardSetting<AllowedAccount[]
   const file = env.PAYMENTS_MCP_ALLOWLIST_FILE?.trim();
   const inline = env.PAYMENTS_MCP_ALLOWLIST?.trim();
   if (file && inline) {
-    throw new GuardSettingError('give PAYMENTS_MCP_ALLOWLIST or PAYMENTS_MCP_ALLOWLIST_FILE, not both');
+    throw new ConfigError('give PAYMENTS_MCP_ALLOWLIST or PAYMENTS_MCP_ALLOWLIST_FILE, not both');
   }
   if (!file) return setting(inline, (text) => parseAllowlist('PAYMENTS_MCP_ALLOWLIST', text));
   let text: string;
@@ -108,7 +116,7 @@ function allowlistSetting(env: NodeJS.ProcessEnv): GuardSetting<AllowedAccount[]
     text = readFileSync(file, 'utf8');
   } catch (error) {
     const why = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new GuardSettingError(`PAYMENTS_MCP_ALLOWLIST_FILE: cannot read ${JSON.stringify(file)} (${why})`);
+    throw new ConfigError(`PAYMENTS_MCP_ALLOWLIST_FILE: cannot read ${JSON.stringify(file)} (${why})`);
   }
   return { given: 'set', value: parseAllowlist(`PAYMENTS_MCP_ALLOWLIST_FILE (${file})`, text) };
 }
@@ -117,7 +125,7 @@ export function readGuardSettings(env: NodeJS.ProcessEnv): GuardSettings {
   const timeout = env.PAYMENTS_MCP_CONFIRM_TIMEOUT_MS?.trim();
   const confirmTimeoutMs = timeout ? Number(timeout) : 300_000;
   if (!Number.isInteger(confirmTimeoutMs) || confirmTimeoutMs <= 0) {
-    throw new GuardSettingError('PAYMENTS_MCP_CONFIRM_TIMEOUT_MS must be whole milliseconds above 0');
+    throw new ConfigError('PAYMENTS_MCP_CONFIRM_TIMEOUT_MS must be whole milliseconds above 0');
   }
   return {
     dailyCaps: setting(env.PAYMENTS_MCP_DAILY_CAPS, (t) => parseAmounts('PAYMENTS_MCP_DAILY_CAPS', t, true)),
