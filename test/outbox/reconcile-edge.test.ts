@@ -43,7 +43,7 @@ function setup(store: PayoutOutboxStore<unknown> = memoryOutboxStore()) {
     await outbox.work({ until: 'drained', drainWithinMs: 0 });
     return reference;
   };
-  return { mock, outbox, send };
+  return { mock, client, outbox, send };
 }
 
 /** Every row the two daily reports about the days either side of midnight hold for `reference`. */
@@ -143,5 +143,30 @@ it.each(['memory', 'sqlite'] as const)(
     account.transactions = account.transactions.filter((t) => t.row.external_reference !== reference);
     vi.setSystemTime(new Date('2026-11-22T09:00:00.000Z'));
     expect(await bothDays(outbox, reference)).toEqual(['unlisted']);
+  },
+);
+
+it.each([
+  ['observed since', true],
+  ['never observed (tracking off: the id is from the POST answer)', false],
+] as const)(
+  'a second withdrawal two days later under the reference of a sent record %s is reported unrecorded',
+  async (_, observed) => {
+    const { mock, client, outbox, send } = setup();
+    const reference = await send('edge-second');
+    if (observed) await outbox.observe(mock.transactions.get(reference) as Transaction);
+    vi.setSystemTime(new Date('2026-11-22T09:00:00.000Z'));
+    // Sent around the outbox (the mock does not refuse a reference twice here): money moved a second time.
+    await client.payouts.create({
+      amount: '100.00',
+      currency: 'USD',
+      beneficiary: BENEFICIARY,
+      externalReference: reference,
+    });
+    const report = await outbox.reconcile(day('2026-11-22'));
+    expect(report.complete).toBe(true);
+    expect(report.rows.filter((r) => r.listedReference === reference).map((r) => r.kind)).toEqual([
+      'unrecorded',
+    ]);
   },
 );
