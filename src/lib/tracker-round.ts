@@ -1,6 +1,6 @@
 import type { RequestOptions } from '../internal/config.js';
 import { isLegacyTransaction, type Transaction, type TransactionListItem } from '../rules/transactions.js';
-import { LISTINGS, type ListTransactions, walkListing } from './listing-proof.js';
+import { type ListTransactions, walkListing } from './listing-proof.js';
 import { type PayoutMatch, remarkKey, remarkKeyOf } from './payout-identity.js';
 
 /**
@@ -78,7 +78,14 @@ export function matcher<F extends Followed>(payouts: Iterable<F>): (row: Transac
 }
 
 /**
- * Reads the window from the earliest `since` to the service's now, every listing (failed, default, failed), and
+ * The listings a round reads: the default one, then `failed`. A row that fails while they are read is met in the
+ * second; a round proves no absence, so the proof's first read of `failed` (`LISTINGS`) would only cost a request
+ * a round: a row missed in one round is met in the next.
+ */
+const ROUND_LISTINGS = [undefined, 'failed'] as const;
+
+/**
+ * Reads the window from the earliest `since` to the service's now, the default listing then `failed`, and
  * matches each row. A page that cannot count ends its listing (the round is incomplete, and says why); rows of
  * pages that did count are matched all the same. Request failures propagate.
  */
@@ -108,7 +115,7 @@ export async function readRound<F extends Followed>(
     else for (const payout of match(row)) result.matches.push({ payout, transaction: row });
     return false;
   };
-  for (const status of LISTINGS) {
+  for (const status of ROUND_LISTINGS) {
     const walk = { list: settings.list, limits, status, seen: new Set<string>(), answer: {}, clock };
     const ended = await walkListing(walk, start, undefined, visit);
     const reason = ended.issue ?? ended.reason;

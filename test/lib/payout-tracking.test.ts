@@ -249,14 +249,10 @@ describe('one tracker for many payouts', () => {
       maxPages: 5,
     };
     const result = await readRound(payouts, settings);
-    expect(result).toMatchObject({ requests: 3, complete: true });
+    expect(result).toMatchObject({ requests: 2, complete: true });
     // The earliest `since`, less the service clock's precision (a second).
     const start = new Date(NOW.getTime() - 199_999 - 1000).toISOString();
-    expect(listings.map((search) => new URLSearchParams(search).get('startDate'))).toEqual([
-      start,
-      start,
-      start,
-    ]);
+    expect(listings.map((search) => new URLSearchParams(search).get('startDate'))).toEqual([start, start]);
   });
 
   it('reads the window once per round however many payouts it follows', async () => {
@@ -267,21 +263,21 @@ describe('one tracker for many payouts', () => {
     const tracker = client.payouts.tracker({ poll: { minMs: 1000, maxMs: 1000 } });
     const runs = refs.map((ref, i) => collect(tracker.track(ref, { payout: payouts[i]! })));
     await vi.advanceTimersByTimeAsync(10);
-    // failed, default, failed: one page each, for 1 payout or 40.
-    expect(listings).toHaveLength(3);
+    // default, failed: one page each, for 1 payout or 40.
+    expect(listings).toHaveLength(2);
     expect(tracker.size).toBe(40);
     for (const ref of refs.slice(0, 20)) mock.transactions.setStatus(ref, 'completed');
     await vi.advanceTimersByTimeAsync(1000);
-    expect(listings).toHaveLength(6);
+    expect(listings).toHaveLength(4);
     expect(runs.filter((r) => r.state.done)).toHaveLength(20);
     for (const ref of refs.slice(20)) mock.transactions.setStatus(ref, 'failed');
     await vi.advanceTimersByTimeAsync(1000);
     await Promise.all(runs.map((r) => r.finished));
-    expect(listings).toHaveLength(9);
+    expect(listings).toHaveLength(6);
     expect(tracker.size).toBe(0);
     // Nothing followed: no round runs.
     await vi.advanceTimersByTimeAsync(60_000);
-    expect(listings).toHaveLength(9);
+    expect(listings).toHaveLength(6);
   });
 
   it('a payout added while rounds are scheduled joins the next one, not a round of its own', async () => {
@@ -296,11 +292,11 @@ describe('one tracker for many payouts', () => {
       runs.push(collect(tracker.track(ref, { payout: payouts[i]! })));
       await vi.advanceTimersByTimeAsync(200);
     }
-    expect(listings).toHaveLength(3);
+    expect(listings).toHaveLength(2);
     expect(runs.filter((r) => r.changes.length > 0)).toHaveLength(1);
-    // The next round, minMs after the first, covers all of them, in the same three requests.
+    // The next round, minMs after the first, covers all of them, in the same two requests.
     await vi.advanceTimersByTimeAsync(30_000 - 4_000);
-    expect(listings).toHaveLength(6);
+    expect(listings).toHaveLength(4);
     expect(runs.every((r) => statuses(r.changes).join() === 'processing')).toBe(true);
     tracker.close();
     await Promise.all(runs.map((r) => r.finished));
@@ -312,13 +308,13 @@ describe('one tracker for many payouts', () => {
     const tracker = client.payouts.tracker({ poll: { minMs: 30_000, maxMs: 600_000, factor: 10 } });
     const runs = [collect(tracker.track('far-a', { payout: a }))];
     await vi.advanceTimersByTimeAsync(30_010); // the first round at once, the second (no change) 30 s later
-    expect(listings).toHaveLength(6);
+    expect(listings).toHaveLength(4);
     // The next is 300 s away; a payout added now is seen 30 s from now.
     runs.push(collect(tracker.track('far-b', { payout: b })));
     await vi.advanceTimersByTimeAsync(29_980);
-    expect(listings).toHaveLength(6);
+    expect(listings).toHaveLength(4);
     await vi.advanceTimersByTimeAsync(20);
-    expect(listings).toHaveLength(9);
+    expect(listings).toHaveLength(6);
     expect(statuses(runs[1]!.changes)).toEqual(['processing']);
     tracker.close();
     // A round that failed on a 429 asking 30 s: a payout added then waits for it all the same, not minMs (2 s).
@@ -326,12 +322,12 @@ describe('one tracker for many payouts', () => {
     const limited = client.payouts.tracker();
     runs.push(collect(limited.track('far-a', { payout: a })));
     await vi.advanceTimersByTimeAsync(60_010); // three requests, 30 s apart, the last one refused too
-    expect(listings).toHaveLength(12);
+    expect(listings).toHaveLength(9);
     runs.push(collect(limited.track('far-c', { payout: c })));
     await vi.advanceTimersByTimeAsync(29_980);
-    expect(listings).toHaveLength(12);
+    expect(listings).toHaveLength(9);
     await vi.advanceTimersByTimeAsync(20);
-    expect(listings).toHaveLength(15);
+    expect(listings).toHaveLength(11);
     expect(statuses(runs[3]!.changes)).toEqual(['processing']);
     limited.close();
     await Promise.all(runs.map((r) => r.finished));
@@ -352,7 +348,7 @@ describe('one tracker for many payouts', () => {
     await vi.advanceTimersByTimeAsync(MINUTE + 10);
     expect(statuses(run.changes)).toEqual(['processing', 'completed']);
     expect(observed.map((c) => c.status)).toEqual(['completed']);
-    expect(listings).toHaveLength(3);
+    expect(listings).toHaveLength(2);
     await vi.advanceTimersByTimeAsync(MINUTE);
     expect(statuses(run.changes)).toEqual(['processing', 'completed']);
     // The next round finds what the lost observation would have said.
@@ -404,11 +400,40 @@ describe('one tracker for many payouts', () => {
     const run = collect(tracker.track('deep', { payout }));
     mock.faults.pageFault('empty', 'GET /transactions');
     await vi.advanceTimersByTimeAsync(10);
-    expect(listings).toHaveLength(4);
+    expect(listings).toHaveLength(3);
     expect(rounds[0]).toMatchObject({ complete: false, changes: 1 });
     expect(rounds[0]?.reason).toMatch(/default listing: a page held 0 rows/);
     expect(statuses(run.changes)).toEqual(['processing']);
     tracker.close();
     await run.finished;
   });
+});
+
+it('a round reads the default listing, then failed: a payout that fails between the two reads is met in the same round', async () => {
+  const { mock, pay } = setup();
+  const payout = await pay('fails-between');
+  const searches: string[] = [];
+  const client = new PaymentsClient({
+    apiKey: DEFAULT_API_KEY,
+    baseUrl: mock.baseUrl,
+    logLevel: 'off',
+    fetch: async (input, init) => {
+      const request = new Request(input, init);
+      const search = new URL(request.url).search;
+      const response = await mock.fetch(request);
+      // The default listing has shown it processing; it fails before the failed listing is read.
+      if (new URL(request.url).pathname.endsWith('/transactions')) {
+        searches.push(search);
+        if (!search.includes('status=failed')) mock.transactions.setStatus('fails-between', 'failed');
+      }
+      return response;
+    },
+  });
+  const tracker = client.payouts.tracker({ poll: { minMs: HOUR, maxMs: HOUR } });
+  const run = collect(tracker.track('fails-between', { payout }));
+  await vi.advanceTimersByTimeAsync(10);
+  expect(searches.map((s) => new URLSearchParams(s).get('status'))).toEqual([null, 'failed']);
+  expect(statuses(run.changes)).toEqual(['processing', 'failed']);
+  await run.finished;
+  expect(run.state.done).toBe(true);
 });
