@@ -163,14 +163,34 @@ export async function reconcileOutbox(
     payouts: rows.map((row) => expectedOf(row, from!, to!)),
   });
   const report = period.complete ? await acrossEnds(f, options, period, rows, from!, to!) : period;
-  const accounted = await Promise.all(
-    report.rows.map(async (row) => {
-      if (row.kind !== 'unrecorded' || !row.transaction) return false;
-      const tx = row.transaction;
-      const remarkKey = tx.description === undefined ? undefined : keyOf(tx.description);
-      const found = await f.store.find({ transactionId: tx.id, reference: tx.external_reference, remarkKey });
-      return found.some((candidate) => matcher([followedOf(candidate)])(tx).length > 0);
-    }),
-  );
-  return { ...report, rows: report.rows.filter((_, i) => !accounted[i]) };
+  const accounted = await accountedElsewhere(f, report.rows);
+  return { ...report, rows: report.rows.filter((row) => !accounted.has(row)) };
+}
+
+/**
+ * Lookups of the store at once while unrecorded rows are checked: a day of many withdrawals made outside the
+ * outbox costs one query each, and they must not all wait on the store's pool at the same time.
+ */
+const LOOKUPS_AT_ONCE = 16;
+
+/** The `unrecorded` rows that a record of another period accounts for (a retry a day later, say). */
+async function accountedElsewhere(f: Follower, rows: ReconciliationReport['rows']) {
+  const candidates = rows.filter((row) => row.kind === 'unrecorded' && row.transaction);
+  const accounted = new Set<ReconciliationReport['rows'][number]>();
+  for (let i = 0; i < candidates.length; i += LOOKUPS_AT_ONCE) {
+    const batch = candidates.slice(i, i + LOOKUPS_AT_ONCE);
+    await Promise.all(
+      batch.map(async (row) => {
+        const tx = row.transaction!;
+        const remarkKey = tx.description === undefined ? undefined : keyOf(tx.description);
+        const found = await f.store.find({
+          transactionId: tx.id,
+          reference: tx.external_reference,
+          remarkKey,
+        });
+        if (found.some((candidate) => matcher([followedOf(candidate)])(tx).length > 0)) accounted.add(row);
+      }),
+    );
+  }
+  return accounted;
 }

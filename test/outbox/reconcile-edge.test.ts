@@ -170,3 +170,37 @@ it.each([
     ]);
   },
 );
+
+it('a day of 200 withdrawals made outside the outbox is checked against the store at most 16 lookups at a time', async () => {
+  const inner = memoryOutboxStore();
+  let open = 0;
+  let most = 0;
+  // The store, with its `find` counted while it runs.
+  const store = new Proxy(inner, {
+    get(target, key, receiver) {
+      if (key !== 'find') return Reflect.get(target, key, receiver);
+      return async (query: Parameters<typeof inner.find>[0]) => {
+        open += 1;
+        most = Math.max(most, open);
+        try {
+          await new Promise<void>((resolve) => queueMicrotask(resolve));
+          return await inner.find(query);
+        } finally {
+          open -= 1;
+        }
+      };
+    },
+  });
+  const { mock, outbox } = setup(store);
+  for (let i = 0; i < 200; i++) {
+    mock.transactions.add({
+      external_reference: `elsewhere-${i}`,
+      source_currency: 'USD',
+      created_at: new Date(Date.parse('2026-11-20T08:00:00.000Z') + i * 1000).toISOString(),
+    });
+  }
+  const report = await outbox.reconcile(day('2026-11-20'));
+  expect(report.complete).toBe(true);
+  expect(report.rows.filter((r) => r.kind === 'unrecorded')).toHaveLength(200);
+  expect(most).toBe(16);
+});
