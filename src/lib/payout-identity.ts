@@ -99,9 +99,10 @@ export const remarkKeyOf = (match: PayoutMatch): string | undefined => remarkKey
 /**
  * A `match` that recognises a payout by its remark, for currencies whose listed reference the service assigns
  * (NGN): a withdrawal (a row of a type the spec does not show: a doubt) whose `description` has the same
- * normalised key (see `remarkKey`), in the same currency, for the same amount (`destination_amount` against the request's, in minor units). A row with the same remark
- * and another amount or currency is another payout; one that omits either cannot be told apart (a doubt). The
- * remark must be unique to this payout within the lookup window: the outbox keeps it so.
+ * normalised key (see `remarkKey`), in the same currency, for the same amount (`destination_amount` against the
+ * request's, in minor units). A row with the same remark and another amount or currency is another payout; one
+ * that omits either cannot be told apart (a doubt). The remark must be unique to this payout within the lookup
+ * window: the outbox keeps it so.
  */
 export function remarkMatch(payout: RemarkIdentity, digits?: number): PayoutMatch {
   const problem = remarkIssue(payout.remark);

@@ -102,11 +102,10 @@ async function acrossEnds(
   from: number,
   to: number,
 ): Promise<ReconciliationReport> {
-  const unlisted = report.rows.filter((r) => r.kind === 'unlisted');
+  // A set, not a scan of the rows per record: a day may hold many records and many unlisted ones.
+  const unlisted = new Set(report.rows.filter((r) => r.kind === 'unlisted').map((r) => r.reference));
   const near = records.filter(
-    (row) =>
-      unlisted.some((r) => r.reference === row.reference) &&
-      (lastSent(row) < from + EDGE_MS || lastSent(row) > to - EDGE_MS),
+    (row) => unlisted.has(row.reference) && (lastSent(row) < from + EDGE_MS || lastSent(row) > to - EDGE_MS),
   );
   if (near.length === 0) return report;
   const missing = new Set(near.map((row) => row.reference));
