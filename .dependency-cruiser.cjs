@@ -1,7 +1,7 @@
 /**
  * The import graph of src/, one direction only (ARCHITECTURE.md states it):
  *
- *   index.ts -> client.ts -> resources/ -> lib/ -> internal/ -> rules/ -> core/
+ *   index.ts -> client.ts -> resources/ -> payouts/ -> internal/ -> rules/ -> core/
  *   testing/ -> rules/, core/        webhooks.ts -> core/        version.ts: a leaf anyone may read
  *   outbox/ -> index.ts (the public entry, as a separate package would) and anything below client.ts
  *   otel/ -> internal/channels.ts (the channel names and context types), core/, version.ts
@@ -10,15 +10,15 @@
  * Run by `npm run lint:imports` and by CI.
  */
 const below = {
-  client: '^src/(resources|lib|internal|rules|core)/|^src/version\\.ts$',
-  resources: '^src/(resources|lib|internal|rules|core)/|^src/version\\.ts$',
-  lib: '^src/(lib|internal|rules|core)/|^src/version\\.ts$',
+  client: '^src/(resources|payouts|internal|rules|core)/|^src/version\\.ts$',
+  resources: '^src/(resources|payouts|internal|rules|core)/|^src/version\\.ts$',
+  payouts: '^src/(payouts|internal|rules|core)/|^src/version\\.ts$',
   internal: '^src/(internal|rules|core)/|^src/version\\.ts$',
   rules: '^src/(rules|core)/',
   core: '^src/core/',
   testing: '^src/(testing|rules|core)/',
   webhooks: '^src/core/',
-  outbox: '^src/(outbox|resources|lib|internal|rules|core)/|^src/index\\.ts$',
+  outbox: '^src/(outbox|resources|payouts|internal|rules|core)/|^src/index\\.ts$',
   otel: '^src/(otel/|core/|internal/channels\\.ts$)|^src/version\\.ts$',
 };
 
@@ -52,7 +52,7 @@ module.exports = {
     },
     layer('client', '^src/client\\.ts$', below.client),
     layer('resources', '^src/resources/', below.resources),
-    layer('lib', '^src/lib/', below.lib),
+    layer('payouts', '^src/payouts/', below.payouts),
     layer('internal', '^src/internal/', below.internal),
     layer('rules', '^src/rules/', below.rules),
     layer('core', '^src/core/', below.core),

@@ -31,7 +31,13 @@ export type { Logger, LogLevel } from './internal/logger.js';
 export type { PaginateParams } from './internal/pipeline.js';
 export type { HttpMethod, QueryValue } from './internal/transport.js';
 export type { AppInfo } from './internal/user-agent.js';
-export type { SearchResult } from './lib/listing-proof.js';
+export {
+  PayoutLookupIncompleteError,
+  type PayoutOutcome,
+  PayoutOutcomeUnknownError,
+} from './payouts/payout-outcome.js';
+export type { LookupBeforeRetryOptions, PayoutAttemptEvent } from './payouts/payout-recovery.js';
+export type { SearchResult } from './payouts/proof/listing-proof.js';
 export {
   type AmountAsSent,
   type PayoutMatch,
@@ -39,31 +45,25 @@ export {
   type RemarkIdentity,
   remarkKey,
   remarkMatch,
-} from './lib/payout-identity.js';
+} from './payouts/proof/payout-identity.js';
 // Types only from the lookup and recovery modules, which the payouts resource loads lazily; the errors come
 // from payout-outcome.ts, so this entry does not load those modules (issue 34).
-export type { FindByReferenceOptions, SearchOptions } from './lib/payout-lookup.js';
-export {
-  PayoutLookupIncompleteError,
-  type PayoutOutcome,
-  PayoutOutcomeUnknownError,
-} from './lib/payout-outcome.js';
-export type { LookupBeforeRetryOptions, PayoutAttemptEvent } from './lib/payout-recovery.js';
-export type { PayoutLife } from './lib/payout-status.js';
+export type { FindByReferenceOptions, SearchOptions } from './payouts/proof/payout-lookup.js';
+export type { PayoutLife } from './payouts/tracking/payout-status.js';
 export {
   DEFAULT_FINAL_STATUSES,
   type LifeChange,
   PayoutNotFinalError,
   STATUS_ORDER,
-} from './lib/payout-status.js';
-export type { PayoutTracker } from './lib/payout-tracker.js';
+} from './payouts/tracking/payout-status.js';
+export type { PayoutTracker } from './payouts/tracking/payout-tracker.js';
 export type {
   PayoutChange,
   PayoutTrackerOptions,
   TrackingRound,
   TrackOptions,
   TrackPayoutOptions,
-} from './lib/tracker-options.js';
+} from './payouts/tracking/tracker-options.js';
 export {
   type Account,
   type AccountCreateParams,

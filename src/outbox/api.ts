@@ -1,5 +1,5 @@
 import type { CurrencyCode, PayoutCreateParams, Transaction } from '../index.js';
-import type { ReconciliationReport } from '../lib/reconcile.js';
+import type { ReconciliationReport } from '../payouts/reconcile/reconcile.js';
 import type { OutboxReconcileOptions } from './reconcile.js';
 import type { OutboxChange, PayoutRecord, PayoutState } from './types.js';
 import type { WorkOptions, WorkSummary } from './work.js';

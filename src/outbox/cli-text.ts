@@ -1,5 +1,5 @@
-import type { ReconciliationReport } from '../lib/reconcile.js';
-import { amountText } from '../lib/reconcile-rows.js';
+import type { ReconciliationReport } from '../payouts/reconcile/reconcile.js';
+import { amountText } from '../payouts/reconcile/reconcile-rows.js';
 import { OPEN_STATES, type PayoutRecord } from './types.js';
 
 /** What `payments-outbox` prints: aligned tables of records, one record's trail, a reconciliation. */

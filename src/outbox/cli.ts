@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { PaymentsClient, RequestValidationError } from '../index.js';
-import { reconciliationCsv } from '../lib/reconcile.js';
+import { reconciliationCsv } from '../payouts/reconcile/reconcile.js';
 import { isCalendarDate, isFullTimestamp } from '../rules/dates.js';
 import { listText, reconciliationText, showText, table } from './cli-text.js';
 import type { PayoutOutboxClient } from './options.js';

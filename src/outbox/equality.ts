@@ -1,4 +1,4 @@
-import { remarkKey } from '../lib/payout-identity.js';
+import { remarkKey } from '../payouts/proof/payout-identity.js';
 import { majorOf } from '../rules/currency.js';
 import { PAYOUT_BENEFICIARY_FIELDS } from '../rules/payout.js';
 import type { StoredBody } from './types.js';

@@ -1,6 +1,6 @@
 import { type Transaction, TransactionSchema } from '../index.js';
-import { remarkKey } from '../lib/payout-identity.js';
-import { matcher, readRound } from '../lib/tracker-round.js';
+import { remarkKey } from '../payouts/proof/payout-identity.js';
+import { matcher, readRound } from '../payouts/tracking/tracker-round.js';
 import { parseRequest } from '../rules/schema.js';
 import { applyTo, followedOf, recordAt } from './life.js';
 import type { PayoutLifeHooks, PayoutOutboxClient, PayoutOutboxHooks } from './options.js';

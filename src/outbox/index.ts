@@ -10,7 +10,7 @@ export {
   type ReconciliationReport,
   type ReconciliationRow,
   reconciliationCsv,
-} from '../lib/reconcile.js';
+} from '../payouts/reconcile/reconcile.js';
 export { type MemoryOutboxStoreOptions, memoryOutboxStore } from './memory.js';
 export type {
   OutboxTrackingOptions,

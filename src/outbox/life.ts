@@ -1,13 +1,13 @@
 import { remarkMatch, type Transaction } from '../index.js';
-import { applyObservation } from '../lib/payout-life.js';
-import type { PayoutLife } from '../lib/payout-status.js';
-import type { Followed } from '../lib/tracker-round.js';
+import { applyObservation } from '../payouts/tracking/payout-life.js';
+import type { PayoutLife } from '../payouts/tracking/payout-status.js';
+import type { Followed } from '../payouts/tracking/tracker-round.js';
 import { toRecord } from './record.js';
 import type { OutboxChange, OutboxLife, OutboxRow, PayoutOutboxStore, PayoutRecord } from './types.js';
 
 /**
  * A sent payout's life in the outbox: what a row knows of it, how a round recognises it, and how an observation
- * is written, by the one rule of `lib/payout-life.ts`.
+ * is written, by the one rule of `payouts/tracking/payout-life.ts`.
  */
 
 const iso = (ms: number) => new Date(ms).toISOString();

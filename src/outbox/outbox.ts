@@ -1,7 +1,7 @@
 import { createExternalReference, type PayoutCreateParams, RequestValidationError } from '../index.js';
 import { traceCall } from '../internal/channels.js';
 import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
-import { remarkIssue, remarkKey } from '../lib/payout-identity.js';
+import { remarkIssue, remarkKey } from '../payouts/proof/payout-identity.js';
 import type { EnqueueOptions, EnqueueResult, ListOptions, PayoutOutbox, VerbOptions } from './api.js';
 import { differences } from './equality.js';
 import { deliver, type Follower, observe, trackRound } from './follow.js';

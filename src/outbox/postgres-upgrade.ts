@@ -1,4 +1,4 @@
-import { remarkKey } from '../lib/payout-identity.js';
+import { remarkKey } from '../payouts/proof/payout-identity.js';
 import type { PostgresQueryable } from './postgres.js';
 
 /**

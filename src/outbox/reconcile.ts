@@ -1,12 +1,12 @@
 import type { PaymentsClient } from '../index.js';
-import { remarkKey as keyOf } from '../lib/payout-identity.js';
+import { remarkKey as keyOf } from '../payouts/proof/payout-identity.js';
 import {
   type ExpectedPayout,
   type ReconcileOptions,
   type ReconciliationReport,
   reconcileListing,
-} from '../lib/reconcile.js';
-import { matcher } from '../lib/tracker-round.js';
+} from '../payouts/reconcile/reconcile.js';
+import { matcher } from '../payouts/tracking/tracker-round.js';
 import { type Follower, listAll } from './follow.js';
 import { followedOf, lifeOf } from './life.js';
 import type { OutboxRow } from './types.js';

@@ -5,7 +5,7 @@ import {
   PayoutOutcomeUnknownError,
   RequestValidationError,
 } from '../index.js';
-import { answeredWithoutCommitment, wasAccepted } from '../lib/payout-answers.js';
+import { answeredWithoutCommitment, wasAccepted } from '../payouts/payout-answers.js';
 import { appendAttempts, attemptOf, toRecord } from './record.js';
 import { matchOf, notSentReason, windowOf } from './sight.js';
 import type { Step, StepResult, StepSettings } from './step.js';

@@ -1,4 +1,4 @@
-import { remarkKey } from '../lib/payout-identity.js';
+import { remarkKey } from '../payouts/proof/payout-identity.js';
 import { ADDED_COLUMNS, sqliteColumn } from './sql.js';
 import type { SqliteDatabase } from './sqlite.js';
 

@@ -6,11 +6,11 @@ import { count, traceCall } from '../internal/channels.js';
 import { REQUEST_OPTION_KEYS, type RequestOptions } from '../internal/config.js';
 import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
 import type { Call } from '../internal/pipeline.js';
-import type { ListTransactions, ProofWindow, SearchResult } from '../lib/listing-proof.js';
-import type { FindByReferenceOptions, SearchDeps } from '../lib/payout-lookup.js';
-import type { LookupBeforeRetryOptions } from '../lib/payout-options.js';
-import type { PayoutOutcome } from '../lib/payout-outcome.js';
-import { InternalPayoutTracker, type PayoutTracker } from '../lib/payout-tracker.js';
+import type { LookupBeforeRetryOptions } from '../payouts/payout-options.js';
+import type { PayoutOutcome } from '../payouts/payout-outcome.js';
+import type { ListTransactions, ProofWindow, SearchResult } from '../payouts/proof/listing-proof.js';
+import type { FindByReferenceOptions, SearchDeps } from '../payouts/proof/payout-lookup.js';
+import { InternalPayoutTracker, type PayoutTracker } from '../payouts/tracking/payout-tracker.js';
 import {
   type PayoutChange,
   type PayoutTrackerOptions,
@@ -18,7 +18,7 @@ import {
   TRACKER_OPTION_KEYS,
   type TrackOptions,
   type TrackPayoutOptions,
-} from '../lib/tracker-options.js';
+} from '../payouts/tracking/tracker-options.js';
 import type { CurrencyCode } from '../rules/currency-codes.js';
 import {
   type Payout,
@@ -48,8 +48,8 @@ export interface PayoutCheckOptions {
 export interface PayoutCreateOptions extends RequestOptions, PayoutCheckOptions {}
 
 const CHECK_OPTION_KEYS = optionKeys<PayoutCheckOptions>()(['digits']);
-/** Payout recovery and lookup (src/lib/), loaded on the first call that needs them: see lib/recovery.ts. */
-const recovery = lazyModule(() => import('../lib/recovery.js'));
+/** Payout recovery and lookup (src/payouts/), loaded on the first call that needs them: see payouts/recovery.ts. */
+const recovery = lazyModule(() => import('../payouts/recovery.js'));
 const CREATE_OPTION_KEYS = optionKeys<PayoutCreateOptions>()([...REQUEST_OPTION_KEYS, 'digits']);
 
 /** A fresh reference for a payout. Persist it before sending, so a crash cannot lose it. */

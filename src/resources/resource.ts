@@ -5,7 +5,7 @@ import type { RequestOptions } from '../internal/config.js';
 import { pickList } from '../internal/envelope.js';
 import type { Pipeline } from '../internal/pipeline.js';
 import type { QueryValue } from '../internal/transport.js';
-import type { ListTransactions } from '../lib/listing-proof.js';
+import type { ListTransactions } from '../payouts/proof/listing-proof.js';
 import { parseRequest, type Schema } from '../rules/schema.js';
 
 /**

@@ -5,7 +5,7 @@
  */
 import { expect, it } from 'vitest';
 import { PaymentsClient } from '../../src/index.js';
-import { cacheIssue } from '../../src/lib/listing-page.js';
+import { cacheIssue } from '../../src/payouts/proof/listing-page.js';
 import { createPaymentsMock, DEFAULT_API_KEY } from '../../src/testing/index.js';
 import { BENEFICIARY } from '../helpers/fixtures.js';
 

@@ -1,5 +1,5 @@
 /**
- * Review 3: the shared tracker's schedule (src/lib/payout-tracker.ts #join) and the service's Retry-After.
+ * Review 3: the shared tracker's schedule (src/payouts/tracking/payout-tracker.ts #join) and the service's Retry-After.
  */
 import { afterEach, expect, it, vi } from 'vitest';
 import { PaymentsClient, type PayoutChange } from '../../src/index.js';

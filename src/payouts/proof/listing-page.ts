@@ -1,6 +1,6 @@
-import type { Page } from '../core/pagination.js';
-import { isFullTimestamp } from '../rules/dates.js';
-import type { TransactionListItem } from '../rules/transactions.js';
+import type { Page } from '../../core/pagination.js';
+import { isFullTimestamp } from '../../rules/dates.js';
+import type { TransactionListItem } from '../../rules/transactions.js';
 
 /**
  * What makes one page of the listing count as read, and where the next query of a walk ends (see

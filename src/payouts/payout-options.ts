@@ -4,7 +4,7 @@ import { optionKeys } from '../internal/option-keys.js';
 import { parseRequest } from '../rules/schema.js';
 import type { Transaction } from '../rules/transactions.js';
 import { atLeastOne, isFunction, option } from './option-checks.js';
-import { type SearchOptions, SearchOptionsSchema } from './payout-lookup.js';
+import { type SearchOptions, SearchOptionsSchema } from './proof/payout-lookup.js';
 
 /** One step of `lookupBeforeRetry`, for logging. */
 export type PayoutAttemptEvent = { attempt: number; externalReference: string } & (

@@ -4,7 +4,6 @@ import { MAX_RETRY_AFTER_MS } from '../internal/retry.js';
 import { sleep } from '../internal/sleep.js';
 import type { Payout, PayoutWire } from '../rules/payout.js';
 import type { Transaction } from '../rules/transactions.js';
-import type { ProofWindow, SearchResult } from './listing-proof.js';
 import {
   answeredWithoutCommitment,
   askedWaitMs,
@@ -13,13 +12,14 @@ import {
   postFailure,
   wasAccepted,
 } from './payout-answers.js';
-import { windowOf } from './payout-lookup.js';
 import {
   checkRecoveryOptions,
   type LookupBeforeRetryOptions,
   type PayoutAttemptEvent,
 } from './payout-options.js';
 import { type PayoutOutcome, PayoutOutcomeUnknownError } from './payout-outcome.js';
+import type { ProofWindow, SearchResult } from './proof/listing-proof.js';
+import { windowOf } from './proof/payout-lookup.js';
 
 export type { LookupBeforeRetryOptions, PayoutAttemptEvent } from './payout-options.js';
 export { type PayoutOutcome, PayoutOutcomeUnknownError } from './payout-outcome.js';

@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
-import { invalid } from '../core/error.js';
-import { MAX_TIMEOUT_MS } from '../internal/config.js';
-import { refuseUnknownKeys } from '../internal/option-keys.js';
-import { type Payout, referenceIssue } from '../rules/payout.js';
-import { parseRequest } from '../rules/schema.js';
+import { invalid } from '../../core/error.js';
+import { MAX_TIMEOUT_MS } from '../../internal/config.js';
+import { refuseUnknownKeys } from '../../internal/option-keys.js';
+import { type Payout, referenceIssue } from '../../rules/payout.js';
+import { parseRequest } from '../../rules/schema.js';
 import {
   atLeastOne,
   currencyCode,
@@ -12,7 +12,7 @@ import {
   marginMs,
   wholeMs as ms,
   option,
-} from './option-checks.js';
+} from '../option-checks.js';
 import { DEFAULT_FINAL_STATUSES } from './payout-status.js';
 import {
   type PayoutTrackerOptions,

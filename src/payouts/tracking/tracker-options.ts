@@ -1,7 +1,7 @@
-import { optionKeys } from '../internal/option-keys.js';
-import type { Payout } from '../rules/payout.js';
-import type { Transaction } from '../rules/transactions.js';
-import type { PayoutMatch } from './payout-identity.js';
+import { optionKeys } from '../../internal/option-keys.js';
+import type { Payout } from '../../rules/payout.js';
+import type { Transaction } from '../../rules/transactions.js';
+import type { PayoutMatch } from '../proof/payout-identity.js';
 import type { LifeChange } from './payout-status.js';
 
 /** One change in a payout's life, as `track` yields it. */

@@ -1,4 +1,4 @@
-import type { Transaction } from '../rules/transactions.js';
+import type { Transaction } from '../../rules/transactions.js';
 import { type LifeChange, type PayoutLife, rank } from './payout-status.js';
 
 /**

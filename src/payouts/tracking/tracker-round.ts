@@ -1,7 +1,7 @@
-import type { RequestOptions } from '../internal/config.js';
-import { isLegacyTransaction, type Transaction, type TransactionListItem } from '../rules/transactions.js';
-import { type ListTransactions, walkListing } from './listing-proof.js';
-import { type PayoutMatch, remarkKey, remarkKeyOf } from './payout-identity.js';
+import type { RequestOptions } from '../../internal/config.js';
+import { isLegacyTransaction, type Transaction, type TransactionListItem } from '../../rules/transactions.js';
+import { type ListTransactions, walkListing } from '../proof/listing-proof.js';
+import { type PayoutMatch, remarkKey, remarkKeyOf } from '../proof/payout-identity.js';
 
 /**
  * One round of tracking: the listing window that covers every payout followed, read once (the time-keyed walk

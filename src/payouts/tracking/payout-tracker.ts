@@ -1,8 +1,8 @@
-import { ownData } from '../core/own.js';
-import { parseRequest } from '../rules/schema.js';
-import { type Transaction, TransactionSchema } from '../rules/transactions.js';
-import type { ListTransactions } from './listing-proof.js';
-import { askedWaitMs, isRefusal } from './payout-answers.js';
+import { ownData } from '../../core/own.js';
+import { parseRequest } from '../../rules/schema.js';
+import { type Transaction, TransactionSchema } from '../../rules/transactions.js';
+import { askedWaitMs, isRefusal } from '../payout-answers.js';
+import type { ListTransactions } from '../proof/listing-proof.js';
 import { applyObservation } from './payout-life.js';
 import { type LifeChange, type PayoutLife, PayoutNotFinalError } from './payout-status.js';
 import type { PayoutChange, PayoutTrackerOptions, TrackingRound, TrackOptions } from './tracker-options.js';

@@ -1,6 +1,6 @@
-import { currencyDigits, toMajorUnits, toMinorUnits } from '../rules/currency.js';
-import type { Transaction } from '../rules/transactions.js';
-import type { AmountAsSent } from './payout-identity.js';
+import { currencyDigits, toMajorUnits, toMinorUnits } from '../../rules/currency.js';
+import type { Transaction } from '../../rules/transactions.js';
+import type { AmountAsSent } from '../proof/payout-identity.js';
 
 /** The rows of a reconciliation, what they are set against, and the CSV they are written as. */
 

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Transaction } from '../../src/index.js';
-import { applyObservation } from '../../src/lib/payout-life.js';
-import type { PayoutLife } from '../../src/lib/payout-status.js';
+import { applyObservation } from '../../src/payouts/tracking/payout-life.js';
+import type { PayoutLife } from '../../src/payouts/tracking/payout-status.js';
 
 const row = (status: string, second: number, extra: Partial<Transaction> = {}): Transaction => ({
   id: 'tx-1',

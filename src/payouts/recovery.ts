@@ -4,12 +4,12 @@
  * their option checks, so an app's bundler leaves them out of its entry chunk (issue 34).
  */
 export { isRefusal } from './payout-answers.js';
+export { LOOKUP_BEFORE_RETRY_OPTION_KEYS } from './payout-options.js';
+export { PayoutLookupIncompleteError, PayoutOutcomeUnknownError } from './payout-outcome.js';
+export { recoverPayout } from './payout-recovery.js';
 export {
   FIND_BY_REFERENCE_OPTION_KEYS,
   SearchOptionsSchema,
   searchFor,
   windowOf,
-} from './payout-lookup.js';
-export { LOOKUP_BEFORE_RETRY_OPTION_KEYS } from './payout-options.js';
-export { PayoutLookupIncompleteError, PayoutOutcomeUnknownError } from './payout-outcome.js';
-export { recoverPayout } from './payout-recovery.js';
+} from './proof/payout-lookup.js';

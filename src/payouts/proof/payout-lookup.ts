@@ -1,14 +1,14 @@
 import * as z from 'zod/mini';
-import type { RequestOptions } from '../internal/config.js';
-import { optionKeys } from '../internal/option-keys.js';
-import type { Transaction } from '../rules/transactions.js';
+import type { RequestOptions } from '../../internal/config.js';
+import { optionKeys } from '../../internal/option-keys.js';
+import type { Transaction } from '../../rules/transactions.js';
+import { atLeastOne, currencyCode, isDate, isFunction, marginMs, option } from '../option-checks.js';
 import {
   type ListTransactions,
   type ProofWindow,
   type SearchResult,
   searchListings,
 } from './listing-proof.js';
-import { atLeastOne, currencyCode, isDate, isFunction, marginMs, option } from './option-checks.js';
 import { identityGap, judgeOf, type PayoutMatch } from './payout-identity.js';
 
 /**
@@ -67,7 +67,7 @@ export const FIND_BY_REFERENCE_OPTION_KEYS = optionKeys<FindByReferenceOptions>(
 ]);
 
 // Defined beside the outcomes, so the public entry exports it without loading the lookup itself (issue 34).
-export { PayoutLookupIncompleteError } from './payout-outcome.js';
+export { PayoutLookupIncompleteError } from '../payout-outcome.js';
 
 const DAY_MS = 86_400_000;
 export const DEFAULT_LOOKBACK_MS = 7 * DAY_MS;

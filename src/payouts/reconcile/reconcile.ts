@@ -1,12 +1,13 @@
 import * as z from 'zod/mini';
-import { invalid, RequestValidationError } from '../core/error.js';
-import { ownData } from '../core/own.js';
-import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
-import { parseRequest } from '../rules/schema.js';
-import { isLegacyTransaction, type Transaction, type TransactionListItem } from '../rules/transactions.js';
-import { LISTINGS, type ListTransactions, walkListing } from './listing-proof.js';
-import { atLeastOne, isDate } from './option-checks.js';
-import { type RemarkIdentity, remarkIssue, remarkKey, remarkMatch } from './payout-identity.js';
+import { invalid, RequestValidationError } from '../../core/error.js';
+import { ownData } from '../../core/own.js';
+import { optionKeys, refuseUnknownKeys } from '../../internal/option-keys.js';
+import { parseRequest } from '../../rules/schema.js';
+import { isLegacyTransaction, type Transaction, type TransactionListItem } from '../../rules/transactions.js';
+import { atLeastOne, isDate } from '../option-checks.js';
+import { LISTINGS, type ListTransactions, walkListing } from '../proof/listing-proof.js';
+import { type RemarkIdentity, remarkIssue, remarkKey, remarkMatch } from '../proof/payout-identity.js';
+import { matcher } from '../tracking/tracker-round.js';
 import {
   differences,
   duplicate,
@@ -18,7 +19,6 @@ import {
   type ReconciliationReport,
   unrecorded,
 } from './reconcile-rows.js';
-import { matcher } from './tracker-round.js';
 
 export type {
   ExpectedPayout,

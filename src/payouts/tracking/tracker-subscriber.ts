@@ -1,5 +1,5 @@
-import { APIUserAbortError } from '../core/error.js';
-import type { Transaction } from '../rules/transactions.js';
+import { APIUserAbortError } from '../../core/error.js';
+import type { Transaction } from '../../rules/transactions.js';
 import { type LifeChange, PayoutNotFinalError } from './payout-status.js';
 import type { Entry } from './payout-tracker.js';
 import type { PayoutChange } from './tracker-options.js';

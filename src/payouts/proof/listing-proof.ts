@@ -1,6 +1,6 @@
-import type { Page, PagePromise } from '../core/pagination.js';
-import type { RequestOptions } from '../internal/config.js';
-import type { Transaction, TransactionListItem, TransactionListParams } from '../rules/transactions.js';
+import type { Page, PagePromise } from '../../core/pagination.js';
+import type { RequestOptions } from '../../internal/config.js';
+import type { Transaction, TransactionListItem, TransactionListParams } from '../../rules/transactions.js';
 import { cacheIssue, clockIssue, nextCursor, pageIssue } from './listing-page.js';
 import type { Judge } from './payout-identity.js';
 

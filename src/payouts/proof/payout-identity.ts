@@ -1,6 +1,6 @@
-import { invalid } from '../core/error.js';
-import { toMinorUnits } from '../rules/currency.js';
-import { isLegacyTransaction, type Transaction, type TransactionListItem } from '../rules/transactions.js';
+import { invalid } from '../../core/error.js';
+import { toMinorUnits } from '../../rules/currency.js';
+import { isLegacyTransaction, type Transaction, type TransactionListItem } from '../../rules/transactions.js';
 
 /**
  * How a payout is recognised in the transaction listing, and what a listed row says about it: this is the

@@ -14,7 +14,7 @@ import {
   remarkMatch,
   type Transaction,
 } from '../../src/index.js';
-import { type RoundSettings, readRound } from '../../src/lib/tracker-round.js';
+import { type RoundSettings, readRound } from '../../src/payouts/tracking/tracker-round.js';
 import { createPaymentsMock, DEFAULT_API_KEY, type PaymentsMockOptions } from '../../src/testing/index.js';
 import { BENEFICIARY, rejection } from '../helpers/fixtures.js';
 

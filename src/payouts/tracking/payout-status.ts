@@ -1,4 +1,4 @@
-import { nameClass, PaymentsError } from '../core/error.js';
+import { nameClass, PaymentsError } from '../../core/error.js';
 
 /**
  * A payout's life after it is sent, as the listing (or a caller's observation) shows it. The spec lists the
