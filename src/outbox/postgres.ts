@@ -172,6 +172,7 @@ export function postgresOutboxStore(
       const result = await client.query(
         `UPDATE ${table} SET state = $3, sends = $4, answered = $5, lookups = $6, accepted = $7,
            lookup_first = $8, reason = $9, result = $10, attempts = $11, clock_doubt_ms = $13,
+           last_sent_at = COALESCE(to_timestamp($14::double precision / 1000), last_sent_at),
            next_attempt_at = ${NOW} + $12 ${MS}, updated_at = ${NOW}, lease_until = NULL, owner = NULL
          WHERE reference = $1 AND token = $2 RETURNING reference`,
         [
@@ -188,6 +189,7 @@ export function postgresOutboxStore(
           JSON.stringify(change.attempts),
           Math.round(change.delayMs),
           Math.round(change.clock_doubt_ms),
+          change.last_sent_at ?? null,
         ],
       );
       return result.rows.length === 1;

@@ -195,7 +195,7 @@ export function sqliteOutboxStore(options: SqliteOutboxStoreOptions): PayoutOutb
       const written = statement(
         `UPDATE ${table} SET state = ?, sends = ?, answered = ?, lookups = ?, accepted = ?, lookup_first = ?,
            reason = ?, result = ?, attempts = ?, clock_doubt_ms = ?, next_attempt_at = ?, updated_at = ?,
-           lease_until = NULL, owner = NULL
+           last_sent_at = COALESCE(?, last_sent_at), lease_until = NULL, owner = NULL
          WHERE reference = ? AND token = ? RETURNING reference`,
       ).all(
         change.state,
@@ -210,6 +210,7 @@ export function sqliteOutboxStore(options: SqliteOutboxStoreOptions): PayoutOutb
         Math.round(change.clock_doubt_ms),
         t + Math.round(change.delayMs),
         t,
+        change.last_sent_at ?? null,
         reference,
         token,
       );

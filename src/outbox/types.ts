@@ -185,6 +185,11 @@ export interface OutboxWrite {
   attempts: OutboxAttempt[];
   /** The next attempt, this many ms after the store's now (open states). */
   delayMs: number;
+  /**
+   * Set where none is recorded and a payout is looked up first: when an unrecorded POST may have left at the
+   * latest (this claim's time; a failover may have lost its mark). The listing lag is counted from it.
+   */
+  last_sent_at?: number;
 }
 
 /** An operator's verb: a row in one of `from` (and not leased) changed as `change` says. */

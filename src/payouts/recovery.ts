@@ -6,7 +6,7 @@
 export { isRefusal } from './payout-answers.js';
 export { LOOKUP_BEFORE_RETRY_OPTION_KEYS } from './payout-options.js';
 export { PayoutLookupIncompleteError, PayoutOutcomeUnknownError } from './payout-outcome.js';
-export { recoverPayout } from './payout-recovery.js';
+export { recoverPayout, refuseUntil } from './payout-recovery.js';
 export {
   FIND_BY_REFERENCE_OPTION_KEYS,
   SearchOptionsSchema,

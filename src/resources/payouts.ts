@@ -120,9 +120,11 @@ export class Payouts extends APIResource {
         LOOKUP_BEFORE_RETRY_OPTION_KEYS,
         PayoutOutcomeUnknownError,
         recoverPayout,
+        refuseUntil,
         searchFor,
       } = await recovery();
       const options = ownData(given);
+      refuseUntil(options);
       // First of all: a typo such as `lookupfirst` would send the payout without looking (a second payout).
       refuseUnknownKeys(options, LOOKUP_BEFORE_RETRY_OPTION_KEYS);
       const checked = this.check(body, { digits: options.digits });
@@ -206,6 +208,38 @@ export class Payouts extends APIResource {
       if (result.found) return result.found;
       if (!result.complete) throw new PayoutLookupIncompleteError(externalReference, result.reason);
       return null;
+    });
+  }
+
+  /**
+   * Searches the listings for the payout sent with `externalReference`, as `findByReference` does, and says what
+   * the search established instead of throwing: found, proven absent (`complete: true`), or why not (`reason`).
+   * A request that fails is `complete: false` with its message. The outbox and the MCP server decide with it.
+   */
+  async search(externalReference: string, given: FindByReferenceOptions = {}): Promise<SearchResult> {
+    return traceCall('payouts.lookup', async (context) => {
+      const { FIND_BY_REFERENCE_OPTION_KEYS, SearchOptionsSchema, searchFor, windowOf } = await recovery();
+      const options = ownData(given);
+      refuseUnknownKeys(options, FIND_BY_REFERENCE_OPTION_KEYS);
+      const problem = referenceIssue(externalReference);
+      if (problem) throw invalid(['externalReference'], problem);
+      parseRequest(SearchOptionsSchema, options);
+      if (context) context.externalReference = externalReference;
+      try {
+        const pages = () => count(context, 'pages');
+        const result = await searchFor(
+          this.#searchDeps(),
+          externalReference,
+          windowOf(options),
+          options,
+          pages,
+        );
+        if (context) context.found = Boolean(result.found);
+        return result;
+      } catch (error) {
+        if (error instanceof RequestValidationError || error instanceof APIUserAbortError) throw error;
+        return { complete: false, reason: `the listing could not be read (${(error as Error).message})` };
+      }
     });
   }
 
