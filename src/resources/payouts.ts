@@ -251,7 +251,11 @@ export class Payouts extends APIResource {
   tracker(options?: PayoutTrackerOptions): PayoutTracker {
     const list: ListTransactions = (params, o) => this.client.transactions.list(params, o);
     return new InternalPayoutTracker(
-      { list, assigns: (currency) => this.assignsReference(currency) },
+      {
+        list,
+        assigns: (currency) => this.assignsReference(currency),
+        warn: (message) => this.api.logger.log('warn', message),
+      },
       options,
     );
   }

@@ -117,7 +117,7 @@ describe('the outbox follows its payouts', () => {
     expect((await outbox.list({ status: 'failed' })).map((r) => r.reference)).toEqual([b]);
   });
 
-  it('a status going back is delivered with its anomaly; a UETR hours later goes to onUetr', async () => {
+  it('a status going back is delivered with its anomaly, a final one is kept; a UETR hours later goes to onUetr', async () => {
     const changes: OutboxChange[] = [];
     const { calls, hooks } = recorder();
     const { mock, outbox } = setup({
@@ -131,12 +131,22 @@ describe('the outbox follows its payouts', () => {
     const { reference } = await outbox.enqueue(usd('wire-1'));
     await outbox.work({ until: 'drained' });
     later(1000);
-    mock.transactions.setStatus(reference, 'completed');
+    mock.transactions.setStatus(reference, 'sent');
     await outbox.work({ until: 'drained' });
     later(1000);
-    mock.transactions.setStatus(reference, 'processing');
+    mock.transactions.setStatus(reference, 'pending');
     await outbox.work({ until: 'drained' });
-    expect(changes.at(-1)).toMatchObject({ anomaly: 'the status went back from completed to processing' });
+    expect(changes.at(-1)).toMatchObject({ anomaly: 'the status went back from sent to pending' });
+    later(1000);
+    mock.transactions.setStatus(reference, 'completed');
+    await outbox.work({ until: 'drained' });
+    // A final status outranks one that is not, whatever updated_at says: processing after it changes nothing.
+    later(1000);
+    mock.transactions.setStatus(reference, 'processing');
+    const delivered = changes.length;
+    await outbox.work({ until: 'drained' });
+    expect(changes.length).toBe(delivered);
+    expect(await outbox.get(reference)).toMatchObject({ status: 'completed' });
     later(3 * 3_600_000);
     const uetr = mock.transactions.assignUetr(reference, { imad: '20261120QMGFT000001' }).uetr;
     mock.transactions.setStatus(reference, 'completed');

@@ -29,6 +29,12 @@ export interface TrackingRound {
   /** Every listing read to the end it declared; else `reason`. Rows read still count. */
   complete: boolean;
   reason?: string;
+  /**
+   * Payouts followed by a time of yours (`since`) and not met, whose rows the round may have missed: no answer
+   * carried a `Date` header to compare your clock with the service's (or it was more than a day apart). Every
+   * other payout was read as usual. A clock of yours that runs ahead is measured and the window widened instead.
+   */
+  doubts?: Array<{ externalReference: string; reason: string }>;
   /** The round failed (a request did): it is tried again after the next wait, or the service's `Retry-After`. */
   error?: unknown;
   /** Milliseconds until the next round. */
