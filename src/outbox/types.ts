@@ -1,7 +1,9 @@
 import type { Payout, PayoutCreateParams, Transaction } from '../index.js';
 import type { OutboxChange, OutboxDelivery, OutboxLife } from './life-types.js';
+import type { OutboxListQuery } from './list-query.js';
 
 export type { OutboxChange, OutboxDelivery, OutboxLife } from './life-types.js';
+export type { OutboxListQuery } from './list-query.js';
 
 /**
  * Where a payout stands.
@@ -102,6 +104,11 @@ export interface PayoutRecord {
   changes: OutboxChange[];
   /** The `seq` of the last change whose hooks ran (`changes` after it are delivered again, at least once). */
   delivered: number;
+  /**
+   * Set when the payout was archived or deleted (by `archive` or any SQL `DELETE`): this is its tombstone, the
+   * payout and its outcome as they stood then, without its audit trail and changes. It is never sent again.
+   */
+  archivedAt?: Date;
 }
 
 /** What the `body` column holds: the payout as enqueued, and the digits to check its amount by. */
@@ -165,10 +172,27 @@ export interface OutboxRow {
   hook_failures: number;
 }
 
+/**
+ * What a store keeps of a payout once its row is deleted: its reference and remark key for good, and the row's
+ * payout and outcome (`KEPT` columns; the rest empty). No `row`: only the reference is known (deleted before
+ * tombstones were kept, or removed without its trigger, by a `TRUNCATE`).
+ */
+export interface OutboxTombstone {
+  /** The payout's reference: never recorded for another payout. */
+  reference: string;
+  /** Its remark's key, where it had one (also kept in the remarks table). */
+  remark_key: string | null;
+  /** When the row was deleted, by the database's clock (epoch ms); null when not known. */
+  archived_at: number | null;
+  /** The row as it went: the kept columns, the others empty. */
+  row?: OutboxRow;
+}
+
 /** What `insert` made of an enqueue. */
 export type InsertResult =
   | { inserted: true; row: OutboxRow }
   | { inserted: false; existing: OutboxRow }
+  | { inserted: false; archived: OutboxTombstone }
   | { inserted: false; remarkTakenBy: string };
 
 /** The fields a fenced write changes; the lease is released with it. */
@@ -204,32 +228,11 @@ export interface OutboxReopen {
   attempt: OutboxAttempt;
 }
 
-/** A page of `list`. */
-export interface OutboxListQuery {
-  state?: PayoutState | undefined;
-  limit: number;
-  /** Keyset cursor: rows after this one in (`created_at`, `reference`) order; the row itself may be gone. */
-  after?: { createdAt: number; reference: string } | undefined;
-  /** Open rows due by this time (store clock, epoch ms), leased or not. */
-  dueBefore?: number | undefined;
-  /** Rows whose payout's own status is this. */
-  status?: string | undefined;
-  /**
-   * Sent rows (`created`, `recovered`) to follow: not final, or final after `finalSince`, and first sent (or
-   * recorded) since `sentSince` (store clock, epoch ms).
-   */
-  following?: { sentSince: number; finalSince: number } | undefined;
-  /**
-   * Rows sent within these times (store clock, epoch ms): the first POST (or the recording, if never sent) at or
-   * before the end, the last POST (else the first) at or after the start.
-   */
-  sentBetween?: [number, number] | undefined;
-}
-
 /**
  * Storage of the outbox. The three given (`postgresOutboxStore`, `sqliteOutboxStore`, `memoryOutboxStore`)
  * keep this contract; a store of your own must too, or two workers may both send a payout:
- * - `insert` reserves a remark key for good (the remarks table outlives the row), then adds the row.
+ * - `insert` reserves a remark key for good (the remarks table outlives the row), then adds the row unless its
+ *   reference is live or has a tombstone; a deleted row leaves its tombstone in the same transaction.
  * - `claim` takes open, due rows whose lease is free or lapsed, atomically: it sets a new lease from the
  *   store's clock and raises `token`, so that at most one caller holds each row.
  * - `mark` and `write` change a row only when its `token` is still the caller's, in the same statement.
@@ -237,8 +240,15 @@ export interface OutboxListQuery {
 export interface PayoutOutboxStore<Tx = unknown> {
   /** Creates the tables and indexes when absent, and upgrades an older table in place. */
   migrate(): Promise<void>;
-  /** Reserves the row's remark key (if any) and adds the row, on `tx` when given. Never overwrites either. */
+  /**
+   * Reserves the row's remark key (if any) and adds the row, on `tx` when given. Never overwrites either, and
+   * never adds a row under a reference that has a tombstone.
+   */
   insert(row: OutboxRow, tx?: Tx): Promise<InsertResult>;
+  /** Deletes up to `limit` archivable rows last changed before `before` (store clock), each leaving its tombstone. */
+  archive(before: number, limit: number): Promise<string[]>;
+  /** The tombstone of `reference`, when it has one and no live row. */
+  tombstone(reference: string): Promise<OutboxTombstone | undefined>;
   /**
    * Claims `reference` (or, without one, up to `limit` due rows, earliest first) for `leaseMs`. With
    * `markFresh`, a claimed row never sent (`pending`, `sends` 0, not `lookup_first`) is also marked in the same
