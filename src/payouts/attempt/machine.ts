@@ -172,7 +172,8 @@ function unresolved(s: AttemptState): AttemptOutcome {
 
 /** The doubt and what the lookups made of it, in words. */
 export function describeDoubt(s: AttemptState): string {
-  const why = s.doubt ?? (s.lookupFirst ? 'an earlier process may have sent it' : 'a send may have gone through');
+  const why =
+    s.doubt ?? (s.lookupFirst ? 'an earlier process may have sent it' : 'a send may have gone through');
   return s.note ? `${why}; ${s.note}` : why;
 }
 
