@@ -4,9 +4,11 @@
  * HTTP server (`startMockServer`). Only `mock.handlers` needs msw (2 or 3), as a dev dependency.
  */
 export type { BodyFault, FaultMatch, FaultRequest, FaultSpec, Faults, PageFault } from './faults.js';
+export type * from './invented.js';
 export type { PayoutLifecycle, TransactionChange, TransactionObserver } from './lifecycle.js';
 export { createPaymentsMock, DEFAULT_MOCK_BASE_URL, type HandleContext, PaymentsMock } from './mock.js';
 export type { MockHandlers } from './msw.js';
+export type * from './options.js';
 export {
   BANKS,
   CURRENCIES,

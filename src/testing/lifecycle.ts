@@ -1,6 +1,7 @@
+import type { MockSettings } from './options.js';
 import { rngFor } from './random.js';
 import { imadCode } from './seed/history.js';
-import type { MockAccount, MockSettings, MockTransaction, MockTransactionRow } from './types.js';
+import type { MockAccount, MockTransaction, MockTransactionRow } from './types.js';
 
 /**
  * The life of each payout created through POST /payouts while it is set, on a schedule: the spec lists

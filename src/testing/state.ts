@@ -1,8 +1,9 @@
 import type { PayoutLifecycle } from './lifecycle.js';
+import type { MockApiKey, MockSettings, PaymentsMockOptions } from './options.js';
 import type { Rng } from './random.js';
 import { seedHistory, seedVirtualAccounts } from './seed/history.js';
 import { CURRENCY_CODES } from './seed/reference.js';
-import type { MockAccount, MockApiKey, MockSettings, MockState, PaymentsMockOptions } from './types.js';
+import type { MockAccount, MockState } from './types.js';
 
 /** The key the mock accepts by default: a tenant key allowlisted for 127.0.0.1. */
 export const DEFAULT_API_KEY = 'sk_test_mock';

@@ -6,8 +6,9 @@ import {
   payoutWireIssues,
 } from '../../rules/payout.js';
 import { MockHttpError, type RouteContext, type Routes, validationFailed } from '../http.js';
+import type { MockSettings } from '../options.js';
 import { assignedReference, CURRENCY_CODES, decimalsOf, payoutFee } from '../seed/reference.js';
-import type { MockSettings, MockTransactionRow, PayoutResult } from '../types.js';
+import type { MockTransactionRow, PayoutResult } from '../types.js';
 
 /** The spec's payout rules (shared with the SDK), then the mock's own: a currency it holds a wallet in. */
 function validate(body: Record<string, unknown>): PayoutWire {
