@@ -35,4 +35,32 @@ export interface InventedBehaviour {
    * order (the newer payout first).
    */
   unstableTieOrder?: boolean;
+  /**
+   * Which timestamp the listings' `startDate` and `endDate` bound (the spec: "inclusive; YYYY-MM-DD or full ISO
+   * 8601 timestamp", not of which field). `'updated_at'`: a payout that changed status after the window falls
+   * outside it, and one sent before it falls inside once it changes. The order stays newest `created_at` first.
+   * Default `'created_at'`.
+   */
+  dateRangeField?: 'created_at' | 'updated_at';
+  /**
+   * The listings show a `description` as its first this many characters (code points), as a service with a
+   * shorter column than the remark would (the spec gives no length). The payout's answer keeps the remark as
+   * stored. Default: listed whole.
+   */
+  listedRemarkLength?: number;
+  /**
+   * The fee is taken out of the amount asked instead of added to it (the spec: "`amount` ... total deducted =
+   * destination amount + fee", not that the destination amount is the amount asked): a payout of 1,000.00 USD
+   * is answered and listed with `destination_amount` 99,000 and `amount` (`source_amount`) 100,000, and
+   * 1,000.00 leaves the wallet. Default false: the fee comes on top.
+   */
+  netOfFee?: boolean;
+  /**
+   * Minor digits the listings count a currency's amounts in, by code, where the service's ledger uses another
+   * unit than the currency's own (the spec names only kobo and cents): `{ XAF: 2 }` lists an XAF payout of
+   * 5,000 with `destination_amount` 500,000 (centimes), its fee and `source_amount` alike. Fewer digits than the
+   * currency's round to the nearest unit. The payout's answer and the wallets keep the currency's own unit.
+   * Default: every currency in its own unit.
+   */
+  listedMinorDigits?: Record<string, number>;
 }

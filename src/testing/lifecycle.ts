@@ -1,3 +1,4 @@
+import { listedRow } from './listing.js';
 import type { MockSettings } from './options.js';
 import { rngFor } from './random.js';
 import { imadCode } from './seed/history.js';
@@ -186,6 +187,7 @@ export class TransactionLife {
   }
 
   #tell(row: MockTransactionRow, change: TransactionChange): void {
-    for (const observer of [...this.#observers]) observer(structuredClone(row), { ...change });
+    const listed = listedRow(row, this.#core.settings.invented);
+    for (const observer of [...this.#observers]) observer(structuredClone(listed), { ...change });
   }
 }

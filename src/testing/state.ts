@@ -137,6 +137,11 @@ export function settingsFrom(options: PaymentsMockOptions): MockSettings {
     rateLimit: options.rateLimit,
     clockOffsetMs: options.clockOffsetMs ?? 0,
     lifecycle: options.lifecycle && copyLifecycle(options.lifecycle),
-    invented: { ...options.invented },
+    invented: {
+      ...options.invented,
+      ...(options.invented?.listedMinorDigits && {
+        listedMinorDigits: { ...options.invented.listedMinorDigits },
+      }),
+    },
   };
 }

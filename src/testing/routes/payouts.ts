@@ -36,15 +36,18 @@ function assignsReference(settings: MockSettings, currency: string): boolean {
 }
 
 /**
- * Deducts amount + fee (see `payoutFee`) from the wallet, records a `processing` withdrawal, and remembers
- * the result under its reference so a repeat returns it (unless `settings.dedupeByReference` is off).
+ * Deducts amount + fee (see `payoutFee`) from the wallet, or the amount alone with the fee taken out of it
+ * (`invented.netOfFee`), records a `processing` withdrawal, and remembers the result under its reference so a
+ * repeat returns it (unless `settings.dedupeByReference` is off).
  */
 function initiate(ctx: RouteContext, input: PayoutWire): PayoutResult {
   const { account, rng, now } = ctx;
   const { bankCode, bankName, accountName } = input.beneficiary;
   // Exact decimal digits, not floats (0.1 * 100 is 10.000000000000002).
-  const destination = toMinorUnits(input.currency, input.amount, decimalsOf(input.currency));
-  const fee = payoutFee(input.currency, destination);
+  const asked = toMinorUnits(input.currency, input.amount, decimalsOf(input.currency));
+  const fee = payoutFee(input.currency, asked);
+  const net = ctx.settings.invented.netOfFee === true;
+  const destination = net ? asked - fee : asked;
   const total = destination + fee;
   const wallet = account.wallets.find((w) => w.currency === input.currency);
   if (!wallet || wallet.available_balance < total) {
