@@ -206,6 +206,8 @@ export class PaymentsMock {
     // Checked after the handler ran: the request is committed, only its answer is lost.
     if (this.faults.take('hang:after', seen)) return held(request);
     if (this.faults.take('drop', seen)) return Response.error();
+    const after = this.faults.take('answer:after', seen);
+    if (after) return fail(faultError(after), after.body);
     const bodyFault = this.faults.take('body', seen);
     return bodyFault ? await partialBody(response, bodyFault, request.signal) : response;
   }
