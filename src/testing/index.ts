@@ -19,5 +19,5 @@ export {
 } from './seed/reference.js';
 export { type MockServer, type MockServerOptions, startMockServer } from './server.js';
 export { DEFAULT_API_KEY, FIXED_HISTORY_END } from './state.js';
-export type { AddTransactionOptions, MockTransactions } from './transactions.js';
+export type { AddTransactionOptions, ChangeOptions, MockTransactions } from './transactions.js';
 export type * from './types.js';

@@ -85,6 +85,14 @@ export interface PaymentsMockOptions {
    */
   clockOffsetMs?: number;
   /**
+   * How far ahead of the service's clock (`mock.now()`, which the `Date` header reads) the clock that stamps
+   * transaction rows runs, in ms; negative when behind: the database host is not the host that answers. A
+   * payout's `created_at` (in its answer and the listing) and every later `updated_at` (a status change, a UETR,
+   * `mock.transactions.add`) read `mock.now() + rowClockOffsetMs`; the `Date` header, listing lag and the
+   * seeded history do not. Default 0; live as `mock.settings.rowClockOffsetMs`.
+   */
+  rowClockOffsetMs?: number;
+  /**
    * A payout's life after it is created: `processing`, then `completed` or `failed`, a later refund, a UETR for
    * cross-border payouts, each after a delay on `setTimeout` (fake timers drive it). Default: none, every payout
    * stays `processing` until a test moves it (`mock.transactions.setStatus`). Read as each payout is created,

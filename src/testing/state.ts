@@ -136,6 +136,7 @@ export function settingsFrom(options: PaymentsMockOptions): MockSettings {
     documentsRequired: options.documentsRequired ?? false,
     rateLimit: options.rateLimit,
     clockOffsetMs: options.clockOffsetMs ?? 0,
+    rowClockOffsetMs: options.rowClockOffsetMs ?? 0,
     lifecycle: options.lifecycle && copyLifecycle(options.lifecycle),
     invented: {
       ...options.invented,

@@ -6,6 +6,7 @@ import {
   payoutWireIssues,
 } from '../../rules/payout.js';
 import { MockHttpError, type RouteContext, type Routes, validationFailed } from '../http.js';
+import { rowClock } from '../lifecycle.js';
 import type { MockSettings } from '../options.js';
 import { assignedReference, CURRENCY_CODES, decimalsOf, payoutFee } from '../seed/reference.js';
 import type { MockTransactionRow, PayoutResult } from '../types.js';
@@ -55,7 +56,8 @@ function initiate(ctx: RouteContext, input: PayoutWire): PayoutResult {
   }
   wallet.balance -= total;
   wallet.available_balance -= total;
-  const created = new Date(now).toISOString();
+  // Stamped by the row clock, which may run apart from the `Date` header's (`rowClockOffsetMs`).
+  const created = new Date(rowClock(ctx.settings, now)).toISOString();
   const reference =
     (assignsReference(ctx.settings, input.currency) ? undefined : input.externalReference) ??
     assignedReference(rng, created);
