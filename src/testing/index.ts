@@ -12,6 +12,7 @@ export type * from './options.js';
 export {
   BANKS,
   CURRENCIES,
+  type CurrencyOption,
   KNOWN_ACCOUNT_NUMBER,
   payoutFee,
   resolveAccount,

@@ -1,6 +1,7 @@
 /** The options of `createPaymentsMock` and the live settings they start. */
 import type { InventedBehaviour } from './invented.js';
 import type { PayoutLifecycle } from './lifecycle.js';
+import type { CurrencyOption } from './seed/reference.js';
 
 /** Success envelope the mock answers with: numeric `status` + `success`, or the older boolean `status`. */
 export type EnvelopeStyle = 'current' | 'legacy';
@@ -36,6 +37,14 @@ export interface PaymentsMockOptions {
   apiKeys?: MockApiKey[];
   /** Seed of every generated id, name and amount. Default 1. */
   seed?: number;
+  /**
+   * The currencies GET /wallet/supported-currencies lists (ordered by code) and POST /payouts takes; every other
+   * is a 400 naming `currency`. Codes (`'ZAR'`), or codes with a `name` and `symbol`; a known code keeps its id,
+   * name and symbol. Each gets a wallet in every account, funded only where the seed funds it (edit
+   * `mock.account().wallets` to fund another). Default `CURRENCIES`: GHS, KES, NGN, USD, USDC, USDT, XAF. Read at
+   * creation and at each `reset()`; `mock.state.currencies` is the live list.
+   */
+  supportedCurrencies?: readonly CurrencyOption[];
   /** Sandbox behaviour: new payer names are created `active`. Default false. */
   sandbox?: boolean;
   /** Success envelope. Default `current`. */
@@ -109,7 +118,14 @@ export interface MockSettings
   extends Required<
     Omit<
       PaymentsMockOptions,
-      'baseUrl' | 'apiKeys' | 'seed' | 'payerNamesEnabled' | 'historyEnd' | 'rateLimit' | 'lifecycle'
+      | 'baseUrl'
+      | 'apiKeys'
+      | 'seed'
+      | 'supportedCurrencies'
+      | 'payerNamesEnabled'
+      | 'historyEnd'
+      | 'rateLimit'
+      | 'lifecycle'
     >
   > {
   /** See `PaymentsMockOptions.rateLimit`. */

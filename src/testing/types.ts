@@ -1,6 +1,16 @@
 import type { KnownPayerNameStatus } from '../rules/payer-name.js';
 import type { MockApiKey } from './options.js';
 
+/** A currency the mock lists (GET /wallet/supported-currencies) and takes payouts in. */
+export interface MockCurrency {
+  id: string;
+  code: string;
+  name: string;
+  symbol: string;
+  /** Minor-unit exponent: the currency's own (XAF 0), or 2 for USDC, USDT and codes of unknown digits. */
+  decimals: number;
+}
+
 /** A wallet; balances in minor units. */
 export interface MockWallet {
   id: string;
@@ -118,6 +128,8 @@ export interface MockAccount {
 
 /** The mock's whole state; inspect or change it freely in tests. */
 export interface MockState {
+  /** The currencies listed and taken, ordered by code (`supportedCurrencies`); a wallet each, seeded. */
+  currencies: MockCurrency[];
   mainAccountId: string;
   /** The two seeded tenant sub-accounts: an individual and a business. */
   individualAccountId: string;

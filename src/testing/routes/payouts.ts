@@ -8,16 +8,19 @@ import {
 import { MockHttpError, type RouteContext, type Routes, validationFailed } from '../http.js';
 import { rowClock } from '../lifecycle.js';
 import type { MockSettings } from '../options.js';
-import { assignedReference, CURRENCY_CODES, decimalsOf, payoutFee } from '../seed/reference.js';
+import { assignedReference, decimalsOf, payoutFee } from '../seed/reference.js';
 import type { MockTransactionRow, PayoutResult } from '../types.js';
 
-/** The spec's payout rules (shared with the SDK), then the mock's own: a currency it holds a wallet in. */
-function validate(body: Record<string, unknown>): PayoutWire {
+/**
+ * The spec's payout rules (shared with the SDK), then the mock's own: a currency its supported-currencies list
+ * holds (`supportedCurrencies`).
+ */
+function validate(body: Record<string, unknown>, listed: readonly string[]): PayoutWire {
   const code = typeof body.currency === 'string' ? body.currency.trim().toUpperCase() : '';
-  const known = CURRENCY_CODES.includes(code);
+  const known = listed.includes(code);
   const errors: FieldIssue[] = payoutWireIssues(body, known ? decimalsOf(code) : undefined);
   if (code !== '' && !known && !errors.some((e) => e.path[0] === 'currency')) {
-    errors.push({ path: ['currency'], message: `must be one of: ${CURRENCY_CODES.join(', ')}` });
+    errors.push({ path: ['currency'], message: `must be one of: ${listed.join(', ')}` });
   }
   if (errors.length) throw validationFailed(errors);
   const wire = body as unknown as PayoutWire;
@@ -103,7 +106,10 @@ export const payoutRoutes: Routes = {
   'POST /payouts': {
     moneyMovement: true,
     handle: async (ctx) => {
-      const input = validate(await ctx.body());
+      const input = validate(
+        await ctx.body(),
+        ctx.state.currencies.map((c) => c.code),
+      );
       const original =
         ctx.settings.dedupeByReference && input.externalReference
           ? ctx.account.payouts.get(input.externalReference)

@@ -6,7 +6,6 @@ import { fieldIssues } from '../../rules/schema.js';
 import { TransactionListParamsSchema } from '../../rules/transactions.js';
 import { flatList, type RouteContext, type Routes, readPaging, validationFailed } from '../http.js';
 import { listedRow, rangeField } from '../listing.js';
-import { CURRENCIES } from '../seed/reference.js';
 import type { MockTransactionRow } from '../types.js';
 
 /** The filters both listings take, checked with the SDK's own rules: a known status, and the date format. */
@@ -102,10 +101,10 @@ export const transactionRoutes: Routes = {
         (reference === undefined || row.external_reference === reference),
     );
   },
-  'GET /wallet/supported-currencies': () => ({
+  'GET /wallet/supported-currencies': ({ state }) => ({
     message: 'Supported currencies retrieved successfully',
     data: {
-      currencies: CURRENCIES.map(({ decimals: _, ...currency }) => ({ ...currency, status: 'active' })),
+      currencies: state.currencies.map(({ decimals: _, ...currency }) => ({ ...currency, status: 'active' })),
     },
     listKey: 'currencies',
   }),
