@@ -18,7 +18,7 @@ describe('retries against mock faults', () => {
     mock.faults.next({ status: 429, retryAfter: 1, times: 2 });
     const started = Date.now();
     const currencies = await settle(clientFor(mock).wallet.supportedCurrencies());
-    expect(currencies.map((c) => c.code)).toEqual(['NGN', 'USD', 'USDC', 'USDT', 'XAF']);
+    expect(currencies.map((c) => c.code)).toEqual(['GHS', 'KES', 'NGN', 'USD', 'USDC', 'USDT', 'XAF']);
     expect(requests).toEqual([
       'GET /wallet/supported-currencies',
       'GET /wallet/supported-currencies',
@@ -54,7 +54,7 @@ describe('retries against mock faults', () => {
     useFakeClock(new Date('2026-03-02T09:00:00.000Z'));
     mock.faults.next({ status: 503, match: 'GET /wallet/wallets' }).dropAfterCommit('GET /wallet/wallets');
     const wallets = await settle(clientFor(mock).wallet.list());
-    expect(wallets).toHaveLength(5);
+    expect(wallets).toHaveLength(7);
     expect(requests).toEqual(['GET /wallet/wallets', 'GET /wallet/wallets', 'GET /wallet/wallets']);
   });
 
