@@ -45,7 +45,7 @@ export function showText(r: PayoutRecord): string {
     `amount      ${amountOf(r)} to ${r.body.beneficiary.accountName} (${r.body.beneficiary.bankCode} ${r.body.beneficiary.accountNumber})`,
     ...(r.matchRemark ? [`remark      ${r.matchRemark} (the listing recognises it by this)`] : []),
     `created     ${r.createdAt.toISOString()}   updated ${r.updatedAt.toISOString()}`,
-    `sends       ${r.sends} (${r.answered} answered without taking it)`,
+    `sends       ${r.sends} (${r.answered} proven not to have moved money)`,
     ...(r.reason ? [`reason      ${r.reason}`] : []),
     ...(r.payout ? [`payout      ${r.payout.id}`] : []),
     ...(r.transaction ? [`transaction ${r.transaction.id} (${r.transaction.status} when found)`] : []),

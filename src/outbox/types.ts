@@ -8,13 +8,16 @@ export type { OutboxListQuery } from './list-query.js';
 /**
  * Where a payout stands.
  * - `pending`: recorded, never sent.
- * - `sending`: an owner marked it for a POST, which may have left; the next owner looks it up before anything.
- * - `retry`: proven not sent (a 429 or 503, say), or re-opened by an operator: sent again at `nextAttemptAt`,
- *   after a lookup where an earlier send may have gone through.
+ * - `sending`: a POST may have left (marked, or answered with no commitment: no answer, a timeout, 408, 429, a
+ *   5xx): no POST until a complete lookup read `listingLagMs` after it proves it absent; `nextAttemptAt` is the
+ *   next lookup.
+ * - `retry`: proven not sent, waiting to POST again (a back-off, a `Retry-After`), or re-opened by an operator
+ *   (looked up first).
  * - `created`: the service answered the POST with the payout.
  * - `recovered`: found in the listing (an earlier attempt went through); see `transaction.status`. Also the
  *   state an operator's verdict `exists` leaves.
- * - `refused`: the service refused it (a 4xx) with nothing to doubt that: nothing moved.
+ * - `refused`: the service refused it (a 4xx other than 408 and 429); a POST leaves only with nothing in doubt, so
+ *   nothing moved. (A 409 after an earlier send proven absent is `unknown`: the listing may have lagged.)
  * - `not_sent`: given up after `maxSends` attempts, each proven not to have gone through: nothing moved.
  * - `unknown`: whether money moved could not be established: a person must look (see `reason`, `attempts`).
  */
@@ -72,11 +75,11 @@ export interface PayoutRecord {
   lease?: { owner: string; until: Date };
   /** POSTs that may have left since the payout was recorded or re-opened (marks of `sending`). */
   sends: number;
-  /** Of those, POSTs the service answered without taking the payout (429, 503). */
+  /** Of those, sends proven not to have moved money: refused, or proven absent by a lookup. */
   answered: number;
   /**
-   * The payout may exist, so it is never sent again, only looked up (`unknown` if it never shows): a 2xx came back
-   * for a POST (unreadable), or a later POST was refused after an earlier one went unanswered.
+   * The payout may exist, so it is never sent again, only looked up (`unknown` if it never shows): a 2xx came
+   * back for a POST, its body unreadable.
    */
   accepted: boolean;
   /** Why it is in this state (`refused`, `retry`, `not_sent`, `unknown`, and a `sending` waiting to look again). */
