@@ -103,7 +103,11 @@ export interface PayoutOutboxOptions<Tx = unknown> extends PayoutLifeHooks {
    * the first once `listingLagMs` has passed, the rest spread by the back-off. Default 8.
    */
   maxLookups?: number;
-  /** Listing pages read per lookup (100 rows each). NGN lookups read the whole window. Default 20. */
+  /**
+   * Listing pages read per lookup and listing (100 rows each). A lookup reads from before the payout's first send
+   * to the service's now, so its cost grows with the payout's age (a payout re-opened a day later reads a day).
+   * Default 1,000 (100,000 rows).
+   */
   maxLookupPages?: number;
   /** Back-off between attempts: `min(maxMs, baseMs x 2^(n-1))`, from half to all of it. Default 2 s to 15 min. */
   backoff?: { baseMs?: number; maxMs?: number };
@@ -213,7 +217,7 @@ export function resolveOptions<Tx>(options: PayoutOutboxOptions<Tx>) {
     leaseMs,
     maxSends: wholeNumber('maxSends', options.maxSends ?? 8, 1),
     maxLookups: wholeNumber('maxLookups', options.maxLookups ?? 8, 1),
-    maxLookupPages: wholeNumber('maxLookupPages', options.maxLookupPages ?? 20, 1),
+    maxLookupPages: wholeNumber('maxLookupPages', options.maxLookupPages ?? 1000, 1),
     listingLagMs: wholeNumber('listingLagMs', options.listingLagMs ?? 300_000, 0, DAY_MS),
     backoff: (round: number) => {
       const full = fullBackoff(round);

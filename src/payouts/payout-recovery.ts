@@ -63,6 +63,10 @@ export async function recoverPayout(
     },
     post: async (state) => {
       const answer = await postOnce(deps, body, options);
+      if (answer.kind === 'doubt' && answer.error instanceof APIUserAbortError) {
+        errors.push(answer.error);
+        throw new PayoutOutcomeUnknownError(ref, state.sends, errors, 'aborted after the payout was sent');
+      }
       if (answer.kind === 'committed') {
         notify({
           type: 'created',
@@ -109,6 +113,9 @@ export async function recoverPayout(
     },
   };
   let state: AttemptState = initialState(options.lookupFirst === true, clock());
+  fx.observe = (next) => {
+    state = next;
+  };
   try {
     const stop = await runAttempt(fx, state, policy);
     state = stop.state;

@@ -68,7 +68,7 @@ export function nextStep(s: AttemptState, now: number, policy: AttemptPolicy): A
     };
   }
   if (Math.max(resume, now) >= policy.deadline) {
-    return { type: 'done', outcome: notSent(s, 'another POST would start past the deadline (totalTimeout)') };
+    return { type: 'done', outcome: notSent(s, 'another POST would start past totalTimeout') };
   }
   if (now < resume) {
     return { type: 'wait', until: resume, why: s.resumeAt === resume ? 'retry_after' : 'backoff' };
@@ -103,9 +103,18 @@ function answered(s: AttemptState, answer: PostAnswer, at: number): AttemptState
         settled: s.sends,
         outcome: { status: 'created', payout: answer.payout, requestId: answer.requestId },
       };
-    case 'refused':
-      // Sent only with nothing in doubt: the refusal is this POST's own, and final.
+    case 'refused': {
+      // Sent only with nothing in doubt: the refusal is this POST's own, and final. But a 409 after an earlier
+      // send says a payout under this reference exists, whatever the proof said (a listing lagging past
+      // listingLagMs): that one is for a person.
+      const status = (answer.error as { status?: unknown } | null)?.status;
+      if (status === 409 && s.sends > 1) {
+        const what = answer.error instanceof Error ? answer.error.message : String(answer.error);
+        const reason = `POST ${s.sends} was refused (${what}) after an earlier send was proven absent: the listing may lag past listingLagMs, and the payout was not found`;
+        return { ...s, outcome: { status: 'unknown', reason, cause: answer.error } };
+      }
       return { ...s, settled: s.sends, outcome: { status: 'refused', error: answer.error } };
+    }
     case 'unsent': {
       // The body never left: the send did not happen.
       const sends = s.sends - 1;
@@ -120,7 +129,8 @@ function answered(s: AttemptState, answer: PostAnswer, at: number): AttemptState
         ...s,
         accepted: true,
         lookups: 0,
-        note: 'the service accepted the payout (2xx) but its answer could not be read',
+        doubt: 'the service accepted the payout (2xx) but its answer could not be read',
+        note: undefined,
       };
     case 'doubt':
       return {
@@ -151,18 +161,13 @@ function looked(
     };
   }
   const next = { ...s, clockOffsetMs, lookups: s.lookups + 1 };
-  if (result.kind === 'incomplete')
-    return { ...next, note: `the last lookup proved nothing (${result.reason})` };
+  if (result.kind === 'incomplete') return { ...next, note: `the lookup was incomplete (${result.reason})` };
   // Absent, and read late enough that a payout of the last send would be listed: the doubt is resolved. An
   // accepted payout exists whatever the listing says: only finding it ends that.
   const lateEnough = at >= doubtBase(s, policy) + policy.listingLagMs;
-  if (!lateEnough || s.accepted) {
-    return {
-      ...next,
-      note: s.accepted ? s.note : 'not listed yet, too soon after the send to prove it absent',
-    };
-  }
-  return { ...next, settled: s.sends, lookupFirst: false, lookups: 0, note: undefined };
+  if (s.accepted) return { ...next, note: 'not listed yet' };
+  if (!lateEnough) return { ...next, note: 'not listed yet, too soon after the send to prove it absent' };
+  return { ...next, settled: s.sends, lookupFirst: false, lookups: 0, doubt: undefined, note: undefined };
 }
 
 /** The doubt outlived its lookups. */
