@@ -17,7 +17,8 @@ import { createPayoutOutbox, memoryOutboxStore } from '../../src/outbox/index.js
 import { createPaymentsMock, DEFAULT_API_KEY, type PaymentsMock } from '../../src/testing/index.js';
 import { BENEFICIARY, rejection } from '../helpers/fixtures.js';
 
-const WAITS = { visibilityWaits: [0] };
+// These cases are about the proof, not the listing lag: a proof counts as soon as it is read.
+const WAITS = { visibilityWaits: [0], listingLagMs: 0 };
 let mock: PaymentsMock;
 afterEach(() => mock?.reset());
 
@@ -268,6 +269,7 @@ describe("case 4: the lookup window follows the service's clock, not this machin
       visibilityWaits: [0],
       maxLookups: 2,
       backoff: { baseMs: 0, maxMs: 0 },
+      listingLagMs: 0,
     });
     const { reference } = await outbox.enqueue({
       amount: '10.00',
@@ -275,8 +277,9 @@ describe("case 4: the lookup window follows the service's clock, not this machin
       beneficiary: BENEFICIARY,
     });
     hooks.drop = true;
+    // Every lookup of the step (no lag, no back-off) meets the clocks' disagreement: none proves anything.
     const first = await outbox.settle(reference);
-    expect(first.state).toBe('sending');
+    expect(first.state).toBe('unknown');
     expect(first.reason).toMatch(/clock the lookup window was read from/);
     hooks.drop = false;
     expect((await outbox.settle(reference)).state).toBe('unknown');
@@ -284,8 +287,8 @@ describe("case 4: the lookup window follows the service's clock, not this machin
   });
 });
 
-describe('case 5: a refusal on the restart path is no proof that nothing moved', () => {
-  it('lookupFirst misses the earlier payout (the listing lags), POSTs, and a 400 is unknown with the refusal as its cause', async () => {
+describe('case 5: a refusal after a proof is final; the listing lag is the assumption it rests on', () => {
+  it('lookupFirst with a listing lagging past listingLagMs (the documented limit): the proof holds, and a 400 after it is final', async () => {
     const { client } = rig();
     const wallet = mock.account().wallets.find((w) => w.currency === 'NGN')!;
     // The earlier process's payout took the balance; the listing does not show it yet.
@@ -296,11 +299,10 @@ describe('case 5: a refusal on the restart path is no proof that nothing moved',
     const error = await rejection(
       client.payouts.lookupBeforeRetry(body, { ...WAITS, lookupFirst: true, match: remarkMatch(body) }),
     );
-    expect(error).toBeInstanceOf(PayoutOutcomeUnknownError);
-    expect((error as Error).cause).toBeInstanceOf(BadRequestError);
-    expect((error as PayoutOutcomeUnknownError).reason).toMatch(
-      /POST 1 was refused \(400 Insufficient NGN balance.*\) after an earlier process may have sent it \(lookupFirst\)/,
-    );
+    // The listing hid the earlier payout past listingLagMs (0 here): the absence was taken as proven, so the
+    // refusal is final. docs/payout-outcomes.md names this assumption; raise listingLagMs past your listing's lag.
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect((error as Error).message).toMatch(/Insufficient NGN balance/);
   });
 
   it('after POSTs answered 429 or 503 (each proven absent), a later refusal is final: nothing moved', async () => {
