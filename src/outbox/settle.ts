@@ -43,8 +43,9 @@ function stateOf(row: OutboxRow, settings: StepSettings, now: number): AttemptSt
     lookupFirst,
     accepted: row.accepted,
     firstSentAt: row.first_sent_at ?? undefined,
-    // With none recorded, a failover may have lost the mark of a POST made before this claim.
-    lastSentAt: row.last_sent_at ?? (lookupFirst ? now : undefined),
+    // With none recorded, a failover may have lost the mark of a POST that left before this claim: it ends
+    // within its timeout from now at the latest (the mark's time plus the longest a POST takes, `postSpanMs`).
+    lastSentAt: row.last_sent_at ?? (lookupFirst ? now - (settings.leaseMs - settings.guardMs) : undefined),
     lookups: row.lookups,
     clockOffsetMs: row.clock_doubt_ms,
   };
@@ -84,7 +85,8 @@ function effects(s: Step): AttemptEffects {
   const { body, digits } = row.body;
   const currency = { currency: settings.client.payouts.check(body, { digits }).currency };
   const match = matchOf(s);
-  const longestWait = Math.max(0, ...settings.visibilityWaits);
+  // What the lease's guard reserves for one POST and its visibility waits.
+  const longestWait = settings.timeout + settings.visibilityWaits.reduce((a, b) => a + b, 0);
   return {
     now: s.clock,
     beforePost: (state) => (row.marked && state.sends === row.sends - 1 ? inLease(s) : claimToSend(s)),
@@ -128,8 +130,8 @@ function effects(s: Step): AttemptEffects {
           : ({ kind: 'incomplete', reason: result.reason } as const);
       return { result: kind, clockSkewMs: result.clockSkewMs };
     },
-    // The step's own visibility waits are sat out within the lease (its guard covers them); a longer wait
-    // (the listing lag, a back-off, a Retry-After) releases the row, due when the wait ends.
+    // A wait the lease's guard covers (a POST's timeout and the visibility waits) is sat out within the step; a
+    // longer one (the listing lag, a back-off, a Retry-After) releases the row, due when the wait ends.
     wait: async (wait) => {
       const ms = wait.until - s.clock();
       if (ms > longestWait) return false;

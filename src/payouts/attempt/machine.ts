@@ -15,16 +15,27 @@ import type {
  */
 
 const DAY_MS = 86_400_000;
+const ACCEPTED = 'the service accepted the payout (2xx) but its answer could not be read';
 
 /** Whether a POST may have moved money that no proof has ruled out. */
 export const inDoubt = (s: AttemptState): boolean => s.accepted || s.lookupFirst || s.sends > s.settled;
 
 /**
- * When the current doubt began: the end of the last send where the driver saw it, else its start plus the
- * longest a POST can take (the outbox's row keeps only the mark made before it left).
+ * The latest a doubtful send can have ended: where the driver saw its answer, then; else its start plus the
+ * longest a POST can take (the outbox's row keeps only the mark made before it left). A proof counts from here.
  */
 function doubtBase(s: AttemptState, policy: AttemptPolicy): number {
   return s.lastAnsweredAt ?? (s.lastSentAt ?? 0) + policy.postSpanMs;
+}
+
+/**
+ * When the k-th lookup of a doubt is due. Those before the listing lag may only find the payout, so they count
+ * from the earliest the send can have ended; those from the lag on must be able to prove it absent, so they
+ * count from the latest.
+ */
+function lookupDue(s: AttemptState, policy: AttemptPolicy, offset: number): number {
+  const earliest = s.lastAnsweredAt ?? s.lastSentAt ?? 0;
+  return (offset < policy.listingLagMs ? earliest : doubtBase(s, policy)) + offset;
 }
 
 /** The lookups after a doubt, as offsets from its base: the policy's, the last one at least the listing lag. */
@@ -49,7 +60,7 @@ export function nextStep(s: AttemptState, now: number, policy: AttemptPolicy): A
   if (inDoubt(s)) {
     const offsets = lookupOffsets(policy);
     if (s.lookups >= offsets.length) return { type: 'done', outcome: unresolved(s) };
-    const at = doubtBase(s, policy) + offsets[s.lookups]!;
+    const at = lookupDue(s, policy, offsets[s.lookups]!);
     if (now < at) return { type: 'wait', until: at, why: 'visibility' };
     return { type: 'lookup', window: windowOf(s, policy, now) };
   }
@@ -129,7 +140,7 @@ function answered(s: AttemptState, answer: PostAnswer, at: number): AttemptState
         ...s,
         accepted: true,
         lookups: 0,
-        doubt: 'the service accepted the payout (2xx) but its answer could not be read',
+        doubt: ACCEPTED,
         note: undefined,
       };
     case 'doubt':
@@ -178,7 +189,12 @@ function unresolved(s: AttemptState): AttemptOutcome {
 /** The doubt and what the lookups made of it, in words. */
 export function describeDoubt(s: AttemptState): string {
   const why =
-    s.doubt ?? (s.lookupFirst ? 'an earlier process may have sent it' : 'a send may have gone through');
+    s.doubt ??
+    (s.accepted
+      ? ACCEPTED
+      : s.lookupFirst
+        ? 'an earlier process may have sent it'
+        : `POST ${s.sends} may have gone through`);
   return s.note ? `${why}; ${s.note}` : why;
 }
 
