@@ -5,6 +5,7 @@ import {
   ResponseValidationError,
 } from '../core/error.js';
 import type { PostAnswer } from './attempt/state.js';
+import { PayoutMayHaveMovedError, PayoutReferenceReusedError } from './payout-outcome.js';
 
 /**
  * What one failed POST /payouts says about the payout, for `lookupBeforeRetry`: whether it proves nothing moved,
@@ -74,6 +75,13 @@ export function describePosts(errors: unknown[]): string {
  * 5xx) is a doubt, since a gateway or a rate limiter can answer so after the service committed.
  */
 export function answerOfFailure(error: unknown): PostAnswer {
+  // `payouts.create` wraps a doubt in PayoutMayHaveMovedError: what came back is its cause. A reference another
+  // payout holds (the spec: a repeat returns the original) made nothing new: refused.
+  if (error instanceof PayoutMayHaveMovedError && error.cause !== undefined) {
+    const answer = answerOfFailure(error.cause);
+    return answer.kind === 'refused' || answer.kind === 'unsent' ? { ...answer, error } : answer;
+  }
+  if (error instanceof PayoutReferenceReusedError) return { kind: 'refused', error };
   if (error instanceof RequestValidationError) return { kind: 'unsent', error };
   if (wasAccepted(error)) return { kind: 'accepted', error };
   if (isRefusal(error)) return { kind: 'refused', error };

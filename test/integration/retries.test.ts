@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InternalServerError, RateLimitError } from '../../src/index.js';
+import { InternalServerError, PayoutMayHaveMovedError, RateLimitError } from '../../src/index.js';
 import {
   BENEFICIARY,
   clientFor,
@@ -87,11 +87,12 @@ describe('retries against mock faults', () => {
     expect(requests).toEqual([`DELETE /payer-names/${pn.id}`, `DELETE /payer-names/${pn.id}`]);
   });
 
-  it('a 503 on POST /payouts is not retried by payouts.create, and nothing moved', async () => {
+  it('a 503 on POST /payouts is not retried by payouts.create: a doubt to the client, though nothing moved', async () => {
     mock.faults.next({ status: 503, match: 'POST /payouts' });
     const error = await rejection(clientFor(mock).payouts.create(ngnPayout('no-retry-1')));
-    expect(error).toBeInstanceOf(InternalServerError);
-    expect((error as InternalServerError).status).toBe(503);
+    expect(error).toBeInstanceOf(PayoutMayHaveMovedError);
+    expect((error as PayoutMayHaveMovedError).status).toBe(503);
+    expect((error as PayoutMayHaveMovedError).cause).toBeInstanceOf(InternalServerError);
     expect(requests).toEqual(['POST /payouts']);
     expect(mock.account().payouts.size).toBe(0);
     expect(mock.account().wallets.find((w) => w.currency === 'NGN')!.balance).toBe(2_500_000_000);
@@ -102,7 +103,8 @@ describe('retries against mock faults', () => {
     const error = await rejection(
       clientFor(mock).payouts.create({ amount: '1000', currency: 'NGN', beneficiary: BENEFICIARY }),
     );
-    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error).toBeInstanceOf(PayoutMayHaveMovedError);
+    expect((error as PayoutMayHaveMovedError).cause).toBeInstanceOf(RateLimitError);
     expect(requests).toEqual(['POST /payouts']);
   });
 });
