@@ -83,7 +83,8 @@ function policyOf(settings: StepSettings, row: OutboxRow): AttemptPolicy {
 function effects(s: Step): AttemptEffects {
   const { settings, row } = s;
   const { body, digits } = row.body;
-  const currency = { currency: settings.client.payouts.check(body, { digits }).currency };
+  const wire = settings.client.payouts.check(body, { digits });
+  const currency = { currency: wire.currency, payout: wire };
   const match = matchOf(s);
   // What the lease's guard reserves for one POST and its visibility waits.
   const longestWait = settings.timeout + settings.visibilityWaits.reduce((a, b) => a + b, 0);

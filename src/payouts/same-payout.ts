@@ -1,7 +1,7 @@
 import { currencyDigits, toMajorUnits, toMinorUnits } from '../rules/currency.js';
 import type { Payout, PayoutWire } from '../rules/payout.js';
 import type { Transaction } from '../rules/transactions.js';
-import { remarkKey } from './proof/payout-identity.js';
+import { remarkKey } from './remark-key.js';
 
 /**
  * Whether what the service shows is the payout that was sent: its answer to the POST (`payoutDifferences`) or a

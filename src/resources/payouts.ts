@@ -154,7 +154,7 @@ export class Payouts extends APIResource {
         throw invalid(['externalReference'], message);
       }
       if (context) context.externalReference = checked.externalReference;
-      const searchOptions = { ...options, currency: checked.currency };
+      const searchOptions = { ...options, currency: checked.currency, payout: checked };
       // Each listing search is a `payouts.lookup` call; its pages count on the payout's context.
       const search = (ref: string, window: ProofWindow) =>
         traceCall(

@@ -199,18 +199,54 @@ describe('case 3: a remark that identifies a payout is normalised and checked li
     expect(withdrawals('Invoice 78')).toHaveLength(1);
   });
 
-  it('a row with the same remark and another amount is never "the payout"', async () => {
+  it('a row with the same remark and another amount is a doubt: never "the payout", never a second POST', async () => {
+    // A fee taken from the amount, other units, or another payout: the row cannot be told apart.
     const { client, posts } = rig();
     mock.transactions.add({ description: 'Invoice 42', destination_amount: 700_000 });
     mock.faults.next({ status: 503, match: 'POST /payouts' });
     const body = ngn('remark-2', 'Invoice 42');
-    const outcome = await client.payouts.lookupBeforeRetry(body, {
-      ...WAITS,
-      maxAttempts: 2,
-      match: remarkMatch(body),
+    const error = await rejection(
+      client.payouts.lookupBeforeRetry(body, { ...WAITS, maxAttempts: 2, match: remarkMatch(body) }),
+    );
+    expect(error).toBeInstanceOf(PayoutOutcomeUnknownError);
+    expect((error as PayoutOutcomeUnknownError).reason).toMatch(
+      /same remark lists destination_amount 700000, not 500000/,
+    );
+    expect(posts()).toBe(1);
+  });
+
+  it('a remark listed shortened (a service that cuts descriptions) is a doubt, never proof of absence', async () => {
+    const { client, posts } = rig();
+    const remark = `Invoice 43 ${'x'.repeat(66)}`;
+    mock.transactions.add({ description: remark.slice(0, 64), destination_amount: 500_000 });
+    mock.faults.next({ status: 503, match: 'POST /payouts' });
+    const body = ngn('remark-3', remark);
+    const error = await rejection(
+      client.payouts.lookupBeforeRetry(body, { ...WAITS, maxAttempts: 2, match: remarkMatch(body) }),
+    );
+    expect(error).toBeInstanceOf(PayoutOutcomeUnknownError);
+    expect((error as PayoutOutcomeUnknownError).reason).toMatch(/remark shortened/);
+    expect(posts()).toBe(1);
+  });
+
+  it('a USD row under the reference with another amount is a doubt, not the payout', async () => {
+    const { client, posts } = rig();
+    mock.transactions.add({
+      external_reference: 'usd-reused',
+      destination_amount: 90_000,
+      destination_currency: 'USD',
     });
-    expect(outcome).toMatchObject({ status: 'created', attempts: 2 });
-    expect(posts()).toBe(2);
+    mock.faults.next({ status: 503, match: 'POST /payouts' });
+    const body = {
+      amount: '10.00',
+      currency: 'USD',
+      beneficiary: BENEFICIARY,
+      externalReference: 'usd-reused',
+    };
+    const error = await rejection(client.payouts.lookupBeforeRetry(body, { ...WAITS, maxAttempts: 2 }));
+    expect(error).toBeInstanceOf(PayoutOutcomeUnknownError);
+    expect((error as PayoutOutcomeUnknownError).reason).toMatch(/under this reference differs in amount/);
+    expect(posts()).toBe(1);
   });
 
   it('the outbox refuses remarks with edge white space and keeps remarks unique ignoring case and spacing', async () => {

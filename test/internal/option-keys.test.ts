@@ -203,6 +203,7 @@ describe('the documented options of each bag are never refused', () => {
       until: new Date(Date.now() + 60_000),
       clock: Date.now,
       windowMarginMs: 60_000,
+      payout: client.payouts.check(usd('all-3')),
       currency: 'USD',
       match: (tx, ref) => tx.external_reference === ref,
       maxLookupPages: 5,
