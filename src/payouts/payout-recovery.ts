@@ -9,6 +9,7 @@ import {
   type AttemptState,
   initialState,
   type LookupResult,
+  type LookupWindow,
   type PostAnswer,
 } from './attempt/state.js';
 import { answerOfFailure, describePosts } from './payout-answers.js';
@@ -37,6 +38,19 @@ export interface RecoveryDeps {
   warn?: (message: string) => void;
 }
 
+/** One call's working set: what the effects below report to, and what the outcome is told from. */
+interface Run {
+  deps: RecoveryDeps;
+  body: PayoutWire & { externalReference: string };
+  options: LookupBeforeRetryOptions;
+  ref: string;
+  clock: () => number;
+  notify: (event: Step) => void;
+  /** Every POST failure and lookup error, in order; and the POST failures alone. */
+  errors: unknown[];
+  postErrors: unknown[];
+}
+
 /**
  * `payouts.lookupBeforeRetry`: a driver of the payout state machine (`attempt/machine.ts`), which decides every
  * step; this file only sends, searches, sleeps and reports. See docs/payout-outcomes.md.
@@ -49,96 +63,96 @@ export async function recoverPayout(
   const { maxAttempts, waits, deadline } = checkRecoveryOptions(options);
   const ref = body.externalReference;
   const clock = options.clock ?? Date.now;
-  const notify = notifier(deps, options, ref);
-  const errors: unknown[] = [];
-  const postErrors: unknown[] = [];
-  const policy = policyOf(options, maxAttempts, waits, deadline);
+  const run: Run = {
+    deps,
+    body,
+    options,
+    ref,
+    clock,
+    notify: notifier(deps, options, ref),
+    errors: [],
+    postErrors: [],
+  };
   if (options.signal?.aborted) throw new APIUserAbortError();
+  let state: AttemptState = initialState(options.lookupFirst === true, clock());
   const fx: AttemptEffects = {
     now: clock,
-    beforePost: async (state) => {
-      await options.beforePost?.(state.sends + 1);
-      notify({ type: 'post', attempt: state.sends + 1 });
+    beforePost: async (s) => {
+      await options.beforePost?.(s.sends + 1);
+      run.notify({ type: 'post', attempt: s.sends + 1 });
       return true;
     },
-    post: async (state) => {
-      const answer = await postOnce(deps, body, options);
-      if (answer.kind === 'doubt' && answer.error instanceof APIUserAbortError) {
-        errors.push(answer.error);
-        throw new PayoutOutcomeUnknownError(ref, state.sends, errors, 'aborted after the payout was sent');
-      }
-      if (answer.kind === 'committed') {
-        notify({
-          type: 'created',
-          attempt: state.sends,
-          ...(answer.requestId ? { requestId: answer.requestId } : {}),
-        });
-      } else if (answer.kind !== 'refused' && answer.kind !== 'unsent') {
-        errors.push(answer.error);
-        postErrors.push(answer.error);
-        notify({ type: 'ambiguous', attempt: state.sends, error: answer.error });
-      }
-      return answer;
+    post: (s) => post(run, s),
+    lookup: (window, s) => lookup(run, window, s),
+    wait: (step) => wait(run, step),
+    observe: (next) => {
+      state = next;
     },
-    lookup: async (window, state) => {
-      const waited = Math.max(0, clock() - (state.lastAnsweredAt ?? state.lastSentAt ?? clock()));
-      const proof = { since: new Date(window.since), clock, marginMs: window.marginMs };
-      try {
-        const result = options.find
-          ? await findWith(options.find, ref, proof, options.signal)
-          : await deps.search(ref, proof);
-        const { found, ...said } = result;
-        notify({ type: 'lookup', attempt: state.sends, waitedMs: waited, found: !!found, ...said });
-        return { result: lookupResult(result), clockSkewMs: result.clockSkewMs };
-      } catch (error) {
-        errors.push(error);
-        if (error instanceof APIUserAbortError) throw error;
-        notify({
-          type: 'lookup',
-          attempt: state.sends,
-          waitedMs: waited,
-          found: false,
-          complete: false,
-          error,
-        });
-        const why = error instanceof Error ? error.message : String(error);
-        return { result: { kind: 'incomplete', reason: `the lookup failed (${why})` } };
-      }
-    },
-    wait: async (step) => {
-      const ms = Math.max(0, step.until - clock());
-      if (step.why === 'retry_after') notify({ type: 'retry-after', attempt: 0, waitMs: ms });
-      await sleep(ms, options.signal, step.why === 'visibility' ? 'visibility' : 'retry_after');
-      return true;
-    },
-  };
-  let state: AttemptState = initialState(options.lookupFirst === true, clock());
-  fx.observe = (next) => {
-    state = next;
   };
   try {
-    const stop = await runAttempt(fx, state, policy);
-    state = stop.state;
-    return outcomeOf(stop.step.type === 'done' ? stop.step.outcome : unreachable(), state, ref, {
-      notify,
-      errors,
-      postErrors,
-      searched: options.find
-        ? 'find returned no payout'
-        : 'the listings read to their end without the payout',
-    });
+    const stop = await runAttempt(fx, state, policyOf(options, maxAttempts, waits, deadline));
+    return outcomeOf(stop.step.type === 'done' ? stop.step.outcome : unreachable(), stop.state, run);
   } catch (error) {
-    if (error instanceof APIUserAbortError) {
-      if (state.sends === 0 && !options.lookupFirst) throw error;
-      throw new PayoutOutcomeUnknownError(
-        ref,
-        state.sends,
-        errors,
-        'aborted after the payout may have been sent',
-      );
-    }
-    throw error;
+    if (!(error instanceof APIUserAbortError)) throw error;
+    if (state.sends === 0 && !options.lookupFirst) throw error;
+    throw new PayoutOutcomeUnknownError(
+      ref,
+      state.sends,
+      run.errors,
+      'aborted after the payout may have been sent',
+    );
   }
+}
+
+/** One POST, reported; an abort after it left is unknown at once. */
+async function post(run: Run, state: AttemptState): Promise<PostAnswer> {
+  const answer = await postOnce(run.deps, run.body, run.options);
+  if (answer.kind === 'doubt' && answer.error instanceof APIUserAbortError) {
+    run.errors.push(answer.error);
+    throw new PayoutOutcomeUnknownError(
+      run.ref,
+      state.sends,
+      run.errors,
+      'aborted after the payout was sent',
+    );
+  }
+  if (answer.kind === 'committed') {
+    const id = answer.requestId ? { requestId: answer.requestId } : {};
+    run.notify({ type: 'created', attempt: state.sends, ...id });
+  } else if (answer.kind !== 'refused' && answer.kind !== 'unsent') {
+    run.errors.push(answer.error);
+    run.postErrors.push(answer.error);
+    run.notify({ type: 'ambiguous', attempt: state.sends, error: answer.error });
+  }
+  return answer;
+}
+
+/** One search (the caller's `find`, or the listings); a failed request proves nothing (an abort ends the call). */
+async function lookup(run: Run, window: LookupWindow, state: AttemptState) {
+  const { clock, options, ref } = run;
+  const waitedMs = Math.max(0, clock() - (state.lastAnsweredAt ?? state.lastSentAt ?? clock()));
+  const proof = { since: new Date(window.since), clock, marginMs: window.marginMs };
+  try {
+    const result = options.find
+      ? await findWith(options.find, ref, proof, options.signal)
+      : await run.deps.search(ref, proof);
+    const { found, ...said } = result;
+    run.notify({ type: 'lookup', attempt: state.sends, waitedMs, found: !!found, ...said });
+    return { result: lookupResult(result), clockSkewMs: result.clockSkewMs };
+  } catch (error) {
+    run.errors.push(error);
+    if (error instanceof APIUserAbortError) throw error;
+    run.notify({ type: 'lookup', attempt: state.sends, waitedMs, found: false, complete: false, error });
+    const why = error instanceof Error ? error.message : String(error);
+    return { result: { kind: 'incomplete', reason: `the lookup failed (${why})` } as LookupResult };
+  }
+}
+
+async function wait(run: Run, step: { until: number; why: string }): Promise<boolean> {
+  const ms = Math.max(0, step.until - run.clock());
+  if (step.why === 'retry_after') run.notify({ type: 'retry-after', attempt: 0, waitMs: ms });
+  await sleep(ms, run.options.signal, step.why === 'visibility' ? 'visibility' : 'retry_after');
+  return true;
 }
 
 function unreachable(): never {
@@ -219,10 +233,13 @@ function notifier(deps: RecoveryDeps, options: LookupBeforeRetryOptions, ref: st
 function outcomeOf(
   outcome: NonNullable<AttemptState['outcome']>,
   state: AttemptState,
-  ref: string,
-  run: { notify: (event: Step) => void; errors: unknown[]; postErrors: unknown[]; searched: string },
+  run: Run,
 ): PayoutOutcome {
+  const { ref } = run;
   const attempts = state.sends;
+  const searched = run.options.find
+    ? 'find returned no payout'
+    : 'the listings read to their end without the payout';
   switch (outcome.status) {
     case 'created':
       return {
@@ -243,7 +260,7 @@ function outcomeOf(
         externalReference: ref,
         attempts,
         error: outcome.error ?? run.postErrors.at(-1),
-        reason: `${posts}${run.searched}; ${outcome.reason}`,
+        reason: `${posts}${searched}; ${outcome.reason}`,
         ...(outcome.retryAfterMs === undefined ? {} : { retryAfterMs: outcome.retryAfterMs }),
       };
     }

@@ -67,6 +67,11 @@ function payoutService(faults: Fault[], options: { lagMs?: number; dedupe?: bool
           transaction(p.n, {
             external_reference: p.ref,
             status: 'processing',
+            // Listed as it was sent (5000.00 USD): a row under the reference with other details is a doubt.
+            destination_amount: 500000,
+            destination_currency: 'USD',
+            source_amount: 500100,
+            source_currency: 'USD',
             created_at: new Date(p.at).toISOString(),
           }),
         );
