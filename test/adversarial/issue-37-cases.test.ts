@@ -292,6 +292,109 @@ describe('case 2: the lookup window holds a payout whatever timestamp startDate/
   });
 });
 
+describe('case 3: a row with the payout’s own remark and another amount is never proof it is absent', () => {
+  // Spec, POST /payouts: "`amount` (minor units, total deducted = destination amount + fee)" — not that the
+  // destination amount is the amount asked: a service taking its fee out of it (`invented.netOfFee`) is allowed.
+  describe('a service whose destination_amount is net of the fee', () => {
+    it('lookupBeforeRetry(remarkMatch(body)): the NGN payout whose answer was lost is not sent again', async () => {
+      useFakeClock(NOW);
+      const r = rig({ invented: { netOfFee: true } });
+      r.mock.faults.dropAfterCommit('POST /payouts').listingLag(0);
+      const body = ngn('net-of-fee-lbr');
+      const outcome = await settle(
+        r.client.payouts.lookupBeforeRetry(body, { match: matchOf(body), listingLagMs: 15_000 }),
+      );
+      expectFoundOrUnknown(r, outcome);
+    });
+
+    it('outbox: the NGN payout whose answer was lost is not sent again', async () => {
+      vi.useFakeTimers({ toFake: ['Date'], now: NOW });
+      const r = rig({ invented: { netOfFee: true } });
+      r.mock.faults.dropAfterCommit('POST /payouts').listingLag(0);
+      const outbox = await outboxOn(r, { listingLagMs: 5 * MINUTE });
+      const { reference } = await outbox.enqueue(ngn('net-of-fee-outbox'));
+      const record = await settleToEnd(outbox, reference);
+      expectRecordFoundOrUnknown(r, record);
+    });
+  });
+
+  describe('XAF mobile money listed in centimes', () => {
+    // Spec, Amount rules: "the smallest unit of its currency (NGN kobo, USD cents ...)" — XAF's is not named;
+    // a ledger counting it in centimes (`invented.listedMinorDigits`) is allowed. Mobile money: "where the
+    // service assigns the reference", so the payout is recognised by its remark.
+    const options: PaymentsMockOptions = {
+      serviceAssignedCurrencies: ['XAF'],
+      invented: { listedMinorDigits: { XAF: 2 } },
+    };
+    const xaf = (externalReference: string) => ngn(externalReference, { amount: '15000', currency: 'XAF' });
+
+    it('lookupBeforeRetry(remarkMatch(body)): the payout whose answer was lost is not sent again', async () => {
+      useFakeClock(NOW);
+      const r = rig(options, { serviceAssignedCurrencies: ['XAF'] });
+      r.mock.faults.dropAfterCommit('POST /payouts').listingLag(0);
+      const body = xaf('centimes-lbr');
+      const outcome = await settle(
+        r.client.payouts.lookupBeforeRetry(body, { match: matchOf(body), listingLagMs: 15_000 }),
+      );
+      expectFoundOrUnknown(r, outcome);
+    });
+
+    it('outbox: the payout whose answer was lost is not sent again', async () => {
+      vi.useFakeTimers({ toFake: ['Date'], now: NOW });
+      const r = rig(options, { serviceAssignedCurrencies: ['XAF'] });
+      r.mock.faults.dropAfterCommit('POST /payouts').listingLag(0);
+      const outbox = await outboxOn(r, { listingLagMs: 5 * MINUTE });
+      const { reference } = await outbox.enqueue(xaf('centimes-outbox'));
+      const record = await settleToEnd(outbox, reference);
+      expectRecordFoundOrUnknown(r, record);
+    });
+  });
+
+  it("the README's safe-payout shape (remarkMatch with amount '2500.00' hard-coded) on a 3,000.00 invoice whose answer was lost: no second payout", async () => {
+    useFakeClock(NOW);
+    const r = rig();
+    r.mock.faults.dropAfterCommit('POST /payouts').listingLag(0);
+    const body = ngn('readme-3000', { amount: '3000.00', remark: 'Invoice 1002' });
+    // As README.md's `pay` builds it, amount and all.
+    const match = remarkMatch({ remark: body.remark, amount: '2500.00', currency: 'NGN' });
+    const outcome = await settle(r.client.payouts.lookupBeforeRetry(body, { match, listingLagMs: 15_000 }));
+    expectFoundOrUnknown(r, outcome);
+  });
+});
+
+describe('case 4: a remark the service lists shortened is still this payout', () => {
+  // Spec, POST /payouts: "remark | string | no | transaction description" — no length is given; a service that
+  // lists a description as its first 64 characters (`invented.listedRemarkLength`) is allowed.
+  // 77 characters with the reference; the service lists the first 64.
+  const remark = 'Settlement of invoice INV-2026-000417 to Blue Harbor Imports LLC, Oct';
+  const long = (externalReference: string) =>
+    ngn(externalReference, { remark: `${remark} ${externalReference}` });
+
+  it('lookupBeforeRetry(remarkMatch(body)): a 77-character remark listed as 64 is not sent again', async () => {
+    useFakeClock(NOW);
+    const r = rig({ invented: { listedRemarkLength: 64 } });
+    r.mock.faults.dropAfterCommit('POST /payouts').listingLag(0);
+    const body = long('cut-lbr');
+    expect(Array.from(body.remark)).toHaveLength(77);
+    const outcome = await settle(
+      r.client.payouts.lookupBeforeRetry(body, { match: matchOf(body), listingLagMs: 15_000 }),
+    );
+    expectFoundOrUnknown(r, outcome);
+  });
+
+  it('outbox: a 77-character remark listed as 64 is not sent again', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: NOW });
+    const r = rig({ invented: { listedRemarkLength: 64 } });
+    r.mock.faults.dropAfterCommit('POST /payouts').listingLag(0);
+    const outbox = await outboxOn(r, { listingLagMs: 5 * MINUTE });
+    const body = long('cut-obx');
+    expect(Array.from(body.remark)).toHaveLength(77);
+    const { reference } = await outbox.enqueue(body);
+    const record = await settleToEnd(outbox, reference);
+    expectRecordFoundOrUnknown(r, record);
+  });
+});
+
 describe('case 5: an archived payout enqueued again is answered from its tombstone', () => {
   // Spec, Idempotency: "except NGN and mobile money payouts, where the service assigns the reference": nothing on
   // the service's side stops a second NGN payout. (test/outbox/tombstones.test.ts runs this on PostgreSQL too,
@@ -377,7 +480,17 @@ describe('case 6: mobile money the client was not told about', () => {
     expectFoundOrUnknown(r, outcome);
   });
 
-  for (const fault of ['cut'] as const) {
+  it('lookupBeforeRetry: the very first payout, its connection dropped after commit, is never sent again', async () => {
+    useFakeClock(NOW);
+    const r = rig(mockOptions);
+    r.mock.faults.dropAfterCommit('POST /payouts').listingLag(0);
+    const outcome = await settle(
+      r.client.payouts.lookupBeforeRetry(xaf('mm-drop'), { listingLagMs: 15_000 }),
+    );
+    expectFoundOrUnknown(r, outcome);
+  });
+
+  for (const fault of ['cut', 'drop'] as const) {
     it(`outbox: the very first payout, its POST ${fault === 'cut' ? 'cut mid-body' : 'dropped after commit'}, is never sent again`, async () => {
       vi.useFakeTimers({ toFake: ['Date'], now: NOW });
       const r = rig(mockOptions);
@@ -454,6 +567,18 @@ describe('case 7: a reference reused with other details is refused on every path
     expect(r.made()).toHaveLength(1);
   });
 
+  it('lookupBeforeRetry({ lookupFirst }) that finds the first payout under the reference refuses it too', async () => {
+    const { r, first } = await firstPayout();
+    const error = await settle(
+      r.client.payouts.lookupBeforeRetry(usd('900.00', other), { lookupFirst: true, listingLagMs: 15_000 }),
+    );
+    const said = error.ok ? JSON.stringify(error.value).slice(0, 300) : '';
+    expect(error.ok, `resolved instead of refusing: ${said}`).toBe(false);
+    expectReused(!error.ok && error.error, first.id);
+    expect(r.posts).toHaveLength(1);
+    expect(r.made()).toHaveLength(1);
+  });
+
   it('the outbox refuses it: a second enqueue in the same store, and a send the service answers with the first payout', async () => {
     const { r, first } = await firstPayout();
     vi.useFakeTimers({ toFake: ['Date'], now: NOW });
@@ -470,6 +595,19 @@ describe('case 7: a reference reused with other details is refused on every path
       (e: unknown) => e,
     );
     expect(twice).toBeInstanceOf(RequestValidationError);
+    expect(r.made()).toHaveLength(1);
+  });
+
+  it('the outbox, its POST’s answer lost, never takes the first payout found under the reference for this one', async () => {
+    const { r, first } = await firstPayout();
+    vi.useFakeTimers({ toFake: ['Date'], now: NOW });
+    r.mock.faults.dropAfterCommit('POST /payouts').listingLag(0);
+    const outbox = await outboxOn(r, { listingLagMs: 0 });
+    await outbox.enqueue(usd('900.00', other));
+    const record = await settleToEnd(outbox, 'reused-7');
+    const said = `${record.state}: ${record.reason ?? JSON.stringify(record.transaction ?? {}).slice(0, 200)}`;
+    expect(['refused', 'unknown'], `the outbox recorded ${said}`).toContain(record.state);
+    expect(record.reason).toContain(first.id);
     expect(r.made()).toHaveLength(1);
   });
 });
