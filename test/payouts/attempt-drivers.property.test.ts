@@ -2,8 +2,10 @@
  * The two drivers of the payout state machine, `payouts.lookupBeforeRetry` and the outbox, through the same
  * random worlds: each POST answered one way (committed, cut before or after the commit, hung before or after
  * it, a 408/429/5xx before or after it, a refusal, a 2xx whose body is cut), the listing lagging by up to
- * `listingLagMs`, and some lookups failing. The service never deduplicates a reference (a POST after a commit is
- * a second payout), so a wrong "send again" shows as two payouts in the ledger.
+ * `listingLagMs`, some lookups failing, and in some worlds the process dying as a POST comes back (the outbox's
+ * row is then all that is left; `lookupBeforeRetry` is called again with `lookupFirst`). The service never
+ * deduplicates a reference (a POST after a commit is a second payout), so a wrong "send again" shows as two
+ * payouts in the ledger.
  *
  * Both must end in the same outcome class, never make two payouts, hold exactly one payout when they say
  * created or recovered and none when they say not_sent or refused, and send again after a doubt only on a
@@ -16,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { APIError, PaymentsClient, PayoutOutcomeUnknownError, remarkMatch } from '../../src/index.js';
 import { createPayoutOutbox, memoryOutboxStore, type PayoutRecord } from '../../src/outbox/index.js';
 import { createPaymentsMock, DEFAULT_API_KEY, type PaymentsMock } from '../../src/testing/index.js';
-import { drive, settle } from '../helpers/clock.js';
+import { settle } from '../helpers/clock.js';
 import { BENEFICIARY } from '../helpers/fixtures.js';
 
 const START = new Date('2026-03-02T09:00:00Z').getTime();
@@ -40,6 +42,11 @@ interface World {
   listingLag: number;
   /** The lookups (0-based, counted over the run) whose listing request is answered 503. */
   failingLookups: number[];
+  /**
+   * The process dies as POST `crashAfterPost` comes back (0: never), its answer unread: the outbox's row is
+   * all that is left, and `lookupBeforeRetry` is called again with `lookupFirst`, the sends left, a lease later.
+   */
+  crashAfterPost: 0 | 1 | 2;
 }
 
 const doubtStatus = fc.constantFrom(408, 429, 500, 502, 503, 504);
@@ -63,12 +70,19 @@ const postFault: fc.Arbitrary<PostFault> = fc.oneof(
   { weight: 2, arbitrary: statusFault('status-after') },
   fc.record({ kind: fc.constant('refused' as const), status: fc.constantFrom(400 as const, 409 as const) }),
 );
-const world: fc.Arbitrary<World> = fc.record({
-  currency: fc.constantFrom('USD' as const, 'NGN' as const),
-  posts: fc.array(postFault, { minLength: SENDS, maxLength: SENDS }),
-  listingLag: fc.constantFrom(0, 800, 3_000, 20_000, LAG),
-  failingLookups: fc.uniqueArray(fc.integer({ min: 0, max: 9 }), { maxLength: 2 }),
-});
+const world: fc.Arbitrary<World> = fc
+  .record({
+    currency: fc.constantFrom('USD' as const, 'NGN' as const),
+    posts: fc.array(postFault, { minLength: SENDS, maxLength: SENDS }),
+    listingLag: fc.constantFrom(0, 800, 3_000, 20_000, LAG),
+    failingLookups: fc.uniqueArray(fc.integer({ min: 0, max: 9 }), { maxLength: 2 }),
+    crashAfterPost: fc.constantFrom(0 as const, 0 as const, 1 as const, 2 as const),
+  })
+  // A resumed call looks once more before its first POST than the outbox does: failing lookups would fall on
+  // different reads, so a world with a crash has none.
+  .map((w) => (w.crashAfterPost ? { ...w, failingLookups: [] } : w));
+/** How long after a crash the payout is taken up again: the outbox's lease (its default for these options). */
+const LEASE_MS = 2 * (TIMEOUT + WAITS[0]! + WAITS[1]!) + 30_000;
 
 /** What a driver met, in order, for the checks and for a failure's message. */
 interface Trace {
@@ -79,8 +93,11 @@ interface Trace {
   lookups: { at: number; failed: boolean }[];
 }
 
-/** A client on `mock` whose POSTs and listings meet `w`: the same world whichever driver sends. */
-function clientIn(mock: PaymentsMock, w: World, trace: Trace) {
+/**
+ * A client on `mock` whose POSTs and listings meet `w`: the same world whichever driver sends. `crash`, when
+ * given, is what the POST the process dies at does once the service has had it (its answer is never read).
+ */
+function clientIn(mock: PaymentsMock, w: World, trace: Trace, crash?: () => never) {
   const at = () => `+${Date.now() - START}`;
   const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
     const request = new Request(input, init);
@@ -90,11 +107,17 @@ function clientIn(mock: PaymentsMock, w: World, trace: Trace) {
       const post = { at: Date.now(), back: Date.now(), fault };
       trace.posts.push(post);
       trace.log.push(`${at()} POST ${trace.posts.length}: ${JSON.stringify(fault)}`);
+      let response: Response;
       try {
-        return await answer(mock, request, fault);
+        response = await answer(mock, request, fault);
+      } catch (error) {
+        if (crash && trace.posts.length === w.crashAfterPost) crash();
+        throw error;
       } finally {
         post.back = Date.now();
       }
+      if (crash && trace.posts.length === w.crashAfterPost) crash();
+      return response;
     }
     if (request.method === 'GET' && path.endsWith('/transactions')) {
       // One lookup's requests are read at one instant: a new instant is a new lookup.
@@ -184,22 +207,39 @@ const newTrace = (): Trace => ({ log: [], posts: [], lookups: [] });
 
 async function byLookupBeforeRetry(mock: PaymentsMock, w: World, reference: string): Promise<Ended> {
   const trace = newTrace();
-  const client = clientIn(mock, w, trace);
+  const controller = new AbortController();
+  const crash = (): never => {
+    trace.log.push(`+${Date.now() - START} crash`);
+    controller.abort(new Error('the process died'));
+    throw controller.signal.reason;
+  };
+  const client = clientIn(mock, w, trace, crash);
   const body = bodyOf(w, reference);
-  const match =
-    w.currency === 'NGN'
+  const options = {
+    listingLagMs: LAG,
+    visibilityWaits: WAITS,
+    maxAttempts: SENDS,
+    timeout: TIMEOUT,
+    since: new Date(Date.now()),
+    ...(w.currency === 'NGN'
       ? { match: remarkMatch({ remark: reference, amount: body.amount, currency: 'NGN' }) }
-      : {};
-  const result = await settle(
-    client.payouts.lookupBeforeRetry(body, {
-      listingLagMs: LAG,
-      visibilityWaits: WAITS,
-      maxAttempts: SENDS,
-      timeout: TIMEOUT,
-      since: new Date(Date.now()),
-      ...match,
-    }),
+      : {}),
+  };
+  let result = await settle(
+    client.payouts.lookupBeforeRetry(body, { ...options, signal: controller.signal }),
   );
+  if (controller.signal.aborted) {
+    // Only the reference survived: a lease later, the payout is taken up again, looked up first.
+    expect(result, 'the call that died said it cannot tell').toMatchObject({
+      ok: false,
+      error: expect.any(PayoutOutcomeUnknownError),
+    });
+    await vi.advanceTimersByTimeAsync(LEASE_MS);
+    const left = SENDS - w.crashAfterPost;
+    result = await settle(
+      client.payouts.lookupBeforeRetry(body, { ...options, lookupFirst: true, maxAttempts: left }),
+    );
+  }
   let outcome: Class;
   let id: string | undefined;
   if (result.ok) {
@@ -236,11 +276,27 @@ async function byOutbox(mock: PaymentsMock, w: World, reference: string): Promis
     maxLookups: 1,
     timeout: TIMEOUT,
     tracking: false,
+    hooks: {
+      // The process dies with the POST's answer unread: nothing of it is written.
+      afterPost: () => {
+        if (trace.posts.length !== w.crashAfterPost || crashed) return;
+        crashed = true;
+        throw new Error('the process died');
+      },
+    },
   });
+  let crashed = false;
   await outbox.enqueue(bodyOf(w, reference));
   let record: PayoutRecord | undefined;
   for (let step = 0; step < 40; step++) {
-    record = await drive(outbox.settle(reference));
+    const settled = await settle(outbox.settle(reference));
+    if (!settled.ok) {
+      expect(crashed, `settle failed: ${String(settled.error)}`).toBe(true);
+      trace.log.push(`+${Date.now() - START} crash`);
+      record = (await outbox.get(reference))!;
+    } else {
+      record = settled.value;
+    }
     trace.log.push(
       `+${Date.now() - START} settle -> ${record.state}${record.reason ? `: ${record.reason}` : ''}`,
     );
@@ -303,7 +359,7 @@ describe('lookupBeforeRetry and the outbox, through the same worlds', () => {
           `the drivers disagree in ${JSON.stringify(w)}\nlookupBeforeRetry:\n${interactive.trace.log.join('\n')}\noutbox:\n${outboxed.trace.log.join('\n')}`,
         ).toBe(interactive.outcome);
         const resent = interactive.trace.posts.length > 1 ? ' after a resend' : '';
-        const key = `${interactive.outcome}${resent}`;
+        const key = `${interactive.outcome}${resent}${w.crashAfterPost ? ' after a crash' : ''}`;
         seen.set(key, (seen.get(key) ?? 0) + 1);
       }),
       { seed: 37_370, numRuns: 100 },
@@ -312,6 +368,7 @@ describe('lookupBeforeRetry and the outbox, through the same worlds', () => {
     for (const outcome of ['created', 'recovered', 'not_sent', 'refused', 'unknown']) {
       expect([...seen.keys()]).toContain(outcome === 'not_sent' ? 'not_sent after a resend' : outcome);
     }
+    expect([...seen.keys()].filter((k) => k.endsWith('after a crash')).length).toBeGreaterThan(2);
     expect([...seen.keys()]).toEqual(
       expect.arrayContaining(['created after a resend', 'recovered after a resend']),
     );
