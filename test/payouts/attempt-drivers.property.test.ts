@@ -327,9 +327,32 @@ function expectSafe(driver: string, end: Ended, w: World) {
   }
 }
 
+/** Both drivers through `w`, each on a mock of its own reset to the same start; both must be safe and agree. */
+async function bothIn(mocks: [PaymentsMock, PaymentsMock], w: World, reference: string) {
+  const ends: Ended[] = [];
+  for (const [mock, drive] of [
+    [mocks[0], byLookupBeforeRetry],
+    [mocks[1], byOutbox],
+  ] as const) {
+    vi.clearAllTimers();
+    vi.setSystemTime(START);
+    mock.reset();
+    mock.faults.listingLag(w.listingLag);
+    ends.push(await drive(mock, w, reference));
+  }
+  const [interactive, outboxed] = ends as [Ended, Ended];
+  expectSafe('lookupBeforeRetry', interactive, w);
+  expectSafe('the outbox', outboxed, w);
+  const logs = `lookupBeforeRetry:\n${interactive.trace.log.join('\n')}\noutbox:\n${outboxed.trace.log.join('\n')}`;
+  expect(outboxed.outcome, `the drivers disagree in ${JSON.stringify(w)}\n${logs}`).toBe(interactive.outcome);
+  return interactive;
+}
+
 describe('lookupBeforeRetry and the outbox, through the same worlds', () => {
-  const one = createPaymentsMock({ dedupeByReference: false });
-  const other = createPaymentsMock({ dedupeByReference: false });
+  const mocks: [PaymentsMock, PaymentsMock] = [
+    createPaymentsMock({ dedupeByReference: false }),
+    createPaymentsMock({ dedupeByReference: false }),
+  ];
   beforeAll(() => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date', 'performance'], now: START });
   });
@@ -341,23 +364,7 @@ describe('lookupBeforeRetry and the outbox, through the same worlds', () => {
     await fc.assert(
       fc.asyncProperty(world, async (w) => {
         run += 1;
-        const reference = `prop-${run}`;
-        vi.clearAllTimers();
-        vi.setSystemTime(START);
-        one.reset();
-        one.faults.listingLag(w.listingLag);
-        const interactive = await byLookupBeforeRetry(one, w, reference);
-        vi.clearAllTimers();
-        vi.setSystemTime(START);
-        other.reset();
-        other.faults.listingLag(w.listingLag);
-        const outboxed = await byOutbox(other, w, reference);
-        expectSafe('lookupBeforeRetry', interactive, w);
-        expectSafe('the outbox', outboxed, w);
-        expect(
-          outboxed.outcome,
-          `the drivers disagree in ${JSON.stringify(w)}\nlookupBeforeRetry:\n${interactive.trace.log.join('\n')}\noutbox:\n${outboxed.trace.log.join('\n')}`,
-        ).toBe(interactive.outcome);
+        const interactive = await bothIn(mocks, w, `prop-${run}`);
         const resent = interactive.trace.posts.length > 1 ? ' after a resend' : '';
         const key = `${interactive.outcome}${resent}${w.crashAfterPost ? ' after a crash' : ''}`;
         seen.set(key, (seen.get(key) ?? 0) + 1);
@@ -373,4 +380,5 @@ describe('lookupBeforeRetry and the outbox, through the same worlds', () => {
       expect.arrayContaining(['created after a resend', 'recovered after a resend']),
     );
   });
+
 });
