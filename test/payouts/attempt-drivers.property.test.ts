@@ -381,4 +381,19 @@ describe('lookupBeforeRetry and the outbox, through the same worlds', () => {
     );
   });
 
+  it('end alike on a 409 to the first POST after a lookupFirst proof, as on one after an earlier send', async () => {
+    // The process dies as its POST 1 (cut) comes back. The outbox's row still counts that send, so its next
+    // POST's 409 is "after an earlier send": unknown. lookupBeforeRetry, resumed with lookupFirst (an earlier
+    // process may have sent it), proves the payout absent, POSTs, meets the same 409, and says refused: nothing
+    // moved. A 409 there says what it says after the outbox's earlier send: a payout under this reference exists.
+    const w: World = {
+      currency: 'USD',
+      posts: [{ kind: 'cut-before' }, { kind: 'refused', status: 409 }, { kind: 'ok' }],
+      listingLag: 0,
+      failingLookups: [],
+      crashAfterPost: 1,
+    };
+    const interactive = await bothIn(mocks, w, 'prop-409');
+    expect(interactive.outcome).toBe('unknown');
+  });
 });

@@ -134,6 +134,8 @@ const STATES: Record<string, () => Built> = {
     ]),
   accepted: () => build(first(ANSWERS.accepted)),
   lookupFirst: () => ({ state: initialState(true, T), now: T, posting: false }),
+  'POST 1 under way after a lookupFirst proof': () =>
+    build([{ look: 'absent', at: T + SPAN + LAG }, { send: T + SPAN + LAG }], initialState(true, T)),
   'proven absent': () => build(absentFirst),
   'proven absent, waiting on Retry-After': () =>
     build([...first(ANSWERS.retry503), { look: 'absent', at: A + LAG }]),
@@ -280,6 +282,22 @@ const TABLE: Record<string, Record<string, string>> = {
     'looked: absent, read before the lag': '0/0 l1 lookupFirst -> lookup',
     'looked: absent, read at the lag': '0/0 l0 -> post',
     'looked: incomplete': '0/0 l1 lookupFirst -> wait visibility until T+5000',
+  },
+  'POST 1 under way after a lookupFirst proof': {
+    '-': '1/0 l0 -> wait visibility until T+13000',
+    'answered committed': '1/1 l0 -> done created',
+    'answered accepted': '1/0 l0 accepted -> wait visibility until T+13100',
+    'answered refused400': '1/1 l0 -> done refused',
+    // An earlier process may have sent it: a 409 says a payout under this reference exists, whatever the proof
+    // said. The same rule as a 409 after this process's own earlier send.
+    'answered refused409': '1/0 l0 -> done unknown',
+    'answered unsent': '0/0 l0 -> done refused',
+    'answered cut': '1/0 l0 -> wait visibility until T+13100',
+    'answered retry503': '1/0 l0 -> wait visibility until T+13100',
+    'looked: found': '1/1 l0 -> done recovered',
+    'looked: absent, read before the lag': '1/0 l1 -> lookup',
+    'looked: absent, read at the lag': '1/1 l0 -> post',
+    'looked: incomplete': '1/0 l1 -> wait visibility until T+17000',
   },
   'proven absent': {
     '-': '1/1 l0 -> post',
