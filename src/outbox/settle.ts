@@ -1,7 +1,9 @@
+import { PayoutMayHaveMovedError } from '../index.js';
 import { describeDoubt, inDoubt } from '../payouts/attempt/machine.js';
 import { type AttemptEffects, type AttemptStop, runAttempt } from '../payouts/attempt/run.js';
 import type { AttemptPolicy, AttemptState, PostAnswer } from '../payouts/attempt/state.js';
 import { answerOfFailure } from '../payouts/payout-answers.js';
+import { lookupResult } from '../payouts/payout-recovery.js';
 import { appendAttempts, attemptOf, toRecord } from './record.js';
 import { matchOf, notSentReason } from './sight.js';
 import type { Step, StepResult, StepSettings } from './step.js';
@@ -41,6 +43,7 @@ function stateOf(row: OutboxRow, settings: StepSettings, now: number): AttemptSt
     sends,
     settled: Math.min(row.answered, sends),
     lookupFirst,
+    doubted: lookupFirst || sends > 0,
     accepted: row.accepted,
     firstSentAt: row.first_sent_at ?? undefined,
     // With none recorded, a failover may have lost the mark of a POST that left before this claim: it ends
@@ -105,7 +108,8 @@ function effects(s: Step): AttemptEffects {
         s.trail.push(attemptOf('post', undefined, detail, { status: 200, requestId: response.requestId }));
       } catch (error) {
         answer = answerOfFailure(error);
-        s.trail.push(attemptOf('post', error));
+        // `create` wraps a doubt: the trail names what came back (a 503, a cut 2xx), not the wrapper.
+        s.trail.push(attemptOf('post', error instanceof PayoutMayHaveMovedError ? error.cause : error));
       }
       await settings.hooks.afterPost?.(row.reference);
       return answer;
@@ -124,12 +128,7 @@ function effects(s: Step): AttemptEffects {
       // "absent" only where the lookup proved it: an operator reads the trail before resolving by hand.
       const said = result.found ? 'found' : result.complete ? 'absent' : `no proof: ${result.reason}`;
       s.trail.push(attemptOf('lookup', undefined, said, { requestId: result.requestId }));
-      const kind = result.found
-        ? ({ kind: 'found', transaction: result.found } as const)
-        : result.complete
-          ? ({ kind: 'absent' } as const)
-          : ({ kind: 'incomplete', reason: result.reason } as const);
-      return { result: kind, clockSkewMs: result.clockSkewMs };
+      return { result: lookupResult(result), clockSkewMs: result.clockSkewMs };
     },
     // A wait the lease's guard covers (a POST's timeout and the visibility waits) is sat out within the step; a
     // longer one (the listing lag, a back-off, a Retry-After) releases the row, due when the wait ends.

@@ -19,8 +19,13 @@ import {
   type LookupBeforeRetryOptions,
   type PayoutAttemptEvent,
 } from './payout-options.js';
-import { type PayoutOutcome, PayoutOutcomeUnknownError } from './payout-outcome.js';
+import {
+  type PayoutOutcome,
+  PayoutOutcomeUnknownError,
+  PayoutReferenceReusedError,
+} from './payout-outcome.js';
 import type { ProofWindow, SearchResult } from './proof/listing-proof.js';
+import type { ReferenceConflict } from './proof/payout-identity.js';
 
 export type { LookupBeforeRetryOptions, PayoutAttemptEvent } from './payout-options.js';
 export { type PayoutOutcome, PayoutOutcomeUnknownError } from './payout-outcome.js';
@@ -199,12 +204,13 @@ async function postOnce(
   }
 }
 
-const lookupResult = (result: SearchResult): LookupResult =>
+/** A search's result as the machine's event (shared with the outbox). */
+export const lookupResult = (result: SearchResult): LookupResult =>
   result.found
     ? { kind: 'found', transaction: result.found }
     : result.complete
       ? { kind: 'absent' }
-      : { kind: 'incomplete', reason: result.reason };
+      : { kind: 'incomplete', reason: result.reason, conflict: result.conflict };
 
 /** The caller's own lookup: `undefined` counts as proof of absence (its owner vouches for it). */
 async function findWith(
@@ -267,6 +273,10 @@ function outcomeOf(
     case 'refused':
       throw outcome.error;
     case 'unknown':
+      if (outcome.conflict) {
+        const { row, differences } = outcome.conflict as ReferenceConflict;
+        throw new PayoutReferenceReusedError(ref, row, differences);
+      }
       throw new PayoutOutcomeUnknownError(ref, attempts, run.errors, outcome.reason, {
         ...(outcome.cause === undefined ? {} : { cause: outcome.cause }),
       });

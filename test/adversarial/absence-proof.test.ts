@@ -10,6 +10,7 @@ import {
   PaymentsClient,
   PayoutLookupIncompleteError,
   PayoutOutcomeUnknownError,
+  PayoutReferenceReusedError,
   RequestValidationError,
   remarkMatch,
 } from '../../src/index.js';
@@ -229,7 +230,7 @@ describe('case 3: a remark that identifies a payout is normalised and checked li
     expect(posts()).toBe(1);
   });
 
-  it('a USD row under the reference with another amount is a doubt, not the payout', async () => {
+  it('a USD row under the reference with another amount is not the payout: PayoutReferenceReusedError, no POST', async () => {
     const { client, posts } = rig();
     mock.transactions.add({
       external_reference: 'usd-reused',
@@ -244,8 +245,8 @@ describe('case 3: a remark that identifies a payout is normalised and checked li
       externalReference: 'usd-reused',
     };
     const error = await rejection(client.payouts.lookupBeforeRetry(body, { ...WAITS, maxAttempts: 2 }));
-    expect(error).toBeInstanceOf(PayoutOutcomeUnknownError);
-    expect((error as PayoutOutcomeUnknownError).reason).toMatch(/under this reference differs in amount/);
+    expect(error).toBeInstanceOf(PayoutReferenceReusedError);
+    expect((error as PayoutReferenceReusedError).fields).toEqual(['amount']);
     expect(posts()).toBe(1);
   });
 

@@ -538,11 +538,12 @@ describe('case 7: a reference reused with other details is refused on every path
     return { r, first };
   }
 
-  function expectReused(error: unknown, firstId: string) {
+  /** `listed`: found in the listing, whose rows show no beneficiary: only the amount can differ there. */
+  function expectReused(error: unknown, firstId: string, listed = false) {
     expect(error).toBeInstanceOf(PayoutReferenceReusedError);
     const reused = error as PayoutReferenceReusedError;
     expect(reused.fields).toContain('amount');
-    expect(reused.fields).toContain('beneficiary.bankCode');
+    if (!listed) expect(reused.fields).toContain('beneficiary.bankCode');
     expect(reused.firstPayoutId).toBe(firstId);
     expect(reused.message).toContain(firstId);
     expect(reused.message).toContain('amount');
@@ -574,7 +575,7 @@ describe('case 7: a reference reused with other details is refused on every path
     );
     const said = error.ok ? JSON.stringify(error.value).slice(0, 300) : '';
     expect(error.ok, `resolved instead of refusing: ${said}`).toBe(false);
-    expectReused(!error.ok && error.error, first.id);
+    expectReused(!error.ok && error.error, first.id, true);
     expect(r.posts).toHaveLength(1);
     expect(r.made()).toHaveLength(1);
   });

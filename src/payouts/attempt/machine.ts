@@ -119,7 +119,7 @@ function answered(s: AttemptState, answer: PostAnswer, at: number): AttemptState
       // send says a payout under this reference exists, whatever the proof said (a listing lagging past
       // listingLagMs): that one is for a person.
       const status = (answer.error as { status?: unknown } | null)?.status;
-      if (status === 409 && s.sends > 1) {
+      if (status === 409 && (s.sends > 1 || s.doubted)) {
         const what = answer.error instanceof Error ? answer.error.message : String(answer.error);
         const reason = `POST ${s.sends} was refused (${what}) after an earlier send was proven absent: the listing may lag past listingLagMs, and the payout was not found`;
         return { ...s, outcome: { status: 'unknown', reason, cause: answer.error } };
@@ -139,6 +139,7 @@ function answered(s: AttemptState, answer: PostAnswer, at: number): AttemptState
       return {
         ...s,
         accepted: true,
+        doubted: true,
         lookups: 0,
         doubt: ACCEPTED,
         note: undefined,
@@ -148,6 +149,7 @@ function answered(s: AttemptState, answer: PostAnswer, at: number): AttemptState
         ...s,
         lookups: 0,
         doubt: `POST ${s.sends} ${answer.what}`,
+        doubted: true,
         note: undefined,
         lastError: answer.error,
         resumeAt: answer.retryAfterMs === undefined ? undefined : at + answer.retryAfterMs,
@@ -172,6 +174,10 @@ function looked(
     };
   }
   const next = { ...s, clockOffsetMs, lookups: s.lookups + 1 };
+  if (result.kind === 'incomplete' && result.conflict !== undefined) {
+    const reason = `the reference is listed for another payout: ${result.reason}`;
+    return { ...next, outcome: { status: 'unknown', reason, conflict: result.conflict } };
+  }
   if (result.kind === 'incomplete') return { ...next, note: `the lookup was incomplete (${result.reason})` };
   // Absent, and read late enough that a payout of the last send would be listed: the doubt is resolved. An
   // accepted payout exists whatever the listing says: only finding it ends that.

@@ -17,6 +17,8 @@ export interface AttemptState {
   settled: number;
   /** An earlier process may have sent the payout at a time nobody recorded (`lookupFirst`): a doubt too. */
   lookupFirst: boolean;
+  /** A doubt was ever held (an earlier process, a send without an answer): a later 409 may be its payout. */
+  doubted?: boolean | undefined;
   /** A POST was answered 2xx but its body could not be read: the payout exists, and is only looked up. */
   accepted: boolean;
   /** When the first POST started. */
@@ -50,7 +52,7 @@ export type AttemptOutcome =
   /** A POST refused with nothing in doubt (a 4xx but 408 and 429), or one that could not be sent at all. */
   | { status: 'refused'; error: unknown }
   /** Nobody can tell: never sent again by the SDK. */
-  | { status: 'unknown'; reason: string; cause?: unknown };
+  | { status: 'unknown'; reason: string; cause?: unknown; conflict?: unknown };
 
 /**
  * What one POST's answer says about the money, by the one rule every driver shares: a 2xx with a readable body
@@ -69,7 +71,8 @@ export type PostAnswer =
 export type LookupResult =
   | { kind: 'found'; transaction: Transaction }
   | { kind: 'absent' }
-  | { kind: 'incomplete'; reason: string };
+  /** `conflict`: a row under the reference sent with other details (the driver's to report). */
+  | { kind: 'incomplete'; reason: string; conflict?: unknown };
 
 /** What happened, as a driver reports it to `applyEvent`. */
 export type AttemptEvent =
@@ -129,6 +132,7 @@ export function initialState(lookupFirst = false, at?: number): AttemptState {
     accepted: false,
     lookups: 0,
     clockOffsetMs: 0,
+    doubted: lookupFirst,
     ...(lookupFirst && at !== undefined ? { lastSentAt: at } : {}),
   };
 }

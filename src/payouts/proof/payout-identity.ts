@@ -3,9 +3,15 @@ import { toMinorUnits } from '../../rules/currency.js';
 import type { PayoutWire } from '../../rules/payout.js';
 import { isLegacyTransaction, type Transaction, type TransactionListItem } from '../../rules/transactions.js';
 import { remarkKey } from '../remark-key.js';
-import { rowDifferences } from '../same-payout.js';
+import { type PayoutDifference, rowDifferences } from '../same-payout.js';
 
 export { remarkKey };
+
+/** Two remarks with one key, or one cut from the other (a service may shorten a description). */
+const sameRemark = (a: string, b: string) => {
+  const [x, y] = [remarkKey(a), remarkKey(b)];
+  return x !== '' && y !== '' && (x.startsWith(y) || y.startsWith(x));
+};
 
 /**
  * How a payout is recognised in the transaction listing, and what a listed row says about it: this is the
@@ -17,6 +23,14 @@ export { remarkKey };
 /** A listed row could be the payout, but nothing in it can settle that: the reason, in words. */
 export interface PayoutMatchDoubt {
   doubt: string;
+  /** A row under the caller's reference whose details differ: the reference may be another payout's. */
+  conflict?: ReferenceConflict;
+}
+
+/** A listed row under the reference sent, and how it differs from the payout sent. */
+export interface ReferenceConflict {
+  row: Transaction;
+  differences: PayoutDifference[];
 }
 
 /**
@@ -160,7 +174,18 @@ function byReference(
       const differences = sent ? rowDifferences(sent, row) : [];
       if (differences.length === 0) return true;
       const fields = differences.map((d) => `${d.field} (sent ${d.sent}; listed ${d.shown})`).join(', ');
-      return doubt(`a withdrawal under this reference differs in ${fields} (${row.id})`);
+      return {
+        doubt: `a withdrawal under this reference differs in ${fields} (${row.id})`,
+        conflict: { row, differences },
+      };
+    }
+    // This payout's remark under a reference it was not sent with: the service may assign this currency's
+    // references (mobile money) though nobody said so. Not proof of another payout.
+    if (sent?.remark && row.description !== undefined && sameRemark(sent.remark, row.description)) {
+      return doubt(
+        `a withdrawal with this payout's remark is listed under the reference ${JSON.stringify(String(row.external_reference).slice(0, 40))}: ` +
+          'the service may assign these references (name the currency in serviceAssignedCurrencies and pass match)',
+      );
     }
     if (currency !== undefined) return false;
     const listed = row.source_currency ?? row.destination_currency;
