@@ -11,6 +11,7 @@ export {
   type ReconciliationRow,
   reconciliationCsv,
 } from '../payouts/reconcile/reconcile.js';
+export { OutboxEnvironmentError } from './environment-error.js';
 export { type MemoryOutboxStoreOptions, memoryOutboxStore } from './memory.js';
 export type {
   OutboxTrackingOptions,

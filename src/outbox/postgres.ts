@@ -1,4 +1,4 @@
-import { RequestValidationError } from '../index.js';
+import { OutboxEnvironmentError } from './environment-error.js';
 import { postgresInsert } from './postgres-insert.js';
 import { FREE, MS, NOW, postgresLife } from './postgres-life.js';
 import { firstVersionKeys } from './postgres-upgrade.js';
@@ -75,7 +75,7 @@ export function postgresOutboxStore(
       const risk = await replicationRisk(client);
       if (risk) {
         const message = `cannot keep payouts safe across a failover: ${risk}, so a promoted standby may have lost the record that a payout was sent. Use synchronous replication (or one node), or pass lookupBeforeFirstSend: true to look every payout up before its first POST`;
-        throw new RequestValidationError([{ path: ['lookupBeforeFirstSend'], message }]);
+        throw new OutboxEnvironmentError('lookupBeforeFirstSend', message);
       }
     })();
     // Asked again after a failure (the database restarting, say), until it has been answered once.

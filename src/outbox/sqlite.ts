@@ -1,4 +1,4 @@
-import { RequestValidationError } from '../index.js';
+import { OutboxEnvironmentError } from './environment-error.js';
 import { rowFrom, tally, tombstoneFrom } from './record.js';
 import { checkTable, DEFAULT_OUTBOX_TABLE, dueIndex, named, sqliteIndexes, sqliteTables } from './sql.js';
 import { archiveSql, seedTombstones, sqliteTombstones, tombstonesOf } from './sql-tombstones.js';
@@ -76,7 +76,7 @@ export function sqliteOutboxStore(options: SqliteOutboxStoreOptions): PayoutOutb
     if (db.isTransaction !== true) return;
     const message =
       "is inside a transaction (a BEGIN not yet committed on the store's handle): the outbox claims and marks payouts outside it, once it ends; give the store a DatabaseSync of its own to settle payouts meanwhile";
-    throw new RequestValidationError([{ path: ['database'], message }]);
+    throw new OutboxEnvironmentError('database', message);
   };
   /** Marks a row the caller's token holds (one more send, its times) and sets its lease; whether it did. */
   const markRow = (row: Pick<OutboxRow, 'reference' | 'token'>, t: number, until: number) =>

@@ -7,8 +7,8 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PaymentsClient, RequestValidationError } from '../../src/index.js';
-import { createPayoutOutbox, postgresOutboxStore } from '../../src/outbox/index.js';
+import { PaymentsClient } from '../../src/index.js';
+import { createPayoutOutbox, OutboxEnvironmentError, postgresOutboxStore } from '../../src/outbox/index.js';
 import { DEFAULT_API_KEY, type MockServer, startMockServer } from '../../src/testing/index.js';
 import { BENEFICIARY, rejection } from '../helpers/fixtures.js';
 import { postgresAvailable, startPostgres, startStandby, type TestPostgres } from '../helpers/postgres.js';
@@ -52,7 +52,7 @@ describe.runIf(postgresAvailable())('a failover that loses the mark of a send', 
 
   it('the store refuses to start on a primary with an asynchronous standby, and says what would make it safe', async () => {
     const error = await rejection(postgresOutboxStore({ client: onPrimary }).migrate());
-    expect(error).toBeInstanceOf(RequestValidationError);
+    expect(error).toBeInstanceOf(OutboxEnvironmentError);
     expect((error as Error).message).toMatch(
       /standby\(s\) replicate asynchronously.*synchronous replication \(or one node\), or pass lookupBeforeFirstSend: true/,
     );

@@ -8,8 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import type { RequestValidationError } from '../../src/index.js';
-import { createPayoutOutbox, sqliteOutboxStore } from '../../src/outbox/index.js';
+import { createPayoutOutbox, OutboxEnvironmentError, sqliteOutboxStore } from '../../src/outbox/index.js';
 import { createPaymentsMock } from '../../src/testing/index.js';
 import { BENEFICIARY } from '../helpers/fixtures.js';
 import { wiredClient } from '../helpers/wire.js';
@@ -47,7 +46,8 @@ it('a claim made while the application has a transaction open on the same handle
   db.exec(`INSERT INTO invoices (status) VALUES ('approving')`);
   // The worker's turn comes meanwhile: refused while the transaction is open, nothing sent.
   const refused = await outbox.settle(reference).catch((error: unknown) => error);
-  expect((refused as RequestValidationError).field).toBe('database');
+  expect(refused).toBeInstanceOf(OutboxEnvironmentError);
+  expect((refused as OutboxEnvironmentError).field).toBe('database');
   expect(posts()).toBe(0);
   db.exec('ROLLBACK'); // the application's work failed
   // Failed before the fix: the claim's lease and mark (state sending, sends 1) were written inside the
