@@ -1,5 +1,5 @@
 /**
- * Review of issues 29/30 (branch review-29): the outbox. Each failed on the reviewed code (a7783e5); the comments say how.
+ * The outbox. Each failed on the reviewed code (a7783e5); the comments say how.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * Review of issues 29/30 (branch review-29): ways the proof of absence can still be wrong. Each test states what
+ * Ways the proof of absence can still be wrong. Each test states what
  * the spec allows that the SDK does not survive. Tests marked "FAILS:" fail on the reviewed code (a7783e5).
  */
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Review 2: cacheIssue (listing-page.ts) reads `Age` with Number(); a value it cannot read as a number counts as
+ * CacheIssue (listing-page.ts) reads `Age` with Number(); a value it cannot read as a number counts as
  * "no cache". fetch joins repeated header lines with ", " (two proxies that each add Age give "60, 60"), and
  * RFC 9111 (5.1) says a list-valued Age is read by its first member: a cache answered.
  */

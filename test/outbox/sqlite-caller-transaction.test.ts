@@ -1,5 +1,5 @@
 /**
- * Review 2: SQLite's claim marks a fresh row "in one transaction (one commit) unless the handle is inside one
+ * SQLite's claim marks a fresh row "in one transaction (one commit) unless the handle is inside one
  * already" (sqlite.ts claim). When the caller's transaction is open on the store's handle, the claim and its
  * mark become part of the caller's transaction, and the POST leaves before that transaction ends.
  */

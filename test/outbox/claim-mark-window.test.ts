@@ -1,5 +1,5 @@
 /**
- * Review 2: a fresh row is marked by its claim (last_sent_at = the claim's time), but its POST may leave up to
+ * A fresh row is marked by its claim (last_sent_at = the claim's time), but its POST may leave up to
  * `leaseMs - guardMs` later (inLease). Later lookups bound their window by `last_sent_at + timeout` (sight.ts
  * windowOf), as if the mark were taken right before the POST.
  */

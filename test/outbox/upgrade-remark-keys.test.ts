@@ -1,5 +1,5 @@
 /**
- * Review of issues 29/30 (branch review-29): the PostgreSQL upgrade of a first-version table computes remark keys
+ * The PostgreSQL upgrade of a first-version table computes remark keys
  * in SQL, which is not `remarkKey`; each failed on the reviewed code (a7783e5). migrate() now keys them in JavaScript.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -169,7 +169,7 @@ describe.runIf(postgresAvailable())('postgres: the upgrade keys remarks as remar
     expect(rows).toEqual([{ remark_key: hostile.toLowerCase() }]);
   });
 
-  // Failed on a7783e5: as on the memory and SQLite stores (review-29.test.ts): without `tx`, the reservation of the new remark
+  // Failed on a7783e5: as on the memory and SQLite stores (clocks-trail-and-verbs.test.ts): without `tx`, the reservation of the new remark
   // commits on its own before the reference is found taken; the refused enqueue leaves "invoice b" held by inv-a for
   // good, and a later payout with that remark under its own reference is refused.
   it('a remark is not reserved by an enqueue that was refused', async () => {

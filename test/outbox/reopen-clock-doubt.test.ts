@@ -1,5 +1,5 @@
 /**
- * Review 2: clock_doubt_ms. docs/payouts-at-scale.md: "the sends were recorded by that clock, so every later
+ * Clock_doubt_ms. docs/payouts-at-scale.md: "the sends were recorded by that clock, so every later
  * window of the payout reaches back by as much and stays open to the service's now, even once the clock is
  * corrected". `reopen` (retry, resolve 'absent') sets clock_doubt_ms to 0 but keeps first_sent_at/last_sent_at,
  * which the wrong clock recorded, and windowOf now bounds a re-opened row's window by those sends.
