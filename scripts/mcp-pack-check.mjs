@@ -9,13 +9,14 @@
  */
 import './npm-env.mjs';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CI_ARGS, preparePinned } from './pins.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const mcpDir = join(root, 'packages', 'payments-service-mcp');
@@ -94,14 +95,14 @@ try {
     return mcp.files.join(', ');
   });
 
+  // The operator's project: the pins' lock (scripts/pins/mcp-operator) with both tarballs, by `npm ci`.
   const app = join(work, 'operator');
-  mkdirSync(app);
-  writeFileSync(
-    join(app, 'package.json'),
-    JSON.stringify({ name: 'operator', private: true, type: 'module' }),
-  );
   await check('both tarballs install into a fresh project', () => {
-    run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', sdk.file, mcp.file], app);
+    preparePinned('mcp-operator', app, {
+      'payments-service-sdk': sdk.file,
+      'payments-service-mcp': mcp.file,
+    });
+    run('npm', CI_ARGS, app);
     return run('npm', ['ls', '--depth=0'], app).trim().split('\n').slice(1).join('; ');
   });
 

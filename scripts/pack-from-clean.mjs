@@ -14,6 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CI_ARGS, preparePinned } from './pins.mjs';
 
 const REQUIRED = [
   'dist/index.js',
@@ -46,10 +47,9 @@ try {
     `pack-from-clean: ${name} holds ${files.filter(Boolean).length} files, ${REQUIRED.join(', ')} among them`,
   );
 
-  const app = join(work, 'app');
-  execFileSync('mkdir', ['-p', app]);
-  writeFileSync(join(app, 'package.json'), '{"name":"app","private":true,"type":"module"}\n');
-  run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], app);
+  // A fresh app: the SDK's pins (scripts/pins/sdk) with this tarball, by `npm ci`.
+  const app = preparePinned('sdk', join(work, 'app'), { 'payments-service-sdk': tarball });
+  run('npm', CI_ARGS, app);
   writeFileSync(
     join(app, 'esm.mjs'),
     `import { PaymentsClient } from 'payments-service-sdk';

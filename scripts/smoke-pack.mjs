@@ -5,15 +5,18 @@
  * and on msw 2; a production install (`npm ci --omit=dev`) that holds only the SDK and its four runtime
  * dependencies although the app has msw as a dev dependency; and the testing entry with no msw at all.
  * TypeScript consumers are checked by scripts/consumer-types.mjs. Run after `npm run build`.
+ * Each project is one of scripts/pins (exact versions and a committed lock, installed with `npm ci`): nothing
+ * here resolves a range against today's registry.
  * Closes with `smoke: N passed, M failed`.
  */
 import './npm-env.mjs';
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { packSdk } from './pack.mjs';
+import { CI_ARGS, pinnedVersion, preparePinned, TARBALLS } from './pins.mjs';
 
-const root = resolve(import.meta.dirname, '..');
 const work = mkdtempSync(join(tmpdir(), 'sdk-smoke-'));
 const run = (cmd, args, cwd) =>
   execFileSync(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', timeout: 300_000 });
@@ -30,16 +33,13 @@ function check(name, fn) {
   }
 }
 
-/** A fresh app folder with the tarball as a dependency and `dev` as dev dependencies; returns its path. */
-function app(name, tarball, dev = []) {
-  const dir = join(work, name);
-  mkdirSync(dir);
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, private: true, type: 'module' }));
-  const quiet = ['--no-audit', '--no-fund', '--prefer-offline'];
-  run('npm', ['install', ...quiet, tarball], dir);
-  if (dev.length) run('npm', ['install', ...quiet, '--save-dev', ...dev], dir);
+/** A fresh app folder: pin `pin`'s package.json and lock with the tarball, installed by `npm ci`. */
+function app(name, pin, tarball) {
+  const dir = preparePinned(pin, join(work, name), { 'payments-service-sdk': tarball });
+  run('npm', CI_ARGS, dir);
   return dir;
 }
+const versionOf = (pin, pkg) => `${pkg} ${pinnedVersion(pin, pkg)}`;
 
 /** Top-level packages of node_modules (scoped ones as `@scope/name`) and the folder's size in bytes. */
 function installed(dir) {
@@ -72,16 +72,9 @@ it('names the account holder', async () => {
 `;
 
 try {
-  const tarball = join(
-    work,
-    // Packs the dist/ built before this script (see above); `prepack` would only build it again.
-    run('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', work], root)
-      .trim()
-      .split('\n')
-      .pop(),
-  );
+  const tarball = packSdk(work);
 
-  const merchant = app('merchant', tarball, ['msw@3', 'vitest@5']);
+  const merchant = app('merchant', 'merchant-msw3', tarball);
   writeFileSync(
     join(merchant, 'esm.mjs'),
     `import { PaymentsClient, toMinorUnits } from 'payments-service-sdk';
@@ -109,23 +102,35 @@ if (testing.createPaymentsMock().handlers.length !== 1) process.exit(2);`,
   );
   writeFileSync(join(merchant, 'integration.test.mjs'), merchantTest('onUnhandledFrame'));
   check(
-    'merchant test: vitest 5 + msw 3 with payments-service-sdk/testing',
-    () => void run('npx', ['vitest', 'run', '--root', merchant, 'integration.test.mjs'], merchant),
+    `merchant test: ${versionOf('merchant-msw3', 'vitest')} + ${versionOf('merchant-msw3', 'msw')} with payments-service-sdk/testing`,
+    () =>
+      void run(
+        'npx',
+        ['--no-install', 'vitest', 'run', '--root', merchant, 'integration.test.mjs'],
+        merchant,
+      ),
   );
 
-  const merchant2 = app('merchant-msw2', tarball, ['msw@2', 'vitest@5']);
+  const merchant2 = app('merchant-msw2', 'merchant-msw2', tarball);
   writeFileSync(join(merchant2, 'integration.test.mjs'), merchantTest('onUnhandledRequest'));
   check(
-    'merchant test: vitest 5 + msw 2 with payments-service-sdk/testing',
-    () => void run('npx', ['vitest', 'run', '--root', merchant2, 'integration.test.mjs'], merchant2),
+    `merchant test: ${versionOf('merchant-msw2', 'vitest')} + ${versionOf('merchant-msw2', 'msw')} with payments-service-sdk/testing`,
+    () =>
+      void run(
+        'npx',
+        ['--no-install', 'vitest', 'run', '--root', merchant2, 'integration.test.mjs'],
+        merchant2,
+      ),
   );
 
-  // The merchant app deployed: its lockfile, production dependencies only.
+  // The merchant app deployed: its lockfile (the pinned one, with this tarball), production dependencies only.
   check('production install holds only the SDK and its four runtime dependencies', () => {
     const prod = join(work, 'merchant-prod');
     mkdirSync(prod);
-    for (const file of ['package.json', 'package-lock.json']) cpSync(join(merchant, file), join(prod, file));
-    run('npm', ['ci', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline'], prod);
+    for (const file of ['package.json', 'package-lock.json', TARBALLS['payments-service-sdk']]) {
+      cpSync(join(merchant, file), join(prod, file));
+    }
+    run('npm', [...CI_ARGS, '--omit=dev'], prod);
     const { names, bytes } = installed(prod);
     const expected = ['form-data-encoder', 'formdata-node', 'ky', 'payments-service-sdk', 'zod'];
     if (JSON.stringify(names) !== JSON.stringify(expected)) {
@@ -135,7 +140,7 @@ if (testing.createPaymentsMock().handlers.length !== 1) process.exit(2);`,
   });
 
   // The otel entry, with the merchant's own OpenTelemetry (an optional peer dependency): spans from a call.
-  const traced = app('otel', tarball, ['@opentelemetry/api@1', '@opentelemetry/sdk-trace-base@2']);
+  const traced = app('otel', 'otel-2x', tarball);
   const otelApp = (imports) => `${imports}
 const exporter = new InMemorySpanExporter();
 const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
@@ -165,7 +170,7 @@ const { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } = requi
   check('CJS require of ./otel: spans from a call', () => void run('node', ['cjs.cjs'], traced));
 
   // No msw anywhere: the mock still serves through mock.fetch and startMockServer.
-  const bare = app('no-msw', tarball);
+  const bare = app('no-msw', 'sdk', tarball);
   const withoutMsw = (importLine) => `${importLine}
 const mock = createPaymentsMock();
 const c = new PaymentsClient({ apiKey: DEFAULT_API_KEY, baseUrl: mock.baseUrl, fetch: mock.fetch, logLevel: 'off' });
