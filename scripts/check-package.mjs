@@ -2,7 +2,9 @@
 /**
  * The package as npm would publish it, checked from its tarball (not from this folder): the published
  * package.json carries nothing of our development (scripts, workspaces, dev dependencies) and names no file the
- * tarball lacks; publint --strict and are-the-types-wrong (node16 profile) find nothing.
+ * tarball lacks; every relative link of the shipped markdown (README, docs/, ...) resolves to a file in the
+ * tarball, and its #anchor to a heading there; publint --strict and are-the-types-wrong (node16 profile) find
+ * nothing.
  *
  *   node scripts/check-package.mjs              npm pack (its prepack builds), then check
  *   node scripts/check-package.mjs --no-build   pack the dist/ already built (CI builds just before)
@@ -12,7 +14,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { packSdk } from './pack.mjs';
 import { root } from './pins.mjs';
 
@@ -49,6 +51,44 @@ function namedPaths(manifest) {
   return [...found].sort();
 }
 
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens. */
+const slug = (heading) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/[^\p{L}\p{M}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+
+/** The anchors a markdown file offers: its headings' slugs (a repeated one gets -1, -2, ...). */
+function anchors(text) {
+  const seen = new Map();
+  const found = new Set();
+  for (const [, heading] of unfenced(text).matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)) {
+    const base = slug(heading);
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    found.add(n ? `${base}-${n}` : base);
+  }
+  return found;
+}
+
+/** Markdown without its fenced code blocks, where a `#` line or a `](...)` is code. */
+const unfenced = (text) => text.replace(/^(\s*)(```|~~~)[^\n]*\n[\s\S]*?^\1\2\s*$/gm, '');
+/** ...and without code spans, for links. */
+const prose = (text) => unfenced(text).replace(/`[^`\n]*`/g, '');
+
+/** The relative links of a markdown file: inline, reference definitions, and HTML href/src. */
+function relativeLinks(text) {
+  const body = prose(text);
+  const targets = [
+    ...[...body.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)].map((m) => m[1]),
+    ...[...body.matchAll(/^\s*\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)/gm)].map((m) => m[1]),
+    ...[...body.matchAll(/\b(?:href|src)="([^"]+)"/g)].map((m) => m[1]),
+  ];
+  return targets.filter((t) => !/^[a-z][a-z0-9+.-]*:/i.test(t));
+}
+
 try {
   const tarball = packSdk(work, { build: !process.argv.includes('--no-build') });
   const unpacked = join(work, 'unpacked');
@@ -72,6 +112,30 @@ try {
     const missing = named.filter((path) => !files.has(path));
     if (missing.length) throw new Error(`named but not shipped: ${missing.join(', ')}`);
     return `${named.length} paths`;
+  });
+  check('every relative link in the shipped markdown resolves inside the tarball', () => {
+    const markdown = [...files].filter((f) => f.endsWith('.md'));
+    const text = (f) => readFileSync(join(unpacked, 'package', f), 'utf8');
+    const broken = [];
+    let count = 0;
+    for (const file of markdown) {
+      for (const link of relativeLinks(text(file))) {
+        count++;
+        const [path, anchor] = link.split('#');
+        const target = path ? posix.normalize(posix.join(posix.dirname(file), decodeURI(path))) : file;
+        const isDir = [...files].some((f) => f.startsWith(`${target.replace(/\/$/, '')}/`));
+        if (!files.has(target) && !isDir) broken.push(`${file}: ${link} (not in the package)`);
+        else if (anchor && target.endsWith('.md') && !anchors(text(target)).has(anchor)) {
+          broken.push(`${file}: ${link} (no heading #${anchor} in ${target})`);
+        }
+      }
+    }
+    if (broken.length) {
+      throw new Error(
+        `${broken.join('\n')}\nlink what ships, or write the repository's URL (${manifest.homepage ?? 'homepage'})`,
+      );
+    }
+    return `${count} links in ${markdown.length} files`;
   });
   check('publint --strict on the tarball', () => {
     const out = execFileSync(bin('publint'), ['--strict', tarball], { encoding: 'utf8', stdio: 'pipe' });
