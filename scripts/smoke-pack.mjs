@@ -3,7 +3,8 @@
  * Installs the packed tarball into fresh projects, the way a merchant gets it, and checks what they rely on:
  * ESM import and CJS require of the entries (./otel with OpenTelemetry's own packages, spans from a call; the outbox's in a payout settled end to end); a merchant's vitest test with the mock's MSW handlers, on msw 3
  * and on msw 2; a production install (`npm ci --omit=dev`) that holds only the SDK and its four runtime
- * dependencies although the app has msw as a dev dependency; and the testing entry with no msw at all.
+ * dependencies although the app has msw as a dev dependency, with its size and the package's (packed, unpacked,
+ * source maps that carry no sources); and the testing entry with no msw at all.
  * TypeScript consumers are checked by scripts/consumer-types.mjs. Run after `npm run build`.
  * Each project is one of scripts/pins (exact versions and a committed lock, installed with `npm ci`): nothing
  * here resolves a range against today's registry.
@@ -11,7 +12,16 @@
  */
 import './npm-env.mjs';
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { packSdk } from './pack.mjs';
@@ -41,17 +51,22 @@ function app(name, pin, tarball) {
 }
 const versionOf = (pin, pkg) => `${pkg} ${pinnedVersion(pin, pkg)}`;
 
-/** Top-level packages of node_modules (scoped ones as `@scope/name`) and the folder's size in bytes. */
+/** The bytes of a file, or of every file under a folder (their sizes summed, as npm's "unpacked size"). */
+const sizeOf = (path) => {
+  const s = statSync(path);
+  return s.isDirectory() ? readdirSync(path).reduce((t, n) => t + sizeOf(join(path, n)), 0) : s.size;
+};
+const mb = (bytes) => `${(bytes / 1e6).toFixed(2)} MB`;
+
+/** Top-level packages of node_modules (scoped ones as `@scope/name`), each one's bytes, and the folder's. */
 function installed(dir) {
   const modules = join(dir, 'node_modules');
   const names = readdirSync(modules)
     .filter((n) => !n.startsWith('.'))
-    .flatMap((n) => (n.startsWith('@') ? readdirSync(join(modules, n)).map((s) => `${n}/${s}`) : [n]));
-  const size = (path) => {
-    const s = statSync(path);
-    return s.isDirectory() ? readdirSync(path).reduce((t, n) => t + size(join(path, n)), 0) : s.size;
-  };
-  return { names: names.sort(), bytes: size(modules) };
+    .flatMap((n) => (n.startsWith('@') ? readdirSync(join(modules, n)).map((s) => `${n}/${s}`) : [n]))
+    .sort();
+  const each = Object.fromEntries(names.map((n) => [n, sizeOf(join(modules, n))]));
+  return { names, each, bytes: sizeOf(modules) };
 }
 
 const client = `{ apiKey: 'k', baseUrl: 'http://127.0.0.1:1' }`;
@@ -131,12 +146,24 @@ if (testing.createPaymentsMock().handlers.length !== 1) process.exit(2);`,
       cpSync(join(merchant, file), join(prod, file));
     }
     run('npm', [...CI_ARGS, '--omit=dev'], prod);
-    const { names, bytes } = installed(prod);
+    const { names, each, bytes } = installed(prod);
     const expected = ['form-data-encoder', 'formdata-node', 'ky', 'payments-service-sdk', 'zod'];
     if (JSON.stringify(names) !== JSON.stringify(expected)) {
       throw new Error(`expected ${expected.join(', ')}; installed ${names.join(', ')}`);
     }
-    return `${names.length} packages, ${(bytes / 1e6).toFixed(1)} MB (the dev install: ${installed(merchant).names.length} packages, ${(installed(merchant).bytes / 1e6).toFixed(0)} MB)`;
+    const parts = names.sort((a, b) => each[b] - each[a]).map((n) => `${n} ${mb(each[n])}`);
+    const dev = installed(merchant);
+    return `${names.length} packages, ${mb(bytes)}: ${parts.join(', ')} (the dev install: ${dev.names.length} packages, ${mb(dev.bytes)})`;
+  });
+  // What docs/testing.md ("Sizes") states: the tarball, the package unpacked, and its source maps, which name
+  // the sources without carrying them (no sourcesContent).
+  check('sizes: packed, unpacked, source maps without sourcesContent', () => {
+    const sdk = join(merchant, 'node_modules', 'payments-service-sdk');
+    const maps = readdirSync(join(sdk, 'dist')).filter((f) => f.endsWith('.map'));
+    const carrying = maps.filter((f) => 'sourcesContent' in JSON.parse(readFileSync(join(sdk, 'dist', f))));
+    if (carrying.length) throw new Error(`source maps with sourcesContent: ${carrying.join(', ')}`);
+    const mapBytes = maps.reduce((t, f) => t + sizeOf(join(sdk, 'dist', f)), 0);
+    return `packed ${mb(sizeOf(tarball))}, unpacked ${mb(sizeOf(sdk))} (dist/ ${mb(sizeOf(join(sdk, 'dist')))}, of which ${maps.length} source maps ${mb(mapBytes)})`;
   });
 
   // The otel entry, with the merchant's own OpenTelemetry (an optional peer dependency): spans from a call.
