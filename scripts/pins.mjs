@@ -33,11 +33,18 @@ export const PINS = {
   // `npm ci` then refuses the lock (issue 40).
   'merchant-msw3': { sdk: true, devDependencies: { msw: '3', vitest: '5', vite: '8.3.8' } },
   'merchant-msw2': { sdk: true, devDependencies: { msw: '2', vitest: '5', vite: '8.3.8' } },
+  // The OpenTelemetry recipes of docs/observability.md, whose install lines name these ranges
+  // (scripts/otel-recipes.mjs checks both; the smoke's ./otel apps use otel-2x). The current SDK: sdk-node
+  // 0.301 (sdk-trace 3), which takes @opentelemetry/api 1.10.
+  'otel-current': {
+    sdk: true,
+    dependencies: { '@opentelemetry/api': '1.10', '@opentelemetry/sdk-node': '0.301' },
+  },
   // OpenTelemetry's 2.x SDK: sdk-trace-base 2 takes @opentelemetry/api below 1.10.
   'otel-2x': {
     sdk: true,
     dependencies: {
-      '@opentelemetry/api': '~1.9',
+      '@opentelemetry/api': '1.9',
       '@opentelemetry/context-async-hooks': '2',
       '@opentelemetry/sdk-trace-base': '2',
     },
@@ -65,6 +72,20 @@ export const PINS = {
   'runtime-workerd': { dependencies: { miniflare: '4' }, allowScripts: ['miniflare', 'workerd'] },
   'runtime-edge-runtime': { dependencies: { 'edge-runtime': '4' }, allowScripts: ['edge-runtime'] },
 };
+
+/** An exact version, as every pin holds. */
+export const EXACT = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/;
+
+/**
+ * Whether `version` is in `range` as PINS (and docs/observability.md's install lines) write them: `*`; a prefix
+ * (`3`, `1.10`, `~5.9`: that major, or that major.minor); an exact version.
+ */
+export function inRange(version, range) {
+  if (range === '*') return EXACT.test(version);
+  if (EXACT.test(range)) return version === range;
+  const parts = range.replace(/^~/, '').split('.');
+  return EXACT.test(version) && !version.includes('-') && parts.every((p, i) => version.split('.')[i] === p);
+}
 
 /** The packages whose tarballs a run packs, by the file name the pinned locks give them. */
 export const TARBALLS = {

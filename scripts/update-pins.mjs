@@ -26,7 +26,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { drift, PINS, pinFiles, pinsDir, root, TARBALLS } from './pins.mjs';
+import { drift, EXACT, inRange, PINS, pinFiles, pinsDir, root, TARBALLS } from './pins.mjs';
 
 const args = process.argv.slice(2);
 const flags = new Set(args.filter((a) => a.startsWith('--')));
@@ -40,7 +40,6 @@ const selected = names.length ? names : Object.keys(PINS);
 const readJson = (path) => JSON.parse(readFileSync(path, 'utf8'));
 const json = (value) => `${JSON.stringify(value, null, 2)}\n`;
 const sorted = (o) => Object.fromEntries(Object.entries(o ?? {}).sort(([a], [b]) => (a < b ? -1 : 1)));
-const EXACT = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/;
 
 /** The manifest fields a lock records of a package, taken from a package.json (the stand-in's content). */
 function lockedManifest(path) {
@@ -58,14 +57,6 @@ const MANIFESTS = {
 /** The tarballs pin `spec` takes, by package name. */
 const tarballsOf = (spec) =>
   [spec.sdk && 'payments-service-sdk', spec.mcp && 'payments-service-mcp'].filter(Boolean);
-
-/** Whether `version` is in `range` as PINS writes them: `*`, `3`, `~5.9`, `1.2.3`. */
-function inRange(version, range) {
-  if (range === '*') return EXACT.test(version);
-  if (EXACT.test(range)) return version === range;
-  const parts = range.replace(/^~/, '').split('.');
-  return EXACT.test(version) && !version.includes('-') && parts.every((p, i) => version.split('.')[i] === p);
-}
 
 function compareVersions(a, b) {
   const [x, y] = [a, b].map((v) => v.split('-')[0].split('.').map(Number));
@@ -225,11 +216,17 @@ function unpinnedInstalls() {
       .map((line) => (/^\s*(\/\/|\*|#|\/\*)/.test(line) ? '' : line))
       .join('\n');
     const line = (index) => text.slice(0, index).split('\n').length;
-    const patterns = [
-      /\bnpm (install|i|add)\b|\[\s*'(install|i|add)'/g, // an install, in a shell line or an argument list
-      /'npx',(?!\s*(?:args:\s*)?\[\s*'--no(-install)?')/g, // a JS `npx` call without --no first
-      /(^|[;&|(]\s*|^\s+)npx (?!--no)/gm, // a shell `npx` without --no
-    ];
+    const patterns =
+      file.endsWith('.mjs') || file.endsWith('.ts')
+        ? [
+            /\[\s*'(install|i|add)'/g, // npm's arguments in a list: ['install', ...]
+            /\b(exec|execSync|spawn|spawnSync)\(\s*[`'"]npm (install|i|add)\b/g, // a shell line run from JS
+            /'npx',(?!\s*(?:args:\s*)?\[\s*'--no(-install)?')/g, // an `npx` call without --no first
+          ]
+        : [
+            /(^|[;&|(]\s*|^\s+)npm (install|i|add)\b/gm, // a shell `npm install`
+            /(^|[;&|(]\s*|^\s+)npx (?!--no)/gm, // a shell `npx` without --no
+          ];
     for (const pattern of patterns) {
       for (const m of text.matchAll(pattern)) {
         const at = line(m.index + m[0].length);
