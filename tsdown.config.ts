@@ -93,7 +93,8 @@ export default defineConfig([
   {
     ...shared,
     // The operator's command (`payments-outbox`, package.json's bin), ESM only: it loads the merchant's `pg`.
-    entry: { ...shared.entry, 'outbox-cli': 'src/outbox/bin.ts' },
+    // `payments-service-sdk mock` (the package's own bin): the mock on a loopback port, ESM only too.
+    entry: { ...shared.entry, 'outbox-cli': 'src/outbox/bin.ts', cli: 'src/testing/bin.ts' },
     format: 'esm',
     deps: { neverBundle },
     // Output plugins, run where the declarations are written; the msw mark goes in before the `.d.cts` copy.

@@ -11,7 +11,7 @@
  * Closes with `smoke: N passed, M failed`.
  */
 import './npm-env.mjs';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import {
   cpSync,
   mkdirSync,
@@ -31,6 +31,17 @@ const work = mkdtempSync(join(tmpdir(), 'sdk-smoke-'));
 const run = (cmd, args, cwd) =>
   execFileSync(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', timeout: 300_000 });
 const results = [];
+
+async function checkAsync(name, fn) {
+  try {
+    const detail = await fn();
+    results.push([name, true]);
+    console.log(`ok   ${name}${typeof detail === 'string' ? `: ${detail}` : ''}`);
+  } catch (error) {
+    results.push([name, false]);
+    console.log(`FAIL ${name}\n${error.stdout ?? ''}${error.stderr ?? ''}${error.message}`);
+  }
+}
 
 function check(name, fn) {
   try {
@@ -293,6 +304,65 @@ await sqliteOutboxStore({ database: new DatabaseSync('outbox.db') }).migrate();`
     if (JSON.parse(stats).states.pending !== 0) throw new Error(`unexpected stats: ${stats}`);
     return help.split('\n')[0];
   });
+
+  // The package's own bin, as the README's quick start uses it: the mock started as a process, its two lines
+  // written to a file that Node reads as an env file, and a client with no options that lists from it.
+  await checkAsync(
+    'npx payments-service-sdk mock: its two env lines point a client at it; SIGINT stops it',
+    async () => {
+      // A group of its own, signalled as a terminal's Ctrl-C signals one (npx's shell does not pass SIGINT on).
+      const mock = spawn('npx', ['--no-install', 'payments-service-sdk', 'mock', '--port', '0'], {
+        cwd: bare,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+      });
+      const signal = (name) => {
+        try {
+          process.kill(-mock.pid, name);
+        } catch {
+          // the group is gone already
+        }
+      };
+      const exited = new Promise((done) => mock.on('exit', (code, signal) => done(code ?? signal)));
+      try {
+        let out = '';
+        let err = '';
+        mock.stderr.on('data', (d) => {
+          err += d;
+        });
+        await new Promise((done, fail) => {
+          const timer = setTimeout(() => fail(new Error(`no env lines after 30 s:\n${out}${err}`)), 30_000);
+          mock.stdout.on('data', (d) => {
+            out += d;
+            if (out.split('\n').length > 2) {
+              clearTimeout(timer);
+              done();
+            }
+          });
+          exited.then((code) => fail(new Error(`the mock exited (${code}):\n${out}${err}`)));
+        });
+        writeFileSync(join(bare, 'mock.env'), out);
+        writeFileSync(
+          join(bare, 'quickstart.mjs'),
+          `import { PaymentsClient } from 'payments-service-sdk';
+const client = new PaymentsClient({ logLevel: 'off' });
+const banks = await client.banks.list();
+const page = await client.transactions.list({ pageSize: 5 });
+console.log(banks.length + ' banks, ' + page.data.length + ' transactions on page 1');`,
+        );
+        const listed = run('node', ['--env-file=mock.env', 'quickstart.mjs'], bare).trim();
+        if (!/^\d+ banks, 5 transactions on page 1$/.test(listed)) throw new Error(`unexpected: ${listed}`);
+        signal('SIGINT');
+        const code = await exited;
+        // npx ends by the signal its child ended on; the bin itself closed the server and exited 0.
+        if (![0, 'SIGINT'].includes(code) || !err.includes('mock stopped'))
+          throw new Error(`exit ${code} after SIGINT:\n${err}`);
+        return `${out.trim().split('\n').join('; ')}: ${listed}`;
+      } finally {
+        signal('SIGKILL');
+      }
+    },
+  );
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
