@@ -55,6 +55,9 @@ const PAGINATE_PARAM_KEYS = optionKeys<PaginateParams<unknown>>()([
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 
+/** The options of a client `withOptions` makes, and the learned service-assigned currencies it shares. */
+const derived = new WeakMap<ClientOptions, Set<string>>();
+
 /**
  * The Payments Service client. One instance holds the key, base URL and optional tenant account id, and
  * reaches every endpoint through its resource namespaces.
@@ -87,7 +90,7 @@ export class PaymentsClient {
   readonly broker: Broker;
 
   constructor(options: ClientOptions = {}) {
-    this.#config = resolveConfig(options);
+    this.#config = resolveConfig(options, derived.get(options));
     const api = new Pipeline(this.#config);
     this.#api = api;
     this.banks = new Banks(this, api);
@@ -116,9 +119,14 @@ export class PaymentsClient {
     return this.withOptions({ accountId });
   }
 
-  /** A new client with some options replaced. */
+  /**
+   * A new client with some options replaced. It shares what this one learned: the currencies whose payout
+   * references the service was seen to assign (see `serviceAssignedCurrencies`).
+   */
   withOptions(overrides: ClientOptions): PaymentsClient {
-    return new PaymentsClient({ ...this.#config.options, apiKey: this.#config.apiKey, ...overrides });
+    const options = { ...this.#config.options, apiKey: this.#config.apiKey, ...overrides };
+    derived.set(options, this.#config.serviceAssigned.learned);
+    return new PaymentsClient(options);
   }
 
   /**

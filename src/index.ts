@@ -33,8 +33,10 @@ export type { HttpMethod, QueryValue } from './internal/transport.js';
 export type { AppInfo } from './internal/user-agent.js';
 export {
   PayoutLookupIncompleteError,
+  PayoutMayHaveMovedError,
   type PayoutOutcome,
   PayoutOutcomeUnknownError,
+  PayoutReferenceReusedError,
 } from './payouts/payout-outcome.js';
 export type { LookupBeforeRetryOptions, PayoutAttemptEvent } from './payouts/payout-recovery.js';
 export type { SearchResult } from './payouts/proof/listing-proof.js';
@@ -49,6 +51,7 @@ export {
 // Types only from the lookup and recovery modules, which the payouts resource loads lazily; the errors come
 // from payout-outcome.ts, so this entry does not load those modules (issue 34).
 export type { FindByReferenceOptions, SearchOptions } from './payouts/proof/payout-lookup.js';
+export type { PayoutDifference } from './payouts/same-payout.js';
 export type { PayoutLife } from './payouts/tracking/payout-status.js';
 export {
   DEFAULT_FINAL_STATUSES,

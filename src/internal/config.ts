@@ -2,6 +2,7 @@ import { invalid, PaymentsError } from '../core/error.js';
 import { ownData } from '../core/own.js';
 import { isUuid } from '../rules/ids.js';
 import { type PayoutLimits, resolvePayoutLimits } from '../rules/payout-limits.js';
+import { AssignedCurrencies } from './assigned-currencies.js';
 import { type ClientHooks, HOOK_KEYS } from './hooks.js';
 import { isLogLevel, LevelLogger, type Logger, type LogLevel } from './logger.js';
 import { optionKeys, refuseUnknownKeys } from './option-keys.js';
@@ -57,7 +58,9 @@ export interface ClientOptions {
    * "NGN and mobile money payouts". NGN is always one; name the currencies your account pays by mobile money
    * (e.g. `['XAF']`), since nothing in a POST /payouts body says which rail it takes. Such a payout is found in
    * the listing only by a `match` (e.g. `remarkMatch`), so `lookupBeforeRetry`, `findByReference`, the outbox and
-   * the MCP server never take its reference's absence as proof. Read trimmed, in any case.
+   * the MCP server never take its reference's absence as proof. Read trimmed, in any case. A currency not named
+   * here whose POST is answered under another reference than the one sent is counted as one from then on, by this
+   * client and those `forAccount` and `withOptions` make from it, with a warning naming it (once per currency).
    */
   serviceAssignedCurrencies?: string[] | undefined;
   /**
@@ -235,7 +238,8 @@ function readEnv(name: string): string | undefined {
 
 const SDK_OWNED_FETCH_OPTIONS = ['method', 'headers', 'body', 'signal', 'redirect', 'window', 'duplex'];
 
-export function resolveConfig(given: ClientOptions) {
+/** `learned`: the currencies a client this one is made from learned are service-assigned (see `AssignedCurrencies`). */
+export function resolveConfig(given: ClientOptions, learned?: Set<string>) {
   const options = ownData(given);
   refuseUnknownKeys(options, CLIENT_OPTION_KEYS);
   refuseUnknownKeys(options.hooks, HOOK_KEYS, ['hooks']);
@@ -283,8 +287,8 @@ export function resolveConfig(given: ClientOptions) {
     userAgent: userAgent(options.appInfo),
     fetchOptions: (options.fetchOptions ?? {}) as Readonly<FetchOptions>,
     hooks: (options.hooks ?? {}) as Readonly<ClientHooks>,
-    /** NGN, always (the spec), and the currencies the caller adds: upper case. */
-    serviceAssigned: new Set(['NGN', ...assigned.map((c) => c.trim().toUpperCase())]) as ReadonlySet<string>,
+    /** NGN, always (the spec), the currencies the caller adds, and those the answers showed. */
+    serviceAssigned: new AssignedCurrencies(assigned, learned),
     walletReferenceQuery,
     payoutLimits: resolvePayoutLimits(options.payoutLimits),
     options,

@@ -65,8 +65,8 @@ export class Pipeline {
   readonly #config: ResolvedConfig;
   /** The client's logger, for resources that warn once (deprecations). */
   readonly logger: LevelLogger;
-  /** Currencies whose listed payout reference the service assigns (upper case; NGN always). */
-  readonly serviceAssigned: ReadonlySet<string>;
+  /** Currencies whose listed payout reference the service assigns (NGN always), learned ones too. */
+  readonly serviceAssigned: ResolvedConfig['serviceAssigned'];
   /** The client's `walletReferenceQuery`, if any. */
   readonly walletReferenceQuery: ResolvedConfig['walletReferenceQuery'];
   /** The client's payout ceilings (`payoutLimits`), for the payouts resource to check a body against. */

@@ -21,7 +21,8 @@ export interface EnqueueResult {
   reference: string;
   /**
    * `true`: recorded now. `false`: the same payout was already recorded under this reference, and `record` says
-   * where it stands; a final one is not sent again by enqueueing it (see `retry` and `resolve`).
+   * where it stands; a final one is not sent again by enqueueing it (see `retry` and `resolve`), nor an archived
+   * one (`record.archivedAt` set: the outcome its tombstone kept).
    */
   enqueued: boolean;
   record: PayoutRecord;
@@ -41,6 +42,14 @@ export interface ListOptions {
   due?: boolean;
   /** Only open payouts due by this time. */
   dueBefore?: Date;
+}
+
+/** Options of `archive`. */
+export interface ArchiveOptions {
+  /** Final payouts last changed before this time are archived (say 30 days ago). */
+  before: Date;
+  /** Payouts at most, this call (1 to 10,000). Default 1,000: call again until fewer come back. */
+  limit?: number;
 }
 
 /** Options of the operator's verbs. */
@@ -78,12 +87,23 @@ export interface PayoutOutbox<Tx = unknown> {
   settle(reference: string): Promise<PayoutRecord>;
   /** Settles due payouts: until `signal` aborts (a deploy), or with `until: 'drained'` until none is left due (a cron). */
   work(options?: WorkOptions): Promise<WorkSummary>;
-  /** One payout's record, or undefined when the outbox has none under `reference`. */
+  /**
+   * One payout's record (an archived one's tombstone, with `archivedAt`), or undefined when the outbox has none
+   * under `reference`.
+   */
   get(reference: string): Promise<PayoutRecord | undefined>;
   /** Payouts oldest first; page with `after` (the last record of the previous page). */
   list(options?: ListOptions): Promise<PayoutRecord[]>;
   /** Payouts per state, and the oldest open one. */
   count(): Promise<OutboxCounts>;
+  /**
+   * Deletes final payouts last changed before `options.before`, oldest first, at most `options.limit`, each
+   * leaving its tombstone in the same transaction: its reference and remark stay taken for good, and an enqueue of
+   * it is answered with the outcome it kept. Kept: open and `unknown` payouts, and sent ones whose observed status
+   * is not final or whose hooks have not all run. A `DELETE` of your own keeps tombstones too. Returns the
+   * references archived.
+   */
+  archive(options: ArchiveOptions): Promise<{ archived: string[] }>;
   /**
    * Re-opens a `not_sent` payout, or a `refused` one once its cause is fixed: it is sent again, after a lookup.
    * Recorded in the audit trail. Returns the record.

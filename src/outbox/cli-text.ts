@@ -45,7 +45,7 @@ export function showText(r: PayoutRecord): string {
     `amount      ${amountOf(r)} to ${r.body.beneficiary.accountName} (${r.body.beneficiary.bankCode} ${r.body.beneficiary.accountNumber})`,
     ...(r.matchRemark ? [`remark      ${r.matchRemark} (the listing recognises it by this)`] : []),
     `created     ${r.createdAt.toISOString()}   updated ${r.updatedAt.toISOString()}`,
-    `sends       ${r.sends} (${r.answered} answered without taking it)`,
+    `sends       ${r.sends} (${r.answered} proven not to have moved money)`,
     ...(r.reason ? [`reason      ${r.reason}`] : []),
     ...(r.payout ? [`payout      ${r.payout.id}`] : []),
     ...(r.transaction ? [`transaction ${r.transaction.id} (${r.transaction.status} when found)`] : []),
@@ -90,7 +90,8 @@ export function reconciliationText(report: ReconciliationReport): string {
     r.listed ?? '-',
     r.detail.slice(0, 100),
   ]);
-  const read = report.complete ? 'read to its end' : `NOT read to its end (${report.reason})`;
+  // Incomplete: a listing not read to its end, or clocks that could not be compared (the reason says which).
+  const read = report.complete ? 'read to its end' : `NOT conclusive (${report.reason})`;
   const summary = `${report.from} to ${report.to}: ${report.listed} withdrawals listed, ${report.payouts} payouts recorded, ${report.rows.length} differences; the listing was ${read}`;
   return report.rows.length ? `${table([head, ...rows])}\n${summary}` : summary;
 }

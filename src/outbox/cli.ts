@@ -44,8 +44,10 @@ const NO_SENDING: PayoutOutboxClient['payouts'] = {
   check: () => {
     throw new Error('payments-outbox does not record payouts');
   },
-  lookupBeforeRetry: () => Promise.reject(new Error('payments-outbox does not send payouts')),
-  findByReference: () => Promise.reject(new Error('payments-outbox does not look payouts up')),
+  create: () => {
+    throw new Error('payments-outbox does not send payouts');
+  },
+  search: () => Promise.reject(new Error('payments-outbox does not look payouts up')),
   assignsReference: () => false,
 };
 

@@ -20,6 +20,7 @@ export type {
   PayoutOutboxOptions,
 } from './options.js';
 export {
+  type ArchiveOptions,
   createPayoutOutbox,
   type EnqueueOptions,
   type EnqueueResult,
@@ -46,6 +47,7 @@ export type {
   OutboxListQuery,
   OutboxReopen,
   OutboxRow,
+  OutboxTombstone,
   OutboxWrite,
   PayoutOutboxStore,
   PayoutRecord,

@@ -1,5 +1,6 @@
-import { tally } from './record.js';
-import { OPEN_STATES, type OutboxRow, type PayoutOutboxStore } from './types.js';
+import { keptOf, tally } from './record.js';
+import { ARCHIVED_STATES } from './sql-tombstones.js';
+import { OPEN_STATES, type OutboxRow, type OutboxTombstone, type PayoutOutboxStore } from './types.js';
 
 /** Options of `memoryOutboxStore`. */
 export interface MemoryOutboxStoreOptions {
@@ -13,13 +14,14 @@ const sentAt = (row: OutboxRow) => row.first_sent_at ?? row.created_at;
 
 /**
  * The outbox in this process's memory, for tests and one-process tools: the same contract as the database
- * stores (claims, fenced writes, remarks kept for good), and gone when the process ends. Not for money in
- * production.
+ * stores (claims, fenced writes, remarks and tombstones kept for good), and gone when the process ends. Not for
+ * money in production.
  */
 export function memoryOutboxStore(options: MemoryOutboxStoreOptions = {}): PayoutOutboxStore<never> {
   const now = options.now ?? Date.now;
   const rows = new Map<string, OutboxRow>();
   const remarks = new Map<string, string>();
+  const tombstones = new Map<string, OutboxTombstone>();
   const leases = new Map<string, { owner: string; until: number }>();
   const copy = (row: OutboxRow): OutboxRow => structuredClone(row);
   const free = (row: OutboxRow, t: number) => row.lease_until === null || row.lease_until < t;
@@ -48,6 +50,8 @@ export function memoryOutboxStore(options: MemoryOutboxStoreOptions = {}): Payou
       // The reference first: an enqueue refused for it reserves no remark.
       const existing = rows.get(row.reference);
       if (existing) return { inserted: false, existing: copy(existing) };
+      const archived = tombstones.get(row.reference);
+      if (archived) return { inserted: false, archived: structuredClone(archived) };
       if (row.remark_key !== null) {
         const holder = remarks.get(row.remark_key) ?? row.reference;
         if (holder !== row.reference) return { inserted: false, remarkTakenBy: holder };
@@ -57,6 +61,30 @@ export function memoryOutboxStore(options: MemoryOutboxStoreOptions = {}): Payou
       const stored = { ...copy(row), created_at: t, updated_at: t, next_attempt_at: t };
       rows.set(row.reference, stored);
       return { inserted: true, row: copy(stored) };
+    },
+    async archive(before, limit) {
+      const archivable = (row: OutboxRow) =>
+        ARCHIVED_STATES.includes(row.state) &&
+        row.updated_at < before &&
+        row.observed <= row.delivered &&
+        (row.status === null || row.final_at !== null);
+      const gone = [...rows.values()].filter(archivable).sort(order).slice(0, limit);
+      const t = now();
+      for (const row of gone) {
+        rows.delete(row.reference);
+        const kept = keptOf(row);
+        tombstones.set(row.reference, {
+          reference: row.reference,
+          remark_key: row.remark_key,
+          archived_at: t,
+          row: kept,
+        });
+      }
+      return gone.map((row) => row.reference);
+    },
+    async tombstone(reference) {
+      const found = tombstones.get(reference);
+      return found && structuredClone(found);
     },
     async claim(owner, leaseMs, reference, limit = 1, markFresh = false) {
       const t = now();

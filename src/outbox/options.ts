@@ -4,13 +4,11 @@ import type { OutboxChange, PayoutOutboxStore, PayoutRecord, PayoutState } from 
 
 /**
  * What the outbox needs of a `PaymentsClient`: `check` (the client's own checks and `payoutLimits`) before recording,
- * `assignsReference` to know how the listing recognises a payout, the two payout calls, and the listing.
+ * `assignsReference` to know how the listing recognises a payout, `create` and `search` (the state machine's
+ * POST and lookup), and the listing.
  */
 export type PayoutOutboxClient = {
-  payouts: Pick<
-    PaymentsClient['payouts'],
-    'check' | 'lookupBeforeRetry' | 'findByReference' | 'assignsReference'
-  >;
+  payouts: Pick<PaymentsClient['payouts'], 'check' | 'create' | 'search' | 'assignsReference'>;
   /** The listing, read by tracking rounds. */
   transactions: Pick<PaymentsClient['transactions'], 'list'>;
 };
@@ -91,11 +89,25 @@ export interface PayoutOutboxOptions<Tx = unknown> extends PayoutLifeHooks {
    * fenced out of its write, and the next owner looks before sending). Default: that margin plus 30 s.
    */
   leaseMs?: number;
+  /**
+   * How long after a send the listing may still not show a payout the service committed (ms). A payout whose
+   * send is in doubt (no answer, a timeout, 408, 429, a 5xx) is sent again only on a complete lookup read at
+   * least this long after that send could have ended. Nothing waits on the outbox, so the default is generous:
+   * 300,000 (5 minutes). A listing that lags longer is the one thing no client can see past.
+   */
+  listingLagMs?: number;
   /** POSTs at most, each after proof the previous did not go through; then `not_sent`. Default 8. */
   maxSends?: number;
-  /** Inconclusive lookups in a row before the payout is `unknown` (a person looks). Default 8. */
+  /**
+   * Lookups, after the step's own visibility waits, of a payout in doubt before it is `unknown` (a person looks):
+   * the first once `listingLagMs` has passed, the rest spread by the back-off. Default 8.
+   */
   maxLookups?: number;
-  /** Listing pages read per lookup (100 rows each). NGN lookups read the whole window. Default 20. */
+  /**
+   * Listing pages read per lookup and listing (100 rows each). A lookup reads from before the payout's first send
+   * to the service's now, so its cost grows with the payout's age (a payout re-opened a day later reads a day).
+   * Default 1,000 (100,000 rows).
+   */
   maxLookupPages?: number;
   /** Back-off between attempts: `min(maxMs, baseMs x 2^(n-1))`, from half to all of it. Default 2 s to 15 min. */
   backoff?: { baseMs?: number; maxMs?: number };
@@ -108,6 +120,7 @@ export interface PayoutOutboxOptions<Tx = unknown> extends PayoutLifeHooks {
 export const OUTBOX_OPTION_KEYS = optionKeys<PayoutOutboxOptions>()([
   'client',
   'store',
+  'listingLagMs',
   'owner',
   'timeout',
   'visibilityWaits',
@@ -181,6 +194,7 @@ export function resolveOptions<Tx>(options: PayoutOutboxOptions<Tx>) {
   const leaseMs = wholeNumber('leaseMs', options.leaseMs ?? guardMs + 30_000, guardMs + 1000);
   const baseMs = wholeNumber('backoff.baseMs', options.backoff?.baseMs ?? 2000, 0);
   const maxMs = wholeNumber('backoff.maxMs', options.backoff?.maxMs ?? 15 * 60_000, baseMs);
+  const fullBackoff = (round: number) => Math.min(maxMs, baseMs * 2 ** Math.min(30, Math.max(0, round - 1)));
   for (const hook of ['onStatus', 'onFinal', 'onUetr'] as const) {
     if (options[hook] !== undefined && typeof options[hook] !== 'function') {
       throw new RequestValidationError([{ path: [hook], message: 'must be a function' }]);
@@ -203,11 +217,13 @@ export function resolveOptions<Tx>(options: PayoutOutboxOptions<Tx>) {
     leaseMs,
     maxSends: wholeNumber('maxSends', options.maxSends ?? 8, 1),
     maxLookups: wholeNumber('maxLookups', options.maxLookups ?? 8, 1),
-    maxLookupPages: wholeNumber('maxLookupPages', options.maxLookupPages ?? 20, 1),
+    maxLookupPages: wholeNumber('maxLookupPages', options.maxLookupPages ?? 1000, 1),
+    listingLagMs: wholeNumber('listingLagMs', options.listingLagMs ?? 300_000, 0, DAY_MS),
     backoff: (round: number) => {
-      const full = Math.min(maxMs, baseMs * 2 ** Math.min(30, Math.max(0, round - 1)));
+      const full = fullBackoff(round);
       return full / 2 + (Math.random() * full) / 2;
     },
+    backoffFloor: (round: number) => fullBackoff(round) / 2,
     lookupBeforeFirstSend:
       (options.store as { lookupBeforeFirstSend?: boolean }).lookupBeforeFirstSend === true,
     owner: options.owner ?? `outbox-${globalThis.crypto.randomUUID().slice(0, 8)}`,

@@ -14,13 +14,15 @@ import {
   wholeNumber,
 } from './options.js';
 import { reconcileOutbox } from './reconcile.js';
-import { EMPTY_ROW, toRecord } from './record.js';
+import { archivedRecord, EMPTY_ROW, toRecord } from './record.js';
 import { step } from './settle.js';
 import type { StepSettings } from './step.js';
+import { answerFromTombstone, archiveArguments } from './tombstones.js';
 import { type OutboxRow, type PayoutRecord, type PayoutState, STATES, type StoredBody } from './types.js';
 import { work } from './work.js';
 
 export type {
+  ArchiveOptions,
   EnqueueOptions,
   EnqueueResult,
   ListOptions,
@@ -111,10 +113,13 @@ export function createPayoutOutbox<Tx = unknown>(options: PayoutOutboxOptions<Tx
     const reference = (body as { externalReference?: unknown } | null)?.externalReference;
     if (!(refusal instanceof RequestValidationError) || typeof reference !== 'string') throw refusal;
     const existing = await store.get(reference);
-    if (!existing) throw refusal;
-    const { stored } = storedOf(body, reference, existing.currency, given);
-    if (differences(existing.body, stored).length > 0) throw refusal;
-    return { reference, enqueued: false, record: await record(existing) };
+    const archived = existing ? undefined : await store.tombstone(reference);
+    const recorded = existing ?? archived?.row;
+    if (!recorded) throw refusal;
+    const { stored } = storedOf(body, reference, recorded.currency, given);
+    if (differences(recorded.body, stored).length > 0) throw refusal;
+    if (archived) return answerFromTombstone(archived, stored);
+    return { reference, enqueued: false, record: await record(existing!) };
   };
 
   return {
@@ -129,6 +134,7 @@ export function createPayoutOutbox<Tx = unknown>(options: PayoutOutboxOptions<Tx
             const message = `is the remark of payout ${result.remarkTakenBy}, recorded earlier: ${row.currency} payouts are listed under a reference the service assigns, so each is recognised by its remark (compared ignoring case and spacing), which must stay unique: give this payout a remark of its own`;
             throw invalid('remark', message);
           }
+          if ('archived' in result) return answerFromTombstone(result.archived, row.body);
           const differ = differences(result.existing.body, row.body);
           if (differ.length > 0) {
             const message = `is taken by a payout that differs in ${differ.join(', ')}: if this is the same payout, nothing is needed; if it is a different payout, give it its own reference`;
@@ -149,8 +155,11 @@ export function createPayoutOutbox<Tx = unknown>(options: PayoutOutboxOptions<Tx
         const claimedAt = performance.now();
         const [row] = await store.claim(owner, leaseMs, reference, 1, markFresh);
         const current = row ? undefined : await store.get(reference);
-        if (!row && !current) throw invalid('reference', 'is not in the outbox');
-        const result = row ? (await run(row, true, claimedAt)).record! : await record(current!);
+        const archived = row || current ? undefined : archivedRecord(await store.tombstone(reference));
+        if (!row && !current && !archived) throw invalid('reference', 'is not in the outbox');
+        const result = row
+          ? (await run(row, true, claimedAt)).record!
+          : (archived ?? (await record(current!)));
         if (context) context.outcome = result.state;
         return result;
       });
@@ -180,7 +189,7 @@ export function createPayoutOutbox<Tx = unknown>(options: PayoutOutboxOptions<Tx
 
     async get(reference) {
       const row = await store.get(reference);
-      return row && record(row);
+      return row ? record(row) : archivedRecord(await store.tombstone(reference));
     },
 
     async list(given = {}) {
@@ -202,6 +211,10 @@ export function createPayoutOutbox<Tx = unknown>(options: PayoutOutboxOptions<Tx
     async count() {
       const { states, oldestOpen } = await store.count();
       return { states, oldestOpen: oldestOpen === null ? null : new Date(oldestOpen) };
+    },
+
+    async archive(given) {
+      return { archived: await store.archive(...archiveArguments(given)) };
     },
 
     async retry(reference, given = {}) {

@@ -1,10 +1,10 @@
 import type { PostgresQueryable } from './postgres.js';
 import { rowFrom } from './record.js';
 import { LISTED_ID, named } from './sql.js';
+import { NOW } from './sql-columns.js';
 import type { PayoutOutboxStore } from './types.js';
 
-// The database's clock, to the millisecond (a JavaScript Date's precision, so keyset cursors compare exactly).
-export const NOW = `date_trunc('milliseconds', clock_timestamp())`;
+export { NOW };
 export const MS = `* interval '1 millisecond'`;
 export const FREE = `(lease_until IS NULL OR lease_until < ${NOW})`;
 const SENT = `state IN ('created', 'recovered')`;

@@ -1,17 +1,11 @@
 import { RequestValidationError } from '../index.js';
+import { postgresInsert } from './postgres-insert.js';
 import { FREE, MS, NOW, postgresLife } from './postgres-life.js';
 import { firstVersionKeys } from './postgres-upgrade.js';
-import { rowFrom, tally } from './record.js';
-import {
-  COLUMN_NAMES,
-  checkTable,
-  DEFAULT_OUTBOX_TABLE,
-  JSON_COLUMNS,
-  named,
-  postgresMigration,
-  TIME_COLUMNS,
-} from './sql.js';
-import type { OutboxRow, OutboxWrite, PayoutOutboxStore } from './types.js';
+import { rowFrom, tally, tombstoneFrom } from './record.js';
+import { checkTable, DEFAULT_OUTBOX_TABLE, postgresMigration } from './sql.js';
+import { archiveSql, tombstonesOf } from './sql-tombstones.js';
+import type { OutboxWrite, PayoutOutboxStore } from './types.js';
 
 /**
  * What the PostgreSQL store needs of a client: `query(text, values)` resolving `{ rows }`. `pg`'s `Pool`,
@@ -70,7 +64,6 @@ export function postgresOutboxStore(
 ): PayoutOutboxStore<PostgresQueryable> & { readonly lookupBeforeFirstSend: boolean } {
   const { client } = options;
   const table = checkTable(options.table ?? DEFAULT_OUTBOX_TABLE);
-  const remarks = named(table, 'remarks');
   const lookupBeforeFirstSend = options.lookupBeforeFirstSend === true;
   const rows = async (text: string, values: unknown[], on: PostgresQueryable = client) =>
     (await on.query(text, values)).rows.map(rowFrom);
@@ -113,41 +106,21 @@ export function postgresOutboxStore(
       await client.query(postgresMigration(table, await firstVersionKeys(client, table)));
       await check();
     },
-    async insert(row, tx) {
-      const on = tx ?? client;
-      if (tx) {
-        // In autocommit every statement is its own transaction, so its start is the transaction's.
-        const [state] = (await tx.query('SELECT now() = statement_timestamp() AS autocommit')).rows;
-        if (state?.autocommit === true) {
-          const message =
-            'is not inside a transaction (autocommit): run BEGIN on this client first, or leave tx out to record the payout on its own';
-          throw new RequestValidationError([{ path: ['tx'], message }]);
-        }
-      }
-      if (row.remark_key !== null) {
-        const holder = await reserve(on, row.remark_key, row.reference);
-        if (holder !== row.reference) return { inserted: false, remarkTakenBy: holder };
-      }
-      // Times from the database's clock, so a fresh row is due at once by the workers' reckoning.
-      const values: unknown[] = [];
-      const exprs = COLUMN_NAMES.map((c) => (TIMES.has(c) ? NOW : `$${values.push(value(row, c))}`));
-      const [inserted] = await rows(
-        `INSERT INTO ${table} (${COLUMN_NAMES.join(', ')}) VALUES (${exprs.join(', ')})
-         ON CONFLICT (reference) DO NOTHING RETURNING *`,
-        values,
-        on,
+    insert: postgresInsert(client, table),
+    async archive(before, limit) {
+      const { rows: gone } = await client.query(archiveSql(table, '$1', '$2', ' FOR UPDATE SKIP LOCKED'), [
+        new Date(before),
+        limit,
+      ]);
+      return gone.map((r) => String(r.reference));
+    },
+    async tombstone(reference) {
+      const { rows: found } = await client.query(
+        `SELECT * FROM ${tombstonesOf(table)} b
+         WHERE reference = $1 AND NOT EXISTS (SELECT 1 FROM ${table} t WHERE t.reference = b.reference)`,
+        [reference],
       );
-      if (inserted) return { inserted: true, row: inserted };
-      const [existing] = await rows(`SELECT * FROM ${table} WHERE reference = $1`, [row.reference], on);
-      // The reference is taken (by a payout that enqueue compares with this one): the remark reserved above for
-      // it goes back, unless that payout holds it, so a refused enqueue leaves nothing behind.
-      if (row.remark_key !== null && existing!.remark_key !== row.remark_key) {
-        await on.query(`DELETE FROM ${remarks} WHERE remark_key = $1 AND reference = $2`, [
-          row.remark_key,
-          row.reference,
-        ]);
-      }
-      return { inserted: false, existing: existing! };
+      return found[0] && tombstoneFrom(found[0]);
     },
     async claim(owner, leaseMs, reference, limit = 1, markFresh = false) {
       await check();
@@ -172,6 +145,7 @@ export function postgresOutboxStore(
       const result = await client.query(
         `UPDATE ${table} SET state = $3, sends = $4, answered = $5, lookups = $6, accepted = $7,
            lookup_first = $8, reason = $9, result = $10, attempts = $11, clock_doubt_ms = $13,
+           last_sent_at = COALESCE(to_timestamp($14::double precision / 1000), last_sent_at),
            next_attempt_at = ${NOW} + $12 ${MS}, updated_at = ${NOW}, lease_until = NULL, owner = NULL
          WHERE reference = $1 AND token = $2 RETURNING reference`,
         [
@@ -188,6 +162,7 @@ export function postgresOutboxStore(
           JSON.stringify(change.attempts),
           Math.round(change.delayMs),
           Math.round(change.clock_doubt_ms),
+          change.last_sent_at ?? null,
         ],
       );
       return result.rows.length === 1;
@@ -255,29 +230,4 @@ export function postgresOutboxStore(
     },
     ...postgresLife(client, table),
   };
-
-  /** Reserves `key` for `reference`; the reference holding it (`reference` itself when reserved now or before). */
-  async function reserve(on: PostgresQueryable, key: string, reference: string): Promise<string> {
-    // Twice at most: a reservation under way elsewhere is invisible to this statement's snapshot until it ends.
-    for (let tries = 0; ; tries++) {
-      const { rows: held } = await on.query(
-        `WITH taken AS (INSERT INTO ${remarks} (remark_key, reference, created_at) VALUES ($1, $2, ${NOW})
-           ON CONFLICT (remark_key) DO NOTHING RETURNING reference)
-         SELECT reference FROM taken UNION ALL SELECT reference FROM ${remarks} WHERE remark_key = $1 LIMIT 1`,
-        [key, reference],
-      );
-      const holder = held[0]?.reference;
-      if (typeof holder === 'string' || tries > 0) return String(holder ?? reference);
-    }
-  }
-}
-
-const TIMES = new Set(['created_at', 'updated_at', 'next_attempt_at']);
-
-/** A row's value for a column, as the driver takes it (JSON as text, times as Dates). */
-function value(row: OutboxRow, column: (typeof COLUMN_NAMES)[number]): unknown {
-  const v = row[column];
-  if (JSON_COLUMNS.has(column)) return v === null ? null : JSON.stringify(v);
-  if (TIME_COLUMNS.has(column)) return v === null ? null : new Date(v as number);
-  return v;
 }

@@ -2,6 +2,7 @@ import type { PaymentsClient } from '../index.js';
 import { remarkKey as keyOf } from '../payouts/proof/payout-identity.js';
 import {
   type ExpectedPayout,
+  type ReconcileDeps,
   type ReconcileOptions,
   type ReconciliationReport,
   reconcileListing,
@@ -19,20 +20,24 @@ import type { OutboxRow } from './types.js';
  * See docs/payout-lifecycle.md.
  */
 export function reconcilePayouts(
-  client: {
-    transactions: Pick<PaymentsClient['transactions'], 'list'>;
-    payouts: Pick<PaymentsClient['payouts'], 'assignsReference'>;
-  },
+  client: ReconcileClient,
   options: ReconcileOptions,
 ): Promise<ReconciliationReport> {
-  return reconcileListing(
-    {
-      list: (params, request) => client.transactions.list(params, request),
-      assigns: (currency) => client.payouts.assignsReference(currency),
-    },
-    options,
-  );
+  return reconcileListing(depsOf(client, Date.now), options);
 }
+
+/** What a reconciliation reads of the client. */
+type ReconcileClient = {
+  transactions: Pick<PaymentsClient['transactions'], 'list'>;
+  payouts: Pick<PaymentsClient['payouts'], 'assignsReference'>;
+};
+
+/** The client as a reconciliation reads it, the answers' `Date` headers measured against `now`. */
+const depsOf = (client: ReconcileClient, now: () => number): ReconcileDeps => ({
+  list: (params, request) => client.transactions.list(params, request),
+  assigns: (currency) => client.payouts.assignsReference(currency),
+  now,
+});
 
 /** Options of the outbox's `reconcile`. */
 export interface OutboxReconcileOptions {
@@ -48,8 +53,9 @@ export interface OutboxReconcileOptions {
  * Payouts sent this close to either end of the period (by the store's clock) may be listed on either side of it
  * (the service stamps them by its own clock). A sent record is the period's own when its last POST is inside the
  * period: it is compared, and one the period's listing does not show is looked for across the nearer end, this
- * far beyond it, before it is reported missing. Any other record the read takes (a POST near the period, or an
- * earlier POST in it that moved nothing) is `pending`: a listed one is accounted for.
+ * far beyond it (and as far again as the service's clock was measured from the store's), before it is reported
+ * missing. Any other record the read takes (a POST near the period, or an earlier POST in it that moved nothing)
+ * is `pending`: a listed one is accounted for.
  */
 const EDGE_MS = 10 * 60_000;
 
@@ -95,27 +101,28 @@ function expectedOf(row: OutboxRow, from: number, to: number): ExpectedPayout {
  * read fell short (then `reason` says so). Withdrawals beyond the ends belong to the periods there: not reported.
  */
 async function acrossEnds(
+  deps: ReconcileDeps,
   f: Follower,
   options: OutboxReconcileOptions,
   report: ReconciliationReport,
   records: OutboxRow[],
-  from: number,
-  to: number,
+  [from, to]: [number, number],
 ): Promise<ReconciliationReport> {
+  const edge = EDGE_MS + Math.abs(report.serviceClockOffsetMs ?? 0);
   // A set, not a scan of the rows per record: a day may hold many records and many unlisted ones.
   const unlisted = new Set(report.rows.filter((r) => r.kind === 'unlisted').map((r) => r.reference));
   const near = records.filter(
-    (row) => unlisted.has(row.reference) && (lastSent(row) < from + EDGE_MS || lastSent(row) > to - EDGE_MS),
+    (row) => unlisted.has(row.reference) && (lastSent(row) < from + edge || lastSent(row) > to - edge),
   );
   if (near.length === 0) return report;
   const missing = new Set(near.map((row) => row.reference));
   const found: ReconciliationReport['rows'] = [];
   let reason: string | undefined;
   for (const [start, end] of [
-    [from - EDGE_MS, from - 1],
-    [to + 1, to + EDGE_MS],
+    [from - edge, from - 1],
+    [to + 1, to + edge],
   ] as const) {
-    const beyond = await reconcilePayouts(f.client, {
+    const beyond = await reconcileListing(deps, {
       from: new Date(start),
       to: new Date(end),
       ...(options.maxLookupPages === undefined ? {} : { maxLookupPages: options.maxLookupPages }),
@@ -156,14 +163,38 @@ export async function reconcileOutbox(
     Number.isFinite(from) && Number.isFinite(to)
       ? await listAll(f.store, { sentBetween: [from! - EDGE_MS, to! + EDGE_MS] })
       : [];
-  const period = await reconcilePayouts(f.client, {
+  // The records' times are the store's: the service's clock is measured against it.
+  const offset = (await f.store.now()) - Date.now();
+  const deps = depsOf(f.client, () => Date.now() + offset);
+  const period = await reconcileListing(deps, {
     ...options,
     timeout: f.timeout,
     payouts: rows.map((row) => expectedOf(row, from!, to!)),
   });
-  const report = period.complete ? await acrossEnds(f, options, period, rows, from!, to!) : period;
+  const report = !period.complete
+    ? period
+    : period.serviceClockOffsetMs === undefined
+      ? unmeasured(period)
+      : await acrossEnds(deps, f, options, period, rows, [from!, to!]);
   const accounted = await accountedElsewhere(f, report.rows);
   return { ...report, rows: report.rows.filter((row) => !accounted.has(row)) };
+}
+
+/**
+ * A period read whose answers carried no `Date` header: how far the service's clock is from the store's is not
+ * known, so a record the listing does not show may be listed beyond any edge. No record is called missing; the
+ * report says it cannot conclude. Rows that do not rest on the clocks (differences, withdrawals no record accounts
+ * for) stand.
+ */
+function unmeasured(report: ReconciliationReport): ReconciliationReport {
+  const unlisted = report.rows.filter((r) => r.kind === 'unlisted').length;
+  if (unlisted === 0) return report;
+  return {
+    ...report,
+    complete: false,
+    reason: `the service's answers carried no Date header, so its clock cannot be compared with the store's: ${unlisted} record(s) the listing does not show may be listed beyond the period's ends, and none is reported unlisted`,
+    rows: report.rows.filter((r) => r.kind !== 'unlisted'),
+  };
 }
 
 /**

@@ -1,8 +1,11 @@
 import { APIError } from '../index.js';
+import { KEPT } from './sql-tombstones.js';
 import {
+  type InsertResult,
   type OutboxAttempt,
   type OutboxChange,
   type OutboxRow,
+  type OutboxTombstone,
   type PayoutRecord,
   type PayoutState,
   STATES,
@@ -192,3 +195,51 @@ export const EMPTY_ROW: Omit<OutboxRow, 'reference' | 'currency' | 'body' | 'rem
   delivered: 0,
   hook_failures: 0,
 };
+
+/** A row as its tombstone keeps it: the `KEPT` columns, the others empty, due (in its record) when it last changed. */
+export function keptOf(row: OutboxRow): OutboxRow {
+  const empty: Partial<OutboxRow> = structuredClone(EMPTY_ROW);
+  for (const column of KEPT) delete empty[column];
+  const { marked: _, ...rest } = structuredClone(row);
+  return { ...rest, ...empty, next_attempt_at: row.updated_at };
+}
+
+/** A tombstones row as a driver returns it; a row of its own only when it kept one. */
+export function tombstoneFrom(raw: Record<string, unknown>): OutboxTombstone {
+  const tombstone: OutboxTombstone = {
+    reference: String(raw.reference),
+    remark_key: (raw.remark_key as string | null) ?? null,
+    archived_at: time(raw.archived_at),
+  };
+  if (raw.state != null && raw.body != null) {
+    tombstone.row = keptOf(rowFrom({ ...EMPTY_ROW, attempts: [], changes: [], ...raw }));
+  }
+  return tombstone;
+}
+
+/** The record of a tombstone that kept its row (`archivedAt` set), or undefined. */
+export function archivedRecord(tombstone: OutboxTombstone | undefined): PayoutRecord | undefined {
+  if (!tombstone?.row) return undefined;
+  return {
+    ...toRecord(tombstone.row),
+    archivedAt: new Date(tombstone.archived_at ?? tombstone.row.updated_at),
+  };
+}
+
+/**
+ * An insert that added nothing: the live row under the reference, else its tombstone (a store's reads). The
+ * remark reserved for this enqueue goes back (`giveBack`) unless that payout holds it, so a refused enqueue
+ * leaves nothing behind.
+ */
+export function notInserted(
+  row: OutboxRow,
+  existing: OutboxRow | undefined,
+  archived: OutboxTombstone | undefined,
+): { result: InsertResult; giveBack: boolean } {
+  const held = existing?.remark_key ?? archived?.remark_key ?? null;
+  const giveBack = row.remark_key !== null && held !== row.remark_key;
+  if (existing) return { result: { inserted: false, existing }, giveBack };
+  // The reference conflicted, so a live row or a tombstone holds it: a row deleted since leaves its tombstone.
+  if (archived) return { result: { inserted: false, archived }, giveBack };
+  throw new Error(`payout ${row.reference} was neither recorded nor found: its reference is held by nothing`);
+}

@@ -1,28 +1,20 @@
-import {
-  APIError,
-  type LookupBeforeRetryOptions,
-  type PayoutOutcome,
-  PayoutOutcomeUnknownError,
-  RequestValidationError,
-} from '../index.js';
-import { answeredWithoutCommitment, wasAccepted } from '../payouts/payout-answers.js';
+import { PayoutMayHaveMovedError } from '../index.js';
+import { describeDoubt, inDoubt } from '../payouts/attempt/machine.js';
+import { type AttemptEffects, type AttemptStop, runAttempt } from '../payouts/attempt/run.js';
+import type { AttemptPolicy, AttemptState, PostAnswer } from '../payouts/attempt/state.js';
+import { answerOfFailure } from '../payouts/payout-answers.js';
+import { lookupResult } from '../payouts/payout-recovery.js';
 import { appendAttempts, attemptOf, toRecord } from './record.js';
-import { matchOf, notSentReason, windowOf } from './sight.js';
+import { matchOf, notSentReason } from './sight.js';
 import type { Step, StepResult, StepSettings } from './step.js';
 import type { OutboxRow, PayoutState, StoredResult } from './types.js';
 
-/** The claim was lost (or renewed too late) before the POST: nothing was sent. */
-class ClaimLost extends Error {
-  constructor(readonly marked: boolean) {
-    super(marked ? 'the claim was renewed too late to send within it' : 'another owner holds the payout');
-  }
-}
-
 /**
- * Drives one claimed row (its `token` is this caller's) one step, through the same `lookupBeforeRetry` a merchant
- * calls: looked up first where an earlier send may have gone through, then at most one POST, fenced by the
- * claim, and what came of it written. Every write is fenced by the token, so an owner whose claim lapsed
- * changes nothing.
+ * Drives one claimed row (its `token` is this caller's) through the payout state machine that
+ * `lookupBeforeRetry` drives too (`payouts/attempt/`): the row is the state. Every POST is fenced by the claim
+ * (marked, lease renewed, right before it leaves); a wait longer than the step's own visibility waits is not sat
+ * out holding the lease: the row is written back due then. Every write is fenced by the token, so an owner
+ * whose claim lapsed changes nothing.
  */
 export async function step(
   settings: StepSettings,
@@ -35,78 +27,116 @@ export async function step(
     settings,
     row,
     trail: [],
-    sends: row.sends,
-    answered: row.answered,
-    lookups: row.lookups,
-    accepted: row.accepted,
-    answeredNow: false,
-    clockDoubt: row.clock_doubt_ms,
     claimedAt,
     clock: () => storeNow + (performance.now() - claimedAt),
   };
-  // Sent before, and not every send answered "not taken" (429, 503): it may have moved money. (A row the claim
-  // marked was fresh: never sent, nothing to look up.)
-  const doubt =
-    !row.marked &&
-    (row.sends > row.answered || row.lookup_first || (settings.lookupBeforeFirstSend && row.sends === 0));
-  const sent = row.marked ? row.sends - 1 : row.sends;
-  if (s.accepted || (sent >= settings.maxSends && doubt)) return lookOnly(s, readBack);
-  if (sent >= settings.maxSends) return finish(s, 'not_sent', notSentReason(s), readBack);
-  if (doubt) await settings.hooks.beforeLookup?.(row.reference);
-  let outcome: PayoutOutcome;
-  try {
-    outcome = await settings.client.payouts.lookupBeforeRetry(row.body.body, send(s, doubt));
-  } catch (error) {
-    await settings.hooks.afterPost?.(row.reference);
-    return failed(s, error, doubt, readBack);
-  }
-  await settings.hooks.afterPost?.(row.reference);
-  if (outcome.status === 'created') {
-    const detail = `created ${outcome.payout.id}`;
-    s.trail.push(attemptOf('post', undefined, detail, { status: 200, requestId: outcome.requestId }));
-    return finish(s, 'created', null, readBack, { payout: outcome.payout });
-  }
-  if (outcome.status === 'recovered')
-    return finish(s, 'recovered', null, readBack, { transaction: outcome.transaction });
-  // Not sent, proven: again after the back-off (or the service's Retry-After), unless the sends are spent. A 429 or
-  // 503 that a complete lookup confirmed leaves no doubt behind; any other failure does (the next step looks first).
-  if (s.answeredNow) s.answered += 1;
-  if (s.sends >= settings.maxSends) return finish(s, 'not_sent', notSentReason(s), readBack);
-  const delay = Math.max(outcome.retryAfterMs ?? 0, settings.backoff(s.sends));
-  return finish(s, 'retry', outcome.reason, readBack, undefined, delay);
+  const start = stateOf(row, settings, s.clock());
+  const stop = await runAttempt(effects(s), start, policyOf(settings, row));
+  return conclude(s, stop, readBack);
 }
 
-/** The options of the step's one `lookupBeforeRetry` call. */
-function send(s: Step, doubt: boolean): LookupBeforeRetryOptions {
-  const { settings, row } = s;
-  const { digits } = row.body;
+/** The row as the machine's state. A row its claim marked counts the send about to leave: not yet sent here. */
+function stateOf(row: OutboxRow, settings: StepSettings, now: number): AttemptState {
+  const sends = row.marked ? row.sends - 1 : row.sends;
+  const lookupFirst = row.lookup_first || (settings.lookupBeforeFirstSend && row.sends === 0);
   return {
-    lookupFirst: doubt,
-    maxAttempts: 1,
-    visibilityWaits: settings.visibilityWaits,
-    timeout: settings.timeout,
-    maxLookupPages: settings.maxLookupPages,
-    ...windowOf(s),
-    ...matchOf(s),
-    ...(digits === undefined ? {} : { digits }),
-    beforePost: () => (s.row.marked ? inLease(s) : claimToSend(s)),
-    onAttempt: (event) => {
-      if (event.type === 'ambiguous') {
-        s.accepted ||= wasAccepted(event.error);
-        s.answeredNow = answeredWithoutCommitment(event.error);
-        s.trail.push(attemptOf('post', event.error));
-      } else if (event.type === 'lookup') {
-        // "absent" only where the lookup proved it: an operator reads the trail before resolving by hand.
-        const said = event.found
-          ? 'found'
-          : event.error
-            ? undefined
-            : event.complete
-              ? 'absent'
-              : `no proof: ${event.reason}`;
-        s.trail.push(attemptOf('lookup', event.error, said, { requestId: event.requestId }));
-        s.clockDoubt = Math.max(s.clockDoubt, event.clockSkewMs ?? 0);
+    sends,
+    settled: Math.min(row.answered, sends),
+    lookupFirst,
+    doubted: lookupFirst || sends > 0,
+    accepted: row.accepted,
+    firstSentAt: row.first_sent_at ?? undefined,
+    // With none recorded, a failover may have lost the mark of a POST that left before this claim: it ends
+    // within its timeout from now at the latest (the mark's time plus the longest a POST takes, `postSpanMs`).
+    lastSentAt: row.last_sent_at ?? (lookupFirst ? now - (settings.leaseMs - settings.guardMs) : undefined),
+    lookups: row.lookups,
+    clockOffsetMs: row.clock_doubt_ms,
+  };
+}
+
+/** The outbox's rules: lookups spread over the back-off until `maxLookups`, the listing lag counted in. */
+function policyOf(settings: StepSettings, row: OutboxRow): AttemptPolicy {
+  // The visibility waits within the step, then `maxLookups` more from the listing lag on, spread by the back-off.
+  const offsets: number[] = [];
+  let at = 0;
+  for (const wait of settings.visibilityWaits) {
+    at += wait;
+    offsets.push(at);
+  }
+  at = Math.max(at, settings.listingLagMs);
+  for (let i = 0; i < settings.maxLookups; i++) {
+    offsets.push(at);
+    at += settings.backoffFloor(i + 1);
+  }
+  return {
+    maxSends: settings.maxSends,
+    listingLagMs: settings.listingLagMs,
+    lookupAfterMs: offsets,
+    // A POST leaves at most `leaseMs - guardMs` after the statement that marked it, and ends within its timeout.
+    postSpanMs: settings.leaseMs - settings.guardMs + settings.timeout,
+    sendGapMs: (sends) => settings.backoffFloor(sends),
+    deadline: Number.POSITIVE_INFINITY,
+    maxRetryAfterMs: Number.MAX_SAFE_INTEGER,
+    since: row.created_at,
+    marginMs: 120_000,
+  };
+}
+
+/** What the machine's driver does here: the client's POST and search, the claim's fence, the step's waits. */
+function effects(s: Step): AttemptEffects {
+  const { settings, row } = s;
+  const { body, digits } = row.body;
+  const wire = settings.client.payouts.check(body, { digits });
+  const currency = { currency: wire.currency, payout: wire };
+  const match = matchOf(s);
+  // What the lease's guard reserves for one POST and its visibility waits.
+  const longestWait = settings.timeout + settings.visibilityWaits.reduce((a, b) => a + b, 0);
+  return {
+    now: s.clock,
+    beforePost: (state) => (row.marked && state.sends === row.sends - 1 ? inLease(s) : claimToSend(s)),
+    post: async () => {
+      let answer: PostAnswer;
+      try {
+        const options = {
+          timeout: settings.timeout,
+          maxRetries: 0,
+          ...(digits === undefined ? {} : { digits }),
+        };
+        const { data, response } = await settings.client.payouts.create(body, options).withResponse();
+        answer = { kind: 'committed', payout: data, requestId: response.requestId };
+        const detail = `created ${data.id}`;
+        s.trail.push(attemptOf('post', undefined, detail, { status: 200, requestId: response.requestId }));
+      } catch (error) {
+        answer = answerOfFailure(error);
+        // `create` wraps a doubt: the trail names what came back (a 503, a cut 2xx), not the wrapper.
+        s.trail.push(attemptOf('post', error instanceof PayoutMayHaveMovedError ? error.cause : error));
       }
+      await settings.hooks.afterPost?.(row.reference);
+      return answer;
+    },
+    lookup: async (window) => {
+      await settings.hooks.beforeLookup?.(row.reference);
+      const result = await settings.client.payouts.search(row.reference, {
+        since: new Date(window.since),
+        clock: s.clock,
+        windowMarginMs: window.marginMs,
+        maxLookupPages: settings.maxLookupPages,
+        timeout: settings.timeout,
+        ...currency,
+        ...match,
+      });
+      // "absent" only where the lookup proved it: an operator reads the trail before resolving by hand.
+      const said = result.found ? 'found' : result.complete ? 'absent' : `no proof: ${result.reason}`;
+      s.trail.push(attemptOf('lookup', undefined, said, { requestId: result.requestId }));
+      return { result: lookupResult(result), clockSkewMs: result.clockSkewMs };
+    },
+    // A wait the lease's guard covers (a POST's timeout and the visibility waits) is sat out within the step; a
+    // longer one (the listing lag, a back-off, a Retry-After) releases the row, due when the wait ends.
+    wait: async (wait) => {
+      const ms = wait.until - s.clock();
+      if (ms > longestWait) return false;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+      return true;
     },
   };
 }
@@ -116,129 +146,94 @@ function send(s: Step, doubt: boolean): LookupBeforeRetryOptions {
  * back late (a paused process, a slow database) may have outlived the lease: then another owner may be looking,
  * and this one stops without sending.
  */
-async function claimToSend(s: Step): Promise<void> {
+async function claimToSend(s: Step): Promise<boolean> {
   const { settings, row } = s;
   const started = performance.now();
-  if (!(await settings.store.mark(row.reference, row.token, settings.leaseMs))) throw new ClaimLost(false);
-  if (performance.now() - started > settings.leaseMs - settings.guardMs) throw new ClaimLost(true);
-  s.sends += 1;
+  if (!(await settings.store.mark(row.reference, row.token, settings.leaseMs))) {
+    s.lost = 'claim';
+    return false;
+  }
+  if (performance.now() - started > settings.leaseMs - settings.guardMs) {
+    s.lost = 'late';
+    return false;
+  }
   await settings.hooks.beforePost?.(row.reference);
+  return true;
 }
 
-/**
- * A row the claim marked: its POST leaves only with `guardMs` of the lease left, counted from before the claim
- * (a mark that came back late, as in `claimToSend`).
- */
-async function inLease(s: Step): Promise<void> {
+/** A row the claim marked: its POST leaves only with `guardMs` of the lease left, counted from before the claim. */
+async function inLease(s: Step): Promise<boolean> {
   const { settings, row } = s;
-  if (performance.now() - s.claimedAt > settings.leaseMs - settings.guardMs) throw new ClaimLost(true);
+  if (performance.now() - s.claimedAt > settings.leaseMs - settings.guardMs) {
+    s.lost = 'late';
+    return false;
+  }
   await settings.hooks.beforePost?.(row.reference);
+  return true;
 }
 
-/** What a thrown step means: lost claim, refusal, or an outcome nobody can tell yet. */
-async function failed(s: Step, error: unknown, doubt: boolean, readBack: boolean) {
-  if (error instanceof ClaimLost) {
-    if (!error.marked) return lost(s, readBack);
-    // Renewed too late: the mark counted a send that never left, and this owner still holds the row.
-    s.trail.push(attemptOf('lost', undefined, error.message));
+/** Writes where the machine stopped: an outcome, a wait (due then), or a POST the claim did not allow. */
+async function conclude(s: Step, stop: AttemptStop, readBack: boolean): Promise<StepResult> {
+  const { state, step: last } = stop;
+  if (s.lost === 'claim') return lost(s, readBack);
+  if (s.lost === 'late') {
+    // Renewed too late: the mark may have counted a send that never left; this owner still holds the row.
+    s.trail.push(attemptOf('lost', undefined, 'the claim was renewed too late to send within it'));
     const reason = 'the previous owner stopped before sending (its claim was renewed too late)';
-    return finish(s, s.row.state, reason, readBack, undefined, 0, s.row.sends);
+    return finish(s, state, s.row.state, reason, readBack);
   }
-  if (error instanceof PayoutOutcomeUnknownError) {
-    s.accepted ||= error.errors.some(wasAccepted);
-    // A refusal after a doubt may be the earlier payout's doing: it is looked up from now on, never sent again.
-    if (error.cause !== undefined) {
-      s.trail.push(attemptOf('post', error.cause));
-      s.accepted = true;
+  if (last.type === 'wait') {
+    const delay = Math.max(0, last.until - s.clock());
+    const open: PayoutState = inDoubt(state) ? 'sending' : 'retry';
+    const reason = open === 'sending' ? describeDoubt(state) : 'waiting to send again';
+    return finish(s, state, open, reason, readBack, undefined, delay);
+  }
+  if (last.type !== 'done') throw new Error(`the payout state machine stopped at ${last.type}`);
+  const outcome = last.outcome;
+  switch (outcome.status) {
+    case 'created':
+      return finish(s, state, 'created', null, readBack, { payout: outcome.payout });
+    case 'recovered':
+      return finish(s, state, 'recovered', null, readBack, { transaction: outcome.transaction });
+    case 'not_sent':
+      return finish(s, state, 'not_sent', `${notSentReason(state)} (${outcome.reason})`, readBack);
+    case 'refused': {
+      const error = outcome.error;
+      return finish(s, state, 'refused', error instanceof Error ? error.message : String(error), readBack);
     }
-    return inconclusive(s, error.reason, readBack);
+    case 'unknown':
+      return finish(s, state, 'unknown', outcome.reason, readBack);
   }
-  if (error instanceof APIError || error instanceof RequestValidationError) {
-    s.trail.push(attemptOf('post', error));
-    // `lookupBeforeRetry` throws a refusal as it came only with nothing to doubt it (no lookupFirst, no
-    // unanswered POST); where the step had a doubt of its own, nothing is concluded from it.
-    if (!doubt) return finish(s, 'refused', error.message, readBack);
-    return inconclusive(
-      s,
-      `the payout could not be sent (${error.message}) and an earlier send may have gone through`,
-      readBack,
-    );
-  }
-  throw error;
-}
-
-/** Thrown by `beforePost` where a step only looks: the lookup before it proved the payout absent. */
-class ProvenAbsent extends Error {}
-
-/**
- * A payout that may exist (accepted, or sends spent after a doubt): only looked up, never sent again. It runs the
- * same `lookupBeforeRetry`, with a lookup first and a `beforePost` that stops it, so its trail carries the
- * lookups' request ids like any other step's.
- */
-async function lookOnly(s: Step, readBack: boolean) {
-  const { settings, row } = s;
-  await settings.hooks.beforeLookup?.(row.reference);
-  const only = {
-    ...send(s, true),
-    visibilityWaits: [0],
-    beforePost: () => {
-      throw new ProvenAbsent();
-    },
-  };
-  try {
-    const outcome = await settings.client.payouts.lookupBeforeRetry(row.body.body, only);
-    if (outcome.status === 'recovered') {
-      return finish(s, 'recovered', null, readBack, { transaction: outcome.transaction });
-    }
-  } catch (error) {
-    if (!(error instanceof ProvenAbsent)) {
-      if (error instanceof PayoutOutcomeUnknownError) return inconclusive(s, error.reason, readBack);
-      throw error;
-    }
-  }
-  if (!s.accepted) return finish(s, 'not_sent', notSentReason(s), readBack);
-  return inconclusive(
-    s,
-    'a POST may have gone through (see attempts) but the payout is not listed yet',
-    readBack,
-  );
-}
-
-/** A step that could not conclude: look again later, or hand it to a person after `maxLookups` rounds. */
-function inconclusive(s: Step, reason: string, readBack: boolean) {
-  s.lookups += 1;
-  if (s.lookups >= s.settings.maxLookups) {
-    return finish(s, 'unknown', `${reason} (after ${s.lookups} lookups)`, readBack);
-  }
-  return finish(s, 'sending', reason, readBack, undefined, s.settings.backoff(s.lookups));
 }
 
 /** Writes the step's outcome, fenced by the token, and releases the lease. */
 async function finish(
   s: Step,
-  state: PayoutState,
+  state: AttemptState,
+  to: PayoutState,
   reason: string | null,
   readBack: boolean,
   result?: StoredResult,
   delayMs = 0,
-  sends = s.sends,
 ): Promise<StepResult> {
   const { settings, row } = s;
-  const settled = state === 'created' || state === 'recovered';
   const written = await settings.store.write(row.reference, row.token, {
-    state,
-    sends,
-    answered: s.answered,
-    lookups: settled || state === 'retry' ? 0 : s.lookups,
-    accepted: s.accepted,
-    lookup_first: row.lookup_first && !settled && state !== 'retry',
-    clock_doubt_ms: s.clockDoubt,
+    state: to,
+    sends: state.sends,
+    answered: state.settled,
+    lookups: state.lookups,
+    accepted: state.accepted,
+    lookup_first: state.lookupFirst,
+    clock_doubt_ms: state.clockOffsetMs,
     reason,
     result: result ?? row.result,
     attempts: appendAttempts(row.attempts, s.trail),
     delayMs,
+    ...(row.last_sent_at === null && state.lastSentAt !== undefined
+      ? { last_sent_at: state.lastSentAt }
+      : {}),
   });
-  const outcome = written ? state : 'lost';
+  const outcome = written ? to : 'lost';
   await settings.hooks.afterWrite?.(row.reference, outcome);
   // A worker loop has no use for the record: one round trip fewer per payout.
   if (!readBack) return { state: outcome };

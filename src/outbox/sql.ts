@@ -1,5 +1,8 @@
 import { RequestValidationError } from '../index.js';
-import { STATES } from './types.js';
+import { COLUMN_NAMES, COLUMNS, type Column, named, STATE_LIST } from './sql-columns.js';
+import { postgresTombstones, sqliteTombstones } from './sql-tombstones.js';
+
+export { COLUMN_NAMES, type Column, named } from './sql-columns.js';
 
 /** The table's default name. */
 export const DEFAULT_OUTBOX_TABLE = 'payout_outbox';
@@ -14,62 +17,14 @@ export function checkTable(table: string): string {
   return table;
 }
 
-/** The table's companion names: its remarks table and its indexes. */
-export const named = (table: string, suffix: string) => `${table}_${suffix}`;
 const indexName = (table: string, suffix: string) => `${table.replace('.', '_')}_${suffix}`;
 /** The index of open rows by due time: what a claim reads. */
 export const dueIndex = (table: string) => indexName(table, 'due');
 /** The index of sent rows with changes whose hooks have not run: what a delivery claim reads. */
 export const undeliveredIndex = (table: string) => indexName(table, 'undelivered');
-const STATE_LIST = STATES.map((s) => `'${s}'`).join(', ');
 const OPEN_LIST = `('pending', 'sending', 'retry')`;
 const SENT_LIST = `('created', 'recovered')`;
 
-/**
- * The columns, in each dialect's types. PostgreSQL: times `timestamptz` (read from the database's clock, so
- * workers whose clocks disagree still agree on leases), JSON in `jsonb`, the state checked. SQLite: times in
- * epoch milliseconds, JSON as text (its own types).
- */
-const COLUMNS = {
-  reference: ['text PRIMARY KEY', 'TEXT PRIMARY KEY'],
-  state: [`text NOT NULL CHECK (state IN (${STATE_LIST}))`, `TEXT NOT NULL CHECK (state IN (${STATE_LIST}))`],
-  currency: ['text NOT NULL', 'TEXT NOT NULL'],
-  body: ['jsonb NOT NULL', 'TEXT NOT NULL'],
-  remark_key: ['text', 'TEXT'],
-  created_at: ['timestamptz NOT NULL', 'INTEGER NOT NULL'],
-  updated_at: ['timestamptz NOT NULL', 'INTEGER NOT NULL'],
-  next_attempt_at: ['timestamptz NOT NULL', 'INTEGER NOT NULL'],
-  lease_until: ['timestamptz', 'INTEGER'],
-  owner: ['text', 'TEXT'],
-  token: ['bigint NOT NULL DEFAULT 0', 'INTEGER NOT NULL DEFAULT 0'],
-  sends: ['integer NOT NULL DEFAULT 0', 'INTEGER NOT NULL DEFAULT 0'],
-  answered: ['integer NOT NULL DEFAULT 0', 'INTEGER NOT NULL DEFAULT 0'],
-  lookups: ['integer NOT NULL DEFAULT 0', 'INTEGER NOT NULL DEFAULT 0'],
-  accepted: ['boolean NOT NULL DEFAULT false', 'INTEGER NOT NULL DEFAULT 0'],
-  lookup_first: ['boolean NOT NULL DEFAULT false', 'INTEGER NOT NULL DEFAULT 0'],
-  first_sent_at: ['timestamptz', 'INTEGER'],
-  last_sent_at: ['timestamptz', 'INTEGER'],
-  clock_doubt_ms: ['bigint NOT NULL DEFAULT 0', 'INTEGER NOT NULL DEFAULT 0'],
-  reason: ['text', 'TEXT'],
-  result: ['jsonb', 'TEXT'],
-  attempts: [`jsonb NOT NULL DEFAULT '[]'`, `TEXT NOT NULL DEFAULT '[]'`],
-  // The payout's own life after it was sent, as observed (times by the service's clock: the rows' updated_at).
-  status: ['text', 'TEXT'],
-  status_at: ['timestamptz', 'INTEGER'],
-  observed_at: ['timestamptz', 'INTEGER'],
-  uetr: ['text', 'TEXT'],
-  tracking_codes: ['jsonb', 'TEXT'],
-  final_at: ['timestamptz', 'INTEGER'],
-  transaction_id: ['text', 'TEXT'],
-  // Changes observed (`observed`, the last one's seq) apart from those whose hooks ran (`delivered`).
-  changes: [`jsonb NOT NULL DEFAULT '[]'`, `TEXT NOT NULL DEFAULT '[]'`],
-  observed: ['integer NOT NULL DEFAULT 0', 'INTEGER NOT NULL DEFAULT 0'],
-  delivered: ['integer NOT NULL DEFAULT 0', 'INTEGER NOT NULL DEFAULT 0'],
-  hook_failures: ['integer NOT NULL DEFAULT 0', 'INTEGER NOT NULL DEFAULT 0'],
-} as const;
-
-export type Column = keyof typeof COLUMNS;
-export const COLUMN_NAMES = Object.keys(COLUMNS) as Column[];
 /** Columns added since the first release of the table (whose other columns every table has). */
 export const ADDED_COLUMNS: Column[] = [
   'remark_key',
@@ -213,8 +168,8 @@ END $upgrade$;`;
 }
 
 /**
- * The outbox for PostgreSQL: its tables (payouts, remarks, leases), an upgrade of a table of an earlier version,
- * and the indexes, as one
+ * The outbox for PostgreSQL: its tables (payouts, remarks, leases, tombstones and the trigger that keeps them), an
+ * upgrade of a table of an earlier version, and the indexes, as one
  * script that runs as one transaction (`migrate()` sends it as one simple query) behind an advisory lock, so
  * two processes migrating at once take turns. Apply it with your own migration tool as it is.
  */
@@ -232,18 +187,19 @@ export function postgresMigration(table: string, keys: ReadonlyArray<readonly [s
 SELECT pg_advisory_xact_lock(hashtext('payments-service-sdk outbox migrate ${table}'));
 ${createTables(table, 0)}
 ${upgradePostgres(table, keys)}
-${createIndexes(table, 0)}COMMIT;
+${postgresTombstones(table)}${createIndexes(table, 0)}COMMIT;
 `;
 }
 
 /**
- * The outbox for SQLite (`node:sqlite`): the same columns in SQLite's types, the remarks and leases tables, and
- * the indexes. `migrate()` runs the tables, adds the columns of later versions to an older table, then the
- * indexes (some are on those columns), in one transaction.
+ * The outbox for SQLite (`node:sqlite`): the same columns in SQLite's types, the remarks, leases and tombstones
+ * tables, the trigger that keeps a tombstone of every deleted row, and the indexes. `migrate()` runs the tables,
+ * adds the columns of later versions to an older table, then the tombstones and the indexes (some are on those
+ * columns), in one transaction.
  */
 export function sqliteOutboxSchema(table = DEFAULT_OUTBOX_TABLE): string {
   return `${sqliteTables(table)}
-${sqliteIndexes(table)}`;
+${sqliteTombstones(checkTable(table))}${sqliteIndexes(table)}`;
 }
 
 /** The tables alone, and the indexes alone, for `migrate()`'s upgrade between them. */

@@ -1,15 +1,8 @@
 import { RequestValidationError } from '../index.js';
-import { rowFrom, tally } from './record.js';
-import {
-  COLUMN_NAMES,
-  checkTable,
-  DEFAULT_OUTBOX_TABLE,
-  dueIndex,
-  JSON_COLUMNS,
-  named,
-  sqliteIndexes,
-  sqliteTables,
-} from './sql.js';
+import { rowFrom, tally, tombstoneFrom } from './record.js';
+import { checkTable, DEFAULT_OUTBOX_TABLE, dueIndex, named, sqliteIndexes, sqliteTables } from './sql.js';
+import { archiveSql, seedTombstones, sqliteTombstones, tombstonesOf } from './sql-tombstones.js';
+import { sqliteInsert } from './sqlite-insert.js';
 import { sqliteLife } from './sqlite-life.js';
 import { upgradeSqlite } from './sqlite-upgrade.js';
 import type { OutboxRow, PayoutOutboxStore } from './types.js';
@@ -98,9 +91,13 @@ export function sqliteOutboxStore(options: SqliteOutboxStoreOptions): PayoutOutb
       db.exec('PRAGMA journal_mode = WAL');
       db.exec('BEGIN IMMEDIATE');
       try {
+        const tombstones = tombstonesOf(table);
+        const kept = db.prepare(`PRAGMA table_info(${tombstones})`).all().length > 0;
         db.exec(sqliteTables(table));
         upgradeSqlite(db, table, remarks);
-        // After the upgrade: some indexes are on columns it adds.
+        // After the upgrade: the trigger copies columns it adds, and some indexes are on them.
+        db.exec(sqliteTombstones(table));
+        if (!kept) db.exec(seedTombstones(table));
         db.exec(sqliteIndexes(table));
         db.exec('COMMIT');
       } catch (error) {
@@ -108,44 +105,19 @@ export function sqliteOutboxStore(options: SqliteOutboxStoreOptions): PayoutOutb
         throw error;
       }
     },
-    // Synchronous up to its result, so an enqueue inside the caller's open transaction is part of it.
-    async insert(row: OutboxRow, tx?: SqliteDatabase) {
-      const on = tx ?? db;
-      if (tx && tx.isTransaction === false) {
-        const message =
-          'is not inside a transaction: run BEGIN on this database first, or leave tx out to record the payout on its own';
-        throw new RequestValidationError([{ path: ['tx'], message }]);
-      }
-      const t = clock();
-      if (row.remark_key !== null) {
-        statement(`INSERT INTO ${remarks} VALUES (?, ?, ?) ON CONFLICT (remark_key) DO NOTHING`, on).all(
-          row.remark_key,
-          row.reference,
-          t,
-        );
-        const holder = statement(`SELECT reference FROM ${remarks} WHERE remark_key = ?`, on).get(
-          row.remark_key,
-        ) as { reference: string };
-        if (holder.reference !== row.reference) return { inserted: false, remarkTakenBy: holder.reference };
-      }
-      const stamped = { ...row, created_at: t, updated_at: t, next_attempt_at: t };
-      const [inserted] = rows(
-        `INSERT INTO ${table} (${COLUMN_NAMES.join(', ')}) VALUES (${COLUMN_NAMES.map(() => '?').join(', ')})
-         ON CONFLICT (reference) DO NOTHING RETURNING *`,
-        COLUMN_NAMES.map((c) => sqliteValue(stamped, c)),
-        on,
-      );
-      if (inserted) return { inserted: true, row: inserted };
-      const [existing] = rows(`SELECT * FROM ${table} WHERE reference = ?`, [row.reference], on);
-      // The reference is taken (by a payout that enqueue compares with this one): the remark reserved above for
-      // it goes back, unless that payout holds it, so a refused enqueue leaves nothing behind.
-      if (row.remark_key !== null && existing!.remark_key !== row.remark_key) {
-        statement(`DELETE FROM ${remarks} WHERE remark_key = ? AND reference = ?`, on).all(
-          row.remark_key,
-          row.reference,
-        );
-      }
-      return { inserted: false, existing: existing! };
+    insert: sqliteInsert(table, clock, statement),
+    async archive(before, limit) {
+      const gone = statement(archiveSql(table, '?', '?')).all(before, before, limit) as {
+        reference: string;
+      }[];
+      return gone.map((r) => r.reference);
+    },
+    async tombstone(reference) {
+      const found = statement(
+        `SELECT * FROM ${tombstonesOf(table)} b
+         WHERE reference = ? AND NOT EXISTS (SELECT 1 FROM ${table} t WHERE t.reference = b.reference)`,
+      ).get(reference);
+      return found ? tombstoneFrom(found as Record<string, unknown>) : undefined;
     },
     async claim(owner, leaseMs, reference, limit = 1, markFresh = false) {
       outsideTransaction();
@@ -195,7 +167,7 @@ export function sqliteOutboxStore(options: SqliteOutboxStoreOptions): PayoutOutb
       const written = statement(
         `UPDATE ${table} SET state = ?, sends = ?, answered = ?, lookups = ?, accepted = ?, lookup_first = ?,
            reason = ?, result = ?, attempts = ?, clock_doubt_ms = ?, next_attempt_at = ?, updated_at = ?,
-           lease_until = NULL, owner = NULL
+           last_sent_at = COALESCE(?, last_sent_at), lease_until = NULL, owner = NULL
          WHERE reference = ? AND token = ? RETURNING reference`,
       ).all(
         change.state,
@@ -210,6 +182,7 @@ export function sqliteOutboxStore(options: SqliteOutboxStoreOptions): PayoutOutb
         Math.round(change.clock_doubt_ms),
         t + Math.round(change.delayMs),
         t,
+        change.last_sent_at ?? null,
         reference,
         token,
       );
@@ -280,12 +253,4 @@ export function sqliteOutboxStore(options: SqliteOutboxStoreOptions): PayoutOutb
     },
     ...sqliteLife(table, clock, (sql) => statement(sql)),
   };
-}
-
-/** A row's value for a column, as `node:sqlite` binds it (JSON as text, booleans as 0/1). */
-function sqliteValue(row: OutboxRow, column: (typeof COLUMN_NAMES)[number]): SqliteValue {
-  const v = row[column];
-  if (JSON_COLUMNS.has(column)) return v === null ? null : JSON.stringify(v);
-  if (typeof v === 'boolean') return Number(v);
-  return v as SqliteValue;
 }

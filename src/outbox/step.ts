@@ -18,7 +18,11 @@ export interface StepSettings {
   maxSends: number;
   maxLookups: number;
   maxLookupPages: number;
+  /** See `PayoutOutboxOptions.listingLagMs`. */
+  listingLagMs: number;
   backoff: (round: number) => number;
+  /** The back-off's lower bound, without jitter: the state machine's schedule must not move between steps. */
+  backoffFloor: (round: number) => number;
   /** The store cannot promise a mark survives a failover: every first POST is looked up first too. */
   lookupBeforeFirstSend: boolean;
   hooks: PayoutOutboxHooks;
@@ -30,21 +34,15 @@ export interface StepResult {
   record?: PayoutRecord;
 }
 
-/** One step's working state: the row as claimed, what the step learned, and the clock it reads windows by. */
+/** One step's working state: the row as claimed, its trail, the clock it reads windows by. */
 export interface Step {
   settings: StepSettings;
   row: OutboxRow;
   trail: OutboxAttempt[];
-  sends: number;
-  answered: number;
-  lookups: number;
-  accepted: boolean;
-  /** This step's POST was answered 429 or 503: counted as answered once a lookup proves it absent. */
-  answeredNow: boolean;
-  /** The row's `clock_doubt_ms`, raised by what this step's lookups measured. */
-  clockDoubt: number;
   /** Now, by the store's clock: read at the claim (its lease is `now + leaseMs`), then by this process's timer. */
   clock: () => number;
   /** `performance.now()` when the claim was asked for. */
   claimedAt: number;
+  /** Why the step could not POST: another owner holds the row, or the claim was renewed too late. */
+  lost?: 'claim' | 'late';
 }

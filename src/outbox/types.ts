@@ -1,18 +1,23 @@
 import type { Payout, PayoutCreateParams, Transaction } from '../index.js';
 import type { OutboxChange, OutboxDelivery, OutboxLife } from './life-types.js';
+import type { OutboxListQuery } from './list-query.js';
 
 export type { OutboxChange, OutboxDelivery, OutboxLife } from './life-types.js';
+export type { OutboxListQuery } from './list-query.js';
 
 /**
  * Where a payout stands.
  * - `pending`: recorded, never sent.
- * - `sending`: an owner marked it for a POST, which may have left; the next owner looks it up before anything.
- * - `retry`: proven not sent (a 429 or 503, say), or re-opened by an operator: sent again at `nextAttemptAt`,
- *   after a lookup where an earlier send may have gone through.
+ * - `sending`: a POST may have left (marked, or answered with no commitment: no answer, a timeout, 408, 429, a
+ *   5xx): no POST until a complete lookup read `listingLagMs` after it proves it absent; `nextAttemptAt` is the
+ *   next lookup.
+ * - `retry`: proven not sent, waiting to POST again (a back-off, a `Retry-After`), or re-opened by an operator
+ *   (looked up first).
  * - `created`: the service answered the POST with the payout.
  * - `recovered`: found in the listing (an earlier attempt went through); see `transaction.status`. Also the
  *   state an operator's verdict `exists` leaves.
- * - `refused`: the service refused it (a 4xx) with nothing to doubt that: nothing moved.
+ * - `refused`: the service refused it (a 4xx other than 408 and 429); a POST leaves only with nothing in doubt, so
+ *   nothing moved. (A 409 after an earlier send proven absent is `unknown`: the listing may have lagged.)
  * - `not_sent`: given up after `maxSends` attempts, each proven not to have gone through: nothing moved.
  * - `unknown`: whether money moved could not be established: a person must look (see `reason`, `attempts`).
  */
@@ -70,11 +75,11 @@ export interface PayoutRecord {
   lease?: { owner: string; until: Date };
   /** POSTs that may have left since the payout was recorded or re-opened (marks of `sending`). */
   sends: number;
-  /** Of those, POSTs the service answered without taking the payout (429, 503). */
+  /** Of those, sends proven not to have moved money: refused, or proven absent by a lookup. */
   answered: number;
   /**
-   * The payout may exist, so it is never sent again, only looked up (`unknown` if it never shows): a 2xx came back
-   * for a POST (unreadable), or a later POST was refused after an earlier one went unanswered.
+   * The payout may exist, so it is never sent again, only looked up (`unknown` if it never shows): a 2xx came
+   * back for a POST, its body unreadable.
    */
   accepted: boolean;
   /** Why it is in this state (`refused`, `retry`, `not_sent`, `unknown`, and a `sending` waiting to look again). */
@@ -102,6 +107,11 @@ export interface PayoutRecord {
   changes: OutboxChange[];
   /** The `seq` of the last change whose hooks ran (`changes` after it are delivered again, at least once). */
   delivered: number;
+  /**
+   * Set when the payout was archived or deleted (by `archive` or any SQL `DELETE`): this is its tombstone, the
+   * payout and its outcome as they stood then, without its audit trail and changes. It is never sent again.
+   */
+  archivedAt?: Date;
 }
 
 /** What the `body` column holds: the payout as enqueued, and the digits to check its amount by. */
@@ -165,10 +175,27 @@ export interface OutboxRow {
   hook_failures: number;
 }
 
+/**
+ * What a store keeps of a payout once its row is deleted: its reference and remark key for good, and the row's
+ * payout and outcome (`KEPT` columns; the rest empty). No `row`: only the reference is known (deleted before
+ * tombstones were kept, or removed without its trigger, by a `TRUNCATE`).
+ */
+export interface OutboxTombstone {
+  /** The payout's reference: never recorded for another payout. */
+  reference: string;
+  /** Its remark's key, where it had one (also kept in the remarks table). */
+  remark_key: string | null;
+  /** When the row was deleted, by the database's clock (epoch ms); null when not known. */
+  archived_at: number | null;
+  /** The row as it went: the kept columns, the others empty. */
+  row?: OutboxRow;
+}
+
 /** What `insert` made of an enqueue. */
 export type InsertResult =
   | { inserted: true; row: OutboxRow }
   | { inserted: false; existing: OutboxRow }
+  | { inserted: false; archived: OutboxTombstone }
   | { inserted: false; remarkTakenBy: string };
 
 /** The fields a fenced write changes; the lease is released with it. */
@@ -185,6 +212,11 @@ export interface OutboxWrite {
   attempts: OutboxAttempt[];
   /** The next attempt, this many ms after the store's now (open states). */
   delayMs: number;
+  /**
+   * Set where none is recorded and a payout is looked up first: when an unrecorded POST may have left at the
+   * latest (this claim's time; a failover may have lost its mark). The listing lag is counted from it.
+   */
+  last_sent_at?: number;
 }
 
 /** An operator's verb: a row in one of `from` (and not leased) changed as `change` says. */
@@ -199,32 +231,11 @@ export interface OutboxReopen {
   attempt: OutboxAttempt;
 }
 
-/** A page of `list`. */
-export interface OutboxListQuery {
-  state?: PayoutState | undefined;
-  limit: number;
-  /** Keyset cursor: rows after this one in (`created_at`, `reference`) order; the row itself may be gone. */
-  after?: { createdAt: number; reference: string } | undefined;
-  /** Open rows due by this time (store clock, epoch ms), leased or not. */
-  dueBefore?: number | undefined;
-  /** Rows whose payout's own status is this. */
-  status?: string | undefined;
-  /**
-   * Sent rows (`created`, `recovered`) to follow: not final, or final after `finalSince`, and first sent (or
-   * recorded) since `sentSince` (store clock, epoch ms).
-   */
-  following?: { sentSince: number; finalSince: number } | undefined;
-  /**
-   * Rows sent within these times (store clock, epoch ms): the first POST (or the recording, if never sent) at or
-   * before the end, the last POST (else the first) at or after the start.
-   */
-  sentBetween?: [number, number] | undefined;
-}
-
 /**
  * Storage of the outbox. The three given (`postgresOutboxStore`, `sqliteOutboxStore`, `memoryOutboxStore`)
  * keep this contract; a store of your own must too, or two workers may both send a payout:
- * - `insert` reserves a remark key for good (the remarks table outlives the row), then adds the row.
+ * - `insert` reserves a remark key for good (the remarks table outlives the row), then adds the row unless its
+ *   reference is live or has a tombstone; a deleted row leaves its tombstone in the same transaction.
  * - `claim` takes open, due rows whose lease is free or lapsed, atomically: it sets a new lease from the
  *   store's clock and raises `token`, so that at most one caller holds each row.
  * - `mark` and `write` change a row only when its `token` is still the caller's, in the same statement.
@@ -232,8 +243,15 @@ export interface OutboxListQuery {
 export interface PayoutOutboxStore<Tx = unknown> {
   /** Creates the tables and indexes when absent, and upgrades an older table in place. */
   migrate(): Promise<void>;
-  /** Reserves the row's remark key (if any) and adds the row, on `tx` when given. Never overwrites either. */
+  /**
+   * Reserves the row's remark key (if any) and adds the row, on `tx` when given. Never overwrites either, and
+   * never adds a row under a reference that has a tombstone.
+   */
   insert(row: OutboxRow, tx?: Tx): Promise<InsertResult>;
+  /** Deletes up to `limit` archivable rows last changed before `before` (store clock), each leaving its tombstone. */
+  archive(before: number, limit: number): Promise<string[]>;
+  /** The tombstone of `reference`, when it has one and no live row. */
+  tombstone(reference: string): Promise<OutboxTombstone | undefined>;
   /**
    * Claims `reference` (or, without one, up to `limit` due rows, earliest first) for `leaseMs`. With
    * `markFresh`, a claimed row never sent (`pending`, `sends` 0, not `lookup_first`) is also marked in the same

@@ -1,4 +1,11 @@
-import { AcceptedButUnreadableError, APIError, ResponseValidationError } from '../core/error.js';
+import {
+  AcceptedButUnreadableError,
+  APIError,
+  RequestValidationError,
+  ResponseValidationError,
+} from '../core/error.js';
+import type { PostAnswer } from './attempt/state.js';
+import { PayoutMayHaveMovedError, PayoutReferenceReusedError } from './payout-outcome.js';
 
 /**
  * What one failed POST /payouts says about the payout, for `lookupBeforeRetry`: whether it proves nothing moved,
@@ -21,14 +28,6 @@ export function wasAccepted(error: unknown): boolean {
     error instanceof AcceptedButUnreadableError ||
     (error instanceof ResponseValidationError && error.status >= 200 && error.status < 300)
   );
-}
-
-/**
- * The service answered and did not take the payout: 429 (rate limited) or 503 (unavailable), which say "not
- * now". Any other failure (no answer, a timeout, 408, 500, 502, 504, a 2xx cut short) may have moved money.
- */
-export function answeredWithoutCommitment(error: unknown): boolean {
-  return error instanceof APIError && !wasAccepted(error) && (error.status === 429 || error.status === 503);
 }
 
 /**
@@ -68,4 +67,23 @@ export function describePosts(errors: unknown[]): string {
   return [...counts]
     .map(([what, n], i) => `${n} ${i === 0 ? `POST${n === 1 ? '' : 's'} ` : ''}${what}`)
     .join(', ');
+}
+
+/**
+ * A failed POST /payouts by the one rule: a refusal (4xx but 408 and 429) proves nothing moved; a body the SDK
+ * refused never left; a 2xx whose body was lost is accepted; anything else (no answer, a timeout, 408, 429, any
+ * 5xx) is a doubt, since a gateway or a rate limiter can answer so after the service committed.
+ */
+export function answerOfFailure(error: unknown): PostAnswer {
+  // `payouts.create` wraps a doubt in PayoutMayHaveMovedError: what came back is its cause. A reference another
+  // payout holds (the spec: a repeat returns the original) made nothing new: refused.
+  if (error instanceof PayoutMayHaveMovedError && error.cause !== undefined) {
+    const answer = answerOfFailure(error.cause);
+    return answer.kind === 'refused' || answer.kind === 'unsent' ? { ...answer, error } : answer;
+  }
+  if (error instanceof PayoutReferenceReusedError) return { kind: 'refused', error };
+  if (error instanceof RequestValidationError) return { kind: 'unsent', error };
+  if (wasAccepted(error)) return { kind: 'accepted', error };
+  if (isRefusal(error)) return { kind: 'refused', error };
+  return { kind: 'doubt', error, retryAfterMs: askedWaitMs(error), what: postFailure(error) };
 }

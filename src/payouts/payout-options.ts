@@ -3,7 +3,7 @@ import { MAX_TIMEOUT_MS, type RequestOptions } from '../internal/config.js';
 import { optionKeys } from '../internal/option-keys.js';
 import { parseRequest } from '../rules/schema.js';
 import type { Transaction } from '../rules/transactions.js';
-import { atLeastOne, isFunction, option } from './option-checks.js';
+import { atLeastOne, isFunction, option, wholeMs } from './option-checks.js';
 import { type SearchOptions, SearchOptionsSchema } from './proof/payout-lookup.js';
 
 /** One step of `lookupBeforeRetry`, for logging. */
@@ -35,7 +35,15 @@ export type PayoutAttemptEvent = { attempt: number; externalReference: string } 
 /** Options of `payouts.lookupBeforeRetry`. */
 export interface LookupBeforeRetryOptions
   extends Omit<RequestOptions, 'maxRetries' | 'totalTimeout'>,
-    SearchOptions {
+    Omit<SearchOptions, 'until'> {
+  /**
+   * How long after a send the listing may still not show a payout the service committed (ms). After a doubt
+   * (no answer, a timeout, 408, 429, a 5xx, a 2xx cut short) the payout is sent again only on a complete
+   * lookup read at least this long after that send ended; an earlier lookup can find it, never prove it absent.
+   * A listing that lags longer is the one thing no client can see past: raise this if yours does. Default
+   * 15,000 (the default visibility waits' total).
+   */
+  listingLagMs?: number;
   /** POST attempts in all, the first included. Default 3. */
   maxAttempts?: number;
   /** Minor-unit digits for checking the amount, where the spec does not state them (USDC, USDT). */
@@ -46,11 +54,9 @@ export interface LookupBeforeRetryOptions
    */
   visibilityWaits?: number[];
   /**
-   * The restart path: look the payout up before the first POST, and send it only on proof that it is absent
-   * (after the visibility waits, since the crashed process may have sent it moments ago). The window then runs
-   * from `since` (default 7 days back) to `until` (default: the service's now). A refusal of a POST after it is
-   * no proof that nothing moved (the earlier process's payout may have caused it): the outcome is unknown.
-   * Default false.
+   * The restart path: look the payout up before the first POST, and send it only on proof that it is absent,
+   * read at least `listingLagMs` after this call began (the crashed process may have sent it moments ago). The
+   * window runs from `since` (default 7 days back) with no upper bound. Default false.
    */
   lookupFirst?: boolean;
   /** Replaces the listing search entirely (e.g. a lookup in your own ledger or a webhook store). */
@@ -76,8 +82,11 @@ export interface LookupBeforeRetryOptions
 
 export const LOOKUP_BEFORE_RETRY_OPTION_KEYS = optionKeys<LookupBeforeRetryOptions>()([
   'signal timeout maxResponseBytes maxPages headers match maxLookupPages maxAttempts digits visibilityWaits',
-  'lookupFirst since until clock windowMarginMs find onAttempt beforePost totalTimeout',
+  'lookupFirst since clock windowMarginMs find onAttempt beforePost totalTimeout listingLagMs',
 ]);
+
+/** `listingLagMs` when not given: the default visibility waits' total. */
+export const DEFAULT_LISTING_LAG_MS = 15_000;
 
 const ms = (w: unknown) => typeof w === 'number' && Number.isFinite(w) && w >= 0 && w <= MAX_TIMEOUT_MS;
 
@@ -89,6 +98,7 @@ const RecoveryOptionsSchema = z.looseObject({
   onAttempt: option(isFunction, 'must be a function'),
   beforePost: option(isFunction, 'must be a function'),
   lookupFirst: option((b: unknown) => typeof b === 'boolean', 'must be a boolean'),
+  listingLagMs: wholeMs(86_400_000),
   maxAttempts: z.nullable(atLeastOne),
   totalTimeout: z.nullable(
     option(

@@ -1,6 +1,7 @@
-import { nameClass, PaymentsError } from '../core/error.js';
+import { nameClass, PaymentsError, setDefined } from '../core/error.js';
 import type { Payout } from '../rules/payout.js';
 import type { Transaction } from '../rules/transactions.js';
+import type { PayoutDifference } from './same-payout.js';
 
 /**
  * What `lookupBeforeRetry` ended with: the payout it created, the transaction it found already there, or proof
@@ -50,6 +51,8 @@ export class PayoutOutcomeUnknownError extends PaymentsError {
   static {
     nameClass(PayoutOutcomeUnknownError, 'PayoutOutcomeUnknownError');
   }
+  /** Always true: the payout may exist, and money may have moved. */
+  readonly mayHaveMoved = true as const;
   constructor(
     readonly externalReference: string,
     readonly attempts: number,
@@ -80,5 +83,70 @@ export class PayoutLookupIncompleteError extends PaymentsError {
     options?: { cause?: unknown },
   ) {
     super(`Could not establish whether payout ${externalReference} exists: ${reason}`, options);
+  }
+}
+
+/**
+ * `payouts.create`'s one POST got an answer that is neither a commitment (a 2xx with a readable body) nor a
+ * refusal (a 4xx but 408 and 429): no answer, a timeout, the caller's abort once it was sent, 408, 429, any 5xx,
+ * or a 2xx whose body could not be read. The service may have made the payout. It is a
+ * `PayoutOutcomeUnknownError`, so one catch serves `create` and `lookupBeforeRetry`; the message says how to
+ * resume (`lookupBeforeRetry(body, { lookupFirst: true })`), and `cause` is the error of the POST.
+ */
+export class PayoutMayHaveMovedError extends PayoutOutcomeUnknownError {
+  static {
+    nameClass(PayoutMayHaveMovedError, 'PayoutMayHaveMovedError');
+  }
+  /** The HTTP status that came back (`503`, `429`, `200` for a body cut short); absent when no answer came. */
+  declare readonly status?: number;
+  /** The answer's `x-request-id`, when there was one: quote it to support. */
+  declare readonly requestId?: string;
+  constructor(
+    /** The reference sent; empty when the payout was sent without one. */
+    externalReference: string,
+    /** What the POST came to, in words: `answered 503 busy`. */
+    reason: string,
+    /** How to find out and go on, in words: the last sentence of the message. */
+    resume: string,
+    details: { cause?: unknown; status?: number | undefined; requestId?: string | undefined } = {},
+  ) {
+    const errors = details.cause === undefined ? [] : [details.cause];
+    super(externalReference, 1, errors, reason, { cause: details.cause });
+    const which = externalReference
+      ? `Payout ${externalReference}`
+      : 'A payout sent without an externalReference';
+    this.message = `${which} may have moved money: POST /payouts ${reason}. ${resume}`;
+    setDefined(this, { status: details.status, requestId: details.requestId });
+  }
+}
+
+/**
+ * A payout was sent under a reference the service already holds for a payout with other details. The spec says
+ * a repeated reference "returns the original transaction instead of creating a new one", and the one shown
+ * differs from what was sent in `fields`: nothing new was made for this call. A different payout needs its own
+ * reference; if this was meant to be the same payout, the first one is `firstPayoutId`.
+ */
+export class PayoutReferenceReusedError extends PaymentsError {
+  static {
+    nameClass(PayoutReferenceReusedError, 'PayoutReferenceReusedError');
+  }
+  /** The fields that differ, as the request names them: `amount`, `beneficiary.bankCode`. */
+  readonly fields: PayoutDifference['field'][];
+  /** The id of the payout the service holds under the reference: the one first sent with it. */
+  readonly firstPayoutId: string;
+  constructor(
+    readonly externalReference: string,
+    /** That payout as the service showed it: the POST's answer, or the listed row. */
+    readonly existing: Payout | Transaction,
+    /** Each difference: what was sent and what the service shows. */
+    readonly differences: PayoutDifference[],
+  ) {
+    const listed = differences.map((d) => `${d.field} (sent ${d.sent}; shown ${d.shown})`).join(', ');
+    super(
+      `Reference ${externalReference} is taken by payout ${existing.id}, which differs in ${listed}: ` +
+        'nothing new was sent. Give a different payout its own reference',
+    );
+    this.fields = differences.map((d) => d.field);
+    this.firstPayoutId = existing.id;
   }
 }

@@ -1,25 +1,31 @@
-import { APIUserAbortError, RequestValidationError } from '../core/error.js';
+import { APIUserAbortError, invalid } from '../core/error.js';
 import type { RequestOptions } from '../internal/config.js';
 import { MAX_RETRY_AFTER_MS } from '../internal/retry.js';
 import { sleep } from '../internal/sleep.js';
 import type { Payout, PayoutWire } from '../rules/payout.js';
-import type { Transaction } from '../rules/transactions.js';
+import { type AttemptEffects, runAttempt } from './attempt/run.js';
 import {
-  answeredWithoutCommitment,
-  askedWaitMs,
-  describePosts,
-  isRefusal,
-  postFailure,
-  wasAccepted,
-} from './payout-answers.js';
+  type AttemptPolicy,
+  type AttemptState,
+  initialState,
+  type LookupResult,
+  type LookupWindow,
+  type PostAnswer,
+} from './attempt/state.js';
+import { answerOfFailure, describePosts } from './payout-answers.js';
 import {
   checkRecoveryOptions,
+  DEFAULT_LISTING_LAG_MS,
   type LookupBeforeRetryOptions,
   type PayoutAttemptEvent,
 } from './payout-options.js';
-import { type PayoutOutcome, PayoutOutcomeUnknownError } from './payout-outcome.js';
+import {
+  type PayoutOutcome,
+  PayoutOutcomeUnknownError,
+  PayoutReferenceReusedError,
+} from './payout-outcome.js';
 import type { ProofWindow, SearchResult } from './proof/listing-proof.js';
-import { windowOf } from './proof/payout-lookup.js';
+import type { ReferenceConflict } from './proof/payout-identity.js';
 
 export type { LookupBeforeRetryOptions, PayoutAttemptEvent } from './payout-options.js';
 export { type PayoutOutcome, PayoutOutcomeUnknownError } from './payout-outcome.js';
@@ -37,32 +43,22 @@ export interface RecoveryDeps {
   warn?: (message: string) => void;
 }
 
-/** One call's state: what the steps below read and write. */
+/** One call's working set: what the effects below report to, and what the outcome is told from. */
 interface Run {
   deps: RecoveryDeps;
   body: PayoutWire & { externalReference: string };
-  ref: string;
   options: LookupBeforeRetryOptions;
-  waits: number[];
+  ref: string;
+  clock: () => number;
+  notify: (event: Step) => void;
+  /** Every POST failure and lookup error, in order; and the POST failures alone. */
   errors: unknown[];
   postErrors: unknown[];
-  /** Why a refusal can no longer prove that nothing moved: an earlier process, or a POST that went unanswered. */
-  doubt?: string;
-  /** A POST was answered 2xx: the payout exists, and is never sent again. */
-  accepted: boolean;
-  /** When this call's POSTs started and ended, by the window's clock. */
-  sent?: { first: number; last: number };
-  notify: (event: Step) => void;
 }
 
 /**
- * The algorithm behind `payouts.lookupBeforeRetry`; see docs/payouts.md and docs/payout-outcomes.md.
- *
- * Each POST that fails without a refusal is followed by a lookup over the whole visibility wait schedule. The
- * call ends `created` or `recovered` when it has the payout, `not_sent` when the last lookup proved it absent,
- * and throws `PayoutOutcomeUnknownError` when neither could be shown. A refusal is final only while nothing
- * casts doubt on it: after `lookupFirst` or a POST that went unanswered, it may be the doing of a payout that
- * did go through (a duplicate reference, a balance it spent), so it is looked up and, not found, unknown.
+ * `payouts.lookupBeforeRetry`: a driver of the payout state machine (`attempt/machine.ts`), which decides every
+ * step; this file only sends, searches, sleeps and reports. See docs/payout-outcomes.md.
  */
 export async function recoverPayout(
   deps: RecoveryDeps,
@@ -70,94 +66,151 @@ export async function recoverPayout(
   options: LookupBeforeRetryOptions,
 ): Promise<PayoutOutcome> {
   const { maxAttempts, waits, deadline } = checkRecoveryOptions(options);
-  const run = begin(deps, body, options, waits);
-  if (options.signal?.aborted) throw new APIUserAbortError();
-  if (options.lookupFirst) {
-    run.doubt = 'an earlier process may have sent it (lookupFirst)';
-    // Now, then after each wait; a first wait of 0 is that look of now already.
-    const first = await lookUp(run, 0, run.waits[0] === 0 ? run.waits : [0, ...run.waits]);
-    if (first.found) return recovered(run, first.found, 0);
-    requireAbsence(run, 0, first.absentUnless);
-  }
-  for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-    const answer = await post(run, attempt);
-    if ('outcome' in answer) return answer.outcome;
-    const result = await lookUp(run, attempt, run.waits);
-    if (result.found) return recovered(run, result.found, attempt);
-    if (run.accepted) {
-      const why = result.absentUnless ? `; ${result.absentUnless}` : '';
-      throw unknown(
-        run,
-        attempt,
-        `the service accepted the payout (2xx) but it could not be read or found yet${why}`,
-      );
-    }
-    requireAbsence(run, attempt, result.absentUnless);
-    if (attempt === maxAttempts) break;
-    const stop = await waitToResend(run, attempt, answer.resumeAt, deadline);
-    if (stop) return notSent(run, attempt, stop);
-  }
-  return notSent(run, maxAttempts);
-}
-
-function begin(
-  deps: RecoveryDeps,
-  body: PayoutWire & { externalReference: string },
-  options: LookupBeforeRetryOptions,
-  waits: number[],
-): Run {
   const ref = body.externalReference;
-  // The caller's callback is for logging: if it throws, the outcome still reaches the caller (a throw after a
-  // POST went through would leave the merchant without one for money that moved), so it is logged and ignored.
-  const notify = (event: Step) => {
-    try {
-      options.onAttempt?.({ ...event, externalReference: ref } as PayoutAttemptEvent);
-    } catch (error) {
-      deps.warn?.(`onAttempt threw (ignored): ${error instanceof Error ? error.message : String(error)}`);
-    }
+  const clock = options.clock ?? Date.now;
+  const run: Run = {
+    deps,
+    body,
+    options,
+    ref,
+    clock,
+    notify: notifier(deps, options, ref),
+    errors: [],
+    postErrors: [],
   };
-  return { deps, body, ref, options, waits, errors: [], postErrors: [], accepted: false, notify };
-}
-
-const unknown = (run: Run, attempt: number, reason: string, cause?: unknown) =>
-  new PayoutOutcomeUnknownError(run.ref, attempt, run.errors, reason, cause === undefined ? {} : { cause });
-
-/** The window of this call's lookups: its own POSTs, or with `lookupFirst` whatever an earlier process sent. */
-const windowNow = (run: Run) => windowOf(run.options, run.sent, run.options.lookupFirst === true);
-
-/** Looks through the waits: the payout found, or why the last search did not prove it absent ('' if it did). */
-async function lookUp(
-  run: Run,
-  attempt: number,
-  schedule: number[],
-): Promise<{ found: Transaction; absentUnless?: undefined } | { found?: undefined; absentUnless: string }> {
-  const { options } = run;
-  let waited = 0;
-  let why = 'no lookup ran';
-  for (const wait of schedule) {
-    try {
-      await sleep(wait, options.signal, 'visibility');
-      waited += wait;
-      const window = windowNow(run);
-      const result = options.find
-        ? await findWith(options.find, run.ref, window, options.signal)
-        : await run.deps.search(run.ref, window);
-      // The search's own words: complete, and else why not; the request id; a clock that disagreed.
-      const { found, ...said } = result;
-      run.notify({ type: 'lookup', attempt, waitedMs: waited, found: !!found, ...said });
-      if (result.found) return { found: result.found };
-      why = result.complete ? '' : `the lookup was incomplete (${result.reason})`;
-    } catch (error) {
-      run.errors.push(error);
-      if (error instanceof APIUserAbortError)
-        throw unknown(run, attempt, 'aborted while looking the payout up');
-      // A failed lookup proves nothing either way; the next wait tries again.
-      why = `the last lookup failed (${error instanceof Error ? error.message : String(error)})`;
-      run.notify({ type: 'lookup', attempt, waitedMs: waited, found: false, complete: false, error });
-    }
+  if (options.signal?.aborted) throw new APIUserAbortError();
+  let state: AttemptState = initialState(options.lookupFirst === true, clock());
+  const fx: AttemptEffects = {
+    now: clock,
+    beforePost: async (s) => {
+      await options.beforePost?.(s.sends + 1);
+      run.notify({ type: 'post', attempt: s.sends + 1 });
+      return true;
+    },
+    post: (s) => post(run, s),
+    lookup: (window, s) => lookup(run, window, s),
+    wait: (step) => wait(run, step),
+    observe: (next) => {
+      state = next;
+    },
+  };
+  try {
+    const stop = await runAttempt(fx, state, policyOf(options, maxAttempts, waits, deadline));
+    return outcomeOf(stop.step.type === 'done' ? stop.step.outcome : unreachable(), stop.state, run);
+  } catch (error) {
+    if (!(error instanceof APIUserAbortError)) throw error;
+    if (state.sends === 0 && !options.lookupFirst) throw error;
+    throw new PayoutOutcomeUnknownError(
+      ref,
+      state.sends,
+      run.errors,
+      'aborted after the payout may have been sent',
+    );
   }
-  return { absentUnless: why };
 }
+
+/** One POST, reported; an abort after it left is unknown at once. */
+async function post(run: Run, state: AttemptState): Promise<PostAnswer> {
+  const answer = await postOnce(run.deps, run.body, run.options);
+  if (answer.kind === 'doubt' && answer.error instanceof APIUserAbortError) {
+    run.errors.push(answer.error);
+    throw new PayoutOutcomeUnknownError(
+      run.ref,
+      state.sends,
+      run.errors,
+      'aborted after the payout was sent',
+    );
+  }
+  if (answer.kind === 'committed') {
+    const id = answer.requestId ? { requestId: answer.requestId } : {};
+    run.notify({ type: 'created', attempt: state.sends, ...id });
+  } else if (answer.kind !== 'refused' && answer.kind !== 'unsent') {
+    run.errors.push(answer.error);
+    run.postErrors.push(answer.error);
+    run.notify({ type: 'ambiguous', attempt: state.sends, error: answer.error });
+  }
+  return answer;
+}
+
+/** One search (the caller's `find`, or the listings); a failed request proves nothing (an abort ends the call). */
+async function lookup(run: Run, window: LookupWindow, state: AttemptState) {
+  const { clock, options, ref } = run;
+  const waitedMs = Math.max(0, clock() - (state.lastAnsweredAt ?? state.lastSentAt ?? clock()));
+  const proof = { since: new Date(window.since), clock, marginMs: window.marginMs };
+  try {
+    const result = options.find
+      ? await findWith(options.find, ref, proof, options.signal)
+      : await run.deps.search(ref, proof);
+    const { found, ...said } = result;
+    run.notify({ type: 'lookup', attempt: state.sends, waitedMs, found: !!found, ...said });
+    return { result: lookupResult(result), clockSkewMs: result.clockSkewMs };
+  } catch (error) {
+    run.errors.push(error);
+    if (error instanceof APIUserAbortError) throw error;
+    run.notify({ type: 'lookup', attempt: state.sends, waitedMs, found: false, complete: false, error });
+    const why = error instanceof Error ? error.message : String(error);
+    return { result: { kind: 'incomplete', reason: `the lookup failed (${why})` } as LookupResult };
+  }
+}
+
+async function wait(run: Run, step: { until: number; why: string }): Promise<boolean> {
+  const ms = Math.max(0, step.until - run.clock());
+  if (step.why === 'retry_after') run.notify({ type: 'retry-after', attempt: 0, waitMs: ms });
+  await sleep(ms, run.options.signal, step.why === 'visibility' ? 'visibility' : 'retry_after');
+  return true;
+}
+
+function unreachable(): never {
+  throw new Error('the payout state machine stopped without an outcome');
+}
+
+/** The machine's rules for one interactive call. */
+function policyOf(
+  options: LookupBeforeRetryOptions,
+  maxAttempts: number,
+  waits: number[],
+  deadline: number,
+): AttemptPolicy {
+  const offsets: number[] = options.lookupFirst ? [0] : [];
+  let total = 0;
+  for (const wait of waits) {
+    total += wait;
+    offsets.push(total);
+  }
+  return {
+    maxSends: maxAttempts,
+    listingLagMs: options.listingLagMs ?? DEFAULT_LISTING_LAG_MS,
+    lookupAfterMs: offsets,
+    postSpanMs: 0,
+    deadline,
+    maxRetryAfterMs: MAX_RETRY_AFTER_MS,
+    since: options.since?.getTime(),
+    marginMs: options.windowMarginMs ?? 120_000,
+  };
+}
+
+/** One POST: the transport never retries a payout, so each attempt is one request. */
+async function postOnce(
+  deps: RecoveryDeps,
+  body: PayoutWire,
+  options: LookupBeforeRetryOptions,
+): Promise<PostAnswer> {
+  try {
+    const { signal, timeout, headers } = options;
+    const { payout, requestId } = await deps.post(body, { signal, timeout, headers, maxRetries: 0 });
+    return { kind: 'committed', payout, requestId };
+  } catch (error) {
+    return answerOfFailure(error);
+  }
+}
+
+/** A search's result as the machine's event (shared with the outbox). */
+export const lookupResult = (result: SearchResult): LookupResult =>
+  result.found
+    ? { kind: 'found', transaction: result.found }
+    : result.complete
+      ? { kind: 'absent' }
+      : { kind: 'incomplete', reason: result.reason, conflict: result.conflict };
 
 /** The caller's own lookup: `undefined` counts as proof of absence (its owner vouches for it). */
 async function findWith(
@@ -170,127 +223,73 @@ async function findWith(
   return found ? { found, complete: true } : { complete: true };
 }
 
-/** Sending again, or concluding `not_sent`, needs the last lookup to have proven the payout absent. */
-function requireAbsence(run: Run, attempt: number, why: string): void {
-  if (why) throw unknown(run, attempt, why);
-}
-
-function recovered(run: Run, transaction: Transaction, attempts: number): PayoutOutcome {
-  run.notify({ type: 'recovered', attempt: attempts });
-  return { status: 'recovered', transaction, externalReference: run.ref, attempts };
-}
-
-/**
- * One POST. The transport never retries a payout, so each attempt is one request. What it says: the outcome
- * (created, or a final answer), or a failure to look up after, with when the service allows the next POST.
- */
-async function post(run: Run, attempt: number): Promise<{ outcome: PayoutOutcome } | { resumeAt: number }> {
-  const { options } = run;
-  await options.beforePost?.(attempt);
-  const clock = options.clock ?? Date.now;
-  const started = clock();
-  run.sent = { first: run.sent?.first ?? started, last: started };
-  run.notify({ type: 'post', attempt });
-  try {
-    const { signal, timeout, headers } = options;
-    const { payout, requestId } = await run.deps.post(run.body, { signal, timeout, headers, maxRetries: 0 });
-    const id = requestId === undefined ? {} : { requestId };
-    run.notify({ type: 'created', attempt, ...id });
-    return { outcome: { status: 'created', payout, externalReference: run.ref, attempts: attempt, ...id } };
-  } catch (error) {
-    run.sent.last = clock();
-    return failed(run, attempt, error);
-  }
-}
-
-/** What a failed POST means: final (thrown, or a refusal looked up), or ambiguous (looked up, then maybe resent). */
-async function failed(
-  run: Run,
-  attempt: number,
-  error: unknown,
-): Promise<{ outcome: PayoutOutcome } | { resumeAt: number }> {
-  // Nothing left the process: no payout can exist because of this attempt, and the lookup after the previous
-  // one proved that one absent.
-  if (error instanceof RequestValidationError) {
-    if (attempt === 1) throw error;
-    run.errors.push(error);
-    return {
-      outcome: notSent(run, attempt - 1, `POST ${attempt} could not be sent (${error.message})`, error),
-    };
-  }
-  if (isRefusal(error)) return { outcome: await refused(run, attempt, error) };
-  run.errors.push(error);
-  run.postErrors.push(error);
-  if (error instanceof APIUserAbortError) throw unknown(run, attempt, 'aborted after the payout was sent');
-  if (wasAccepted(error)) {
-    run.accepted = true;
-    if (run.options.signal?.aborted) {
-      throw unknown(run, attempt, 'aborted after the service accepted the payout (2xx); look it up later');
+function notifier(deps: RecoveryDeps, options: LookupBeforeRetryOptions, ref: string) {
+  // The caller's callback is for logging: if it throws, the outcome still reaches the caller (a throw after a
+  // POST went through would leave the merchant without one for money that moved), so it is logged and ignored.
+  return (event: Step) => {
+    try {
+      options.onAttempt?.({ ...event, externalReference: ref } as PayoutAttemptEvent);
+    } catch (error) {
+      deps.warn?.(`onAttempt threw (ignored): ${error instanceof Error ? error.message : String(error)}`);
     }
-  }
-  // A 429 or 503 says the service did not take the request; anything else may have moved money.
-  if (!answeredWithoutCommitment(error)) run.doubt ??= `POST ${attempt} ${postFailure(error)}`;
-  run.notify({ type: 'ambiguous', attempt, error });
-  return { resumeAt: Date.now() + (askedWaitMs(error) ?? 0) };
+  };
 }
 
-/**
- * A 4xx refusal. With nothing to doubt it (no earlier process, every earlier POST answered 429 or 503) it is
- * final and thrown as it came: nothing moved. After a doubt it may be the earlier payout's doing (a duplicate,
- * a balance that payout spent): the payout is looked up, and not found, the outcome is unknown, with the
- * refusal as its cause.
- */
-async function refused(run: Run, attempt: number, error: unknown): Promise<PayoutOutcome> {
-  if (!run.doubt) throw error;
-  run.errors.push(error);
-  run.postErrors.push(error);
-  const result = await lookUp(run, attempt, run.waits);
-  if (result.found) return recovered(run, result.found, attempt);
-  const what = error instanceof Error ? error.message : String(error);
-  const after = `POST ${attempt} was refused (${what}) after ${run.doubt}, and the payout was not found`;
-  throw unknown(run, attempt, result.absentUnless ? `${after}: ${result.absentUnless}` : after, error);
-}
-
-/**
- * Before the next POST: the service said when it can take the payout again (honour it, or stop if it is too far
- * off), and `totalTimeout` may forbid another. The reason to stop, or undefined to send again.
- */
-async function waitToResend(
+/** The machine's outcome as the public one: a refusal and an unknown are thrown. */
+function outcomeOf(
+  outcome: NonNullable<AttemptState['outcome']>,
+  state: AttemptState,
   run: Run,
-  attempt: number,
-  resumeAt: number,
-  deadline: number,
-): Promise<string | undefined> {
-  const asked = askedWaitMs(run.postErrors.at(-1));
-  if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) {
-    return `the service asked to wait ${asked / 1000} s, over the ${MAX_RETRY_AFTER_MS / 1000} s limit`;
-  }
-  if (Math.max(resumeAt, Date.now()) >= deadline) return 'another POST would end past totalTimeout';
-  const wait = resumeAt - Date.now();
-  if (wait <= 0) return undefined;
-  run.notify({ type: 'retry-after', attempt, waitMs: wait });
-  try {
-    await sleep(wait, run.options.signal, 'retry_after');
-    return undefined;
-  } catch {
-    return 'aborted while waiting out Retry-After';
-  }
-}
-
-/** Only on proof of absence; `stop` says why the call ended before `maxAttempts`. */
-function notSent(run: Run, attempts: number, stop?: string, error = run.postErrors.at(-1)): PayoutOutcome {
-  run.notify({ type: 'not_sent', attempt: attempts });
+): PayoutOutcome {
+  const { ref } = run;
+  const attempts = state.sends;
   const searched = run.options.find
     ? 'find returned no payout'
     : 'the listings read to their end without the payout';
-  const retryAfterMs = askedWaitMs(run.postErrors.at(-1));
-  const reason = `${describePosts(run.postErrors)}; ${searched}${stop ? `; ${stop}` : ''}`;
-  return {
-    status: 'not_sent',
-    externalReference: run.ref,
-    attempts,
-    error,
-    reason,
-    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-  };
+  switch (outcome.status) {
+    case 'created':
+      return {
+        status: 'created',
+        payout: outcome.payout,
+        externalReference: ref,
+        attempts,
+        ...(outcome.requestId ? { requestId: outcome.requestId } : {}),
+      };
+    case 'recovered':
+      run.notify({ type: 'recovered', attempt: attempts });
+      return { status: 'recovered', transaction: outcome.transaction, externalReference: ref, attempts };
+    case 'not_sent': {
+      run.notify({ type: 'not_sent', attempt: attempts });
+      const posts = run.postErrors.length ? `${describePosts(run.postErrors)}; ` : '';
+      return {
+        status: 'not_sent',
+        externalReference: ref,
+        attempts,
+        error: outcome.error ?? run.postErrors.at(-1),
+        reason: `${posts}${searched}; ${outcome.reason}`,
+        ...(outcome.retryAfterMs === undefined ? {} : { retryAfterMs: outcome.retryAfterMs }),
+      };
+    }
+    case 'refused':
+      throw outcome.error;
+    case 'unknown':
+      if (outcome.conflict) {
+        const { row, differences } = outcome.conflict as ReferenceConflict;
+        throw new PayoutReferenceReusedError(ref, row, differences);
+      }
+      throw new PayoutOutcomeUnknownError(ref, attempts, run.errors, outcome.reason, {
+        ...(outcome.cause === undefined ? {} : { cause: outcome.cause }),
+      });
+  }
+}
+
+/** Refuses options that no longer mean what they did: the window has no upper bound. */
+export function refuseUntil(options: object): void {
+  if (Object.hasOwn(options, 'until') && (options as { until?: unknown }).until !== undefined) {
+    throw invalid(
+      ['until'],
+      'is not taken by lookupBeforeRetry: its lookups read from before the first send with no upper bound ' +
+        '(the service may filter by updated_at, or stamp rows by a clock ahead of its own); pass since alone',
+    );
+  }
 }

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import type { APIPromise } from '../core/api-promise.js';
+import { type APIPromise, InternalAPIPromise } from '../core/api-promise.js';
 import { APIUserAbortError, invalid, RequestValidationError } from '../core/error.js';
 import { ownData, ownField } from '../core/own.js';
 import { count, traceCall } from '../internal/channels.js';
@@ -8,15 +8,14 @@ import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
 import type { Call } from '../internal/pipeline.js';
 import type { LookupBeforeRetryOptions } from '../payouts/payout-options.js';
 import type { PayoutOutcome } from '../payouts/payout-outcome.js';
+import type { SentPayout } from '../payouts/payout-send.js';
 import type { ListTransactions, ProofWindow, SearchResult } from '../payouts/proof/listing-proof.js';
 import type { FindByReferenceOptions, SearchDeps } from '../payouts/proof/payout-lookup.js';
 import { InternalPayoutTracker, type PayoutTracker } from '../payouts/tracking/payout-tracker.js';
 import {
   type PayoutChange,
   type PayoutTrackerOptions,
-  TRACK_OPTION_KEYS,
-  TRACKER_OPTION_KEYS,
-  type TrackOptions,
+  splitTrackOptions,
   type TrackPayoutOptions,
 } from '../payouts/tracking/tracker-options.js';
 import type { CurrencyCode } from '../rules/currency-codes.js';
@@ -48,7 +47,10 @@ export interface PayoutCheckOptions {
 export interface PayoutCreateOptions extends RequestOptions, PayoutCheckOptions {}
 
 const CHECK_OPTION_KEYS = optionKeys<PayoutCheckOptions>()(['digits']);
-/** Payout recovery and lookup (src/payouts/), loaded on the first call that needs them: see payouts/recovery.ts. */
+/**
+ * Payout recovery and lookup (src/payouts/), and what judges a POST's answer: loaded on the first call that needs
+ * them (`create` before its POST leaves), see payouts/recovery.ts.
+ */
 const recovery = lazyModule(() => import('../payouts/recovery.js'));
 const CREATE_OPTION_KEYS = optionKeys<PayoutCreateOptions>()([...REQUEST_OPTION_KEYS, 'digits']);
 
@@ -60,19 +62,36 @@ export function createExternalReference(prefix = 'payout'): string {
 /** Bank payouts. */
 export class Payouts extends APIResource {
   /**
-   * POST /payouts: sends money to a bank account. Never retried by the transport: a timeout may mean the
-   * money moved. Use `lookupBeforeRetry` for a payout that is safe to retry.
+   * POST /payouts: sends money to a bank account, once: never retried. A refusal (a 4xx but 408 and 429) is
+   * thrown as its `APIError`: nothing moved. Any other failure (no answer, a timeout, 408, 429, a 5xx, a 2xx
+   * whose body is lost) may have moved money: `PayoutMayHaveMovedError`, whose message says how to resume. An
+   * answer that is another payout under the reference sent is `PayoutReferenceReusedError`. Use
+   * `lookupBeforeRetry` for a payout that is safe to retry.
    */
   create<C extends string = CurrencyCode>(
     body: PayoutCreateParams<C>,
     options?: PayoutCreateOptions,
   ): APIPromise<Payout> {
-    return this.api.call(() => {
+    let sent: SentPayout | undefined;
+    const abortedBefore = ownField(options ?? undefined, 'signal')?.aborted === true;
+    const call = this.api.call(async () => {
       refuseUnknownKeys(options, CREATE_OPTION_KEYS);
       // The pipeline copies the request options; `digits` is read here, from an own property only.
       const { digits: _, ...rest } = options ?? {};
-      return this.#post(this.check(body, { digits: ownField(options, 'digits') }), rest);
+      const digits = ownField(options, 'digits');
+      const wire = this.check(body, { digits });
+      await recovery(); // a module that cannot load fails the call here, before anything is sent
+      sent = { body: wire, assigned: this.assignsReference(wire.currency), abortedBefore, digits };
+      return this.#post(wire, rest);
     }, 'payouts.create');
+    return new InternalAPIPromise(async () => {
+      const answer = await call.withResponse().catch(async (error: unknown) => {
+        throw sent ? (await recovery()).sendFailure(error, sent) : error;
+      });
+      const wrong = (await recovery()).judgeAnswer(answer.data, sent!, this.api);
+      if (wrong) throw wrong;
+      return answer;
+    });
   }
 
   /**
@@ -117,12 +136,15 @@ export class Payouts extends APIResource {
     return traceCall('payouts.lookupBeforeRetry', async (context) => {
       const {
         isRefusal,
+        judgeAnswer,
         LOOKUP_BEFORE_RETRY_OPTION_KEYS,
         PayoutOutcomeUnknownError,
         recoverPayout,
+        refuseUntil,
         searchFor,
       } = await recovery();
       const options = ownData(given);
+      refuseUntil(options);
       // First of all: a typo such as `lookupfirst` would send the payout without looking (a second payout).
       refuseUnknownKeys(options, LOOKUP_BEFORE_RETRY_OPTION_KEYS);
       const checked = this.check(body, { digits: options.digits });
@@ -132,7 +154,7 @@ export class Payouts extends APIResource {
         throw invalid(['externalReference'], message);
       }
       if (context) context.externalReference = checked.externalReference;
-      const searchOptions = { ...options, currency: checked.currency };
+      const searchOptions = { ...options, currency: checked.currency, payout: checked };
       // Each listing search is a `payouts.lookup` call; its pages count on the payout's context.
       const search = (ref: string, window: ProofWindow) =>
         traceCall(
@@ -148,6 +170,10 @@ export class Payouts extends APIResource {
         );
       const post = async (b: PayoutWire, o: RequestOptions) => {
         const { data, response } = await this.api.call(this.#post(b, o), 'payouts.create').withResponse();
+        // Another payout's details under this reference: the spec's repeat answer, nothing new was made.
+        const sent = { body: b, assigned: this.assignsReference(b.currency), abortedBefore: false };
+        const wrong = judgeAnswer(data, { ...sent, digits: options.digits }, this.api);
+        if (wrong) throw wrong;
         return { payout: data, requestId: response.requestId };
       };
       const payout = { ...checked, externalReference: checked.externalReference! };
@@ -210,6 +236,38 @@ export class Payouts extends APIResource {
   }
 
   /**
+   * Searches the listings for the payout sent with `externalReference`, as `findByReference` does, and says what
+   * the search established instead of throwing: found, proven absent (`complete: true`), or why not (`reason`).
+   * A request that fails is `complete: false` with its message. The outbox and the MCP server decide with it.
+   */
+  async search(externalReference: string, given: FindByReferenceOptions = {}): Promise<SearchResult> {
+    return traceCall('payouts.lookup', async (context) => {
+      const { FIND_BY_REFERENCE_OPTION_KEYS, SearchOptionsSchema, searchFor, windowOf } = await recovery();
+      const options = ownData(given);
+      refuseUnknownKeys(options, FIND_BY_REFERENCE_OPTION_KEYS);
+      const problem = referenceIssue(externalReference);
+      if (problem) throw invalid(['externalReference'], problem);
+      parseRequest(SearchOptionsSchema, options);
+      if (context) context.externalReference = externalReference;
+      try {
+        const pages = () => count(context, 'pages');
+        const result = await searchFor(
+          this.#searchDeps(),
+          externalReference,
+          windowOf(options),
+          options,
+          pages,
+        );
+        if (context) context.found = Boolean(result.found);
+        return result;
+      } catch (error) {
+        if (error instanceof RequestValidationError || error instanceof APIUserAbortError) throw error;
+        return { complete: false, reason: `the listing could not be read (${(error as Error).message})` };
+      }
+    });
+  }
+
+  /**
    * A tracker shared by every payout it follows: each round reads the listing window that covers them all once
    * (`track`, `waitForFinal`), and `observe` takes transactions from anywhere else (a webhook handler). See
    * docs/payout-lifecycle.md.
@@ -217,7 +275,11 @@ export class Payouts extends APIResource {
   tracker(options?: PayoutTrackerOptions): PayoutTracker {
     const list: ListTransactions = (params, o) => this.client.transactions.list(params, o);
     return new InternalPayoutTracker(
-      { list, assigns: (currency) => this.assignsReference(currency) },
+      {
+        list,
+        assigns: (currency) => this.assignsReference(currency),
+        warn: (message) => this.api.logger.log('warn', message),
+      },
       options,
     );
   }
@@ -230,31 +292,19 @@ export class Payouts extends APIResource {
    * one `tracker()`: a round costs the same for one payout as for all of them.
    */
   track(externalReference: string, options: TrackPayoutOptions = {}): AsyncIterable<PayoutChange> {
-    const [tracking, track] = this.#split(options);
+    const [tracking, track] = splitTrackOptions(options);
     return this.tracker(tracking).track(externalReference, track);
   }
 
   /** Resolves with the row that showed the payout's first final status; see `track`. */
   waitForFinal(externalReference: string, options: TrackPayoutOptions = {}): Promise<Transaction> {
     try {
-      const [tracking, track] = this.#split(options);
+      const [tracking, track] = splitTrackOptions(options);
       return this.tracker(tracking).waitForFinal(externalReference, track);
     } catch (error) {
       // A bad option is the promise's rejection, as for every other async method.
       return Promise.reject(error);
     }
-  }
-
-  /** One call's options, as a tracker's and a track's. */
-  #split(given: TrackPayoutOptions): [PayoutTrackerOptions, TrackOptions] {
-    const options = ownData(given);
-    refuseUnknownKeys(options, [...TRACK_OPTION_KEYS, ...TRACKER_OPTION_KEYS.filter((k) => k !== 'final')]);
-    const tracking: Record<string, unknown> = {};
-    const track: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(options)) {
-      ((TRACK_OPTION_KEYS as string[]).includes(key) ? track : tracking)[key] = value;
-    }
-    return [tracking, track];
   }
 
   /**

@@ -1,6 +1,7 @@
 import { isUuid } from '../rules/ids.js';
 import { MockHttpError } from './http.js';
-import type { MockAccount, MockApiKey, MockState } from './types.js';
+import type { MockApiKey } from './options.js';
+import type { MockAccount, MockState } from './types.js';
 
 /** Who is calling, and as which account. */
 export interface Caller {

@@ -32,6 +32,7 @@ const MESSAGES: Record<number, string> = {
   401: 'Unauthorized',
   403: 'Forbidden',
   404: 'Not found',
+  408: 'Request timeout',
   409: 'Conflict',
   429: 'Too many requests',
   500: 'Internal server error',
@@ -63,6 +64,7 @@ interface Taken {
   drop: true;
   'hang:before': true;
   'hang:after': true;
+  'answer:after': FaultSpec;
   body: BodyFault;
   page: PageFault;
 }
@@ -124,6 +126,16 @@ export class Faults {
   }
 
   /**
+   * Like `next`, but after the commit: the next `times` matching requests (default `'POST /payouts'`) are
+   * processed and committed, then answered with `status` (and `Retry-After`, or `body`, when given) instead of
+   * their own answer, as a gateway's 502, 503 or 504, a 408 or a 429 can arrive after the service took the
+   * payout. The money moved; the answer says it did not.
+   */
+  answerAfterCommit(spec: FaultSpec): this {
+    return this.#add('answer:after', spec.match ?? 'POST /payouts', spec.times ?? 1, spec);
+  }
+
+  /**
    * The next matching request is processed and committed, and its answer starts: status line, headers and
    * half the body. Then `cut` ends the connection (the client's body read fails); `stall` sends nothing more
    * until the client gives up. `oversized` sends the whole answer followed by 9 MiB of JSON white space: valid,
@@ -159,7 +171,7 @@ export class Faults {
     return this;
   }
 
-  /** Removes every pending fault (statuses, drops, hangs), latency and listing lag. */
+  /** Removes every pending fault (statuses before or after a commit, drops, hangs), latency and listing lag. */
   clear(): void {
     this.#pending = [];
     this.#latency = 0;

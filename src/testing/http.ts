@@ -4,8 +4,9 @@ import { isRecord } from '../core/values.js';
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, page, pageSize } from '../rules/paging.js';
 import { fieldIssues } from '../rules/schema.js';
 import type { Caller } from './auth.js';
+import type { EnvelopeStyle, MockSettings } from './options.js';
 import type { Rng } from './random.js';
-import type { EnvelopeStyle, MockAccount, MockSettings, MockState, MockTransaction } from './types.js';
+import type { MockAccount, MockState, MockTransaction } from './types.js';
 
 /** An error answer: thrown by routes, turned into the spec's error envelope by the core. */
 export class MockHttpError extends Error {

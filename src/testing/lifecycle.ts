@@ -1,6 +1,8 @@
+import { listedRow } from './listing.js';
+import type { MockSettings } from './options.js';
 import { rngFor } from './random.js';
 import { imadCode } from './seed/history.js';
-import type { MockAccount, MockSettings, MockTransaction, MockTransactionRow } from './types.js';
+import type { MockAccount, MockTransaction, MockTransactionRow } from './types.js';
 
 /**
  * The life of each payout created through POST /payouts while it is set, on a schedule: the spec lists
@@ -31,6 +33,12 @@ export interface PayoutLifecycle {
    * and USDC and USDT (stablecoins): the spec has the UETR "never on local-rail or stablecoin payouts".
    */
   uetrCurrencies?: string[];
+  /**
+   * Each change the schedule makes (completion or failure, refund, UETR) is stamped this many ms before the
+   * row's previous `updated_at`, as a second host whose clock is behind the first's would: `updated_at` goes
+   * backwards while the status moves on (the spec orders neither). Default: stamped when it happens.
+   */
+  backdateMs?: number;
 }
 
 /** What changed in a transaction, beside its row, for `mock.onTransactionChange`. */
@@ -68,6 +76,11 @@ export interface LifeCore {
   readonly seed: number;
 }
 
+/** The clock that stamps transaction rows: the service's (`mock.now()`) plus `settings.rowClockOffsetMs`. */
+export function rowClock(settings: MockSettings, serviceNow: number): number {
+  return serviceNow + settings.rowClockOffsetMs;
+}
+
 /** A stored transaction and the account that holds it. */
 export interface Located {
   account: MockAccount;
@@ -102,15 +115,16 @@ export class TransactionLife {
   }
 
   /**
-   * Moves a transaction to `status`, bumping `updated_at`; a withdrawal's amount plus fee goes back to its
+   * Moves a transaction to `status`, bumping `updated_at` (to `stamp` when given, else the row clock's now); a
+   * withdrawal's amount plus fee goes back to its
    * wallet when it enters a returned status (`failed`, `rejected`, `cancelled`, `refunded`) and is taken again
    * if it leaves one. No change, no observation.
    */
-  move({ account, tx }: Located, status: string): void {
+  move({ account, tx }: Located, status: string, stamp?: number): void {
     const previousStatus = tx.row.status;
     if (previousStatus === status) return;
     tx.row.status = status;
-    tx.row.updated_at = new Date(this.#core.now()).toISOString();
+    tx.row.updated_at = this.#stamp(stamp);
     const wallet = account.wallets.find((w) => w.currency === tx.row.source_currency);
     const returned = Number(RETURNED.has(status)) - Number(RETURNED.has(previousStatus));
     if (wallet && tx.row.transaction_type === 'withdrawal' && returned !== 0) {
@@ -120,8 +134,8 @@ export class TransactionLife {
     this.#tell(tx.row, { accountId: account.id, kind: 'status', previousStatus });
   }
 
-  /** Sets `uetr` and `tracking_codes` (`UETR`, and `IMAD` when given), bumping `updated_at`. */
-  assignUetr({ account, tx }: Located, uetr: string, imad?: string): void {
+  /** Sets `uetr` and `tracking_codes` (`UETR`, and `IMAD` when given), bumping `updated_at` as `move` does. */
+  assignUetr({ account, tx }: Located, uetr: string, imad?: string, stamp?: number): void {
     const row = tx.row;
     const { created_at } = row;
     // Taken out and put back in order, so the fields sit where a listed row has them (before the timestamps)
@@ -133,7 +147,7 @@ export class TransactionLife {
       uetr,
       tracking_codes,
       created_at,
-      updated_at: new Date(this.#core.now()).toISOString(),
+      updated_at: this.#stamp(stamp),
     });
     this.#tell(row, { accountId: account.id, kind: 'uetr', previousStatus: row.status });
   }
@@ -150,17 +164,19 @@ export class TransactionLife {
     const withImad = rng.next() < (life.imadShare ?? 0);
     const uetr = rng.uuid();
     const imad = withImad ? imadCode(rng, row.created_at.slice(0, 10).replaceAll('-', '')) : undefined;
-    const { completeAfterMs, uetrAfterMs } = life;
+    const { completeAfterMs, uetrAfterMs, backdateMs } = life;
+    // Hosts that differ: each scheduled change stamped before the one it follows.
+    const stamp = () => (backdateMs === undefined ? undefined : Date.parse(row.updated_at) - backdateMs);
     if (completeAfterMs !== undefined) {
       this.#later(completeAfterMs, () => {
         if (row.status !== 'processing') return;
         // The refund is scheduled before the move, so an observer that throws cannot cancel it.
         if (!fails && refunded) {
           this.#later(life.refundAfterMs ?? completeAfterMs, () => {
-            if (row.status === 'completed') this.move(at, 'refunded');
+            if (row.status === 'completed') this.move(at, 'refunded', stamp());
           });
         }
-        this.move(at, fails ? 'failed' : 'completed');
+        this.move(at, fails ? 'failed' : 'completed', stamp());
       });
     }
     const listed = life.uetrCurrencies?.map((code) => code.trim().toUpperCase());
@@ -169,9 +185,13 @@ export class TransactionLife {
       : !NO_UETR.includes(row.source_currency);
     if (uetrAfterMs !== undefined && crossBorder) {
       this.#later(uetrAfterMs, () => {
-        if (row.uetr === undefined && !NEVER_SENT.has(row.status)) this.assignUetr(at, uetr, imad);
+        if (row.uetr === undefined && !NEVER_SENT.has(row.status)) this.assignUetr(at, uetr, imad, stamp());
       });
     }
+  }
+
+  #stamp(given: number | undefined): string {
+    return new Date(given ?? rowClock(this.#core.settings, this.#core.now())).toISOString();
   }
 
   #later(ms: number, step: () => void): void {
@@ -185,6 +205,7 @@ export class TransactionLife {
   }
 
   #tell(row: MockTransactionRow, change: TransactionChange): void {
-    for (const observer of [...this.#observers]) observer(structuredClone(row), { ...change });
+    const listed = listedRow(row, this.#core.settings.invented);
+    for (const observer of [...this.#observers]) observer(structuredClone(listed), { ...change });
   }
 }

@@ -5,11 +5,12 @@ import { Faults, faultError, held, partialBody } from './faults.js';
 import { errorBody, MockHttpError, readJsonObject, successBody } from './http.js';
 import { TransactionLife, type TransactionObserver } from './lifecycle.js';
 import { createHandlers, type MockHandlers } from './msw.js';
+import type { MockSettings, PaymentsMockOptions } from './options.js';
 import { Rng } from './random.js';
 import { matchRoute } from './router.js';
 import { createState, settingsFrom } from './state.js';
 import { type MockTransactions, transactionControls } from './transactions.js';
-import type { MockAccount, MockSettings, MockState, PaymentsMockOptions } from './types.js';
+import type { MockAccount, MockState } from './types.js';
 
 /** Default base URL of the mock. */
 export const DEFAULT_MOCK_BASE_URL = 'https://payments.mock/api/v1/external';
@@ -205,6 +206,8 @@ export class PaymentsMock {
     // Checked after the handler ran: the request is committed, only its answer is lost.
     if (this.faults.take('hang:after', seen)) return held(request);
     if (this.faults.take('drop', seen)) return Response.error();
+    const after = this.faults.take('answer:after', seen);
+    if (after) return fail(faultError(after), after.body);
     const bodyFault = this.faults.take('body', seen);
     return bodyFault ? await partialBody(response, bodyFault, request.signal) : response;
   }

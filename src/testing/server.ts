@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createPaymentsMock, type PaymentsMock } from './mock.js';
-import type { PaymentsMockOptions } from './types.js';
+import type { PaymentsMockOptions } from './options.js';
 
 /** Options of `startMockServer`: a port (0 = any free one) and a mock, or the options to create one. */
 export interface MockServerOptions extends PaymentsMockOptions {

@@ -1,8 +1,9 @@
 import type { PayoutLifecycle } from './lifecycle.js';
-import type { Rng } from './random.js';
+import type { MockApiKey, MockSettings, PaymentsMockOptions } from './options.js';
+import { type Rng, rngFor } from './random.js';
 import { seedHistory, seedVirtualAccounts } from './seed/history.js';
-import { CURRENCY_CODES } from './seed/reference.js';
-import type { MockAccount, MockApiKey, MockSettings, MockState, PaymentsMockOptions } from './types.js';
+import { currencyList } from './seed/reference.js';
+import type { MockAccount, MockState } from './types.js';
 
 /** The key the mock accepts by default: a tenant key allowlisted for 127.0.0.1. */
 export const DEFAULT_API_KEY = 'sk_test_mock';
@@ -20,17 +21,35 @@ interface AccountSeed extends Pick<MockAccount, 'type' | 'name' | 'tenantId'> {
   record?: Record<string, unknown>;
 }
 
+/** What every account is created with: the clock, the end of its history, the feature and the currencies. */
+interface AccountContext {
+  now: number;
+  historyEnd: number;
+  payerNamesEnabled: boolean;
+  /** Codes of the currencies the mock lists: a wallet each. */
+  currencies: readonly string[];
+}
+
+/**
+ * The currencies the mock first listed. Their wallets' ids are drawn from the seed in this order whether they
+ * are listed or not, and listed first, so a currency added to the list moves no seeded id or wallet.
+ */
+const FIRST_CURRENCIES = ['NGN', 'USD', 'USDC', 'USDT', 'XAF'];
+
 /** Creates an account with wallets, funding details and (optionally) seeded history. */
-export function createAccount(
-  rng: Rng,
-  seed: AccountSeed,
-  context: { now: number; historyEnd: number; payerNamesEnabled: boolean },
-): MockAccount {
+export function createAccount(rng: Rng, seed: AccountSeed, context: AccountContext): MockAccount {
   const id = seed.id ?? rng.uuid();
   const va = seedVirtualAccounts(rng, seed.name);
-  const wallets = CURRENCY_CODES.map((currency) => {
+  const drawn = new Map(FIRST_CURRENCIES.map((code) => [code, rng.uuid()]));
+  const listed = context.currencies;
+  const codes = [
+    ...FIRST_CURRENCIES.filter((code) => listed.includes(code)),
+    ...listed.filter((code) => !FIRST_CURRENCIES.includes(code)),
+  ];
+  const wallets = codes.map((currency) => {
     const balance = seed.balances?.[currency] ?? 0;
-    return { id: rng.uuid(), currency, balance, available_balance: balance };
+    const walletId = drawn.get(currency) ?? rngFor(0, `wallet:${id}:${currency}`).uuid();
+    return { id: walletId, currency, balance, available_balance: balance };
   });
   return {
     id,
@@ -64,7 +83,15 @@ const MAIN_SEED: AccountSeed = {
   type: 'business',
   name: 'Acme Trading Ltd',
   history: 60,
-  balances: { NGN: 2_500_000_000, USD: 12_500_000, USDC: 5_000_000, USDT: 3_000_000, XAF: 90_000_000 },
+  balances: {
+    NGN: 2_500_000_000,
+    USD: 12_500_000,
+    USDC: 5_000_000,
+    USDT: 3_000_000,
+    XAF: 90_000_000,
+    KES: 50_000_000,
+    GHS: 10_000_000,
+  },
   record: { email: 'finance@acme.example' },
 };
 
@@ -91,7 +118,14 @@ export function createState(rng: Rng, options: PaymentsMockOptions, now: number)
   // Relative to the service's clock by default, so "last month" has rows; the seed fixes every offset from that end.
   const historyEnd = options.historyEnd === undefined ? now : new Date(options.historyEnd).getTime();
   if (!Number.isFinite(historyEnd)) throw new TypeError(`historyEnd is not a date: ${options.historyEnd}`);
-  const context = { now, historyEnd, payerNamesEnabled: options.payerNamesEnabled ?? true };
+  const currencies = currencyList(options.supportedCurrencies);
+  const codes = currencies.map((c) => c.code);
+  const context = {
+    now,
+    historyEnd,
+    payerNamesEnabled: options.payerNamesEnabled ?? true,
+    currencies: codes,
+  };
   const main = createAccount(rng, MAIN_SEED, context);
   const [individual, business] = TENANT_SEEDS.map((seed) =>
     createAccount(rng, { ...seed, tenantId: main.id }, context),
@@ -109,6 +143,7 @@ export function createState(rng: Rng, options: PaymentsMockOptions, now: number)
     return { ...k, accountId, allowlist: [...(k.allowlist ?? [])] };
   });
   return {
+    currencies,
     mainAccountId: main.id,
     individualAccountId: individual.id,
     businessAccountId: business.id,
@@ -135,7 +170,13 @@ export function settingsFrom(options: PaymentsMockOptions): MockSettings {
     documentsRequired: options.documentsRequired ?? false,
     rateLimit: options.rateLimit,
     clockOffsetMs: options.clockOffsetMs ?? 0,
+    rowClockOffsetMs: options.rowClockOffsetMs ?? 0,
     lifecycle: options.lifecycle && copyLifecycle(options.lifecycle),
-    invented: { ...options.invented },
+    invented: {
+      ...options.invented,
+      ...(options.invented?.listedMinorDigits && {
+        listedMinorDigits: { ...options.invented.listedMinorDigits },
+      }),
+    },
   };
 }

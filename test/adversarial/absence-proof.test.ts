@@ -10,6 +10,7 @@ import {
   PaymentsClient,
   PayoutLookupIncompleteError,
   PayoutOutcomeUnknownError,
+  PayoutReferenceReusedError,
   RequestValidationError,
   remarkMatch,
 } from '../../src/index.js';
@@ -17,7 +18,8 @@ import { createPayoutOutbox, memoryOutboxStore } from '../../src/outbox/index.js
 import { createPaymentsMock, DEFAULT_API_KEY, type PaymentsMock } from '../../src/testing/index.js';
 import { BENEFICIARY, rejection } from '../helpers/fixtures.js';
 
-const WAITS = { visibilityWaits: [0] };
+// These cases are about the proof, not the listing lag: a proof counts as soon as it is read.
+const WAITS = { visibilityWaits: [0], listingLagMs: 0 };
 let mock: PaymentsMock;
 afterEach(() => mock?.reset());
 
@@ -198,18 +200,54 @@ describe('case 3: a remark that identifies a payout is normalised and checked li
     expect(withdrawals('Invoice 78')).toHaveLength(1);
   });
 
-  it('a row with the same remark and another amount is never "the payout"', async () => {
+  it('a row with the same remark and another amount is a doubt: never "the payout", never a second POST', async () => {
+    // A fee taken from the amount, other units, or another payout: the row cannot be told apart.
     const { client, posts } = rig();
     mock.transactions.add({ description: 'Invoice 42', destination_amount: 700_000 });
     mock.faults.next({ status: 503, match: 'POST /payouts' });
     const body = ngn('remark-2', 'Invoice 42');
-    const outcome = await client.payouts.lookupBeforeRetry(body, {
-      ...WAITS,
-      maxAttempts: 2,
-      match: remarkMatch(body),
+    const error = await rejection(
+      client.payouts.lookupBeforeRetry(body, { ...WAITS, maxAttempts: 2, match: remarkMatch(body) }),
+    );
+    expect(error).toBeInstanceOf(PayoutOutcomeUnknownError);
+    expect((error as PayoutOutcomeUnknownError).reason).toMatch(
+      /same remark lists destination_amount 700000, not 500000/,
+    );
+    expect(posts()).toBe(1);
+  });
+
+  it('a remark listed shortened (a service that cuts descriptions) is a doubt, never proof of absence', async () => {
+    const { client, posts } = rig();
+    const remark = `Invoice 43 ${'x'.repeat(66)}`;
+    mock.transactions.add({ description: remark.slice(0, 64), destination_amount: 500_000 });
+    mock.faults.next({ status: 503, match: 'POST /payouts' });
+    const body = ngn('remark-3', remark);
+    const error = await rejection(
+      client.payouts.lookupBeforeRetry(body, { ...WAITS, maxAttempts: 2, match: remarkMatch(body) }),
+    );
+    expect(error).toBeInstanceOf(PayoutOutcomeUnknownError);
+    expect((error as PayoutOutcomeUnknownError).reason).toMatch(/remark shortened/);
+    expect(posts()).toBe(1);
+  });
+
+  it('a USD row under the reference with another amount is not the payout: PayoutReferenceReusedError, no POST', async () => {
+    const { client, posts } = rig();
+    mock.transactions.add({
+      external_reference: 'usd-reused',
+      destination_amount: 90_000,
+      destination_currency: 'USD',
     });
-    expect(outcome).toMatchObject({ status: 'created', attempts: 2 });
-    expect(posts()).toBe(2);
+    mock.faults.next({ status: 503, match: 'POST /payouts' });
+    const body = {
+      amount: '10.00',
+      currency: 'USD',
+      beneficiary: BENEFICIARY,
+      externalReference: 'usd-reused',
+    };
+    const error = await rejection(client.payouts.lookupBeforeRetry(body, { ...WAITS, maxAttempts: 2 }));
+    expect(error).toBeInstanceOf(PayoutReferenceReusedError);
+    expect((error as PayoutReferenceReusedError).fields).toEqual(['amount']);
+    expect(posts()).toBe(1);
   });
 
   it('the outbox refuses remarks with edge white space and keeps remarks unique ignoring case and spacing', async () => {
@@ -268,6 +306,7 @@ describe("case 4: the lookup window follows the service's clock, not this machin
       visibilityWaits: [0],
       maxLookups: 2,
       backoff: { baseMs: 0, maxMs: 0 },
+      listingLagMs: 0,
     });
     const { reference } = await outbox.enqueue({
       amount: '10.00',
@@ -275,8 +314,9 @@ describe("case 4: the lookup window follows the service's clock, not this machin
       beneficiary: BENEFICIARY,
     });
     hooks.drop = true;
+    // Every lookup of the step (no lag, no back-off) meets the clocks' disagreement: none proves anything.
     const first = await outbox.settle(reference);
-    expect(first.state).toBe('sending');
+    expect(first.state).toBe('unknown');
     expect(first.reason).toMatch(/clock the lookup window was read from/);
     hooks.drop = false;
     expect((await outbox.settle(reference)).state).toBe('unknown');
@@ -284,8 +324,8 @@ describe("case 4: the lookup window follows the service's clock, not this machin
   });
 });
 
-describe('case 5: a refusal on the restart path is no proof that nothing moved', () => {
-  it('lookupFirst misses the earlier payout (the listing lags), POSTs, and a 400 is unknown with the refusal as its cause', async () => {
+describe('case 5: a refusal after a proof is final; the listing lag is the assumption it rests on', () => {
+  it('lookupFirst with a listing lagging past listingLagMs (the documented limit): the proof holds, and a 400 after it is final', async () => {
     const { client } = rig();
     const wallet = mock.account().wallets.find((w) => w.currency === 'NGN')!;
     // The earlier process's payout took the balance; the listing does not show it yet.
@@ -296,11 +336,10 @@ describe('case 5: a refusal on the restart path is no proof that nothing moved',
     const error = await rejection(
       client.payouts.lookupBeforeRetry(body, { ...WAITS, lookupFirst: true, match: remarkMatch(body) }),
     );
-    expect(error).toBeInstanceOf(PayoutOutcomeUnknownError);
-    expect((error as Error).cause).toBeInstanceOf(BadRequestError);
-    expect((error as PayoutOutcomeUnknownError).reason).toMatch(
-      /POST 1 was refused \(400 Insufficient NGN balance.*\) after an earlier process may have sent it \(lookupFirst\)/,
-    );
+    // The listing hid the earlier payout past listingLagMs (0 here): the absence was taken as proven, so the
+    // refusal is final. docs/payout-outcomes.md names this assumption; raise listingLagMs past your listing's lag.
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect((error as Error).message).toMatch(/Insufficient NGN balance/);
   });
 
   it('after POSTs answered 429 or 503 (each proven absent), a later refusal is final: nothing moved', async () => {

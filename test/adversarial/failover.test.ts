@@ -60,7 +60,8 @@ describe.runIf(postgresAvailable())('a failover that loses the mark of a send', 
 
   it('with lookupBeforeFirstSend, the payout whose mark the failover lost is found, not sent a second time', async () => {
     const client = new PaymentsClient({ apiKey: DEFAULT_API_KEY, baseUrl: service.baseUrl, logLevel: 'off' });
-    const options = { client, timeout: 1500, visibilityWaits: [0, 100], leaseMs: 60_000 };
+    // No listing lag here: the first owner's lookup-first proof counts once an unrecorded POST would have ended.
+    const options = { client, timeout: 1500, visibilityWaits: [0, 100], leaseMs: 60_000, listingLagMs: 0 };
     const before = createPayoutOutbox({
       ...options,
       store: postgresOutboxStore({ client: onPrimary, lookupBeforeFirstSend: true }),

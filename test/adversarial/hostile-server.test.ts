@@ -14,6 +14,7 @@ import {
   PaginationError,
   PaymentsClient,
   PaymentsError,
+  PayoutMayHaveMovedError,
   RequestValidationError,
   ResponseTooLargeError,
   ResponseValidationError,
@@ -146,7 +147,9 @@ describe('a response body is bounded by maxResponseBytes', () => {
     };
     const payout = { amount: '1.00', currency: 'USD', beneficiary: BENEFICIARY, externalReference: 'big-1' };
     const error = await rejection(client({ maxResponseBytes: 2 ** 20 }).payouts.create(payout));
-    expect(error).toBeInstanceOf(AcceptedButUnreadableError);
+    // create's doubt: the service accepted it (the cause), and the answer cannot say what it made.
+    expect(error).toBeInstanceOf(PayoutMayHaveMovedError);
+    expect((error as Error).cause).toBeInstanceOf(AcceptedButUnreadableError);
     expect((error as Error).message).toMatch(/maxResponseBytes/);
     handle = (_req, res) => {
       res.writeHead(502, { 'content-type': 'text/html' });
@@ -308,7 +311,9 @@ describe('6-9. money, prototypes, paths, names', () => {
           `{"status":true,"message":"ok","data":{"id":"x","fee_amount":1,"created_at":"2026","destination_amount":1,"amount":9007199254740993,"beneficiary":{}}}`,
         );
     const payout = { amount: '1.00', currency: 'USD', beneficiary: BENEFICIARY, externalReference: 'm-1' };
-    expect(await rejection(client().payouts.create(payout))).toBeInstanceOf(AcceptedButUnreadableError);
+    const unreadable = await rejection(client().payouts.create(payout));
+    expect(unreadable).toBeInstanceOf(PayoutMayHaveMovedError);
+    expect((unreadable as Error).cause).toBeInstanceOf(AcceptedButUnreadableError);
   });
 
   it('a polluted Object.prototype changes nothing that is sent', async () => {

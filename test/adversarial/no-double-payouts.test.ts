@@ -233,8 +233,9 @@ describe('lookupBeforeRetry under random faults', () => {
   }, 300_000);
 });
 
-describe('documented limit: listing lag beyond the visibility waits', () => {
-  const LATE = 1_000; // ms: far beyond the 17 ms of waits
+describe('documented limit: a listing that lags past listingLagMs', () => {
+  const LATE = 1_000; // ms: far beyond the 17 ms of waits and the 20 ms of listingLagMs below
+  const LAG = 20;
   const usd = (ref: string) => ({ amount: '100.50', currency: 'USD', beneficiary, externalReference: ref });
   const storedRef = (ref: string) =>
     mock.account().transactions.filter((t) => t.row.external_reference === ref).length;
@@ -246,20 +247,16 @@ describe('documented limit: listing lag beyond the visibility waits', () => {
     const result = await settle(
       client.payouts.lookupBeforeRetry(usd('late-nodedupe'), {
         visibilityWaits: WAITS,
+        listingLagMs: LAG,
         onAttempt: (e) => events.push(e.type === 'lookup' ? `lookup:${e.found}` : e.type),
       }),
     );
-    // Every lookup answered "not there" (the row is not listed yet), so the SDK had evidence of absence and
-    // POSTed again; without deduplication by reference the service stored a second payout.
-    expect(events).toEqual([
-      'post',
-      'ambiguous',
-      'lookup:false',
-      'lookup:false',
-      'lookup:false',
-      'post',
-      'created',
-    ]);
+    // Every lookup answered "not there" (the row is not listed yet), the last one listingLagMs after the send,
+    // so the SDK took the absence as proven and POSTed again; without deduplication by reference the service
+    // stored a second payout. The default listingLagMs (15 s) covers this listing.
+    expect(events.slice(0, 2)).toEqual(['post', 'ambiguous']);
+    expect(events.slice(2, -2).every((e) => e === 'lookup:false')).toBe(true);
+    expect(events.slice(-2)).toEqual(['post', 'created']);
     expect(result).toMatchObject({ ok: true, value: { status: 'created', attempts: 2 } });
     expect(storedRef('late-nodedupe')).toBe(2);
   });
@@ -268,7 +265,7 @@ describe('documented limit: listing lag beyond the visibility waits', () => {
     mock.settings.dedupeByReference = true;
     mock.faults.listingLag(LATE).dropAfterCommit('POST /payouts');
     const result = await settle(
-      client.payouts.lookupBeforeRetry(usd('late-dedupe'), { visibilityWaits: WAITS }),
+      client.payouts.lookupBeforeRetry(usd('late-dedupe'), { visibilityWaits: WAITS, listingLagMs: LAG }),
     );
     expect(result).toMatchObject({ ok: true, value: { status: 'created', attempts: 2 } });
     expect(storedRef('late-dedupe')).toBe(1);

@@ -21,7 +21,7 @@ import { pickList, unwrap } from '../../src/internal/envelope.js';
 import { readPage } from '../../src/internal/list-shapes.js';
 import { STRICT } from '../helpers/msw-strict.js';
 import { payerName } from '../helpers/payer-names.js';
-import { BASE, CANARY_KEY, ORIGIN, payoutInitiated, transaction } from '../helpers/server.js';
+import { BASE, CANARY_KEY, ORIGIN, payoutAnswerFor, transaction } from '../helpers/server.js';
 
 const SEED = 424_242;
 const params = (numRuns: number) => ({ seed: SEED, numRuns });
@@ -54,8 +54,8 @@ const server = setupServer(
       data: { accountNumber: '0123456789', accountName: 'ADA', bankCode: '000014', bankName: 'Access' },
     }),
   ),
-  http.post(`${BASE}/payouts`, () =>
-    HttpResponse.json(payoutInitiated({ destination_amount: 1000, fee_amount: 100 })),
+  http.post(`${BASE}/payouts`, async ({ request }) =>
+    HttpResponse.json(payoutAnswerFor((await request.json()) as Record<string, unknown>)),
   ),
   http.post(`${BASE}/payer-names`, () =>
     HttpResponse.json({ status: 201, success: true, message: 'Created', data: payerName() }, { status: 201 }),

@@ -1,7 +1,7 @@
 import { HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { type ClientOptions, PaymentsClient } from '../../src/index.js';
+import { type ClientOptions, currencyDigits, PaymentsClient, toMinorUnits } from '../../src/index.js';
 import { STRICT } from './msw-strict.js';
 
 /** A key no test output may ever contain. */
@@ -85,6 +85,26 @@ export function payoutInitiated(
       ...data,
     },
   };
+}
+
+/**
+ * POST /payouts' success body for the payout `body` (the wire form) asks for: its amount in minor units (by the
+ * currency's digits, or for USDC/USDT the amount's own decimals), its remark, reference and bank code. The SDK
+ * compares an answer with what it sent, so a handler that answers any body answers with this one.
+ */
+export function payoutAnswerFor(body: Record<string, unknown>, fee = 100) {
+  const currency = String(body.currency);
+  const amount = Number(body.amount);
+  const own = /\.(\d+)$/.exec(String(amount))?.[1]?.length ?? 0;
+  const destination = toMinorUnits(currency, amount, currencyDigits(currency) ?? own);
+  const beneficiary = (body.beneficiary ?? {}) as Record<string, unknown>;
+  return payoutInitiated({
+    destination_amount: destination,
+    fee_amount: fee,
+    remark: body.remark ?? null,
+    external_reference: body.externalReference ?? null,
+    beneficiary: { bank_code: beneficiary.bankCode },
+  });
 }
 
 export { settle, settleError, useFakeClock } from './clock.js';

@@ -23,6 +23,8 @@ describe.each<[string, () => PaymentsMock]>([
     expect(tx).toMatchObject({ page: 1, pageSize: 7, totalCount: 54, totalPages: 8, hasMore: true });
     expect((await client.transactions.list({ pageSize: 7 }).toArray()).length).toBe(54);
     expect((await client.wallet.supportedCurrencies()).map((c) => c.code)).toEqual([
+      'GHS',
+      'KES',
       'NGN',
       'USD',
       'USDC',

@@ -1,6 +1,12 @@
 // Real HTTP over 127.0.0.1: this file deliberately starts NO MSW server (MSW would intercept fetch).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { APIConnectionError, NotFoundError, PaymentsClient, PermissionDeniedError } from '../../src/index.js';
+import {
+  APIConnectionError,
+  NotFoundError,
+  PaymentsClient,
+  PayoutMayHaveMovedError,
+  PermissionDeniedError,
+} from '../../src/index.js';
 import {
   BANKS,
   DEFAULT_API_KEY,
@@ -67,7 +73,8 @@ describe('startMockServer on 127.0.0.1', () => {
   it('a destroyed socket after commit: create fails, lookupBeforeRetry recovers with one payout', async () => {
     server.mock.faults.dropAfterCommit('POST /payouts');
     const lost = await rejection(client.payouts.create(ngnPayout('lo-2')));
-    expect(lost).toBeInstanceOf(APIConnectionError);
+    expect(lost).toBeInstanceOf(PayoutMayHaveMovedError);
+    expect((lost as PayoutMayHaveMovedError).cause).toBeInstanceOf(APIConnectionError);
     expect(server.mock.account().payouts.has('lo-2')).toBe(true);
 
     server.mock.faults.dropAfterCommit('POST /payouts');

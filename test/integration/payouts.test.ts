@@ -5,6 +5,7 @@ import {
   createExternalReference,
   InternalServerError,
   type PayoutAttemptEvent,
+  PayoutMayHaveMovedError,
   PayoutOutcomeUnknownError,
   RequestValidationError,
 } from '../../src/index.js';
@@ -145,10 +146,11 @@ describe('payouts.create', () => {
     expect(mock.account().wallets.find((w) => w.currency === 'USDT')!.balance).toBe(3_000_000);
   });
 
-  it('a dropped connection after commit is an APIConnectionError, yet the money moved', async () => {
+  it('a dropped connection after commit may have moved money, and it did', async () => {
     mock.faults.dropAfterCommit('POST /payouts');
     const error = await rejection(clientFor(mock).payouts.create(ngnPayout('lost-1')));
-    expect(error).toBeInstanceOf(APIConnectionError);
+    expect(error).toBeInstanceOf(PayoutMayHaveMovedError);
+    expect((error as PayoutMayHaveMovedError).cause).toBeInstanceOf(APIConnectionError);
     expect(payoutsFor('lost-1').transactions).toHaveLength(1);
     expect(posts()).toBe(1);
   });
@@ -215,11 +217,12 @@ describe('payouts.lookupBeforeRetry', () => {
     expect(payoutsFor('ngn-unknown-1').transactions).toHaveLength(0);
   });
 
-  it('503 before anything was stored: not found by the lookups, created by the second POST', async () => {
+  it('503 before anything was stored: a doubt; proven absent after the listing lag, created by the second POST', async () => {
     mock.faults.next({ status: 503, match: 'POST /payouts' });
     const events: PayoutAttemptEvent[] = [];
     const outcome = await clientFor(mock).payouts.lookupBeforeRetry(body('retry-1'), {
       visibilityWaits: [20, 50],
+      listingLagMs: 70,
       match: byReference,
       onAttempt: (e) => events.push(e),
     });
@@ -286,22 +289,26 @@ describe('payouts.lookupBeforeRetry', () => {
     expect(posts()).toBe(1);
   });
 
-  it('lag longer than every wait: the second POST relies on the service dedupe (the documented limit)', async () => {
+  it('lag longer than every wait: no POST before the listing lag has passed, and the payout is found then', async () => {
     useFakeClock(new Date('2026-03-02T09:00:00.000Z'));
     mock.faults.dropAfterCommit('POST /payouts').listingLag(1_000);
     const outcome = await settle(
       clientFor(mock).payouts.lookupBeforeRetry(body('slow-1'), {
         visibilityWaits: [20, 50],
+        listingLagMs: 5_000,
         match: byReference,
       }),
     );
-    // Not found in the listing, so POSTed again; the service returned the original payout by reference.
-    expect(outcome).toMatchObject({ status: 'created', attempts: 2 });
+    // The waits ended before the row was listed; the proof the second POST needs comes after listingLagMs, when
+    // the payout is listed.
+    expect(outcome).toMatchObject({ status: 'recovered', attempts: 1 });
     const held = payoutsFor('slow-1');
     expect(held.transactions).toHaveLength(1);
-    expect((outcome.status === 'created' ? outcome.payout : undefined)?.id).toBe(held.transactions[0]!.id);
+    expect((outcome.status === 'recovered' ? outcome.transaction : undefined)?.id).toBe(
+      held.transactions[0]!.id,
+    );
     expect(ngnBalance()).toBe(2_500_000_000 - 505_000);
-    expect(posts()).toBe(2);
+    expect(posts()).toBe(1);
   });
 
   it('a payout found failed is still recovered (the failed listing is searched too); check its status', async () => {
@@ -348,9 +355,10 @@ describe('payouts.lookupBeforeRetry', () => {
     ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PayoutOutcomeUnknownError);
     expect(error).toMatchObject({ externalReference: 'unknown-1', attempts: 1 });
-    // The lost POST, then one failed lookup per wait.
+    // The lost POST, then one failed lookup per wait, and one once the listing lag (15 s) has passed.
     expect((error as PayoutOutcomeUnknownError).errors).toEqual([
       expect.any(APIConnectionError),
+      expect.any(InternalServerError),
       expect.any(InternalServerError),
       expect.any(InternalServerError),
     ]);

@@ -213,7 +213,7 @@ describe('wallet', () => {
     expect(currencies).toEqual(
       CURRENCIES.map(({ id, code, name, symbol }) => ({ id, code, name, symbol, status: 'active' })),
     );
-    expect(currencies.map((c) => c.code)).toEqual(['NGN', 'USD', 'USDC', 'USDT', 'XAF']);
+    expect(currencies.map((c) => c.code)).toEqual(['GHS', 'KES', 'NGN', 'USD', 'USDC', 'USDT', 'XAF']);
   });
 
   it('list returns one wallet per currency with the seeded balances', async () => {

@@ -69,6 +69,8 @@ async function seed(store: PayoutOutboxStore<unknown>) {
     visibilityWaits: [0],
     maxSends: 1,
     maxLookups: 1,
+    // Each doubt is proven (or not) within its one step: the rows are final when the commands read them.
+    listingLagMs: 0,
   });
   await store.migrate();
   const body = (externalReference: string) => ({

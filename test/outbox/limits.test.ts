@@ -35,3 +35,25 @@ it('a payout recorded under a ceiling since lowered is answered with its record,
   }
   expect(await after.get('ceiling-2')).toBeUndefined();
 });
+
+it('an archived payout recorded under a ceiling since lowered is answered with its tombstone', async () => {
+  const mock = createPaymentsMock();
+  const { client, posts } = wiredClient(mock);
+  const store = memoryOutboxStore();
+  const before = createPayoutOutbox({
+    client: client.withOptions({ payoutLimits: { USD: '100.00' } }),
+    store,
+  });
+  await before.enqueue(usd('50.00', 'ceiling-archived'));
+  await before.settle('ceiling-archived');
+  await before.archive({ before: new Date(Date.now() + 60_000) });
+  const after = createPayoutOutbox({ client: client.withOptions({ payoutLimits: { USD: '10.00' } }), store });
+  const again = await after.enqueue(usd('50', 'ceiling-archived'));
+  expect(again).toMatchObject({
+    enqueued: false,
+    record: { state: 'created', archivedAt: expect.any(Date) },
+  });
+  const other = await rejection(after.enqueue(usd('60.00', 'ceiling-archived')));
+  expect((other as Error).message).toMatch(/payout ceiling/);
+  expect(posts()).toBe(1);
+});

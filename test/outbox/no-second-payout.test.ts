@@ -52,7 +52,24 @@ function outboxOver(client: PaymentsClient, more: Partial<PayoutOutboxOptions> =
     }
     return states;
   };
-  return { outbox, store, settleTimes };
+  /** Settles each time the row falls due (the clock moved to it), `times` at most: the states seen. */
+  const settleWhenDue = async (ref: string, times: number) => {
+    const states: string[] = [];
+    for (let i = 0; i < times; i++) {
+      const record = await outbox.settle(ref);
+      states.push(record.state);
+      if (!['pending', 'sending', 'retry'].includes(record.state)) break;
+      vi.setSystemTime(record.nextAttemptAt.getTime() + 1);
+    }
+    return states;
+  };
+  return { outbox, store, settleTimes, settleWhenDue };
+}
+
+/** States seen settling each time the row fell due: `sending` (a doubt waiting to look), then `final`. */
+function expectWaitedThen(states: string[], final: string) {
+  expect(states.at(-1)).toBe(final);
+  expect(states.slice(0, -1).filter((state) => state !== 'sending')).toEqual([]);
 }
 
 it('serviceAssignedCurrencies adds to NGN: an NGN payout whose answer was lost is recovered, never sent twice', async () => {
@@ -104,11 +121,13 @@ it('a row of a service-assigned currency without a remark to match is never sent
     currency: 'XAF',
     beneficiary: BENEFICIARY,
   });
-  expect(await first.settleTimes(ref, 1)).toEqual(['retry']);
+  // The lost answer is a doubt: the row waits for its lookups, it is not sent again.
+  expect(await first.settleTimes(ref, 1)).toEqual(['sending']);
   const configured = client.withOptions({ serviceAssignedCurrencies: ['XAF'] });
   const later = outboxOver(configured, { store: first.store, maxLookups: 2 });
-  expect(await later.settleTimes(ref, 3)).toEqual(['sending', 'unknown', 'unknown']);
+  expectWaitedThen(await later.settleWhenDue(ref, 6), 'unknown');
   expect((await later.outbox.get(ref))?.reason).toMatch(/lists XAF payouts under a reference it assigns/);
+  expect(await later.settleTimes(ref, 2)).toEqual(['unknown', 'unknown']);
   expect(posts()).toBe(1);
 });
 
@@ -120,27 +139,49 @@ const refusals = {
     Response.json({ status: false, message: 'Insufficient balance' }, { status: 400 }),
 };
 
-it('lookupBeforeRetry: a 409 after an unanswered POST is unknown', async () => {
-  const { client } = scripted(['drop', refusals['409 duplicate']()]);
+it('lookupBeforeRetry: a 409 after an unanswered POST proven absent is unknown: the service says the reference exists', async () => {
+  const { client, posts } = scripted(['drop', refusals['409 duplicate']()]);
   const error = await client.payouts
-    .lookupBeforeRetry(usd, { visibilityWaits: [0], maxAttempts: 2 })
+    .lookupBeforeRetry(usd, { visibilityWaits: [0], maxAttempts: 2, listingLagMs: 0 })
     .catch((e) => e);
   expect(error).toBeInstanceOf(PayoutOutcomeUnknownError);
+  expect(posts()).toBe(2);
+});
+
+it('a 409 duplicate after an unanswered POST proven absent is "unknown": the listing may lag past listingLagMs', async () => {
+  // POST 1 leaves and its answer is lost (the listing never shows it); POST 2, after the proof, is refused 409.
+  const { client, posts, made } = scripted([
+    'drop',
+    refusals['409 duplicate'](),
+    refusals['409 duplicate'](),
+  ]);
+  const { outbox, settleTimes, settleWhenDue } = outboxOver(client, { maxLookups: 3 });
+  const { reference: ref } = await outbox.enqueue(usd);
+  // Within the listing lag the doubt stands: looked up, never sent again.
+  expect(await settleTimes(ref, 4)).toEqual(['sending', 'sending', 'sending', 'sending']);
+  expect(posts()).toBe(1);
+  expectWaitedThen(await settleWhenDue(ref, 4), 'unknown');
+  expect(await settleTimes(ref, 2)).toEqual(['unknown', 'unknown']);
+  expect((await outbox.get(ref))?.reason).toMatch(/409/);
+  expect([posts(), made()]).toEqual([2, 0]);
+});
+
+it('a 400 insufficient balance after an unanswered POST proven absent a listing lag later is final: "refused"', async () => {
+  // The proof resolved the doubt before POST 2 left: the refusal is that POST's own, and nothing moved.
+  const insufficient = refusals['400 insufficient balance'];
+  const { client, posts, made } = scripted(['drop', insufficient(), insufficient()]);
+  const { outbox, settleTimes, settleWhenDue } = outboxOver(client, { maxLookups: 3 });
+  const { reference: ref } = await outbox.enqueue(usd);
+  expect(await settleTimes(ref, 4)).toEqual(['sending', 'sending', 'sending', 'sending']);
+  expect(posts()).toBe(1);
+  expectWaitedThen(await settleWhenDue(ref, 4), 'refused');
+  const record = await outbox.get(ref);
+  expect(record).toMatchObject({ state: 'refused', sends: 2, answered: 2, accepted: false });
+  expect(record?.attempts.some((a) => a.kind === 'lookup' && a.detail === 'absent')).toBe(true);
+  expect([posts(), made()]).toEqual([2, 0]);
 });
 
 for (const [name, refusal] of Object.entries(refusals)) {
-  it(`a ${name} after an unanswered POST is not "refused": the payout is only looked up, then "unknown"`, async () => {
-    // POST 1 leaves and its answer is lost (the listing does not show it); POST 2 is refused.
-    const { client, posts } = scripted(['drop', refusal(), refusal(), refusal()]);
-    const { outbox, settleTimes } = outboxOver(client, { maxLookups: 3 });
-    const { reference: ref } = await outbox.enqueue(usd);
-    expect(await settleTimes(ref, 5)).toEqual(['retry', 'sending', 'sending', 'unknown', 'unknown']);
-    const record = await outbox.get(ref);
-    expect(record?.accepted).toBe(true);
-    expect(record?.reason).toMatch(/after 3 lookups/);
-    expect(posts()).toBe(2);
-  });
-
   it(`a ${name} of the first POST is "refused": nothing was sent before`, async () => {
     const { client, posts } = scripted([refusal()]);
     const { outbox, settleTimes } = outboxOver(client);
@@ -158,12 +199,19 @@ it('a later POST refused after an unanswered one that did go through ends "recov
   expect([posts(), made()]).toEqual([1, 1]);
 });
 
-it('a refusal after POSTs that were all answered 429 or 503 (each proven absent) is final: "refused", nothing moved', async () => {
+it('a 503 is a doubt: no POST until a lookup a listing lag later proves it absent; a refusal then is final', async () => {
+  // A gateway can answer 503 after the service committed: the 503 alone never lets a second POST go.
   const busy = () => Response.json({ status: false, message: 'Service unavailable' }, { status: 503 });
   const { client, posts, made } = scripted([busy(), refusals['400 insufficient balance']()]);
-  const { outbox, settleTimes } = outboxOver(client);
+  const { outbox, settleTimes, settleWhenDue } = outboxOver(client);
   const { reference: ref } = await outbox.enqueue({ ...usd, externalReference: 'answered-then-refused' });
-  expect(await settleTimes(ref, 3)).toEqual(['retry', 'refused', 'refused']);
-  expect((await outbox.get(ref))?.accepted).toBe(false);
+  const before = Date.now();
+  expect(await settleTimes(ref, 3)).toEqual(['sending', 'sending', 'sending']);
+  expect((await outbox.get(ref))?.reason).toMatch(/POST 1 answered 503/);
+  expect(posts()).toBe(1);
+  expectWaitedThen(await settleWhenDue(ref, 3), 'refused');
+  expect(Date.now()).toBeGreaterThanOrEqual(before + 300_000);
+  expect(await settleTimes(ref, 1)).toEqual(['refused']);
+  expect(await outbox.get(ref)).toMatchObject({ accepted: false, answered: 2 });
   expect([posts(), made()]).toEqual([2, 0]);
 });

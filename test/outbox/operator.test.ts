@@ -38,6 +38,19 @@ function setup(options: Partial<PayoutOutboxOptions> = {}) {
   return { mock, client, store, outbox, posts: () => posts, advance };
 }
 
+/**
+ * Settles the payout each time it falls due (the clock moved to it) until it leaves the open states: a re-opened
+ * payout is looked up first, once a POST made before could have ended.
+ */
+async function settleWhenDue(outbox: ReturnType<typeof setup>['outbox'], reference: string) {
+  let record = await outbox.settle(reference);
+  for (let i = 0; i < 5 && ['pending', 'sending', 'retry'].includes(record.state); i++) {
+    vi.setSystemTime(record.nextAttemptAt.getTime() + 1);
+    record = await outbox.settle(reference);
+  }
+  return record;
+}
+
 const usd = (externalReference: string) => ({
   amount: '25.00',
   currency: 'USD',
@@ -47,7 +60,8 @@ const usd = (externalReference: string) => ({
 
 describe('explicit verbs for final rows', () => {
   it('enqueue of a not_sent payout says so; retry re-opens it, recorded, and it is sent after a lookup', async () => {
-    const { mock, outbox, posts, advance } = setup({ maxSends: 1 });
+    // No listing lag: the 503's doubt is proven absent within the step, and the one send is spent.
+    const { mock, outbox, posts, advance } = setup({ maxSends: 1, listingLagMs: 0 });
     mock.faults.next({ status: 503, match: 'POST /payouts' });
     const { reference } = await outbox.enqueue(usd('verb-1'));
     expect((await outbox.settle(reference)).state).toBe('not_sent');
@@ -64,7 +78,7 @@ describe('explicit verbs for final rows', () => {
       by: 'ada',
       detail: 'retry: the outage is over',
     });
-    const sent = await outbox.settle(reference);
+    const sent = await settleWhenDue(outbox, reference);
     expect(sent.state).toBe('created');
     // A re-opened payout is looked up before it is sent.
     const trail = sent.attempts.map((a) => a.kind);
@@ -81,7 +95,7 @@ describe('explicit verbs for final rows', () => {
   });
 
   it('an unknown payout is never sent again without a verdict; resolve records who, when and what', async () => {
-    const { mock, outbox, posts, advance } = setup({ maxLookups: 1 });
+    const { mock, outbox, posts, advance } = setup({ maxLookups: 1, listingLagMs: 0 });
     // The answer is cut after the service took it, and the listing never shows it: unknown.
     mock.faults.bodyFault('cut').listingLag(24 * 3_600_000);
     const { reference } = await outbox.enqueue(usd('verb-3'));
@@ -106,7 +120,7 @@ describe('explicit verbs for final rows', () => {
   });
 
   it('resolve absent re-opens the payout with a lookup first, and it is sent once', async () => {
-    const { mock, outbox, posts } = setup({ maxLookups: 1, timeout: 300 });
+    const { mock, outbox, posts } = setup({ maxLookups: 1, timeout: 300, listingLagMs: 0 });
     mock.faults.next({ status: 503, times: 100, match: 'GET /transactions' });
     mock.faults.hang('POST /payouts');
     const { reference } = await outbox.enqueue(usd('verb-4'));
@@ -114,7 +128,7 @@ describe('explicit verbs for final rows', () => {
     mock.faults.clear();
     const reopened = await outbox.resolve(reference, { outcome: 'absent', by: 'ops' });
     expect(reopened).toMatchObject({ state: 'retry', accepted: false, sends: 0 });
-    const sent = await outbox.settle(reference);
+    const sent = await settleWhenDue(outbox, reference);
     expect(sent.state).toBe('created');
     expect(posts()).toBe(2);
     const bad = (await rejection(
@@ -127,12 +141,14 @@ describe('explicit verbs for final rows', () => {
 describe('work for a deploy and for a cron', () => {
   it("until: 'drained' settles what is due, waits for what is due within the bound, and sums up", async () => {
     vi.useRealTimers();
-    const { mock, outbox } = setup({ backoff: { baseMs: 50, maxMs: 50 } });
-    mock.faults.next({ status: 429, match: 'POST /payouts' });
+    // The 429 is a doubt, proven absent at once (no listing lag): that payout waits out its 1 s Retry-After
+    // within its step (the lease's guard covers a wait that short), and the drain sums up three created.
+    const { mock, outbox } = setup({ backoff: { baseMs: 50, maxMs: 50 }, listingLagMs: 0 });
+    mock.faults.next({ status: 429, retryAfter: 1, match: 'POST /payouts' });
     for (let i = 0; i < 3; i++) await outbox.enqueue(usd(`drain-${i}`));
     const summary = await outbox.work({ until: 'drained', drainWithinMs: 10_000, pollMs: 10 });
     expect(summary.left).toBe(0);
-    expect(summary.settled).toMatchObject({ created: 3, retry: 1 });
+    expect(summary.settled).toMatchObject({ created: 3 });
     expect(summary.leased).toEqual([]);
   });
 
@@ -187,16 +203,30 @@ describe('the audit trail as promised', () => {
     });
   });
 
-  it('not_sent tells POSTs the service answered from ones cut off before an answer', async () => {
-    const { mock, outbox, advance } = setup({ maxSends: 2, timeout: 300 });
+  it('not_sent after a 503 and a POST cut off, each proven absent a listing lag later: the trail tells them apart', async () => {
+    const { mock, outbox, posts } = setup({ maxSends: 2, timeout: 300 });
     mock.faults.next({ status: 503, match: 'POST /payouts' }).hang('POST /payouts');
     const { reference } = await outbox.enqueue(usd('trail-3'));
-    expect((await outbox.settle(reference)).state).toBe('retry');
-    advance(2000);
-    const record = await outbox.settle(reference);
+    const start = Date.now();
+    const states: string[] = [];
+    let record = await outbox.settle(reference);
+    for (let i = 0; i < 10 && ['sending', 'retry'].includes(record.state); i++) {
+      states.push(record.state);
+      // Each doubt stands until its lookup a listing lag later: no second POST before.
+      if (Date.now() < start + 300_000) expect(posts()).toBe(1);
+      vi.setSystemTime(record.nextAttemptAt.getTime() + 1);
+      record = await outbox.settle(reference);
+    }
     expect(record.state).toBe('not_sent');
-    expect(record.reason).toMatch(
-      /1 POST\(s\) answered without taking the payout \(429, 503\), 1 cut off before an answer/,
-    );
+    // The 503 is a doubt (`sending`), not a payout proven absent (`retry`).
+    expect(states[0]).toBe('sending');
+    expect(record).toMatchObject({ sends: 2, answered: 2 });
+    expect(record.reason).toMatch(/gave up after 2 send\(s\), each proven absent by a lookup/);
+    const sent = record.attempts.filter((a) => a.kind === 'post');
+    // One answered 503, one cut off with no status: the trail tells them apart.
+    expect(sent.map((a) => a.status ?? a.error).sort()).toEqual([503, 'APITimeoutError']);
+    const trail = record.attempts.map((a) => a.kind);
+    expect(trail.lastIndexOf('lookup')).toBeGreaterThan(trail.lastIndexOf('post'));
+    expect(posts()).toBe(2);
   });
 });

@@ -82,6 +82,8 @@ describe('the audit trail says what a lookup established', () => {
       visibilityWaits: [0],
       maxLookups: 2,
       backoff: { baseMs: 0, maxMs: 0 },
+      // Every lookup of the doubt within the step: it ends unknown there.
+      listingLagMs: 0,
     });
     const { reference } = await outbox.enqueue({
       amount: '10.00',
@@ -199,6 +201,8 @@ describe("an operator's retry or resolve of an older payout can send it", () => 
       visibilityWaits: [0],
       maxSends: 1,
       backoff: { baseMs: 0, maxMs: 0 },
+      // The 503's doubt is proven absent within its step: the one send is spent, and the payout is not_sent.
+      listingLagMs: 0,
     });
     const { reference } = await outbox.enqueue({
       amount: '10.00',
@@ -250,6 +254,8 @@ describe("an operator's retry or resolve of an older payout can send it", () => 
       visibilityWaits: [0],
       maxLookups: 1,
       backoff: { baseMs: 0, maxMs: 0 },
+      // The 502's lookups all run within its step: it ends unknown there.
+      listingLagMs: 0,
     });
     // A POST answered 502 by a gateway (it may or may not have reached the service), and a listing that kept failing.
     const other = await outbox.enqueue({ amount: '11.00', currency: 'USD', beneficiary: BENEFICIARY });

@@ -3,7 +3,8 @@
  * `match_remark` unique), with a row in every state, is upgraded in place by today's `migrate()`, twice; every
  * row reads back the same, its remark stays taken, and the outbox goes on settling it. A table of the version
  * before a payout's life was followed (the remarks table, timestamptz and jsonb, no status columns) gets the
- * new columns the same way, and its sent rows are followed from then on.
+ * new columns the same way, and its sent rows are followed from then on; it gets the tombstones too, seeded with
+ * the references of deleted rows its remarks table knows.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -278,7 +279,40 @@ async function upgradesTheSecondVersion(store: PayoutOutboxStore<unknown>) {
     changes: [],
   });
   await followsAnUpgradedRow(outbox, store, 'old-v2');
+  await keepsTombstones(outbox);
 }
+
+/**
+ * An NGN payout deleted before tombstones were kept is known by the remarks table alone: its reference is refused,
+ * never sent again. An upgraded row, archived, leaves its tombstone.
+ */
+async function keepsTombstones(outbox: ReturnType<typeof createPayoutOutbox>) {
+  const gone = await rejection(
+    outbox.enqueue({
+      amount: '5000.00',
+      currency: 'NGN',
+      beneficiary: BENEFICIARY,
+      externalReference: 'gone-ngn',
+      remark: 'Old invoice 9',
+    }),
+  );
+  expect((gone as RequestValidationError).field).toBe('externalReference');
+  expect((gone as RequestValidationError).message).toMatch(/payout gone-ngn.*it may have moved money/);
+  expect(await outbox.get('gone-ngn')).toBeUndefined();
+  await outbox.work({ until: 'drained', drainWithinMs: 0 });
+  expect((await outbox.archive({ before: new Date(Date.now() + 60_000) })).archived).toEqual(['old-v2']);
+  const again = await outbox.enqueue({
+    amount: '30',
+    currency: 'USD',
+    beneficiary: BENEFICIARY,
+    externalReference: 'old-v2',
+  });
+  expect(again).toMatchObject({ enqueued: false, record: { state: 'created', payout: { id: 'p-v2' } } });
+  expect(again.record.archivedAt).toBeInstanceOf(Date);
+}
+
+/** The second version's remarks table held the remark of an NGN payout whose row has been deleted since. */
+const GONE_REMARK = ['old invoice 9', 'gone-ngn'];
 
 describe('sqlite: a first-version table is upgraded in place', () => {
   const dir = mkdtempSync(join(tmpdir(), 'outbox-upgrade-'));
@@ -310,6 +344,7 @@ describe('sqlite: a table of the version before the payout’s life is upgraded 
           .join(', ')})`,
       )
       .run(...(secondVersionRow(false) as never[]));
+    database.prepare('INSERT INTO payout_outbox_remarks VALUES (?, ?, ?)').run(...GONE_REMARK, T0);
     await upgradesTheSecondVersion(sqliteOutboxStore({ database }));
   });
 });
@@ -362,6 +397,10 @@ describe.runIf(postgresAvailable())('postgres: a first-version table is upgraded
         .join(', ')})`,
       secondVersionRow(true),
     );
+    await pool.query('INSERT INTO v2.payout_outbox_remarks VALUES ($1, $2, $3)', [
+      ...GONE_REMARK,
+      new Date(T0),
+    ]);
     const store = postgresOutboxStore({ client: pool, table: 'v2.payout_outbox' });
     await Promise.all([
       store.migrate(),

@@ -87,11 +87,60 @@ describe('applyObservation', () => {
   });
 
   it('flags a status going back, and a UETR replaced', () => {
-    const { life } = applyObservation({}, row('completed', 3, { uetr: UETR }));
-    const back = applyObservation(life, row('processing', 4, { uetr: 'another' }));
+    const { life } = applyObservation({}, row('sent', 3, { uetr: UETR }));
+    const back = applyObservation(life, row('pending', 4, { uetr: 'another' }));
     expect(back.changes.map((c) => c.anomaly)).toEqual([
-      'the status went back from completed to processing',
+      'the status went back from sent to pending',
       `the UETR changed from ${UETR} to another`,
     ]);
+    expect(back.life.status).toBe('pending');
+  });
+
+  it('a final status outranks one that is not, whatever updated_at says, and the anomaly is said', () => {
+    // One host stamps processing at :06, another completed at :04 (their clocks 2 s apart).
+    const processing = applyObservation({}, row('processing', 6)).life;
+    const completed = applyObservation(processing, row('completed', 4));
+    expect(completed.changes).toEqual([
+      {
+        kind: 'status',
+        status: 'completed',
+        previous: 'processing',
+        at: '2026-11-20T10:00:04.000Z',
+        anomaly: expect.stringMatching(
+          /^updated_at went back 2 s: .*a final status outranks one that is not$/,
+        ),
+      },
+    ]);
+    expect(completed.life).toMatchObject({
+      status: 'completed',
+      statusAt: '2026-11-20T10:00:04.000Z',
+      observedAt: '2026-11-20T10:00:06.000Z',
+    });
+    // The other way round: a row stamped after completed that is not final changes nothing, said once.
+    const later = applyObservation(completed.life, row('processing', 8, { uetr: UETR }));
+    expect(later.life.status).toBe('completed');
+    expect(later.changes.map((c) => c.kind)).toEqual(['uetr']);
+    expect(later.held).toMatch(/shows processing after completed: completed is kept/);
+    expect(applyObservation(later.life, row('processing', 8, { uetr: UETR })).held).toBeUndefined();
+    // Between final statuses the later one wins as before.
+    expect(applyObservation(completed.life, row('refunded', 9)).life.status).toBe('refunded');
+  });
+
+  it('ends in the same state whatever the order when the service stamps by clocks that differ', () => {
+    const skewed = [
+      row('pending', 2),
+      row('processing', 6),
+      row('sent', 7),
+      row('completed', 4),
+      row('completed', 5),
+    ];
+    const expected = applyAll(skewed);
+    expect(expected).toMatchObject({
+      status: 'completed',
+      statusAt: '2026-11-20T10:00:04.000Z',
+      observedAt: '2026-11-20T10:00:07.000Z',
+    });
+    for (const order of permutations(skewed))
+      expect(applyAll(order.flatMap((r) => [r, r]))).toEqual(expected);
   });
 });

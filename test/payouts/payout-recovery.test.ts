@@ -67,6 +67,11 @@ function payoutService(faults: Fault[], options: { lagMs?: number; dedupe?: bool
           transaction(p.n, {
             external_reference: p.ref,
             status: 'processing',
+            // Listed as it was sent (5000.00 USD): a row under the reference with other details is a doubt.
+            destination_amount: 500000,
+            destination_currency: 'USD',
+            source_amount: 500100,
+            source_currency: 'USD',
             created_at: new Date(p.at).toISOString(),
           }),
         );
@@ -116,10 +121,10 @@ describe('payouts.lookupBeforeRetry', () => {
     expect(service.payouts).toHaveLength(1);
   });
 
-  it('503 before commit: the lookup finds nothing, the second POST creates it', async () => {
+  it('503 before commit: a doubt; the lookup after the listing lag finds nothing, the second POST creates it', async () => {
     const service = payoutService(['error-before-commit', 'none']);
     const outcome = await settle(
-      makeClient().payouts.lookupBeforeRetry(body, { visibilityWaits: [100, 200] }),
+      makeClient().payouts.lookupBeforeRetry(body, { visibilityWaits: [100, 200], listingLagMs: 300 }),
     );
     expect(outcome).toMatchObject({ ok: true, value: { status: 'created', attempts: 2 } });
     expect(service.payouts).toHaveLength(1);
@@ -161,7 +166,7 @@ describe('payouts.lookupBeforeRetry', () => {
     expect(notSent.error).toMatchObject({ status: 503 });
     expect(notSent.retryAfterMs).toBeUndefined();
     expect(notSent.reason).toBe(
-      '3 POSTs answered 503 Service Unavailable; the listings read to their end without the payout',
+      '3 POSTs answered 503 Service Unavailable; the listings read to their end without the payout; 3 send(s) spent',
     );
     expect(service.payouts).toHaveLength(0);
     expect(service.posts()).toBe(3);
@@ -220,7 +225,7 @@ describe('payouts.lookupBeforeRetry: when it must stop rather than send again', 
     return error as PayoutOutcomeUnknownError;
   }
 
-  it('a refusal of a later attempt does not mean nothing moved', async () => {
+  it('a 409 of a later attempt does not mean nothing moved: a payout under the reference exists', async () => {
     let posts = 0;
     server.use(
       http.post(`${BASE}/payouts`, () =>
@@ -230,7 +235,7 @@ describe('payouts.lookupBeforeRetry: when it must stop rather than send again', 
     );
     const error = await unknownFrom(makeClient().payouts.lookupBeforeRetry(body, { visibilityWaits: [5] }));
     expect(error.reason).toMatch(
-      /^POST 2 was refused \(409 Duplicate externalReference\) after POST 1 failed without an answer \(APIConnectionError\), and the payout was not found$/,
+      /^POST 2 was refused \(409 Duplicate externalReference\) after an earlier send was proven absent: the listing may lag past listingLagMs, and the payout was not found$/,
     );
     expect(error.cause).toMatchObject({ status: 409 });
     expect(posts).toBe(2);

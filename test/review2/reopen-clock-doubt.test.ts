@@ -26,6 +26,8 @@ it("a payout whose sends were recorded by a wrong clock is looked up across that
     visibilityWaits: [0],
     maxLookups: 1,
     backoff: { baseMs: 0, maxMs: 0 },
+    // Every lookup of the doubt runs within its step (no listing lag): the first step ends unknown.
+    listingLagMs: 0,
   });
   const { reference } = await outbox.enqueue({
     amount: '5000',

@@ -10,27 +10,39 @@ import {
   RequestValidationError,
   toMinorUnits,
 } from '../../src/index.js';
-import { BASE, makeClient, ok, PAYOUT_BENEFICIARY, payoutInitiated, useServer } from '../helpers/server.js';
+import {
+  BASE,
+  makeClient,
+  ok,
+  PAYOUT_BENEFICIARY,
+  payoutAnswerFor,
+  payoutInitiated,
+  useServer,
+} from '../helpers/server.js';
 
 const server = useServer();
 const PAYER_NAME_ID = '7d9e2f10-3c4b-4a5d-8e6f-0a1b2c3d4e5f';
 const BENEFICIARY_ID = '5b6c7d8e-9f00-4a1b-8c2d-3e4f5a6b7c8d';
 
 /** Records each request's method, query and JSON body, and answers with `respond`. */
-function record(method: 'get' | 'post' | 'patch', path: string, respond: () => Response) {
+function record(
+  method: 'get' | 'post' | 'patch',
+  path: string,
+  respond: (body: Record<string, unknown>) => Response,
+) {
   const seen: { url: URL; body: Record<string, unknown> | undefined }[] = [];
   server.use(
     http[method](`${BASE}${path}`, async ({ request }) => {
       const text = await request.text();
-      seen.push({ url: new URL(request.url), body: text ? JSON.parse(text) : undefined });
-      return respond();
+      const body = text ? JSON.parse(text) : undefined;
+      seen.push({ url: new URL(request.url), body });
+      return respond(body);
     }),
   );
   return seen;
 }
 
-const payoutAnswer = () =>
-  HttpResponse.json(payoutInitiated({ destination_amount: 500_000, fee_amount: 100 }));
+const payoutAnswer = (body: Record<string, unknown>) => HttpResponse.json(payoutAnswerFor(body));
 const refusal = (promise: PromiseLike<unknown>) =>
   Promise.resolve(promise).then(
     () => undefined,

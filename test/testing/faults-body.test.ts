@@ -1,6 +1,11 @@
 /** `faults.bodyFault` and `faults.pageFault` through MSW (run on msw 3 and msw 2), as merchants' tests use them. */
 import { describe, expect, it } from 'vitest';
-import { AcceptedButUnreadableError, APIConnectionError, PaymentsClient } from '../../src/index.js';
+import {
+  AcceptedButUnreadableError,
+  APIConnectionError,
+  PaymentsClient,
+  PayoutMayHaveMovedError,
+} from '../../src/index.js';
 import { BENEFICIARY, rejection } from '../helpers/fixtures.js';
 import { KEY, useMocks } from '../helpers/mocks.js';
 
@@ -19,14 +24,18 @@ describe('faults.bodyFault', () => {
   it('cut: the payout is stored, the client cannot read the 2xx', async () => {
     main.faults.bodyFault('cut');
     const error = await rejection(client().payouts.create(usd('b-cut')));
-    expect(error).toBeInstanceOf(AcceptedButUnreadableError);
+    // create's doubt, caused by the answer it could not read.
+    expect(error).toBeInstanceOf(PayoutMayHaveMovedError);
+    expect((error as Error).cause).toBeInstanceOf(AcceptedButUnreadableError);
     expect(stored('b-cut')).toHaveLength(1);
   });
 
   it('stall: the payout is stored, the 2xx never finishes; the timeout ends it', async () => {
     main.faults.bodyFault('stall');
     const error = await rejection(client().payouts.create(usd('b-stall'), { timeout: 50 }));
-    expect(error).toBeInstanceOf(AcceptedButUnreadableError);
+    // create's doubt, caused by the answer it could not read.
+    expect(error).toBeInstanceOf(PayoutMayHaveMovedError);
+    expect((error as Error).cause).toBeInstanceOf(AcceptedButUnreadableError);
     expect(stored('b-stall')).toHaveLength(1);
   });
 

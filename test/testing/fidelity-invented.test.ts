@@ -189,6 +189,10 @@ describe('the testing kit page (docs/testing.md) names what the mock invents', (
       'pageSizeLimit',
       'normaliseRemark',
       'unstableTieOrder',
+      'dateRangeField',
+      'listedRemarkLength',
+      'netOfFee',
+      'listedMinorDigits',
       'historyEnd',
     ]) {
       expect(table).toContain(name);

@@ -9,6 +9,7 @@ import {
   APIUserAbortError,
   NotFoundError,
   PaymentsClient,
+  PayoutMayHaveMovedError,
 } from '../../src/index.js';
 import { createPaymentsMock, DEFAULT_API_KEY } from '../../src/testing/index.js';
 import { ngnPayout, rejection } from '../helpers/fixtures.js';
@@ -50,7 +51,9 @@ describe('mock.fetch', () => {
   it('a dropped connection rejects as fetch does, so the client sees a connection error', async () => {
     mock.faults.dropAfterCommit('POST /payouts');
     const error = await rejection(client.payouts.create(ngnPayout('mf-2')));
-    expect(error).toBeInstanceOf(APIConnectionError);
+    // create's doubt, caused by the connection error.
+    expect(error).toBeInstanceOf(PayoutMayHaveMovedError);
+    expect((error as Error).cause).toBeInstanceOf(APIConnectionError);
     // Committed before the drop, as on a real network.
     expect(mock.account().transactions.filter((t) => t.row.external_reference === 'mf-2')).toHaveLength(1);
   });

@@ -146,13 +146,15 @@ describe('wallet', () => {
   it('lists supported currencies ordered by code, and wallets', async () => {
     const { body } = await call(main, 'GET', '/wallet/supported-currencies');
     expect(body.data.currencies.map((c: { code: string }) => c.code)).toEqual([
+      'GHS',
+      'KES',
       'NGN',
       'USD',
       'USDC',
       'USDT',
       'XAF',
     ]);
-    expect(body.data.currencies[0]).toMatchObject({ symbol: '₦', status: 'active' });
+    expect(body.data.currencies[2]).toMatchObject({ symbol: '₦', status: 'active' });
     const wallets = (await call(main, 'GET', '/wallet/wallets')).body.data.wallets;
     expect(wallets[0]).toEqual({
       id: expect.any(String),

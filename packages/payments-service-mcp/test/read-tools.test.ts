@@ -85,7 +85,15 @@ describe('read tools against the mock over real HTTP', () => {
 
   it('lists supported currencies with their minor-unit digits', async () => {
     const currencies = data(await call('list_supported_currencies')).currencies;
-    expect(currencies.map((c: { code: string }) => c.code)).toEqual(['NGN', 'USD', 'USDC', 'USDT', 'XAF']);
+    expect(currencies.map((c: { code: string }) => c.code)).toEqual([
+      'GHS',
+      'KES',
+      'NGN',
+      'USD',
+      'USDC',
+      'USDT',
+      'XAF',
+    ]);
     const digits = Object.fromEntries(
       currencies.map(
         (c: { code: string; minorUnitDigits: number | null; minorUnitSource: string | null }) => [
@@ -99,6 +107,8 @@ describe('read tools against the mock over real HTTP', () => {
       NGN: [2, 'spec'],
       USD: [2, 'spec'],
       XAF: [0, 'ISO 4217'],
+      GHS: [2, 'ISO 4217'],
+      KES: [2, 'ISO 4217'],
       USDC: [null, null],
       USDT: [null, null],
     });

@@ -2,7 +2,7 @@ import type { Page, PagePromise } from '../../core/pagination.js';
 import type { RequestOptions } from '../../internal/config.js';
 import type { Transaction, TransactionListItem, TransactionListParams } from '../../rules/transactions.js';
 import { cacheIssue, clockIssue, nextCursor, pageIssue } from './listing-page.js';
-import type { Judge } from './payout-identity.js';
+import type { Judge, ReferenceConflict } from './payout-identity.js';
 
 /**
  * "The payout is not in the listing", as a proof: the one walk behind every decision to send a payout again
@@ -37,7 +37,7 @@ export type ListTransactions = (
 export type SearchResult = (
   | { found: Transaction; complete: true }
   | { found?: undefined; complete: true }
-  | { found?: undefined; complete: false; reason: string }
+  | { found?: undefined; complete: false; reason: string; conflict?: ReferenceConflict | undefined }
 ) & {
   /** `X-Request-Id` of the page the verdict rests on: where the payout was found, or the last page read. */
   requestId?: string;
@@ -99,14 +99,20 @@ export async function searchListings(
   for (const status of LISTINGS) {
     let found: Transaction | undefined;
     let doubt: string | undefined;
+    let conflict: ReferenceConflict | undefined;
     const walk = { list, limits, status, seen, answer, clock };
     const ended = await walkListing(walk, start, end, (row) => {
       const verdict = judge(row);
       if (verdict === true) found = row as Transaction;
-      else if (verdict !== false) doubt ??= verdict.doubt;
-      return verdict === true;
+      else if (verdict !== false) {
+        doubt ??= verdict.doubt;
+        conflict ??= verdict.conflict;
+      }
+      return verdict === true || conflict !== undefined;
     });
     if (found) return { found, complete: true, ...answer };
+    // The reference is listed for a payout with other details: no later row changes that.
+    if (conflict) return { complete: false, reason: doubt!, conflict, ...answer };
     // A page that cannot count says so first; a doubt outweighs the walk's other ends.
     const reason = ended.issue ?? doubt ?? ended.reason;
     incomplete ??= reason && `${status ?? 'default'} listing: ${reason}`;

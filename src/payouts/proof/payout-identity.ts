@@ -1,6 +1,17 @@
 import { invalid } from '../../core/error.js';
 import { toMinorUnits } from '../../rules/currency.js';
+import type { PayoutWire } from '../../rules/payout.js';
 import { isLegacyTransaction, type Transaction, type TransactionListItem } from '../../rules/transactions.js';
+import { remarkKey } from '../remark-key.js';
+import { type PayoutDifference, rowDifferences } from '../same-payout.js';
+
+export { remarkKey };
+
+/** Two remarks with one key, or one cut from the other (a service may shorten a description). */
+const sameRemark = (a: string, b: string) => {
+  const [x, y] = [remarkKey(a), remarkKey(b)];
+  return x !== '' && y !== '' && (x.startsWith(y) || y.startsWith(x));
+};
 
 /**
  * How a payout is recognised in the transaction listing, and what a listed row says about it: this is the
@@ -12,6 +23,14 @@ import { isLegacyTransaction, type Transaction, type TransactionListItem } from 
 /** A listed row could be the payout, but nothing in it can settle that: the reason, in words. */
 export interface PayoutMatchDoubt {
   doubt: string;
+  /** A row under the caller's reference whose details differ: the reference may be another payout's. */
+  conflict?: ReferenceConflict;
+}
+
+/** A listed row under the reference sent, and how it differs from the payout sent. */
+export interface ReferenceConflict {
+  row: Transaction;
+  differences: PayoutDifference[];
 }
 
 /**
@@ -45,14 +64,6 @@ function asPayout(judge: (row: Transaction) => Verdict): (row: Transaction) => V
     const what = verdict === true ? 'matches this payout' : `might be it (${verdict.doubt})`;
     return doubt(`a row ${shown}, which the spec does not show, ${what} (${row.id})`);
   };
-}
-
-/**
- * The key a remark is compared and kept unique by: Unicode NFC, runs of white space as one space, case folded.
- * A service that trims, re-spaces or re-cases a description still lists the same key.
- */
-export function remarkKey(remark: string): string {
-  return remark.normalize('NFC').replace(/\s+/gu, ' ').trim().toLowerCase();
 }
 
 /** What is wrong with a remark that identifies a payout, as `referenceIssue` for references. */
@@ -113,14 +124,32 @@ export function remarkMatch(payout: RemarkIdentity, digits?: number): PayoutMatc
   if (!Number.isSafeInteger(minor) || minor <= 0)
     throw invalid(['amountMinor'], 'must be a whole number of minor units');
   const match: PayoutMatch = asPayout((row) => {
-    if (row.description === undefined || remarkKey(row.description) !== key) return false;
-    const listed = row.destination_currency ?? row.source_currency;
-    if (listed === undefined) return doubt(`a withdrawal with the same remark lists no currency (${row.id})`);
-    if (code(listed) !== currency) return false;
+    const listedKey = row.description === undefined ? '' : remarkKey(row.description);
+    const currencies = [row.destination_currency, row.source_currency].filter((c) => c !== undefined);
+    const ours = currencies.length === 0 || currencies.some((c) => code(c) === currency);
+    // No usable key: a row with this payout's content (currency and amount) might be it.
+    if (listedKey === '') {
+      return ours && row.destination_amount === minor
+        ? doubt(`a withdrawal of the same amount lists no remark (${row.id})`)
+        : false;
+    }
+    // Another remark proves another payout, unless one is cut from the other (a service may shorten it).
+    const shortened = listedKey !== key && (key.startsWith(listedKey) || listedKey.startsWith(key));
+    if (listedKey !== key && !shortened) return false;
+    if (currencies.length === 0)
+      return doubt(`a withdrawal with the same remark lists no currency (${row.id})`);
+    if (!ours) return false;
+    if (shortened) return doubt(`a withdrawal lists this remark shortened or lengthened (${row.id})`);
     if (row.destination_amount === undefined) {
       return doubt(`a withdrawal with the same remark lists no destination_amount (${row.id})`);
     }
-    return row.destination_amount === minor;
+    // The same remark for another amount: a fee taken from it, other units, or another payout. Nobody can tell.
+    if (row.destination_amount !== minor) {
+      return doubt(
+        `a withdrawal with the same remark lists destination_amount ${row.destination_amount}, not ${minor} (${row.id})`,
+      );
+    }
+    return true;
   });
   remarkKeys.set(match, key);
   return match;
@@ -136,11 +165,28 @@ function byReference(
   ref: string,
   currency: string | undefined,
   assigns: (currency: string) => boolean,
+  sent: PayoutWire | undefined,
 ): (row: Transaction) => Verdict {
   return asPayout((row) => {
     if (!Object.hasOwn(row, 'external_reference'))
       return doubt('the listing holds a withdrawal without a reference');
-    if (row.external_reference === ref) return true;
+    if (row.external_reference === ref) {
+      const differences = sent ? rowDifferences(sent, row) : [];
+      if (differences.length === 0) return true;
+      const fields = differences.map((d) => `${d.field} (sent ${d.sent}; listed ${d.shown})`).join(', ');
+      return {
+        doubt: `a withdrawal under this reference differs in ${fields} (${row.id})`,
+        conflict: { row, differences },
+      };
+    }
+    // This payout's remark under a reference it was not sent with: the service may assign this currency's
+    // references (mobile money) though nobody said so. Not proof of another payout.
+    if (sent?.remark && row.description !== undefined && sameRemark(sent.remark, row.description)) {
+      return doubt(
+        `a withdrawal with this payout's remark is listed under the reference ${JSON.stringify(String(row.external_reference).slice(0, 40))}: ` +
+          'the service may assign these references (name the currency in serviceAssignedCurrencies and pass match)',
+      );
+    }
     if (currency !== undefined) return false;
     const listed = row.source_currency ?? row.destination_currency;
     if (listed !== undefined && !assigns(listed)) return false;
@@ -172,10 +218,14 @@ export function identityGap(
  */
 export function judgeOf(
   ref: string,
-  options: { match?: PayoutMatch | undefined; currency?: string | undefined },
+  options: {
+    match?: PayoutMatch | undefined;
+    currency?: string | undefined;
+    payout?: PayoutWire | undefined;
+  },
   assigns: (currency: string) => boolean,
 ): Judge {
-  const match = options.match ?? byReference(ref, options.currency, assigns);
+  const match = options.match ?? byReference(ref, options.currency, assigns, options.payout);
   return (row) => {
     if (isLegacyTransaction(row))
       return doubt('the listing holds rows in the older form, without references');

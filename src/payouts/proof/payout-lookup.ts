@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import type { RequestOptions } from '../../internal/config.js';
 import { optionKeys } from '../../internal/option-keys.js';
+import type { PayoutWire } from '../../rules/payout.js';
 import type { Transaction } from '../../rules/transactions.js';
 import { atLeastOne, currencyCode, isDate, isFunction, marginMs, option } from '../option-checks.js';
 import {
@@ -55,6 +56,12 @@ export interface FindByReferenceOptions
   extends SearchOptions,
     Pick<RequestOptions, 'signal' | 'timeout' | 'headers'> {
   /**
+   * The payout as sent (what `payouts.check` returns). A row under its reference that differs from it (another
+   * amount, currency or remark) is then a doubt, not the payout: a reference reused for another payout, or a
+   * service that lists it otherwise; nobody can tell which, so the search proves nothing while it holds one.
+   */
+  payout?: PayoutWire;
+  /**
    * The payout's currency. Without it, a withdrawal in a currency whose listed reference the service assigns
    * (NGN, and the client's `serviceAssignedCurrencies`) might be this payout, and the search cannot prove it
    * absent while the window holds one.
@@ -63,7 +70,7 @@ export interface FindByReferenceOptions
 }
 
 export const FIND_BY_REFERENCE_OPTION_KEYS = optionKeys<FindByReferenceOptions>()([
-  'signal timeout headers since until clock windowMarginMs match maxLookupPages currency',
+  'signal timeout headers since until clock windowMarginMs match maxLookupPages currency payout',
 ]);
 
 // Defined beside the outcomes, so the public entry exports it without loading the lookup itself (issue 34).

@@ -89,13 +89,21 @@ export interface ReconciliationRow {
 export interface ReconciliationReport {
   from: string;
   to: string;
-  /** Every listing was read to the end it declared; otherwise `reason`, and no payout is reported `unlisted`. */
+  /**
+   * Every listing was read to the end it declared (and, for the outbox, the service's clock could be measured
+   * from the store's); otherwise `reason`, and no payout is reported `unlisted`.
+   */
   complete: boolean;
   reason?: string;
   /** Withdrawals listed in the period. */
   listed: number;
   /** Payouts of your records checked. */
   payouts: number;
+  /**
+   * The service's clock less the one your records were written by (the outbox's store's; for `reconcilePayouts`,
+   * this machine's), as the answers' `Date` headers showed it, to a second. Absent when none carried one.
+   */
+  serviceClockOffsetMs?: number;
   rows: ReconciliationRow[];
 }
 

@@ -7,6 +7,7 @@ import { isLegacyTransaction, type Transaction, type TransactionListItem } from 
 import { atLeastOne, isDate } from '../option-checks.js';
 import { LISTINGS, type ListTransactions, walkListing } from '../proof/listing-proof.js';
 import { type RemarkIdentity, remarkIssue, remarkKey, remarkMatch } from '../proof/payout-identity.js';
+import { ServiceClock } from '../service-clock.js';
 import { matcher } from '../tracking/tracker-round.js';
 import {
   differences,
@@ -32,6 +33,8 @@ export { reconciliationCsv } from './reconcile-rows.js';
 export interface ReconcileDeps {
   list: ListTransactions;
   assigns: (currency: string) => boolean;
+  /** The clock the records were written by (the outbox's store's), epoch ms: `Date` headers are measured by it. */
+  now?: () => number;
 }
 
 export const RECONCILE_OPTION_KEYS = optionKeys<ReconcileOptions>()([
@@ -165,6 +168,8 @@ async function readPeriod(deps: ReconcileDeps, options: ReconcileOptions, report
     ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
   };
   const limits = { maxPages: options.maxLookupPages ?? 10_000, request };
+  const clock = new ServiceClock(deps.now ?? Date.now);
+  const list = clock.measure(deps.list);
   const visit = (row: TransactionListItem) => {
     if (isLegacyTransaction(row))
       report.reason ??= 'the listing holds rows in the older form, without references';
@@ -175,12 +180,13 @@ async function readPeriod(deps: ReconcileDeps, options: ReconcileOptions, report
     return false;
   };
   for (const status of LISTINGS) {
-    const walk = { list: deps.list, limits, status, seen: new Set<string>(), answer: {} };
+    const walk = { list, limits, status, seen: new Set<string>(), answer: {} };
     const ended = await walkListing(walk, report.from, report.to, visit);
     const why = ended.issue ?? ended.reason;
     if (why) report.reason ??= `${status ?? 'default'} listing: ${why}`;
   }
   report.complete = report.reason === undefined;
   report.listed = rows.size;
+  if (clock.offsetMs !== undefined) report.serviceClockOffsetMs = clock.offsetMs;
   return rows;
 }

@@ -7,9 +7,13 @@ import { nameClass, PaymentsError } from '../../core/error.js';
  *
  *   draft  <  pending, negotiating  <  processing, exception  <  sent  <  completed, failed, rejected, cancelled  <  refunded
  *
- * A move to a lower rank is reported as an anomaly (the service's word is still taken: it is the payout's
- * status now). A move within a rank, or out of a final status (`completed`, then `refunded`), is an ordinary
- * change, reported, never hidden. Statuses the spec does not list have no rank: never an anomaly.
+ * A final status (`DEFAULT_FINAL_STATUSES`) outranks one that is not, whatever `updated_at` says: the service's
+ * hosts stamp rows by clocks that may differ by seconds, so a `completed` row stamped before the `processing` one
+ * already seen is taken, and a `processing` row stamped after `completed` is not (both reported as anomalies).
+ * Otherwise the later `updated_at` wins: a move to a lower rank among statuses that are not final is reported as
+ * an anomaly and taken (the service's word). A move within a rank, or from one final status to another
+ * (`completed`, then `refunded`), is an ordinary change, reported, never hidden. Statuses the spec does not list
+ * have no rank and are not final: never an anomaly.
  */
 
 /** Statuses after which tracking ends by default: the payout's money has gone, or has come back. */
@@ -29,6 +33,10 @@ export const STATUS_ORDER: Readonly<Record<string, number>> = {
   cancelled: 4,
   refunded: 5,
 };
+
+/** A status of the default final set: one that outranks every status outside it, whatever the timestamps. */
+export const isFinalStatus = (status: string | undefined): boolean =>
+  status !== undefined && (DEFAULT_FINAL_STATUSES as readonly string[]).includes(status);
 
 export const rank = (status: string | undefined) =>
   status !== undefined && Object.hasOwn(STATUS_ORDER, status) ? STATUS_ORDER[status] : undefined;

@@ -15,6 +15,8 @@ export interface Entry extends Followed {
   life: PayoutLife;
   /** The row that last changed it. */
   row?: Transaction;
+  /** Why the last round may have missed its row (a clock of ours the service's could not be compared with). */
+  doubt?: string | undefined;
   subs: Set<Subscriber>;
 }
 
@@ -26,6 +28,8 @@ export interface TrackerDeps {
   list: ListTransactions;
   /** `client.payouts.assignsReference`. */
   assigns: (currency: string) => boolean;
+  /** The client's logger at `warn`: anomalies in a payout's life (a status going back, clocks that differ). */
+  warn?: (message: string) => void;
 }
 
 /**
@@ -193,8 +197,11 @@ export class PayoutTracker {
 
   /** Applies a row to an entry, tells its listeners, and returns the changes. */
   #apply(entry: Entry, row: Transaction): LifeChange[] {
-    const { life, changes } = applyObservation(entry.life, row);
+    const { life, changes, held } = applyObservation(entry.life, row);
     entry.life = life;
+    for (const anomaly of [...changes.map((c) => c.anomaly), held]) {
+      if (anomaly !== undefined) this.#deps.warn?.(`payout ${entry.ref} (${row.id}): ${anomaly}`);
+    }
     if (entry.id === undefined) entry.id = life.id;
     // Seen: later rounds start at its creation, by the service's clock.
     const created = Date.parse(row.created_at);
@@ -207,7 +214,7 @@ export class PayoutTracker {
   #describe(entry: Entry): string {
     const seen = entry.life.status
       ? `last seen ${entry.life.status} at ${entry.life.statusAt}`
-      : `not seen in the listing since ${new Date(entry.since).toISOString()}`;
+      : `not seen in the listing since ${new Date(entry.since).toISOString()}${entry.doubt ? ` (${entry.doubt})` : ''}`;
     const last = this.#last;
     if (last?.error !== undefined) return `${seen}; the last round failed (${(last.error as Error).message})`;
     return last?.reason ? `${seen}; the last round was incomplete (${last.reason})` : seen;
@@ -242,9 +249,14 @@ export class PayoutTracker {
     try {
       const request = timeout === undefined ? {} : { timeout };
       const settings = { list: this.#deps.list, request, marginMs, maxPages, clock: Date.now };
-      const { matches, ...read } = await readRound(entries, settings);
+      const { matches, doubts, ...read } = await readRound(entries, settings);
       Object.assign(round, read);
       for (const { payout, transaction } of matches) round.changes += this.#apply(payout, transaction).length;
+      for (const entry of entries) entry.doubt = undefined;
+      for (const { payout, reason } of doubts) payout.doubt = reason;
+      if (doubts.length > 0) {
+        round.doubts = doubts.map(({ payout, reason }) => ({ externalReference: payout.ref, reason }));
+      }
     } catch (error) {
       Object.assign(round, { complete: false, error });
       // A refusal of a read will not change by asking again (a revoked key, say): every call hears it.

@@ -1,4 +1,5 @@
-import { optionKeys } from '../../internal/option-keys.js';
+import { ownData } from '../../core/own.js';
+import { optionKeys, refuseUnknownKeys } from '../../internal/option-keys.js';
 import type { Payout } from '../../rules/payout.js';
 import type { Transaction } from '../../rules/transactions.js';
 import type { PayoutMatch } from '../proof/payout-identity.js';
@@ -29,6 +30,12 @@ export interface TrackingRound {
   /** Every listing read to the end it declared; else `reason`. Rows read still count. */
   complete: boolean;
   reason?: string;
+  /**
+   * Payouts followed by a time of yours (`since`) and not met, whose rows the round may have missed: no answer
+   * carried a `Date` header to compare your clock with the service's (or it was more than a day apart). Every
+   * other payout was read as usual. A clock of yours that runs ahead is measured and the window widened instead.
+   */
+  doubts?: Array<{ externalReference: string; reason: string }>;
   /** The round failed (a request did): it is tried again after the next wait, or the service's `Retry-After`. */
   error?: unknown;
   /** Milliseconds until the next round. */
@@ -88,3 +95,15 @@ export const TRACKER_OPTION_KEYS = optionKeys<PayoutTrackerOptions>()([
 export const TRACK_OPTION_KEYS = optionKeys<TrackOptions>()([
   'payout since currency match final afterFinalMs signal totalTimeout',
 ]);
+
+/** The options of `client.payouts.track` and `waitForFinal`, as its tracker's and its track's. */
+export function splitTrackOptions(given: TrackPayoutOptions): [PayoutTrackerOptions, TrackOptions] {
+  const options = ownData(given);
+  refuseUnknownKeys(options, [...TRACK_OPTION_KEYS, ...TRACKER_OPTION_KEYS.filter((k) => k !== 'final')]);
+  const tracking: Record<string, unknown> = {};
+  const track: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(options)) {
+    ((TRACK_OPTION_KEYS as string[]).includes(key) ? track : tracking)[key] = value;
+  }
+  return [tracking, track];
+}

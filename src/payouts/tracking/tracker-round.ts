@@ -2,6 +2,7 @@ import type { RequestOptions } from '../../internal/config.js';
 import { isLegacyTransaction, type Transaction, type TransactionListItem } from '../../rules/transactions.js';
 import { type ListTransactions, walkListing } from '../proof/listing-proof.js';
 import { type PayoutMatch, remarkKey, remarkKeyOf } from '../proof/payout-identity.js';
+import { ServiceClock } from '../service-clock.js';
 
 /**
  * One round of tracking: the listing window that covers every payout followed, read once (the time-keyed walk
@@ -28,7 +29,7 @@ export interface Followed {
 export interface RoundSettings {
   list: ListTransactions;
   request: RequestOptions;
-  /** Margin for clocks of ours against the service's; each answer's `Date` header is checked against `clock`. */
+  /** Margin for clocks of ours against the service's; each answer's `Date` header is measured against `clock`. */
   marginMs: number;
   clock: () => number;
   /** Queries per listing at most (100 rows each). */
@@ -46,6 +47,11 @@ export interface RoundResult<F extends Followed> {
   /** Every listing read to the end it declared; otherwise `reason` says why not (matches still count). */
   complete: boolean;
   reason?: string;
+  /**
+   * Payouts known only by a clock of ours (`local`) and not met, whose rows the window may have missed: the
+   * service's clock could not be compared with it. Only these are in doubt; every other payout was read as usual.
+   */
+  doubts: Array<{ payout: F; reason: string }>;
 }
 
 /** The payouts a row is: by id, by reference, by remark key (confirmed by the match), or by a match of its own. */
@@ -84,30 +90,75 @@ export function matcher<F extends Followed>(payouts: Iterable<F>): (row: Transac
  */
 const ROUND_LISTINGS = [undefined, 'failed'] as const;
 
+/** The furthest a window is widened for a clock of ours that runs ahead of the service's: a day. */
+const MAX_WIDENING_MS = 86_400_000;
+
 /**
  * Reads the window from the earliest `since` to the service's now, the default listing then `failed`, and
  * matches each row. A page that cannot count ends its listing (the round is incomplete, and says why); rows of
  * pages that did count are matched all the same. Request failures propagate.
+ *
+ * The clock a `local` payout's `since` was read from is measured against the service's by each answer's `Date`
+ * header, and judged for that payout alone: when ours runs ahead by more than the margin, the window is read
+ * further back by as much in the same round; when no answer says the service's time, a payout known only by our
+ * clock and not met is a doubt of its own (`doubts`). Neither hides the other payouts' rows.
  */
 export async function readRound<F extends Followed>(
   payouts: F[],
   settings: RoundSettings,
 ): Promise<RoundResult<F>> {
-  const result: RoundResult<F> = { matches: [], requests: 0, rows: 0, complete: true };
+  const result: RoundResult<F> = { matches: [], requests: 0, rows: 0, complete: true, doubts: [] };
   if (payouts.length === 0) return result;
   // A service time needs no margin but its own precision (a second); ours may disagree with the service's. A
   // loop, not Math.min(...): spread over some 100,000 payouts it overflows the stack (RangeError).
+  const startOf = (p: F) => p.since - (p.local ? 2 * settings.marginMs : 1000);
   let from = Number.POSITIVE_INFINITY;
-  for (const p of payouts) from = Math.min(from, p.since - (p.local ? 2 * settings.marginMs : 1000));
-  const start = new Date(from).toISOString();
-  const local = payouts.some((p) => p.local && p.id === undefined);
-  const clock = local ? { now: settings.clock, marginMs: settings.marginMs } : undefined;
+  for (const p of payouts) from = Math.min(from, startOf(p));
+  const service = new ServiceClock(settings.clock);
+  const read = readWindows(payouts, settings, service, result);
+  await read(from, undefined);
+  const met = new Set(result.matches.map((m) => m.payout));
+  const unmet = payouts.filter((p) => p.local && !met.has(p));
+  if (unmet.length === 0) return result;
+  if (!service.measured) {
+    result.doubts = unmet.map((payout) => ({
+      payout,
+      reason: `the service's answers carried no Date header, so the clock its time (${iso(payout.since)}) was read from cannot be compared with the service's: the window may miss it`,
+    }));
+    return result;
+  }
+  const ahead = -service.lowMs!;
+  if (ahead <= settings.marginMs) return result;
+  if (ahead > MAX_WIDENING_MS) {
+    const reason = `the service's Date header is ${Math.round(ahead / 3_600_000)} h behind the clock its time was read from, more than a day: the window is not widened so far, and may miss it`;
+    result.doubts = unmet.map((payout) => ({ payout, reason }));
+    return result;
+  }
+  // Ours runs ahead of the service's: the rows of those payouts may be stamped before the window read.
+  let wider = Number.POSITIVE_INFINITY;
+  for (const p of unmet) wider = Math.min(wider, startOf(p) - ahead);
+  if (wider < from) await read(wider, from);
+  return result;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Reads the listings over `[start, end]` (end: the service's now), each row matched; its ends noted in `result`. */
+function readWindows<F extends Followed>(
+  payouts: F[],
+  settings: RoundSettings,
+  service: ServiceClock,
+  result: RoundResult<F>,
+) {
   const limits = {
     maxPages: settings.maxPages,
     request: settings.request,
     onPage: () => void result.requests++,
   };
+  const list = service.measure(settings.list);
   const match = matcher(payouts);
+  // Rows read again at the instant where a wider read meets the first one are handed over once.
+  const seen = new Map(ROUND_LISTINGS.map((status) => [status, new Set<string>()]));
   let legacy = false;
   const visit = (row: TransactionListItem) => {
     result.rows += 1;
@@ -115,19 +166,20 @@ export async function readRound<F extends Followed>(
     else for (const payout of match(row)) result.matches.push({ payout, transaction: row });
     return false;
   };
-  for (const status of ROUND_LISTINGS) {
-    const walk = { list: settings.list, limits, status, seen: new Set<string>(), answer: {}, clock };
-    const ended = await walkListing(walk, start, undefined, visit);
-    const reason = ended.issue ?? ended.reason;
-    if (reason && result.complete) {
-      Object.assign(result, { complete: false, reason: `${status ?? 'default'} listing: ${reason}` });
+  return async (start: number, end: number | undefined) => {
+    for (const status of ROUND_LISTINGS) {
+      const walk = { list, limits, status, seen: seen.get(status)!, answer: {} };
+      const ended = await walkListing(walk, iso(start), end === undefined ? undefined : iso(end), visit);
+      const reason = ended.issue ?? ended.reason;
+      if (reason && result.complete) {
+        Object.assign(result, { complete: false, reason: `${status ?? 'default'} listing: ${reason}` });
+      }
     }
-  }
-  if (legacy && result.complete) {
-    Object.assign(result, {
-      complete: false,
-      reason: 'the listing holds rows in the older form, without references',
-    });
-  }
-  return result;
+    if (legacy && result.complete) {
+      Object.assign(result, {
+        complete: false,
+        reason: 'the listing holds rows in the older form, without references',
+      });
+    }
+  };
 }

@@ -33,7 +33,12 @@ async function create(ctx: RouteContext) {
   const account = createAccount(
     ctx.rng,
     { type, name, tenantId: ctx.owner.id, record },
-    { now: ctx.now, historyEnd: ctx.now, payerNamesEnabled: ctx.owner.payerNamesEnabled },
+    {
+      now: ctx.now,
+      historyEnd: ctx.now,
+      payerNamesEnabled: ctx.owner.payerNamesEnabled,
+      currencies: ctx.state.currencies.map((c) => c.code),
+    },
   );
   ctx.state.accounts.set(account.id, account);
   return { status: 201, message: 'Account created successfully', data: account.record };

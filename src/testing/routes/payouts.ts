@@ -6,16 +6,21 @@ import {
   payoutWireIssues,
 } from '../../rules/payout.js';
 import { MockHttpError, type RouteContext, type Routes, validationFailed } from '../http.js';
-import { assignedReference, CURRENCY_CODES, decimalsOf, payoutFee } from '../seed/reference.js';
-import type { MockSettings, MockTransactionRow, PayoutResult } from '../types.js';
+import { rowClock } from '../lifecycle.js';
+import type { MockSettings } from '../options.js';
+import { assignedReference, decimalsOf, payoutFee } from '../seed/reference.js';
+import type { MockTransactionRow, PayoutResult } from '../types.js';
 
-/** The spec's payout rules (shared with the SDK), then the mock's own: a currency it holds a wallet in. */
-function validate(body: Record<string, unknown>): PayoutWire {
+/**
+ * The spec's payout rules (shared with the SDK), then the mock's own: a currency its supported-currencies list
+ * holds (`supportedCurrencies`).
+ */
+function validate(body: Record<string, unknown>, listed: readonly string[]): PayoutWire {
   const code = typeof body.currency === 'string' ? body.currency.trim().toUpperCase() : '';
-  const known = CURRENCY_CODES.includes(code);
+  const known = listed.includes(code);
   const errors: FieldIssue[] = payoutWireIssues(body, known ? decimalsOf(code) : undefined);
   if (code !== '' && !known && !errors.some((e) => e.path[0] === 'currency')) {
-    errors.push({ path: ['currency'], message: `must be one of: ${CURRENCY_CODES.join(', ')}` });
+    errors.push({ path: ['currency'], message: `must be one of: ${listed.join(', ')}` });
   }
   if (errors.length) throw validationFailed(errors);
   const wire = body as unknown as PayoutWire;
@@ -35,15 +40,18 @@ function assignsReference(settings: MockSettings, currency: string): boolean {
 }
 
 /**
- * Deducts amount + fee (see `payoutFee`) from the wallet, records a `processing` withdrawal, and remembers
- * the result under its reference so a repeat returns it (unless `settings.dedupeByReference` is off).
+ * Deducts amount + fee (see `payoutFee`) from the wallet, or the amount alone with the fee taken out of it
+ * (`invented.netOfFee`), records a `processing` withdrawal, and remembers the result under its reference so a
+ * repeat returns it (unless `settings.dedupeByReference` is off).
  */
 function initiate(ctx: RouteContext, input: PayoutWire): PayoutResult {
   const { account, rng, now } = ctx;
   const { bankCode, bankName, accountName } = input.beneficiary;
   // Exact decimal digits, not floats (0.1 * 100 is 10.000000000000002).
-  const destination = toMinorUnits(input.currency, input.amount, decimalsOf(input.currency));
-  const fee = payoutFee(input.currency, destination);
+  const asked = toMinorUnits(input.currency, input.amount, decimalsOf(input.currency));
+  const fee = payoutFee(input.currency, asked);
+  const net = ctx.settings.invented.netOfFee === true;
+  const destination = net ? asked - fee : asked;
   const total = destination + fee;
   const wallet = account.wallets.find((w) => w.currency === input.currency);
   if (!wallet || wallet.available_balance < total) {
@@ -51,7 +59,8 @@ function initiate(ctx: RouteContext, input: PayoutWire): PayoutResult {
   }
   wallet.balance -= total;
   wallet.available_balance -= total;
-  const created = new Date(now).toISOString();
+  // Stamped by the row clock, which may run apart from the `Date` header's (`rowClockOffsetMs`).
+  const created = new Date(rowClock(ctx.settings, now)).toISOString();
   const reference =
     (assignsReference(ctx.settings, input.currency) ? undefined : input.externalReference) ??
     assignedReference(rng, created);
@@ -97,7 +106,10 @@ export const payoutRoutes: Routes = {
   'POST /payouts': {
     moneyMovement: true,
     handle: async (ctx) => {
-      const input = validate(await ctx.body());
+      const input = validate(
+        await ctx.body(),
+        ctx.state.currencies.map((c) => c.code),
+      );
       const original =
         ctx.settings.dedupeByReference && input.externalReference
           ? ctx.account.payouts.get(input.externalReference)

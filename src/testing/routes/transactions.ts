@@ -5,7 +5,7 @@ import { TRANSACTIONS_MAX_PAGE_SIZE } from '../../rules/paging.js';
 import { fieldIssues } from '../../rules/schema.js';
 import { TransactionListParamsSchema } from '../../rules/transactions.js';
 import { flatList, type RouteContext, type Routes, readPaging, validationFailed } from '../http.js';
-import { CURRENCIES } from '../seed/reference.js';
+import { listedRow, rangeField } from '../listing.js';
 import type { MockTransactionRow } from '../types.js';
 
 /** The filters both listings take, checked with the SDK's own rules: a known status, and the date format. */
@@ -44,6 +44,7 @@ function listTransactions(
   extra: (row: MockTransactionRow) => boolean,
   form: (row: MockTransactionRow) => unknown = (row) => row,
 ) {
+  const { invented } = ctx.settings;
   const errors: FieldIssue[] = [];
   // "one description gives max 100" for GET /transactions; the wallet listing's ceiling is not stated.
   const paging = readPaging(ctx, errors, hideFailed ? TRANSACTIONS_MAX_PAGE_SIZE : undefined);
@@ -54,27 +55,29 @@ function listTransactions(
   const from = bound(startDate, false);
   const to = bound(endDate, true);
   // The spec does not say a reversed range is invalid: by default it simply matches no rows.
-  if (ctx.settings.invented.rejectReversedDateRange && from !== undefined && to !== undefined && from > to) {
+  if (invented.rejectReversedDateRange && from !== undefined && to !== undefined && from > to) {
     errors.push({ path: ['endDate'], message: 'must not be before startDate' });
   }
   if (errors.length) throw validationFailed(errors);
   // Rows that share `created_at` keep their stored order (the newer payout first) unless a test asks for the
   // order the spec leaves open: one that flips with each listing request, as two queries of a database that
   // sorts by time alone may.
-  const flip = ctx.settings.invented.unstableTieOrder ? (ctx.countListing() % 2 === 1 ? 1 : -1) : 0;
-  // Only what listings show now (listing lag applied), newest first.
+  const flip = invented.unstableTieOrder ? (ctx.countListing() % 2 === 1 ? 1 : -1) : 0;
+  // Only what listings show now (listing lag applied), newest first; the range bounds the field a test chose.
+  const field = rangeField(invented);
   const visible = ctx.account.transactions.filter((t) => t.visibleAt <= ctx.now).map((t) => t.row);
   const rows = visible
     .sort(
       (a, b) => b.created_at.localeCompare(a.created_at) || flip * (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
     )
     .filter((row) => {
-      const at = Date.parse(row.created_at);
+      const at = Date.parse(row[field]);
       if (status !== undefined ? row.status !== status : hideFailed && row.status === 'failed') return false;
       if ((from !== undefined && at < from) || (to !== undefined && at > to)) return false;
       return extra(row);
     });
-  return flatList(ctx, 'Transactions retrieved successfully', 'transactions', rows, form, paging);
+  const view = (row: MockTransactionRow) => form(listedRow(row, invented));
+  return flatList(ctx, 'Transactions retrieved successfully', 'transactions', rows, view, paging);
 }
 
 /** GET /transactions and the wallet reads. */
@@ -98,10 +101,10 @@ export const transactionRoutes: Routes = {
         (reference === undefined || row.external_reference === reference),
     );
   },
-  'GET /wallet/supported-currencies': () => ({
+  'GET /wallet/supported-currencies': ({ state }) => ({
     message: 'Supported currencies retrieved successfully',
     data: {
-      currencies: CURRENCIES.map(({ decimals: _, ...currency }) => ({ ...currency, status: 'active' })),
+      currencies: state.currencies.map(({ decimals: _, ...currency }) => ({ ...currency, status: 'active' })),
     },
     listKey: 'currencies',
   }),

@@ -1,6 +1,7 @@
 import { currencyDigits } from '../../rules/currency.js';
 import { NUBAN } from '../../rules/lookup.js';
-import type { Rng } from '../random.js';
+import { type Rng, rngFor } from '../random.js';
+import type { MockCurrency } from '../types.js';
 
 /** Fixed reference data: banks, currencies, the name-enquiry rule and the fee. The same for every seed. */
 
@@ -31,25 +32,54 @@ export function decimalsOf(currency: string): number {
   return currencyDigits(currency) ?? 2;
 }
 
-/** Currencies GET /wallet/supported-currencies lists, ordered by code; `decimals` is the minor-unit exponent. */
-export const CURRENCIES = Object.freeze(
+/**
+ * Currencies GET /wallet/supported-currencies lists by default, ordered by code; `decimals` is the minor-unit
+ * exponent. Each id ends in the currency's place in the order they were added (NGN first), so adding one moves
+ * no other's id.
+ */
+export const CURRENCIES: readonly MockCurrency[] = Object.freeze(
   `
-NGN ₦ Nigerian Naira
-USD $ US Dollar
-USDC USDC USD Coin
-USDT USDT Tether USD
-XAF FCFA Central African CFA Franc`
+6 GHS GH₵ Ghanaian Cedi
+7 KES KSh Kenyan Shilling
+1 NGN ₦ Nigerian Naira
+2 USD $ US Dollar
+3 USDC USDC USD Coin
+4 USDT USDT Tether USD
+5 XAF FCFA Central African CFA Franc`
     .trim()
     .split('\n')
-    .map((row, i) => {
-      const [code = '', symbol = '', ...name] = row.split(' ');
-      const id = `5b0f8d3e-1c2a-4f6b-9a7e-00000000000${i + 1}`;
-      return { id, code, name: name.join(' '), symbol, decimals: decimalsOf(code) };
+    .map((row) => {
+      const [n = '', code = '', symbol = '', ...name] = row.split(' ');
+      const id = `5b0f8d3e-1c2a-4f6b-9a7e-${n.padStart(12, '0')}`;
+      return Object.freeze({ id, code, name: name.join(' '), symbol, decimals: decimalsOf(code) });
     }),
 );
 
-/** Codes of the supported currencies. */
-export const CURRENCY_CODES: readonly string[] = CURRENCIES.map((c) => c.code);
+/** A currency as `supportedCurrencies` may give it: a code, or a code with its name and symbol. */
+export type CurrencyOption = string | { code: string; name?: string; symbol?: string };
+
+/**
+ * The currencies a mock lists and takes payouts in: `CURRENCIES`, or the `supportedCurrencies` option ordered
+ * by code, a known code keeping its id, name and symbol unless given. An unknown code's id is drawn from the
+ * code alone, its name and symbol are the code. A blank, malformed or repeated code is a TypeError.
+ */
+export function currencyList(option: readonly CurrencyOption[] | undefined): MockCurrency[] {
+  if (option === undefined) return [...CURRENCIES];
+  const seen = new Set<string>();
+  const list = option.map((entry, i) => {
+    const given = typeof entry === 'string' ? { code: entry } : entry;
+    const code = typeof given?.code === 'string' ? given.code.trim().toUpperCase() : '';
+    if (!/^[A-Z0-9]{2,10}$/.test(code) || seen.has(code)) {
+      throw new TypeError(`supportedCurrencies.${i}: a currency code, once (got ${JSON.stringify(entry)})`);
+    }
+    seen.add(code);
+    const known = CURRENCIES.find((c) => c.code === code);
+    const id = known?.id ?? rngFor(0, `currency:${code}`).uuid();
+    const { name = known?.name ?? code, symbol = known?.symbol ?? code } = given;
+    return { id, code, name, symbol, decimals: decimalsOf(code) };
+  });
+  return list.sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
+}
 
 // Name parts by digit (0-9): first names, middle names, surnames.
 const FIRST = 'ADAEZE BOLA CHINEDU DAMILOLA EMEKA FOLAKE GBENGA HAUWA IFEOMA JIDE'.split(' ');
@@ -101,7 +131,7 @@ export function assignedReference(rng: Rng, createdAt: string): string {
   return `PO-${createdAt.slice(0, 10).replaceAll('-', '')}-${rng.code(10)}`;
 }
 
-/** Fee caps in minor units: NGN 2,000.00; USD and stablecoins 20.00; XAF 10,000 (no minor unit). */
+/** Fee caps in minor units: NGN 2,000.00; USD and stablecoins 20.00; XAF 10,000 (no minor unit); others 2,000. */
 const FEE_CAPS: Record<string, number> = { NGN: 200_000, USD: 2_000, USDC: 2_000, USDT: 2_000, XAF: 10_000 };
 
 /**
