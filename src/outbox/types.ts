@@ -219,17 +219,9 @@ export interface OutboxWrite {
   last_sent_at?: number;
 }
 
-/** An operator's verb: a row in one of `from` (and not leased) changed as `change` says. */
-export interface OutboxReopen {
-  from: readonly PayoutState[];
-  state: PayoutState;
-  reason: string;
-  /** Reset the send count and look up before the next POST (a re-open). */
-  reopen: boolean;
-  /** Clear `accepted` (the operator's word that no payout exists). */
-  clearAccepted: boolean;
-  attempt: OutboxAttempt;
-}
+import type { OutboxReopen } from './reopen.js';
+
+export type { OutboxReopen };
 
 /**
  * Storage of the outbox. The three given (`postgresOutboxStore`, `sqliteOutboxStore`, `memoryOutboxStore`)

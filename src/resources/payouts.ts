@@ -1,4 +1,3 @@
-import * as z from 'zod/mini';
 import { type APIPromise, InternalAPIPromise } from '../core/api-promise.js';
 import { APIUserAbortError, invalid, RequestValidationError } from '../core/error.js';
 import { ownData, ownField } from '../core/own.js';
@@ -30,7 +29,8 @@ import {
 } from '../rules/payout.js';
 import { limitIssue } from '../rules/payout-limits.js';
 import { parseRequest } from '../rules/schema.js';
-import { type Transaction, TransactionSchema } from '../rules/transactions.js';
+import type { Transaction } from '../rules/transactions.js';
+import { searchDepsOf } from './payout-search.js';
 import { APIResource, lazyModule } from './resource.js';
 
 /** Options of `payouts.check`. */
@@ -206,32 +206,13 @@ export class Payouts extends APIResource {
     given: FindByReferenceOptions = {},
   ): Promise<Transaction | null> {
     return traceCall('payouts.findByReference', async (context) => {
-      const {
-        FIND_BY_REFERENCE_OPTION_KEYS,
-        PayoutLookupIncompleteError,
-        SearchOptionsSchema,
-        searchFor,
-        windowOf,
-      } = await recovery();
-      const options = ownData(given);
-      refuseUnknownKeys(options, FIND_BY_REFERENCE_OPTION_KEYS);
-      const problem = referenceIssue(externalReference);
-      if (problem) throw invalid(['externalReference'], problem);
       if (context) context.externalReference = externalReference;
-      parseRequest(SearchOptionsSchema, options);
-      let result: SearchResult;
-      try {
-        const pages = () => count(context, 'pages');
-        result = await searchFor(this.#searchDeps(), externalReference, windowOf(options), options, pages);
-        if (context) context.found = Boolean(result.found);
-      } catch (error) {
-        if (error instanceof RequestValidationError || error instanceof APIUserAbortError) throw error;
-        const reason = `the listing could not be read (${(error as Error).message})`;
-        throw new PayoutLookupIncompleteError(externalReference, reason, { cause: error });
-      }
+      const result = await this.search(externalReference, given);
+      if (context) context.found = Boolean(result.found);
       if (result.found) return result.found;
-      if (!result.complete) throw new PayoutLookupIncompleteError(externalReference, result.reason);
-      return null;
+      if (result.complete) return null;
+      const { PayoutLookupIncompleteError } = await recovery();
+      throw new PayoutLookupIncompleteError(externalReference, result.reason);
     });
   }
 
@@ -249,15 +230,10 @@ export class Payouts extends APIResource {
       if (problem) throw invalid(['externalReference'], problem);
       parseRequest(SearchOptionsSchema, options);
       if (context) context.externalReference = externalReference;
+      const pages = () => count(context, 'pages');
       try {
-        const pages = () => count(context, 'pages');
-        const result = await searchFor(
-          this.#searchDeps(),
-          externalReference,
-          windowOf(options),
-          options,
-          pages,
-        );
+        const deps = this.#searchDeps();
+        const result = await searchFor(deps, externalReference, windowOf(options), options, pages);
         if (context) context.found = Boolean(result.found);
         return result;
       } catch (error) {
@@ -317,24 +293,6 @@ export class Payouts extends APIResource {
   }
 
   #searchDeps(): SearchDeps {
-    const query = this.api.walletReferenceQuery;
-    return {
-      list: (params, options) => this.client.transactions.list(params, options),
-      assigns: (currency) => this.assignsReference(currency),
-      byReference:
-        query &&
-        (async (ref, options) => {
-          const page = await this.client.wallet.transactions.list(
-            { pageSize: 100, query: query(ref) },
-            options,
-          );
-          // The spec does not show these rows: those in the transaction form are judged, the rest skipped.
-          const rows = page.data.flatMap((row) => {
-            const parsed = z.safeParse(TransactionSchema, row);
-            return parsed.success ? [parsed.data] : [];
-          });
-          return { rows, requestId: page.response?.requestId };
-        }),
-    };
+    return searchDepsOf(this.client, this.api.walletReferenceQuery, (c) => this.assignsReference(c));
   }
 }

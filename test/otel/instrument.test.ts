@@ -114,7 +114,7 @@ describe('instrumentPayments', () => {
   it('a lookupBeforeRetry that cannot tell: outcome unknown, the payout span in error', async () => {
     mock.faults.bodyFault('cut', 'POST /payouts').listingLag(3_600_000);
     const error = await client()
-      .payouts.lookupBeforeRetry(payout('lag-1'), { visibilityWaits: [0, 0] })
+      .payouts.lookupBeforeRetry(payout('lag-1'), { visibilityWaits: [0, 0], listingLagMs: 0 })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PayoutOutcomeUnknownError);
 
@@ -140,6 +140,7 @@ describe('instrumentPayments', () => {
       client().payouts.lookupBeforeRetry(payout('absent-1'), {
         maxAttempts: 2,
         visibilityWaits: [0],
+        listingLagMs: 0,
         // NGN references may be the service's own: a match on ours is what lets absence be proven.
         match: (tx, ref) => tx.external_reference === ref,
       }),

@@ -50,6 +50,8 @@ describe('payments.wait events', () => {
       clientFor(mock).payouts.lookupBeforeRetry(payout('wait-1'), {
         maxAttempts: 2,
         visibilityWaits: [0, 200],
+        // The look at 0 is too soon to prove the 503's payout absent; the one 200 ms later can.
+        listingLagMs: 200,
         match: (tx, ref) => tx.external_reference === ref,
       }),
     );
