@@ -13,19 +13,22 @@
  *
  * Compilers are installed once into the cache `scripts/runtimes.mjs` uses (`$PAYMENTS_SDK_RUNTIMES_CACHE`, else
  * `$XDG_CACHE_HOME/payments-sdk-runtimes`, else `~/.cache/payments-sdk-runtimes`), one `typescript@<version>`
- * folder each. Consumer dependencies are installed twice per run, once per variant; the cells of a variant are
- * sub-folders sharing its node_modules. Prints one line per cell and closes with
+ * folder each, from their pins (scripts/pins/typescript-*: an exact version and a lock). Consumer dependencies
+ * are installed twice per run, once per variant, each from its pins (consumer-bare, consumer-node) with `npm ci`;
+ * the cells of a variant are sub-folders sharing its node_modules. Prints one line per cell and closes with
  * `consumer-types: N passed, M failed`; exits 1 when any failed.
  */
 import './npm-env.mjs';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { packSdk } from './pack.mjs';
+import { CI_ARGS, pinFiles, pinnedVersion, preparePinned, root } from './pins.mjs';
 
-const root = resolve(import.meta.dirname, '..');
-/** Pinned; bump here, the cache folder follows the version. 7.x is the native (Go) compiler. */
-const TYPESCRIPTS = ['5.9.3', '6.0.3', '7.0.2'];
+/** Each compiler is a pin of scripts/pins (`npm run pins:update` bumps them); 7.x is the native (Go) compiler. */
+const COMPILER_PINS = ['typescript-5.9', 'typescript-6.0', 'typescript-7.0'];
+const TYPESCRIPTS = COMPILER_PINS.map((pin) => pinnedVersion(pin, 'typescript'));
 const MINUTE = 60_000;
 const cache = resolve(
   process.env.PAYMENTS_SDK_RUNTIMES_CACHE ??
@@ -60,9 +63,15 @@ function run(cmd, args, { cwd = root, timeout = 5 * MINUTE } = {}) {
 
 const tscOf = (dir) => join(dir, 'node_modules', 'typescript', 'bin', 'tsc');
 
-/** True when `dir` holds a tsc that reports `version` (7.x's `bin/tsc` starts the native binary). */
-async function works(dir, version) {
+/**
+ * True when `dir` holds a tsc that reports `version` (7.x's `bin/tsc` starts the native binary), installed from
+ * the pin's lock as it is now.
+ */
+async function works(dir, version, pin) {
   if (!existsSync(tscOf(dir))) return false;
+  const lock = join(dir, 'package-lock.json');
+  if (!existsSync(lock) || readFileSync(lock, 'utf8') !== readFileSync(pinFiles(pin).lock, 'utf8'))
+    return false;
   const { code, output } = await run(process.execPath, [tscOf(dir), '--version'], { timeout: MINUTE });
   return code === 0 && output.includes(version);
 }
@@ -71,23 +80,22 @@ async function works(dir, version) {
  * The compiler's folder in the cache, installed first when missing: into a scratch folder that is renamed into
  * place, so an interrupted install never leaves a half-filled entry (as in `scripts/runtimes.mjs`).
  */
-async function installTypescript(version) {
+async function installTypescript(pin, version) {
   const dir = join(cache, `typescript@${version}`);
-  if (await works(dir, version)) return dir;
+  if (await works(dir, version, pin)) return dir;
   mkdirSync(cache, { recursive: true });
   const scratch = mkdtempSync(`${dir}.tmp-`);
   try {
-    writeFileSync(join(scratch, 'package.json'), json({ name: 'sdk-typescript-cache', private: true }));
-    const args = ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', scratch];
-    const { code, output } = await run('npm', [...args, `typescript@${version}`], { cwd: scratch });
-    if (code !== 0 || !(await works(scratch, version))) {
-      throw new Error(`npm install typescript@${version} failed:\n${tail(output)}`);
+    preparePinned(pin, scratch);
+    const { code, output } = await run('npm', CI_ARGS, { cwd: scratch });
+    if (code !== 0 || !(await works(scratch, version, pin))) {
+      throw new Error(`npm ci of the pins ${pin} failed:\n${tail(output)}`);
     }
     rmSync(dir, { recursive: true, force: true });
     try {
       renameSync(scratch, dir);
     } catch (error) {
-      if (!(await works(dir, version))) throw error; // another run filled the entry meanwhile
+      if (!(await works(dir, version, pin))) throw error; // another run filled the entry meanwhile
     }
   } finally {
     rmSync(scratch, { recursive: true, force: true });
@@ -97,8 +105,8 @@ async function installTypescript(version) {
 
 /** The two consumer projects: the tarball alone, and with @types/node and msw as a Node user's tests have. */
 const VARIANTS = [
-  { id: '-node', dir: 'bare', deps: ['@opentelemetry/api@1'] },
-  { id: '+node', dir: 'with-node', deps: ['@types/node@22', 'msw@3', '@opentelemetry/api@1'], node: true },
+  { id: '-node', dir: 'bare', pin: 'consumer-bare' },
+  { id: '+node', dir: 'with-node', pin: 'consumer-node', node: true },
 ];
 
 /** Module settings; `file` is the source's name, `type` the cell's package.json `type`. */
@@ -270,14 +278,11 @@ function writeCell(variantDir, ts, mod, variant) {
   return dir;
 }
 
-/** Installs a variant's project: the tarball and its extra dependencies, without install scripts (types only). */
+/** Installs a variant's project from its pins, with the tarball, without install scripts (types only). */
 async function installVariant(variant, tarball) {
-  const dir = join(work, variant.dir);
-  mkdirSync(dir);
-  writeFileSync(join(dir, 'package.json'), json({ name: `consumer-${variant.dir}`, private: true }));
-  const args = ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts'];
-  const { code, output } = await run('npm', [...args, tarball, ...variant.deps], { cwd: dir });
-  if (code !== 0) throw new Error(`npm install (${variant.id}) failed:\n${tail(output)}`);
+  const dir = preparePinned(variant.pin, join(work, variant.dir), { 'payments-service-sdk': tarball });
+  const { code, output } = await run('npm', [...CI_ARGS, '--ignore-scripts'], { cwd: dir });
+  if (code !== 0) throw new Error(`npm ci (${variant.id}) failed:\n${tail(output)}`);
   // The bare variant is only worth running if nothing brought @types/node in through the SDK's dependencies.
   if (!variant.node && existsSync(join(dir, 'node_modules', '@types', 'node'))) {
     throw new Error('@types/node was installed in the bare project: a dependency of the SDK pulls it in');
@@ -306,14 +311,12 @@ async function main() {
     const b = await run('npm', ['run', '-s', 'build']);
     if (b.code !== 0) throw new Error(`npm run build failed:\n${tail(b.output)}`);
   }
-  // dist/ was just built (or, with --no-build, by CI's build step): skip `prepack`, which would build again.
-  const packed = await run('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', work]);
-  if (packed.code !== 0) throw new Error(`npm pack failed:\n${tail(packed.output)}`);
-  const tarball = join(work, packed.output.trim().split('\n').pop());
+  // dist/ was just built (or, with --no-build, by CI's build step).
+  const tarball = packSdk(work);
 
   // Compilers and the two projects install side by side; each step is mostly waiting on the network or disk.
   const [compilers, projects] = await Promise.all([
-    Promise.all(TYPESCRIPTS.map(installTypescript)),
+    Promise.all(COMPILER_PINS.map((pin, i) => installTypescript(pin, TYPESCRIPTS[i]))),
     Promise.all(VARIANTS.map((v) => installVariant(v, tarball))),
   ]);
   console.log(`typescript cache: ${cache} (ready after ${seconds(Date.now() - started)})`);

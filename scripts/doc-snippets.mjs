@@ -10,6 +10,7 @@
  *                    (PAYMENTS_BASE_URL and PAYMENTS_API_KEY point at it)
  *   ```ts test       type-checked, then run as a vitest test file (the merchant's own test setup)
  *   ```ts fragment   skipped: a piece that cannot stand alone; say why in the text around it
+ *   ```ts recipe     skipped here: scripts/otel-recipes.mjs compiles and runs it after the install line above it
  *
  * A block may use `client` (a `PaymentsClient`) without declaring it; everything else it names it imports or
  * declares. `payments-service-sdk` resolves to this repository's package.json and so to dist/, never to src/.
@@ -33,7 +34,7 @@ import ts from 'typescript';
 
 const root = new URL('..', import.meta.url).pathname;
 const work = join(root, '.doc-snippets');
-const KINDS = new Set(['check', 'run', 'test', 'fragment']);
+const KINDS = new Set(['check', 'run', 'test', 'fragment', 'recipe']);
 
 function markdownFiles() {
   const docs = join(root, 'docs');
@@ -96,10 +97,12 @@ writeFileSync(
 const checked = [];
 for (const [i, b] of all.entries()) {
   if (!KINDS.has(b.kind)) {
-    fail(b, `unknown mark "${b.kind}": use ts, ts run, ts test or ts fragment`);
+    fail(b, `unknown mark "${b.kind}": use ts, ts run, ts test, ts fragment or ts recipe`);
     continue;
   }
-  if (b.kind === 'fragment') {
+  // A recipe installs packages this repository does not: scripts/otel-recipes.mjs compiles and runs it in a
+  // project of its own, installed from its pins.
+  if (b.kind === 'fragment' || b.kind === 'recipe') {
     skipped++;
     continue;
   }
@@ -218,7 +221,7 @@ for (const b of checked.filter((x) => compileOk.has(x))) {
 
 if (!process.argv.includes('--keep')) rmSync(work, { recursive: true, force: true });
 console.log(
-  `doc-snippets: ${all.length} blocks; ${skipped} fragments skipped; compiled under ${CONFIGS.map((c) => c.name).join(' and ')}`,
+  `doc-snippets: ${all.length} blocks; ${skipped} fragments and recipes skipped; compiled under ${CONFIGS.map((c) => c.name).join(' and ')}`,
 );
 console.log(`doc-snippets: ${passed} passed, ${failed} failed`);
 process.exitCode = failed > 0 ? 1 : 0;

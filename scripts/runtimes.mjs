@@ -6,7 +6,8 @@
  * Cloudflare's workerd through miniflare and inside Vercel's edge-runtime (`runtime-edge.mjs`); each against
  * a loopback mock served by this Node.
  *
- * Runtimes come from npm at pinned versions and are cached outside the repo, in
+ * Runtimes come from npm at pinned versions, each installed by `npm ci` from its lock in scripts/pins, and are
+ * cached outside the repo, in
  * `$PAYMENTS_SDK_RUNTIMES_CACHE`, else `$XDG_CACHE_HOME/payments-sdk-runtimes`, else
  * `~/.cache/payments-sdk-runtimes`, one folder per `<package>@<version>`; a warm cache installs nothing. A
  * pinned Node that is the host's own version is not installed again.
@@ -21,23 +22,24 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { constants, homedir, tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
+import { pinnedVersion } from './pins.mjs';
 import { install, killAll, MINUTE, run, seconds, tail } from './runtime-install.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 
 /**
- * Pinned with `npm view <pkg>@<major> version` (miniflare: `npm view miniflare version`; its version names
- * the workerd it brings); bump here, the cache folder follows the version.
+ * Each runtime is a pin of scripts/pins (`runtime-<id>`: an exact version and a lock; `npm run pins:update`
+ * bumps them); the cache folder follows the version. miniflare's version names the workerd it brings.
  */
 const PINNED = [
-  { id: 'node22', name: 'node', version: '22.23.3', suite: true },
-  { id: 'node24', name: 'node', version: '24.21.0' },
-  { id: 'node26', name: 'node', version: '26.9.0', suite: true },
-  { id: 'bun', name: 'bun', version: '1.4.5' },
-  { id: 'deno', name: 'deno', version: '2.9.6' },
-  { id: 'workerd', name: 'miniflare', version: '4.20260730.0', edge: 'workerd', scripts: ['workerd'] },
-  { id: 'edge-runtime', name: 'edge-runtime', version: '4.0.1', edge: 'edge-runtime' },
-];
+  { id: 'node22', name: 'node', suite: true },
+  { id: 'node24', name: 'node' },
+  { id: 'node26', name: 'node', suite: true },
+  { id: 'bun', name: 'bun' },
+  { id: 'deno', name: 'deno' },
+  { id: 'workerd', name: 'miniflare', edge: 'workerd' },
+  { id: 'edge-runtime', name: 'edge-runtime', edge: 'edge-runtime' },
+].map((r) => ({ ...r, pin: `runtime-${r.id}`, version: pinnedVersion(`runtime-${r.id}`, r.name) }));
 
 const cache = resolve(
   process.env.PAYMENTS_SDK_RUNTIMES_CACHE ??

@@ -3,21 +3,45 @@
  * Installs the packed tarball into fresh projects, the way a merchant gets it, and checks what they rely on:
  * ESM import and CJS require of the entries (./otel with OpenTelemetry's own packages, spans from a call; the outbox's in a payout settled end to end); a merchant's vitest test with the mock's MSW handlers, on msw 3
  * and on msw 2; a production install (`npm ci --omit=dev`) that holds only the SDK and its four runtime
- * dependencies although the app has msw as a dev dependency; and the testing entry with no msw at all.
+ * dependencies although the app has msw as a dev dependency, with its size and the package's (packed, unpacked,
+ * source maps that carry no sources); and the testing entry with no msw at all.
  * TypeScript consumers are checked by scripts/consumer-types.mjs. Run after `npm run build`.
+ * Each project is one of scripts/pins (exact versions and a committed lock, installed with `npm ci`): nothing
+ * here resolves a range against today's registry.
  * Closes with `smoke: N passed, M failed`.
  */
 import './npm-env.mjs';
-import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { packSdk } from './pack.mjs';
+import { CI_ARGS, pinnedVersion, preparePinned, TARBALLS } from './pins.mjs';
 
-const root = resolve(import.meta.dirname, '..');
 const work = mkdtempSync(join(tmpdir(), 'sdk-smoke-'));
 const run = (cmd, args, cwd) =>
   execFileSync(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', timeout: 300_000 });
 const results = [];
+
+async function checkAsync(name, fn) {
+  try {
+    const detail = await fn();
+    results.push([name, true]);
+    console.log(`ok   ${name}${typeof detail === 'string' ? `: ${detail}` : ''}`);
+  } catch (error) {
+    results.push([name, false]);
+    console.log(`FAIL ${name}\n${error.stdout ?? ''}${error.stderr ?? ''}${error.message}`);
+  }
+}
 
 function check(name, fn) {
   try {
@@ -30,28 +54,30 @@ function check(name, fn) {
   }
 }
 
-/** A fresh app folder with the tarball as a dependency and `dev` as dev dependencies; returns its path. */
-function app(name, tarball, dev = []) {
-  const dir = join(work, name);
-  mkdirSync(dir);
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, private: true, type: 'module' }));
-  const quiet = ['--no-audit', '--no-fund', '--prefer-offline'];
-  run('npm', ['install', ...quiet, tarball], dir);
-  if (dev.length) run('npm', ['install', ...quiet, '--save-dev', ...dev], dir);
+/** A fresh app folder: pin `pin`'s package.json and lock with the tarball, installed by `npm ci`. */
+function app(name, pin, tarball) {
+  const dir = preparePinned(pin, join(work, name), { 'payments-service-sdk': tarball });
+  run('npm', CI_ARGS, dir);
   return dir;
 }
+const versionOf = (pin, pkg) => `${pkg} ${pinnedVersion(pin, pkg)}`;
 
-/** Top-level packages of node_modules (scoped ones as `@scope/name`) and the folder's size in bytes. */
+/** The bytes of a file, or of every file under a folder (their sizes summed, as npm's "unpacked size"). */
+const sizeOf = (path) => {
+  const s = statSync(path);
+  return s.isDirectory() ? readdirSync(path).reduce((t, n) => t + sizeOf(join(path, n)), 0) : s.size;
+};
+const mb = (bytes) => `${(bytes / 1e6).toFixed(2)} MB`;
+
+/** Top-level packages of node_modules (scoped ones as `@scope/name`), each one's bytes, and the folder's. */
 function installed(dir) {
   const modules = join(dir, 'node_modules');
   const names = readdirSync(modules)
     .filter((n) => !n.startsWith('.'))
-    .flatMap((n) => (n.startsWith('@') ? readdirSync(join(modules, n)).map((s) => `${n}/${s}`) : [n]));
-  const size = (path) => {
-    const s = statSync(path);
-    return s.isDirectory() ? readdirSync(path).reduce((t, n) => t + size(join(path, n)), 0) : s.size;
-  };
-  return { names: names.sort(), bytes: size(modules) };
+    .flatMap((n) => (n.startsWith('@') ? readdirSync(join(modules, n)).map((s) => `${n}/${s}`) : [n]))
+    .sort();
+  const each = Object.fromEntries(names.map((n) => [n, sizeOf(join(modules, n))]));
+  return { names, each, bytes: sizeOf(modules) };
 }
 
 const client = `{ apiKey: 'k', baseUrl: 'http://127.0.0.1:1' }`;
@@ -72,16 +98,9 @@ it('names the account holder', async () => {
 `;
 
 try {
-  const tarball = join(
-    work,
-    // Packs the dist/ built before this script (see above); `prepack` would only build it again.
-    run('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', work], root)
-      .trim()
-      .split('\n')
-      .pop(),
-  );
+  const tarball = packSdk(work);
 
-  const merchant = app('merchant', tarball, ['msw@3', 'vitest@5']);
+  const merchant = app('merchant', 'merchant-msw3', tarball);
   writeFileSync(
     join(merchant, 'esm.mjs'),
     `import { PaymentsClient, toMinorUnits } from 'payments-service-sdk';
@@ -109,33 +128,57 @@ if (testing.createPaymentsMock().handlers.length !== 1) process.exit(2);`,
   );
   writeFileSync(join(merchant, 'integration.test.mjs'), merchantTest('onUnhandledFrame'));
   check(
-    'merchant test: vitest 5 + msw 3 with payments-service-sdk/testing',
-    () => void run('npx', ['vitest', 'run', '--root', merchant, 'integration.test.mjs'], merchant),
+    `merchant test: ${versionOf('merchant-msw3', 'vitest')} + ${versionOf('merchant-msw3', 'msw')} with payments-service-sdk/testing`,
+    () =>
+      void run(
+        'npx',
+        ['--no-install', 'vitest', 'run', '--root', merchant, 'integration.test.mjs'],
+        merchant,
+      ),
   );
 
-  const merchant2 = app('merchant-msw2', tarball, ['msw@2', 'vitest@5']);
+  const merchant2 = app('merchant-msw2', 'merchant-msw2', tarball);
   writeFileSync(join(merchant2, 'integration.test.mjs'), merchantTest('onUnhandledRequest'));
   check(
-    'merchant test: vitest 5 + msw 2 with payments-service-sdk/testing',
-    () => void run('npx', ['vitest', 'run', '--root', merchant2, 'integration.test.mjs'], merchant2),
+    `merchant test: ${versionOf('merchant-msw2', 'vitest')} + ${versionOf('merchant-msw2', 'msw')} with payments-service-sdk/testing`,
+    () =>
+      void run(
+        'npx',
+        ['--no-install', 'vitest', 'run', '--root', merchant2, 'integration.test.mjs'],
+        merchant2,
+      ),
   );
 
-  // The merchant app deployed: its lockfile, production dependencies only.
+  // The merchant app deployed: its lockfile (the pinned one, with this tarball), production dependencies only.
   check('production install holds only the SDK and its four runtime dependencies', () => {
     const prod = join(work, 'merchant-prod');
     mkdirSync(prod);
-    for (const file of ['package.json', 'package-lock.json']) cpSync(join(merchant, file), join(prod, file));
-    run('npm', ['ci', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline'], prod);
-    const { names, bytes } = installed(prod);
+    for (const file of ['package.json', 'package-lock.json', TARBALLS['payments-service-sdk']]) {
+      cpSync(join(merchant, file), join(prod, file));
+    }
+    run('npm', [...CI_ARGS, '--omit=dev'], prod);
+    const { names, each, bytes } = installed(prod);
     const expected = ['form-data-encoder', 'formdata-node', 'ky', 'payments-service-sdk', 'zod'];
     if (JSON.stringify(names) !== JSON.stringify(expected)) {
       throw new Error(`expected ${expected.join(', ')}; installed ${names.join(', ')}`);
     }
-    return `${names.length} packages, ${(bytes / 1e6).toFixed(1)} MB (the dev install: ${installed(merchant).names.length} packages, ${(installed(merchant).bytes / 1e6).toFixed(0)} MB)`;
+    const parts = names.sort((a, b) => each[b] - each[a]).map((n) => `${n} ${mb(each[n])}`);
+    const dev = installed(merchant);
+    return `${names.length} packages, ${mb(bytes)}: ${parts.join(', ')} (the dev install: ${dev.names.length} packages, ${mb(dev.bytes)})`;
+  });
+  // What docs/testing.md ("Sizes") states: the tarball, the package unpacked, and its source maps, which name
+  // the sources without carrying them (no sourcesContent).
+  check('sizes: packed, unpacked, source maps without sourcesContent', () => {
+    const sdk = join(merchant, 'node_modules', 'payments-service-sdk');
+    const maps = readdirSync(join(sdk, 'dist')).filter((f) => f.endsWith('.map'));
+    const carrying = maps.filter((f) => 'sourcesContent' in JSON.parse(readFileSync(join(sdk, 'dist', f))));
+    if (carrying.length) throw new Error(`source maps with sourcesContent: ${carrying.join(', ')}`);
+    const mapBytes = maps.reduce((t, f) => t + sizeOf(join(sdk, 'dist', f)), 0);
+    return `packed ${mb(sizeOf(tarball))}, unpacked ${mb(sizeOf(sdk))} (dist/ ${mb(sizeOf(join(sdk, 'dist')))}, of which ${maps.length} source maps ${mb(mapBytes)})`;
   });
 
   // The otel entry, with the merchant's own OpenTelemetry (an optional peer dependency): spans from a call.
-  const traced = app('otel', tarball, ['@opentelemetry/api@1', '@opentelemetry/sdk-trace-base@2']);
+  const traced = app('otel', 'otel-2x', tarball);
   const otelApp = (imports) => `${imports}
 const exporter = new InMemorySpanExporter();
 const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
@@ -165,7 +208,7 @@ const { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } = requi
   check('CJS require of ./otel: spans from a call', () => void run('node', ['cjs.cjs'], traced));
 
   // No msw anywhere: the mock still serves through mock.fetch and startMockServer.
-  const bare = app('no-msw', tarball);
+  const bare = app('no-msw', 'sdk', tarball);
   const withoutMsw = (importLine) => `${importLine}
 const mock = createPaymentsMock();
 const c = new PaymentsClient({ apiKey: DEFAULT_API_KEY, baseUrl: mock.baseUrl, fetch: mock.fetch, logLevel: 'off' });
@@ -261,6 +304,65 @@ await sqliteOutboxStore({ database: new DatabaseSync('outbox.db') }).migrate();`
     if (JSON.parse(stats).states.pending !== 0) throw new Error(`unexpected stats: ${stats}`);
     return help.split('\n')[0];
   });
+
+  // The package's own bin, as the README's quick start uses it: the mock started as a process, its two lines
+  // written to a file that Node reads as an env file, and a client with no options that lists from it.
+  await checkAsync(
+    'npx payments-service-sdk mock: its two env lines point a client at it; SIGINT stops it',
+    async () => {
+      // A group of its own, signalled as a terminal's Ctrl-C signals one (npx's shell does not pass SIGINT on).
+      const mock = spawn('npx', ['--no-install', 'payments-service-sdk', 'mock', '--port', '0'], {
+        cwd: bare,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+      });
+      const signal = (name) => {
+        try {
+          process.kill(-mock.pid, name);
+        } catch {
+          // the group is gone already
+        }
+      };
+      const exited = new Promise((done) => mock.on('exit', (code, signal) => done(code ?? signal)));
+      try {
+        let out = '';
+        let err = '';
+        mock.stderr.on('data', (d) => {
+          err += d;
+        });
+        await new Promise((done, fail) => {
+          const timer = setTimeout(() => fail(new Error(`no env lines after 30 s:\n${out}${err}`)), 30_000);
+          mock.stdout.on('data', (d) => {
+            out += d;
+            if (out.split('\n').length > 2) {
+              clearTimeout(timer);
+              done();
+            }
+          });
+          exited.then((code) => fail(new Error(`the mock exited (${code}):\n${out}${err}`)));
+        });
+        writeFileSync(join(bare, 'mock.env'), out);
+        writeFileSync(
+          join(bare, 'quickstart.mjs'),
+          `import { PaymentsClient } from 'payments-service-sdk';
+const client = new PaymentsClient({ logLevel: 'off' });
+const banks = await client.banks.list();
+const page = await client.transactions.list({ pageSize: 5 });
+console.log(banks.length + ' banks, ' + page.data.length + ' transactions on page 1');`,
+        );
+        const listed = run('node', ['--env-file=mock.env', 'quickstart.mjs'], bare).trim();
+        if (!/^\d+ banks, 5 transactions on page 1$/.test(listed)) throw new Error(`unexpected: ${listed}`);
+        signal('SIGINT');
+        const code = await exited;
+        // npx ends by the signal its child ended on; the bin itself closed the server and exited 0.
+        if (![0, 'SIGINT'].includes(code) || !err.includes('mock stopped'))
+          throw new Error(`exit ${code} after SIGINT:\n${err}`);
+        return `${out.trim().split('\n').join('; ')}: ${listed}`;
+      } finally {
+        signal('SIGKILL');
+      }
+    },
+  );
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
