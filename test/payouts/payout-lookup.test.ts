@@ -15,7 +15,8 @@ const mock = createPaymentsMock({ dedupeByReference: false });
 afterEach(() => mock.reset());
 
 const setup = (rewrite?: Rewrite) => wiredClient(mock, rewrite);
-const WAITS = { visibilityWaits: [0] };
+// Not about the listing lag: a proof counts as soon as it is read.
+const WAITS = { visibilityWaits: [0], listingLagMs: 0 };
 const newer = (n: number) => newerWithdrawals(mock, n);
 
 describe('a lookup is no proof when the listing moves or contradicts itself', () => {
