@@ -30,8 +30,8 @@ export type PayoutOutcome =
     }
   | {
       /**
-       * Proven: no payout exists under this reference (the listings read to their declared end within the
-       * window of the sends, after the full visibility wait schedule). Nothing moved; the same reference may be
+       * Proven: no payout exists under this reference (the listings read to their declared end, from before the
+       * first send to now, at least `listingLagMs` after the last send). Nothing moved; the same reference may be
        * sent again later.
        */
       status: 'not_sent';
