@@ -1,7 +1,7 @@
 import { type APIPromise, InternalAPIPromise } from '../core/api-promise.js';
 import { APIUserAbortError, invalid, RequestValidationError } from '../core/error.js';
 import { ownData, ownField } from '../core/own.js';
-import { count, traceCall } from '../internal/channels.js';
+import { type CallContext, count, traceCall } from '../internal/channels.js';
 import { REQUEST_OPTION_KEYS, type RequestOptions } from '../internal/config.js';
 import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
 import type { Call } from '../internal/pipeline.js';
@@ -206,13 +206,12 @@ export class Payouts extends APIResource {
     given: FindByReferenceOptions = {},
   ): Promise<Transaction | null> {
     return traceCall('payouts.findByReference', async (context) => {
-      if (context) context.externalReference = externalReference;
-      const result = await this.search(externalReference, given);
-      if (context) context.found = Boolean(result.found);
+      const result = await this.#search(externalReference, given, context);
       if (result.found) return result.found;
       if (result.complete) return null;
       const { PayoutLookupIncompleteError } = await recovery();
-      throw new PayoutLookupIncompleteError(externalReference, result.reason);
+      const cause = result.error === undefined ? {} : { cause: result.error };
+      throw new PayoutLookupIncompleteError(externalReference, result.reason, cause);
     });
   }
 
@@ -222,25 +221,28 @@ export class Payouts extends APIResource {
    * A request that fails is `complete: false` with its message. The outbox and the MCP server decide with it.
    */
   async search(externalReference: string, given: FindByReferenceOptions = {}): Promise<SearchResult> {
-    return traceCall('payouts.lookup', async (context) => {
-      const { FIND_BY_REFERENCE_OPTION_KEYS, SearchOptionsSchema, searchFor, windowOf } = await recovery();
-      const options = ownData(given);
-      refuseUnknownKeys(options, FIND_BY_REFERENCE_OPTION_KEYS);
-      const problem = referenceIssue(externalReference);
-      if (problem) throw invalid(['externalReference'], problem);
-      parseRequest(SearchOptionsSchema, options);
-      if (context) context.externalReference = externalReference;
-      const pages = () => count(context, 'pages');
-      try {
-        const deps = this.#searchDeps();
-        const result = await searchFor(deps, externalReference, windowOf(options), options, pages);
-        if (context) context.found = Boolean(result.found);
-        return result;
-      } catch (error) {
-        if (error instanceof RequestValidationError || error instanceof APIUserAbortError) throw error;
-        return { complete: false, reason: `the listing could not be read (${(error as Error).message})` };
-      }
-    });
+    return traceCall('payouts.lookup', (context) => this.#search(externalReference, given, context));
+  }
+
+  /** `search` and `findByReference`, each in its own traced call. */
+  async #search(ref: string, given: FindByReferenceOptions, context: CallContext | undefined) {
+    const { FIND_BY_REFERENCE_OPTION_KEYS, SearchOptionsSchema, searchFor, windowOf } = await recovery();
+    const options = ownData(given);
+    refuseUnknownKeys(options, FIND_BY_REFERENCE_OPTION_KEYS);
+    const problem = referenceIssue(ref);
+    if (problem) throw invalid(['externalReference'], problem);
+    parseRequest(SearchOptionsSchema, options);
+    if (context) context.externalReference = ref;
+    const pages = () => count(context, 'pages');
+    try {
+      const result = await searchFor(this.#searchDeps(), ref, windowOf(options), options, pages);
+      if (context) context.found = Boolean(result.found);
+      return result;
+    } catch (error) {
+      if (error instanceof RequestValidationError || error instanceof APIUserAbortError) throw error;
+      const reason = `the listing could not be read (${(error as Error).message})`;
+      return { complete: false, reason, error } satisfies SearchResult;
+    }
   }
 
   /**

@@ -37,7 +37,15 @@ export type ListTransactions = (
 export type SearchResult = (
   | { found: Transaction; complete: true }
   | { found?: undefined; complete: true }
-  | { found?: undefined; complete: false; reason: string; conflict?: ReferenceConflict | undefined }
+  | {
+      found?: undefined;
+      complete: false;
+      reason: string;
+      /** A row under the reference sent whose details differ from the payout's. */
+      conflict?: ReferenceConflict | undefined;
+      /** The request that failed, where one did. */
+      error?: unknown;
+    }
 ) & {
   /** `X-Request-Id` of the page the verdict rests on: where the payout was found, or the last page read. */
   requestId?: string;
