@@ -1,9 +1,9 @@
 // 8. What a proof of absence costs, in listing pages, with 100,000 transactions a day in the listing (the mock,
 // in-process: pages are counted, not timed). A payout sent now whose answer is lost, proven absent (a 503) and
 // found (a cut connection after the service took it), through lookupBeforeRetry; and the same payout looked up an
-// hour later by the outbox (its window is the minutes of its sends, not the hour since). Before issue 29 a lookup
-// walked the days around the send by offset: with 100,000 rows a day that is some 2,000 pages per listing, over
-// the 20-page cap, so no absence could be proven at all.
+// hour later by the outbox. A window runs from before the first send to the service's now, with no upper bound
+// (the spec does not say which timestamp the range filters, nor whose clock stamps a row): the cost grows with the
+// time since the send, here the hour of rows listed after it. Both drivers read up to 1,000 pages per listing.
 import { PaymentsClient } from '../dist/index.js';
 import { createPayoutOutbox, memoryOutboxStore } from '../dist/outbox.js';
 import { createPaymentsMock, DEFAULT_API_KEY } from '../dist/testing.js';
@@ -81,6 +81,8 @@ export async function proofCost() {
   mock.faults.next({ status: 503, match: 'POST /payouts' });
   const absent = await client.payouts.lookupBeforeRetry(usd('proof-absent'), {
     visibilityWaits: [0],
+    listingLagMs: 0,
+    maxLookupPages: 1000,
     maxAttempts: 1,
   });
   figures.absent = { outcome: absent.status, pages: pages() };
@@ -89,18 +91,22 @@ export async function proofCost() {
   mock.faults.dropAfterCommit('POST /payouts');
   const found = await client.payouts.lookupBeforeRetry(usd('proof-found'), {
     visibilityWaits: [0],
+    listingLagMs: 0,
+    maxLookupPages: 1000,
     maxAttempts: 1,
   });
   figures.found = { outcome: found.status, pages: pages() };
 
   // The outbox: sent now (a 504: it may have gone through), then settled an hour later, by the store's clock
-  // and the service's alike. Its lookup reads the minutes of its sends, not the hour of rows since.
+  // and the service's alike. Its lookup reads from before the send to now: the hour of rows since.
   let shift = 0;
   const store = memoryOutboxStore({ now: () => Date.now() + shift });
   const outbox = createPayoutOutbox({
     client,
     store,
     visibilityWaits: [0],
+    // The 504's doubt is settled by the lookup an hour later (the lag counts from the POST's mark plus its span).
+    listingLagMs: HOUR - 5 * 60_000,
     maxLookups: 3,
     backoff: { baseMs: 0, maxMs: 0 },
   });
