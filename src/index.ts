@@ -44,6 +44,7 @@ export {
   type AmountAsSent,
   type PayoutMatch,
   type PayoutMatchDoubt,
+  type ReferenceConflict,
   type RemarkIdentity,
   remarkKey,
   remarkMatch,

@@ -31,7 +31,7 @@ export {
   type VerbOptions,
 } from './outbox.js';
 export { type PostgresOutboxStoreOptions, type PostgresQueryable, postgresOutboxStore } from './postgres.js';
-export { type OutboxReconcileOptions, reconcilePayouts } from './reconcile.js';
+export { type OutboxReconcileOptions, type ReconcileClient, reconcilePayouts } from './reconcile.js';
 export { DEFAULT_OUTBOX_TABLE, postgresOutboxSchema, sqliteOutboxSchema } from './sql.js';
 export {
   type SqliteDatabase,

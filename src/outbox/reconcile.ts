@@ -27,7 +27,7 @@ export function reconcilePayouts(
 }
 
 /** What a reconciliation reads of the client. */
-type ReconcileClient = {
+export type ReconcileClient = {
   transactions: Pick<PaymentsClient['transactions'], 'list'>;
   payouts: Pick<PaymentsClient['payouts'], 'assignsReference'>;
 };
