@@ -1,15 +1,25 @@
 /**
- * Issue 29 through the MCP server over stdio (the official client, the real process): case 7 (the server
- * remembers what it sent, across an immediate retry and a restart), and the runs of cases 1, 4 and 5 that the
- * issue asks of the server: rows sharing a timestamp across a page boundary, a clock two days off, and a refusal
- * after a restart.
+ * Absence and doubt through the MCP server over stdio (the official client, the real process): the server
+ * remembers what it sent, across an immediate retry and a restart; a 503 after the service took a payout is
+ * looked up, never sent again; rows sharing a timestamp across a page boundary and a clock two days off never
+ * prove a payout absent; a POST cut off by a crash is looked up after the restart, and a refusal after that
+ * proof is final.
  */
 
-import { DatabaseSync } from 'node:sqlite';
 import { KNOWN_ACCOUNT_NUMBER, type MockServer, startMockServer } from 'payments-service-sdk/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { remarkFor } from '../src/tools/payout.js';
-import { CANARY_KEY, connect, data, envFor, type Session, stateFile } from './helpers.js';
+import {
+  CANARY_KEY,
+  connect,
+  countPosts,
+  data,
+  envFor,
+  type Session,
+  stateFile,
+  timePasses,
+  trail,
+} from './helpers.js';
 
 const BENEFICIARY = {
   accountName: 'ADAEZE KEMI OKAFOR',
@@ -52,6 +62,8 @@ async function start(extra: Record<string, string> = {}): Promise<Session> {
       PAYMENTS_MCP_PAYOUT_CAPS: 'NGN=50000,USD=1000',
       PAYMENTS_MCP_VISIBILITY_WAITS_MS: '0,20',
       PAYMENTS_MCP_BACKOFF_MS: '5,20',
+      // No listing lag assumed unless a test is about it: a doubt is settled by the lookups within the call.
+      PAYMENTS_MCP_LISTING_LAG_MS: '0',
       ...extra,
     }),
     ['--allow-payouts'],
@@ -90,14 +102,14 @@ function afterNextPost(after: () => void) {
   };
 }
 
-describe('case 7: the server remembers what it sent', () => {
+describe('the server remembers what it sent', () => {
   it('a lost 2xx while the listing lags: neither an immediate retry nor a restarted server POSTs it again', async () => {
     const state = stateFile();
-    // Rounds a second apart: each call answers while the payout is still being looked for.
+    // The server allows the listing an hour to show a payout: each call answers while it is still looked for.
     const slow = {
       PAYMENTS_MCP_STATE: state,
       PAYMENTS_MCP_SETTLE_MS: '300',
-      PAYMENTS_MCP_BACKOFF_MS: '1000,1000',
+      PAYMENTS_MCP_LISTING_LAG_MS: '3600000',
     };
     const first = await start(slow);
     server.mock.faults.bodyFault('cut', 'POST /payouts').listingLag(3_600_000);
@@ -107,12 +119,15 @@ describe('case 7: the server remembers what it sent', () => {
     const restarted = await start(slow);
     expect(data(await restarted.call('send_payout', ngn('mcp-7')))).toMatchObject({ status: 'in_progress' });
     expect(paid('mcp-7')).toHaveLength(1);
-    // The listing catches up: a call that waits for the next round answers the one payout.
+    await restarted.close();
+    // The listing catches up, and the hour passes: the next call's lookup answers the one payout.
     for (const t of server.mock.account().transactions) t.visibleAt = 0;
     server.mock.faults.listingLag(0);
-    const patient = await start({ ...slow, PAYMENTS_MCP_SETTLE_MS: '10000' });
-    expect(data(await patient.call('send_payout', ngn('mcp-7')))).toMatchObject({ status: 'recovered' });
+    timePasses(state, 2 * 3_600_000);
+    const later = await start(slow);
+    expect(data(await later.call('send_payout', ngn('mcp-7')))).toMatchObject({ status: 'recovered' });
     expect(paid('mcp-7')).toHaveLength(1);
+    expect(trail(state).filter((a) => a.kind === 'post')).toHaveLength(1);
   });
 
   it('a lost 2xx that is never listed ends unknown, and stays so: the retry answers the record with what to check', async () => {
@@ -131,7 +146,25 @@ describe('case 7: the server remembers what it sent', () => {
   });
 });
 
-describe('cases 1 and 4 through the server', () => {
+describe('a 503 is a doubt, not "nothing moved"', () => {
+  it('an NGN payout the service took before answering 503 is looked up, found, and never sent again', async () => {
+    const state = stateFile();
+    const session = await start({ PAYMENTS_MCP_STATE: state });
+    // A gateway's 503 after the commit: the money moved, the answer says it did not.
+    server.mock.faults.answerAfterCommit({ status: 503 });
+    expect(data(await session.call('send_payout', ngn('mcp-503')))).toMatchObject({
+      status: 'recovered',
+      attempts: 1,
+    });
+    expect(data(await session.call('send_payout', ngn('mcp-503'))).status).toBe('recovered');
+    expect(paid('mcp-503')).toHaveLength(1);
+    const kinds = trail(state).map((a) => a.kind);
+    expect(kinds.filter((k) => k === 'post')).toHaveLength(1);
+    expect(kinds.indexOf('lookup')).toBeGreaterThan(kinds.indexOf('post'));
+  });
+});
+
+describe('what the listing does never proves a payout absent', () => {
   it('rows sharing a timestamp across a page boundary do not hide the payout: recovered, sent once', async () => {
     server.mock.settings.invented.unstableTieOrder = true;
     const session = await start();
@@ -172,36 +205,73 @@ describe('cases 1 and 4 through the server', () => {
   });
 });
 
-describe('case 5 through the server: a refusal after a restart is not "nothing moved"', () => {
-  it('a payout sent before a crash, then refused for the balance it spent, is unknown with operatorMustCheck', async () => {
+describe('a POST in flight when the server died', () => {
+  it('a payout the service took before the crash is found after the restart, and never POSTed again', async () => {
     const state = stateFile();
     const before = await start({ PAYMENTS_MCP_STATE: state });
     // The service takes the payout and never answers; the server dies with the POST in flight.
     server.mock.faults.hangAfterCommit('POST /payouts').listingLag(3_600_000);
-    const lost = before.call('send_payout', ngn('mcp-5')).catch(() => undefined);
-    await until(() => paid('mcp-5').length === 1);
+    const lost = before.call('send_payout', ngn('mcp-crash')).catch(() => undefined);
+    await until(() => paid('mcp-crash').length === 1);
     await before.close();
     await lost;
-    // The dead server's lease is over; its payout took the balance another payout would need.
-    const db = new DatabaseSync(state);
-    // The key's own account's table (named by a digest of the key).
-    const { name: table } = db
-      .prepare(
-        `SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB 'payout_outbox_key_*' AND name NOT GLOB '*_remarks'`,
-      )
-      .get() as { name: string };
-    db.prepare(`UPDATE ${table} SET lease_until = 0`).run();
-    db.close();
-    server.mock.account().wallets.find((w) => w.currency === 'NGN')!.available_balance = 50_000;
+    // Two minutes on: the dead server's lease and the longest its POST could take are over, and the listing
+    // shows the payout by now.
+    timePasses(state, 120_000);
+    for (const t of server.mock.account().transactions) t.visibleAt = 0;
+    server.mock.faults.listingLag(0);
     const after = await start({ PAYMENTS_MCP_STATE: state });
-    const answer = await after.call('send_payout', ngn('mcp-5'));
-    expect(data(answer)).toMatchObject({ status: 'unknown', operatorMustCheck: expect.any(String) });
-    const trail = (
-      new DatabaseSync(state).prepare(`SELECT attempts FROM ${table}`).get() as { attempts: string }
-    ).attempts;
-    expect(JSON.parse(trail)).toContainEqual(
-      expect.objectContaining({ kind: 'post', status: 400, error: 'BadRequestError' }),
-    );
-    expect(paid('mcp-5')).toHaveLength(1);
+    const posts = countPosts(server);
+    expect(data(await after.call('send_payout', ngn('mcp-crash')))).toMatchObject({ status: 'recovered' });
+    expect(paid('mcp-crash')).toHaveLength(1);
+    expect(posts()).toBe(0);
+  });
+
+  it('a POST the crash cut off before the service took it is proven absent after the restart; a refusal then is final and frees the daily cap', async () => {
+    const state = stateFile();
+    const settings = { PAYMENTS_MCP_STATE: state, PAYMENTS_MCP_DAILY_CAPS: 'NGN=1000' };
+    const before = await start(settings);
+    // The POST reaches the service, which never takes it nor answers; the server dies meanwhile.
+    server.mock.faults.hang('POST /payouts');
+    let arrived!: () => void;
+    const reached = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    const handle = server.mock.handle.bind(server.mock);
+    server.mock.handle = (request, context) => {
+      if (request.method === 'POST' && new URL(request.url).pathname.endsWith('/payouts')) {
+        server.mock.handle = handle;
+        arrived();
+      }
+      return handle(request, context);
+    };
+    const lost = before.call('send_payout', ngn('mcp-5')).catch(() => undefined);
+    await reached;
+    await before.close();
+    await lost;
+    // Two hours on, a lookup read well past the listing lag proves the payout absent. The wallet now covers
+    // less than the payout: the next POST is refused.
+    timePasses(state, 2 * 3_600_000);
+    const wallet = server.mock.account().wallets.find((w) => w.currency === 'NGN')!;
+    const funded = wallet.available_balance;
+    wallet.available_balance = 50_000;
+    const after = await start({ PAYMENTS_MCP_STATE: state });
+    const answer = data(await after.call('send_payout', ngn('mcp-5')));
+    // The POST left with nothing in doubt, so its refusal is its own: refused, nothing moved.
+    expect(answer).toMatchObject({
+      status: 'refused',
+      error: { class: 'BadRequestError', status: 400 },
+      note: expect.stringContaining('nothing moved'),
+    });
+    const steps = trail(state);
+    const refusal = steps.findIndex((a) => a.kind === 'post' && a.status === 400);
+    const proof = steps.findIndex((a) => a.kind === 'lookup' && a.detail === 'absent');
+    expect(proof).toBeGreaterThanOrEqual(0);
+    expect(proof).toBeLessThan(refusal);
+    expect(paid('mcp-5')).toHaveLength(0);
+    // Refused, it no longer holds the day's cap (kept in the state file): a payout of the whole cap fits.
+    wallet.available_balance = funded;
+    expect(data(await after.call('send_payout', ngn('mcp-5-next'))).status).toBe('created');
+    expect(paid('mcp-5-next')).toHaveLength(1);
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   CANARY_KEY,
   connect,
+  countPosts,
   data,
   envFor,
   everything,
@@ -22,6 +23,8 @@ function start(state: string, settings: Record<string, string> = {}) {
       PAYMENTS_MCP_PAYOUT_CAPS: 'USD=1000,NGN=50000,XAF=100000',
       PAYMENTS_MCP_VISIBILITY_WAITS_MS: '0,20',
       PAYMENTS_MCP_BACKOFF_MS: '5,20',
+      // The mock lists a payout at once: a doubt is settled by the first lookup, unless a test sets a lag.
+      PAYMENTS_MCP_LISTING_LAG_MS: '0',
       ...settings,
     }),
     ['--allow-payouts'],
@@ -106,6 +109,7 @@ describe('daily caps: per currency, per UTC day, durable in the state file', () 
         message: expect.stringContaining('XAF have no daily cap'),
       });
       const faults = mock.server().mock.faults;
+      // Three 503s, each proven absent by a lookup before the next POST: nothing moved.
       faults.next({ status: 503, match: 'POST /payouts', times: 3 });
       expect(data(await s.call('send_payout', usd('day-503', '100'))).status).toBe('not_sent');
       // Nothing moved, so the whole cap is left for another payout.
@@ -114,6 +118,62 @@ describe('daily caps: per currency, per UTC day, durable in the state file', () 
       expect(data(await s.call('send_payout', usd('day-503', '100'))).error.guard).toBe('daily_cap');
       expect(paid(mock.server(), 'day-503')).toBe(0);
     });
+  });
+
+  it('a payout in doubt keeps its reservation: a 503 after the service took it, while the listing lags', async () => {
+    const faults = mock.server().mock.faults;
+    const settings = {
+      PAYMENTS_MCP_DAILY_CAPS: 'USD=100',
+      // The listing lag is the subject: the server assumes an hour, and the call answers before it.
+      PAYMENTS_MCP_LISTING_LAG_MS: '3600000',
+      PAYMENTS_MCP_SETTLE_MS: '300',
+    };
+    try {
+      await closing(await start(stateFile(), settings), async (s) => {
+        // USD references are deduplicated by the service, so the POSTs are counted, not only the ledger.
+        const posts = countPosts(mock.server());
+        faults.answerAfterCommit({ status: 503 }).listingLag(3_600_000);
+        const doubt = data(await s.call('send_payout', usd('day-doubt', '100')));
+        expect(doubt).toMatchObject({ status: 'in_progress', state: 'sending' });
+        expect(doubt.reason).toMatch(/POST 1 answered 503/);
+        // The money may have moved: the day's cap still holds it, so nothing else fits.
+        const other = await s.call('send_payout', usd('day-doubt-2', '1'));
+        expect(data(other).error).toMatchObject({
+          guard: 'daily_cap',
+          message: expect.stringContaining('100 recorded'),
+        });
+        // Called again: still in doubt, and never POSTed again before a lookup proves it absent.
+        expect(data(await s.call('send_payout', usd('day-doubt', '100'))).status).toBe('in_progress');
+        expect(posts()).toBe(1);
+        expect(paid(mock.server(), 'day-doubt')).toBe(1);
+        expect(paid(mock.server(), 'day-doubt-2')).toBe(0);
+      });
+    } finally {
+      faults.clear();
+    }
+  });
+
+  it('an unknown payout keeps its reservation; a refused one releases it', async () => {
+    const faults = mock.server().mock.faults;
+    try {
+      await closing(await start(stateFile(), { PAYMENTS_MCP_DAILY_CAPS: 'USD=100' }), async (s) => {
+        // Taken, its 2xx cut, never listed: unknown, and it may have moved.
+        faults.bodyFault('cut', 'POST /payouts').listingLag(3_600_000);
+        expect(data(await s.call('send_payout', usd('day-unknown', '60'))).status).toBe('unknown');
+        faults.clear();
+        expect(data(await s.call('send_payout', usd('day-after-unknown', '41'))).error.guard).toBe(
+          'daily_cap',
+        );
+        // Refused (a 400 to a POST sent with nothing in doubt): nothing moved, and the 40 left fits again.
+        faults.next({ status: 400, match: 'POST /payouts' });
+        expect(data(await s.call('send_payout', usd('day-refused', '40'))).status).toBe('refused');
+        expect(data(await s.call('send_payout', usd('day-after-refused', '40'))).status).toBe('created');
+        expect(paid(mock.server(), 'day-unknown')).toBe(1);
+        expect(paid(mock.server(), 'day-refused')).toBe(0);
+      });
+    } finally {
+      faults.clear();
+    }
   });
 
   it('keeps a reference to one account: the same reference on another account is refused, naming accountId', async () => {

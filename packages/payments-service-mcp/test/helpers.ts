@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -145,4 +146,60 @@ export function paid(server: MockServer, reference: string): number {
         row.transaction_type === 'withdrawal' &&
         (row.external_reference === reference || row.description === remarkFor(reference)),
     ).length;
+}
+
+/** The outbox table of the key's own account in a state file (named by a digest of the key). */
+function outboxTable(db: DatabaseSync): string {
+  const { name } = db
+    .prepare(
+      `SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB 'payout_outbox_key_*'
+         AND name NOT GLOB '*_remarks' AND name NOT GLOB '*_tombstones'`,
+    )
+    .get() as { name: string };
+  return name;
+}
+
+/**
+ * Time passing for the record of the key's own account, which a test cannot do to a real process's clock: its
+ * payouts' sends moved `ms` into the past, and any lease and wait on them over. (A crashed server's lease, the
+ * longest a POST can take, the listing lag after a send: each is counted from the record's times.)
+ */
+export function timePasses(state: string, ms: number): void {
+  const db = new DatabaseSync(state);
+  try {
+    db.prepare(
+      `UPDATE ${outboxTable(db)} SET lease_until = 0, next_attempt_at = 0,
+         first_sent_at = first_sent_at - ?, last_sent_at = last_sent_at - ?`,
+    ).run(ms, ms);
+  } finally {
+    db.close();
+  }
+}
+
+/** The audit trail the record keeps for the key's own account's one payout. */
+export function trail(state: string): { kind: string; status?: number; error?: string; detail?: string }[] {
+  const db = new DatabaseSync(state);
+  try {
+    const row = db.prepare(`SELECT attempts FROM ${outboxTable(db)}`).get() as { attempts: string };
+    return JSON.parse(row.attempts);
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Counts the POST /payouts requests the mock sees from now on: a fault that never fires, only watches. (Where
+ * the service deduplicates references, the ledger alone cannot show a second POST.)
+ */
+export function countPosts(server: MockServer): () => number {
+  let posts = 0;
+  server.mock.faults.next({
+    status: 500,
+    times: Number.MAX_SAFE_INTEGER,
+    match: (r) => {
+      if (r.method === 'POST' && r.path === '/payouts') posts++;
+      return false;
+    },
+  });
+  return () => posts;
 }

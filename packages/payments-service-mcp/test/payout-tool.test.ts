@@ -1,9 +1,20 @@
 import { KNOWN_ACCOUNT_NUMBER } from 'payments-service-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { remarkFor } from '../src/tools/payout.js';
-import { CANARY_KEY, connect, data, envFor, everything, type Session, useMockServer } from './helpers.js';
+import {
+  CANARY_KEY,
+  connect,
+  data,
+  envFor,
+  everything,
+  type Session,
+  stateFile,
+  timePasses,
+  useMockServer,
+} from './helpers.js';
 
 const mock = useMockServer();
+const state = stateFile();
 let payouts: Session;
 const results: unknown[] = [];
 
@@ -49,9 +60,12 @@ const ngn = (externalReference: string, extra: Record<string, unknown> = {}) => 
 beforeAll(async () => {
   payouts = await connect(
     envFor(mock.server(), {
+      PAYMENTS_MCP_STATE: state,
       PAYMENTS_MCP_PAYOUT_CAPS: 'NGN=50000,USD=1000',
       PAYMENTS_MCP_VISIBILITY_WAITS_MS: '0,50',
       PAYMENTS_MCP_BACKOFF_MS: '5,20',
+      // The mock lists a payout at once: no test here is about the listing lag (absence.test.ts is).
+      PAYMENTS_MCP_LISTING_LAG_MS: '0',
     }),
     ['--allow-payouts'],
   );
@@ -214,19 +228,40 @@ describe('send_payout', () => {
     expect(ledger('ngn-cut-1')).toBe(1);
   });
 
-  it('answers "not_sent" when every POST failed and the listings prove nothing moved', async () => {
-    mock.server().mock.faults.next({ status: 503, match: 'POST /payouts', times: 3 });
-    const result = await send(ngn('ngn-503-1'));
-    expect(result.isError).toBe(true);
-    expect(data(result)).toMatchObject({
-      status: 'not_sent',
-      externalReference: 'ngn-503-1',
-      attempts: 3,
-      error: { class: 'InternalServerError', status: 503 },
-      note: expect.stringContaining('Nothing moved'),
-    });
-    expect(ledger('ngn-503-1')).toBe(0);
-    // The same reference later: re-opened (nothing moved) and sent once.
+  it('answers "not_sent" when every POST was answered 503 and a lookup proved each absent before the next', async () => {
+    const seen: string[] = [];
+    const faults = mock.server().mock.faults;
+    // First: a fault that never fires, only sees each request go by, in order. Then the 503s.
+    faults
+      .next({
+        status: 500,
+        times: Number.MAX_SAFE_INTEGER,
+        match: (r) => !seen.push(`${r.method} ${r.path}`),
+      })
+      .next({ status: 503, match: 'POST /payouts', times: 3 });
+    try {
+      const result = await send(ngn('ngn-503-1'));
+      expect(result.isError).toBe(true);
+      expect(data(result)).toMatchObject({
+        status: 'not_sent',
+        externalReference: 'ngn-503-1',
+        attempts: 3,
+        error: { class: 'InternalServerError', status: 503 },
+        note: expect.stringContaining('Nothing moved'),
+      });
+      // A 503 may come after the service took the payout: each is looked up before anything else is sent.
+      const posts = seen.flatMap((r, i) => (r === 'POST /payouts' ? [i] : []));
+      expect(posts).toHaveLength(3);
+      for (const [n, at] of posts.entries()) {
+        const next = posts[n + 1] ?? seen.length;
+        expect(seen.slice(at + 1, next)).toContain('GET /transactions');
+      }
+      expect(ledger('ngn-503-1')).toBe(0);
+    } finally {
+      faults.clear();
+    }
+    // The same reference later (once a POST made before could have ended): re-opened, looked up, sent once.
+    timePasses(state, 120_000);
     expect(data(await send(ngn('ngn-503-1')))).toMatchObject({ status: 'created' });
     expect(ledger('ngn-503-1')).toBe(1);
   });
@@ -287,6 +322,10 @@ describe('send_payout', () => {
     const tool = (await payouts.client.listTools()).tools.find((t) => t.name === 'send_payout')!;
     expect(tool.description).toContain(
       'Retrying with the same reference is safe and returns the original payout; never invent a new reference for a retry',
+    );
+    // A 429 or 503 is not "nothing moved": the model learns why an answer can stay in_progress, and for how long.
+    expect(tool.description).toContain(
+      'A timeout, a lost answer, a 408, 429 or 5xx may come after the service took the payout: it is looked up, and sent again only once a lookup 0 s after the send proves it absent',
     );
     expect(tool.annotations).toMatchObject({
       readOnlyHint: false,

@@ -10,7 +10,7 @@ import {
 } from 'payments-service-sdk/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PaymentsClient, PayoutLookupIncompleteError } from '../../../src/index.js';
-import { CANARY_KEY, connect, data, envFor, type Session, stateFile } from './helpers.js';
+import { CANARY_KEY, connect, data, envFor, type Session, stateFile, timePasses } from './helpers.js';
 
 const BENEFICIARY = {
   accountName: 'ADAEZE KEMI OKAFOR',
@@ -63,6 +63,8 @@ async function start(extra: Record<string, string> = {}): Promise<Session> {
       PAYMENTS_MCP_PAYOUT_CAPS: 'NGN=50000,USD=1000',
       PAYMENTS_MCP_VISIBILITY_WAITS_MS: '0,20',
       PAYMENTS_MCP_BACKOFF_MS: '5,20',
+      // The mock lists a payout at once: the listing lag is no test's subject here (absence.test.ts has it).
+      PAYMENTS_MCP_LISTING_LAG_MS: '0',
       ...extra,
     }),
     ['--allow-payouts'],
@@ -227,12 +229,15 @@ describe('send_payout: parallel calls on a payout that ended not_sent share one 
   // to not_sent or refused payouts only": an agent retrying with the same reference and details gets an error.
   // (The race depends on how the two requests interleave in the server; a few rounds make it show reliably.)
   it('two calls at once after not_sent both answer the one outcome', async () => {
-    const session = await start();
+    const state = stateFile();
+    const session = await start({ PAYMENTS_MCP_STATE: state });
     const answers: unknown[] = [];
     for (let round = 1; round <= 6; round++) {
       const ref = `par-${round}`;
       server.mock.faults.next({ status: 503, match: 'POST /payouts', times: 3 });
       expect(data(await session.call('send_payout', usd(ref)))).toMatchObject({ status: 'not_sent' });
+      // Sent again, it is looked up first once a POST made before could have ended: that time has passed.
+      timePasses(state, 120_000);
       const pair = await Promise.all([
         session.call('send_payout', usd(ref)),
         session.call('send_payout', usd(ref)),

@@ -199,10 +199,14 @@ describe('start-up', () => {
         '--allow-payouts',
         'PAYMENTS_API_KEY',
         'PAYMENTS_MCP_PAYOUT_CAPS',
+        'PAYMENTS_MCP_STATE',
+        'PAYMENTS_MCP_DAILY_CAPS',
         'externalReference',
       ]) {
         expect(run.stdout).toContain(name);
       }
+      // The listing lag, with its default: the one setting that says how long a doubt stands.
+      expect(run.stdout).toMatch(/PAYMENTS_MCP_LISTING_LAG_MS\s[\s\S]*?\(default\s+15000\)/);
     }
   });
 
@@ -228,6 +232,18 @@ describe('start-up', () => {
       /RequestValidationError: .*accountId/,
     ],
     ['an unknown flag', {}, ['--allow-payout'], /unknown argument "--allow-payout"/],
+    [
+      'a listing lag that is not whole milliseconds',
+      { PAYMENTS_MCP_LISTING_LAG_MS: '15s' },
+      [],
+      /PAYMENTS_MCP_LISTING_LAG_MS must be whole milliseconds, at most 86400000 \(got "15s"\)/,
+    ],
+    [
+      'a listing lag over a day (the outbox would refuse it at the first payout)',
+      { PAYMENTS_MCP_LISTING_LAG_MS: '86400001' },
+      [],
+      /PAYMENTS_MCP_LISTING_LAG_MS must be whole milliseconds, at most 86400000/,
+    ],
     [
       'daily caps it cannot read',
       { PAYMENTS_MCP_DAILY_CAPS: 'NGN=0' },
