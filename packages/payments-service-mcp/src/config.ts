@@ -22,6 +22,12 @@ export interface ServerConfig {
   payoutCaps: PayoutCaps | undefined;
   /** Milliseconds before each lookup of the listing (`lookupBeforeRetry`'s `visibilityWaits`). */
   visibilityWaits: number[] | undefined;
+  /**
+   * How long after a send the listing may still not show a payout the service took (the outbox's
+   * `listingLagMs`): after a doubt (no answer, a timeout, 408, 429, a 5xx) no POST until a lookup read this late
+   * proves the payout absent. See `DEFAULT_LISTING_LAG_MS`.
+   */
+  listingLagMs: number;
   /** The SQLite file that records every payout the server sent (payouts enabled only). */
   statePath: string;
   /** Currencies the service lists under a reference it assigns, besides NGN (the client's option). */
@@ -35,6 +41,18 @@ export interface ServerConfig {
   beneficiaryWrites: boolean;
   payerNameWrites: boolean;
 }
+
+/**
+ * The listing lag assumed when `PAYMENTS_MCP_LISTING_LAG_MS` is not set: the SDK's interactive default (that of
+ * `lookupBeforeRetry`, the default visibility waits' total), not the outbox's 5 minutes. An agent waits on
+ * `send_payout`: with 15 s a doubt is resolved, and the payout sent again if it must be, within one call's
+ * `PAYMENTS_MCP_SETTLE_MS`; with minutes every doubt answers `in_progress` and leaves the model to call again.
+ * Raise it where the listing lags longer: a payout the listing hides past it can be sent twice (NGN, and the
+ * service-assigned currencies); a larger value only makes the answer wait.
+ */
+export const DEFAULT_LISTING_LAG_MS = 15_000;
+/** The outbox's own ceiling on `listingLagMs`: a day. */
+const MAX_LISTING_LAG_MS = 86_400_000;
 
 const FLAGS = ['--allow-payouts', '--allow-beneficiary-writes', '--allow-payer-name-writes'] as const;
 
@@ -58,6 +76,22 @@ Environment:
   PAYMENTS_MCP_PAYOUT_CAPS          per-payout ceiling per currency, MAJOR units: NGN=50000,USD=1000
                                     (a currency not listed cannot be sent)
   PAYMENTS_MCP_VISIBILITY_WAITS_MS  waits before each lookup of the listing (default 1000,4000,10000)
+  PAYMENTS_MCP_LISTING_LAG_MS       how long the listing may take to show a payout the service took (default
+                                    15000): after a timeout, a lost answer, 408, 429 or a 5xx, nothing is sent
+                                    again until a lookup this long after proves the payout absent
+  PAYMENTS_MCP_SETTLE_MS            how long one send_payout call drives its payout before it answers
+                                    in_progress (default 60000)
+  PAYMENTS_MCP_BACKOFF_MS           base,max milliseconds between rounds of a payout (default 500,5000)
+  PAYMENTS_MCP_STATE                the SQLite file recording every payout sent (default
+                                    $XDG_STATE_HOME/payments-service-mcp/payouts.db, else ~/.local/state/...)
+  PAYMENTS_SERVICE_ASSIGNED_CURRENCIES
+                                    currencies besides NGN listed under a reference the service assigns
+  PAYMENTS_MCP_DAILY_CAPS           guard: the most per currency per UTC day, MAJOR units: NGN=200000,USD=5000
+  PAYMENTS_MCP_ALLOWLIST            guard: BANK_CODE:ACCOUNT_NUMBER:HOLDER NAME entries, ';'-separated
+  PAYMENTS_MCP_ALLOWLIST_FILE       guard: the same, one entry per line ('#' comments)
+  PAYMENTS_MCP_CONFIRM_ABOVE        guard: a person confirms each payout above these: NGN=100000,USD=500
+  PAYMENTS_MCP_CONFIRM_TIMEOUT_MS   how long the person has to answer (default 300000)
+                                    (a guard set once is kept in the state file until set to "off")
 
 send_payout takes externalReference, amount (MAJOR units, a decimal string: "5000.00"), currency, beneficiary
 { accountName, accountNumber, bankName, bankCode, email }, nameEnquiry (NGN: from lookup_account_name),
@@ -109,11 +143,20 @@ export function defaultStatePath(env: NodeJS.ProcessEnv): string {
   return join(base, 'payments-service-mcp', 'payouts.db');
 }
 
-function wholeMs(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+function wholeMs(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
   const text = env[name]?.trim();
   if (!text) return fallback;
   const value = Number(text);
-  if (!Number.isInteger(value) || value < 0) throw new ConfigError(`${name} must be whole milliseconds`);
+  if (!Number.isInteger(value) || value < 0 || value > max) {
+    throw new ConfigError(
+      `${name} must be whole milliseconds${max < Number.MAX_SAFE_INTEGER ? `, at most ${max}` : ''} (got ${JSON.stringify(text)})`,
+    );
+  }
   return value;
 }
 
@@ -144,6 +187,7 @@ export function readConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Ser
     accountId: env.PAYMENTS_ACCOUNT_ID?.trim() || undefined,
     payoutCaps,
     visibilityWaits: parseWaits(env.PAYMENTS_MCP_VISIBILITY_WAITS_MS),
+    listingLagMs: wholeMs(env, 'PAYMENTS_MCP_LISTING_LAG_MS', DEFAULT_LISTING_LAG_MS, MAX_LISTING_LAG_MS),
     statePath: env.PAYMENTS_MCP_STATE?.trim() || defaultStatePath(env),
     serviceAssignedCurrencies: (env.PAYMENTS_SERVICE_ASSIGNED_CURRENCIES ?? '')
       .split(',')

@@ -79,6 +79,7 @@ export async function openRecords(config: ServerConfig): Promise<PayoutRecords> 
             owner: `payments-service-mcp-${process.pid}`,
             timeout: 30_000,
             ...(config.visibilityWaits ? { visibilityWaits: config.visibilityWaits } : {}),
+            listingLagMs: config.listingLagMs,
             backoff: config.backoff,
             maxSends: 3,
           });

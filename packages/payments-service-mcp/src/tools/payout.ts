@@ -81,6 +81,7 @@ export function registerPayoutTool(ctx: ToolContext): void {
   const caps = ctx.config.payoutCaps;
   if (!caps) return;
   const capsText = [...caps].map(([c, a]) => `${c} ${a}`).join(', ');
+  const lagText = `${ctx.config.listingLagMs / 1000} s`;
   const { guards } = ctx.records();
   const record = payoutRecorder(ctx);
   /** Drives of a payout in this process, by account and reference: a parallel call joins the one under way. */
@@ -148,6 +149,7 @@ export function registerPayoutTool(ctx: ToolContext): void {
         'one with other details is refused, naming the fields that differ. ' +
         'The answer is status "created", "recovered", "in_progress" (call again with the same reference later), ' +
         '"not_sent" (nothing moved), "refused" (the service refused it; nothing moved) or "unknown" (the operator must check before anything else). ' +
+        `A timeout, a lost answer, a 408, 429 or 5xx may come after the service took the payout: it is looked up, and sent again only once a lookup ${lagText} after the send proves it absent ("in_progress" meanwhile). ` +
         guardsText(guards.describe()),
       inputSchema: { ...payoutInput, accountId },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
