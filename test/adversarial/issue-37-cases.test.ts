@@ -1,7 +1,7 @@
 /**
  * Issue 37, "What was seen", cases 1-9: one black-box test (or a few variants) per case, through the public
  * entries only (`payments-service-sdk`, `/outbox`, `/testing`), against the mock with the switch that plays the
- * service's behaviour the spec allows (/work/shared/payments-api.md, quoted at each). Each asserts the money: how
+ * service's behaviour the spec allows (payments-api.md, the API spec, quoted at each). Each asserts the money: how
  * many payouts the mock's ledger holds (one, or none where nothing may move), how many POSTs left, and what the
  * SDK reported.
  *
