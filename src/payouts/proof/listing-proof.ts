@@ -108,7 +108,7 @@ export async function searchListings(
     let found: Transaction | undefined;
     let doubt: string | undefined;
     let conflict: ReferenceConflict | undefined;
-    const walk = { list, limits, status, seen, answer, clock };
+    const walk = { list, limits, status, seen, answer, clock, countAll: true };
     const ended = await walkListing(walk, start, end, (row) => {
       const verdict = judge(row);
       if (verdict === true) found = row as Transaction;
@@ -142,6 +142,12 @@ export interface Walk {
    * `Date` header is checked against it. None: the window's bounds are the service's own times.
    */
   clock?: { now: () => number; marginMs: number } | undefined;
+  /**
+   * A proof: the walk must read as many rows as the window's first query declared. A service whose range filters
+   * `updated_at` (the spec does not say which timestamp) hides from a query ending at a row's `created_at` a row
+   * created earlier and updated later; rows can only join an open window, so reading fewer is no proof.
+   */
+  countAll?: boolean;
 }
 
 /**
@@ -170,19 +176,30 @@ export async function walkListing(
   visit: (row: TransactionListItem) => boolean,
 ): Promise<WalkEnd> {
   let cursor = end;
-  for (let read = 0; read < walk.limits.maxPages; read++) {
+  let declared: number | undefined;
+  const read = new Set<string>();
+  for (let query = 0; query < walk.limits.maxPages; query++) {
     const page = await readPage(walk, start, cursor);
     if (typeof page === 'string') return { issue: page };
+    if (query === 0) declared = page.totalCount;
     for (const row of page.data) {
       const id = (row as { id?: unknown }).id;
       if (typeof id === 'string') {
+        read.add(id);
         if (walk.seen.has(id)) continue;
         walk.seen.add(id);
       }
       if (visit(row)) return { stopped: true };
     }
     const next = nextCursor(page, cursor);
-    if (next === undefined) return {};
+    if (next === undefined) {
+      if (walk.countAll && declared !== undefined && read.size < declared) {
+        return {
+          issue: `the window's first query declared ${declared} rows but the walk by time read ${read.size} (a range on another timestamp than created_at, or rows that left meanwhile)`,
+        };
+      }
+      return {};
+    }
     if ('stop' in next) return { reason: next.stop };
     cursor = next.cursor;
   }
