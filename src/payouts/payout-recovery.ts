@@ -26,6 +26,7 @@ import {
 } from './payout-outcome.js';
 import type { ProofWindow, SearchResult } from './proof/listing-proof.js';
 import type { ReferenceConflict } from './proof/payout-identity.js';
+import { DEFAULT_LOOKBACK_MS } from './proof/payout-lookup.js';
 
 export type { LookupBeforeRetryOptions, PayoutAttemptEvent } from './payout-options.js';
 export { type PayoutOutcome, PayoutOutcomeUnknownError } from './payout-outcome.js';
@@ -184,7 +185,11 @@ function policyOf(
     postSpanMs: 0,
     deadline,
     maxRetryAfterMs: MAX_RETRY_AFTER_MS,
-    since: options.since?.getTime(),
+    // An earlier process may have sent it at any time since `since` (7 days back by default): every lookup of
+    // the call reads from there, not only from this call's first POST.
+    since:
+      options.since?.getTime() ??
+      (options.lookupFirst ? (options.clock ?? Date.now)() - DEFAULT_LOOKBACK_MS : undefined),
     marginMs: options.windowMarginMs ?? 120_000,
   };
 }
