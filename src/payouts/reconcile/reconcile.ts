@@ -180,7 +180,7 @@ async function readPeriod(deps: ReconcileDeps, options: ReconcileOptions, report
     return false;
   };
   for (const status of LISTINGS) {
-    const walk = { list, limits, status, seen: new Set<string>(), answer: {} };
+    const walk = { list, limits, status, seen: new Set<string>(), answer: {}, byPageWhenShort: true };
     const ended = await walkListing(walk, report.from, report.to, visit);
     const why = ended.issue ?? ended.reason;
     if (why) report.reason ??= `${status ?? 'default'} listing: ${why}`;

@@ -168,7 +168,7 @@ function readWindows<F extends Followed>(
   };
   return async (start: number, end: number | undefined) => {
     for (const status of ROUND_LISTINGS) {
-      const walk = { list, limits, status, seen: seen.get(status)!, answer: {} };
+      const walk = { list, limits, status, seen: seen.get(status)!, answer: {}, byPageWhenShort: true };
       const ended = await walkListing(walk, iso(start), end === undefined ? undefined : iso(end), visit);
       const reason = ended.issue ?? ended.reason;
       if (reason && result.complete) {
