@@ -7,6 +7,7 @@ import { postgresAvailable, startPostgres, type TestPostgres } from '../helpers/
 /** What every trial must show: no payout twice, none lost, every final state agreeing with the ledger. */
 function holds(tally: Tally) {
   console.log(tally.line);
+  expect(tally.duplicated).toEqual([]);
   expect(tally.duplicates).toBe(0);
   expect(tally.lost).toBe(0);
   expect(tally.disagreements).toEqual([]);
@@ -31,7 +32,7 @@ describe.runIf(postgresAvailable())('durable payouts on PostgreSQL', () => {
     await pool.query('SELECT pg_terminate_backend($1)', [pid]);
   };
 
-  it('sends no payout twice and loses none while 4 worker processes are killed, paused and cut off, with ties and a skewed clock; follows every sent payout to the status the mock holds', async () => {
+  it('sends no payout twice and loses none while 4 worker processes are killed, paused and cut off, with ties, a skewed clock, remarks listed cut short, amounts net of the fee and rows stamped 3 days ahead; follows every sent payout to the status the mock holds', async () => {
     const tally = await runTrial({
       label: 'postgres',
       store: postgresOutboxStore({ client: pool }),
@@ -44,7 +45,12 @@ describe.runIf(postgresAvailable())('durable payouts on PostgreSQL', () => {
       ties: true,
       // A VM restored from a snapshot: the worker's clock two days behind. The outbox reads the database's clock.
       skewMs: -172_800_000,
-      deadlineMs: 240_000,
+      deadlineMs: 150_000,
+      // Each payout listed up to 2 s late; remarks listed to their first 32 characters (the outbox's own remarks,
+      // its references, too), amounts net of the fee, and the rows stamped by a clock 3 days ahead of Date.
+      listingLagMs: 2000,
+      invented: { listedRemarkLength: 32, netOfFee: true },
+      rowClockOffsetMs: 3 * 86_400_000,
       // The mock completes, fails (a fifth) and later refunds (a quarter of the completed) each payout while the
       // workers send, follow and die, some inside onFinal.
       tracking: {
@@ -67,7 +73,7 @@ describe.runIf(postgresAvailable())('durable payouts on PostgreSQL', () => {
     expect(Object.values(tally.killed).reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(1);
   }, 300_000);
 
-  it('keeps every worker running through database restarts, every connection ended, and a pool that cannot connect for 10 s', async () => {
+  it('keeps every worker running through database restarts, every connection ended, and a pool that cannot connect for 10 s, against a range on updated_at', async () => {
     const tally = await runTrial({
       label: 'postgres chaos',
       store: postgresOutboxStore({ client: pool, table: 'chaos_outbox' }),
@@ -91,14 +97,20 @@ describe.runIf(postgresAvailable())('durable payouts on PostgreSQL', () => {
         { name: 'pg_ctl restart -m immediate', atFinals: 160, run: () => server.restart('immediate') },
       ],
       blocked: { port: server.port, ms: 10_000 },
-      deadlineMs: 240_000,
+      deadlineMs: 150_000,
+      // Each payout listed up to 2 s late; a range on updated_at, the long remarks listed to 64 characters.
+      listingLagMs: 2000,
+      invented: { dateRangeField: 'updated_at', listedRemarkLength: 64 },
+      // Their status moves on while they are looked up, so updated_at moves past later payouts' created_at.
+      lifecycle: { completeAfterMs: 1500, failureShare: 0.2, refundShare: 0.25, refundAfterMs: 1500 },
+      longRemarks: true,
     });
     holds(tally);
     expect(tally.chaos.count).toBe(3);
     expect(tally.unexpectedExits).toBe(0);
   }, 300_000);
 
-  it('the queue recipe on pg-boss: jobs settle payouts, reschedule by nextAttemptAt, and survive the kills', async () => {
+  it('the queue recipe on pg-boss: jobs settle payouts, reschedule by nextAttemptAt, and survive the kills, against a range on updated_at and amounts net of the fee', async () => {
     const tally = await runTrial({
       label: 'postgres pg-boss',
       store: postgresOutboxStore({ client: pool, table: 'queued_outbox' }),
@@ -108,7 +120,13 @@ describe.runIf(postgresAvailable())('durable payouts on PostgreSQL', () => {
       seed: 5511,
       kills: 8,
       queue: { url: server.url },
-      deadlineMs: 240_000,
+      deadlineMs: 150_000,
+      // Each payout listed up to 2 s late; a range on updated_at, amounts net of the fee, the long remarks listed
+      // to 64 characters.
+      listingLagMs: 2000,
+      invented: { dateRangeField: 'updated_at', listedRemarkLength: 64, netOfFee: true },
+      lifecycle: { completeAfterMs: 1500, failureShare: 0.2, refundShare: 0.25, refundAfterMs: 1500 },
+      longRemarks: true,
     });
     holds(tally);
     expect(tally.unexpectedExits).toBe(0);

@@ -10,7 +10,7 @@ describe('durable payouts on SQLite', () => {
   const dir = mkdtempSync(join(tmpdir(), 'outbox-durable-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('sends no payout twice and loses none while 3 worker processes on one file are killed and paused; follows every sent payout to the status the mock holds', async () => {
+  it('sends no payout twice and loses none while 3 worker processes on one file are killed and paused, against a range on updated_at, remarks listed cut short and amounts net of the fee; follows every sent payout to the status the mock holds', async () => {
     const file = join(dir, 'outbox.db');
     const tally = await runTrial({
       label: 'sqlite',
@@ -23,7 +23,13 @@ describe('durable payouts on SQLite', () => {
       // Rows sharing timestamps across page boundaries. (A worker with its own clock is no trial here: SQLite is one
       // machine, every process reading one clock, which leases depend on.)
       ties: true,
-      deadlineMs: 240_000,
+      deadlineMs: 120_000,
+      // Each payout listed up to 2 s late; a range on updated_at, the long remarks listed to their first 64
+      // characters, amounts net of the fee, and the rows stamped by a clock a minute behind Date.
+      listingLagMs: 2000,
+      invented: { dateRangeField: 'updated_at', listedRemarkLength: 64, netOfFee: true },
+      rowClockOffsetMs: -60_000,
+      longRemarks: true,
       // The mock completes, fails (a fifth) and later refunds (a quarter of the completed) each payout while the
       // workers send, follow and die, some inside onFinal.
       tracking: {
@@ -33,6 +39,7 @@ describe('durable payouts on SQLite', () => {
       },
     });
     console.log(tally.line);
+    expect(tally.duplicated).toEqual([]);
     expect(tally.duplicates).toBe(0);
     expect(tally.lost).toBe(0);
     expect(tally.disagreements).toEqual([]);

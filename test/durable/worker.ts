@@ -12,6 +12,7 @@
  *   POST goes, and the outcome is written on a new connection.
  * - `OUTBOX_SKEW_MS`: this process's clock (`Date.now`) runs this far off; on PostgreSQL the outbox reads the
  *   database's clock, so it must not matter.
+ * - `OUTBOX_LISTING_LAG_MS`: the outbox's `listingLagMs` (the mock lists each payout within it).
  * - `OUTBOX_QUEUE=pg-boss`: payouts are settled as pg-boss jobs (the docs' queue recipe) instead of by `work()`:
  *   each job settles its payout and, while it is open, sends itself again for `nextAttemptAt`; a sweeper sends a
  *   job for every due payout (the gap between COMMIT and publishing).
@@ -106,6 +107,7 @@ const outbox = createPayoutOutbox({
   owner: `worker-${process.pid}`,
   timeout: 1500,
   visibilityWaits: [250, 500],
+  listingLagMs: Number(env.OUTBOX_LISTING_LAG_MS),
   leaseMs: 6000,
   maxLookupPages: 50,
   backoff: { baseMs: 200, maxMs: 2000 },

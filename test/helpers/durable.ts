@@ -1,9 +1,11 @@
 /**
  * The kill trials of the outbox: worker processes (test/durable/worker.ts) over one database and the mock's
  * loopback server, killed (SIGKILL) at seeded points, one paused (SIGSTOP) past its claim and resumed, one
- * whose database connection is ended, while the mock cuts, stalls, refuses and lags. The mock's ledger is the
- * truth: each payout must be in it at most once, every payout must end final, and a final state must agree
- * with the ledger. The waiting is on the workers' reports, never on a clock.
+ * whose database connection is ended, while the mock cuts, stalls, refuses, answers 503 and 429 after it took
+ * the payout, and lists each payout late (within the workers' `listingLagMs`); with the spec's silences filled
+ * against the SDK (a range on `updated_at`, remarks listed cut short, amounts net of the fee). The mock's ledger
+ * is the truth: each payout must be in it at most once, every payout must end final, and a final state must
+ * agree with the ledger. The waiting is on the workers' reports, never on a clock.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
@@ -17,7 +19,14 @@ import {
   type PayoutOutboxStore,
   type PayoutRecord,
 } from '../../src/outbox/index.js';
-import { createPaymentsMock, DEFAULT_API_KEY, startMockServer } from '../../src/testing/index.js';
+import {
+  createPaymentsMock,
+  DEFAULT_API_KEY,
+  type InventedBehaviour,
+  type PaymentsMock,
+  startMockServer,
+} from '../../src/testing/index.js';
+import type { PayoutLifecycle } from '../../src/testing/lifecycle.js';
 import { type ChaosEvent, ChaosLog, publishJobs, refusingProxy, tiePartner } from './durable-chaos.js';
 import { type TrackingTally, type TrackingTrial, trackingPhase } from './durable-tracking.js';
 import { BENEFICIARY } from './fixtures.js';
@@ -72,14 +81,37 @@ export interface TrialOptions {
   ties?: boolean;
   /** The tracking phase: the mock moves the payouts through their life while the workers follow them. */
   tracking?: TrackingTrial;
+  /**
+   * Without a tracking phase: the mock still moves each payout through its life (no worker follows it), so its
+   * `updated_at` moves on past later payouts' `created_at`, which a range on `updated_at` filters by.
+   */
+  lifecycle?: PayoutLifecycle;
+  /**
+   * The workers' `listingLagMs`. The mock lists each payout after a seeded lag up to it (a fifth at exactly it):
+   * a proof read any earlier could miss a payout the service took.
+   */
+  listingLagMs: number;
+  /** What the mock invents where the spec is silent (docs/testing.md), each an assumption the SDK must not make. */
+  invented?: Pick<InventedBehaviour, 'dateRangeField' | 'listedRemarkLength' | 'netOfFee'>;
+  /** The clock that stamps the mock's rows runs this far ahead of its `Date` header (`rowClockOffsetMs`). */
+  rowClockOffsetMs?: number;
+  /**
+   * Every other NGN payout carries a remark of its own, over 64 characters (the rest are recognised by their
+   * reference as remark): a service that lists remarks cut short lists only their start.
+   */
+  longRemarks?: boolean;
 }
 
 export interface Tally {
   payouts: number;
   states: Record<string, number>;
   duplicates: number;
+  /** Each payout the ledger holds twice: its ledger rows and its record's trail, the sequence that sent it again. */
+  duplicated: string[];
   lost: number;
   unknownWithoutReason: number;
+  /** How many payouts ended `unknown` for each reason (ids and counts left out). */
+  unknownBecause: Record<string, number>;
   disagreements: string[];
   killed: Record<string, number>;
   pausedLost: boolean;
@@ -108,31 +140,69 @@ function rng(seed: number) {
 
 const KILL_POINTS = ['after-claim', 'before-post', 'in-flight', 'after-post', 'during-lookup'] as const;
 
+/**
+ * The faults at seeded POSTs, by share: a cut or stalled 2xx, a 503 or 429 after the payout was taken (each
+ * leaves money moved and the answer in doubt), and a 503 or 429 before it was (nothing moved, the same doubt).
+ */
+const POST_FAULTS: Array<[share: number, name: string, arm: (mock: PaymentsMock) => void]> = [
+  [0.05, 'cut', (mock) => mock.faults.bodyFault('cut')],
+  [0.03, 'stall', (mock) => mock.faults.bodyFault('stall')],
+  [0.04, '503 after commit', (mock) => mock.faults.answerAfterCommit({ status: 503 })],
+  [0.04, '429 after commit', (mock) => mock.faults.answerAfterCommit({ status: 429, retryAfter: 1 })],
+  [0.03, '503', (mock) => mock.faults.next({ status: 503, match: 'POST /payouts' })],
+  [0.03, '429', (mock) => mock.faults.next({ status: 429, retryAfter: 1, match: 'POST /payouts' })],
+];
+
+/** The fault a draw in [0, 1) falls on, by the shares in turn; none for the rest. */
+function postFault(roll: number) {
+  let below = 0;
+  for (const fault of POST_FAULTS) {
+    below += fault[0];
+    if (roll < below) return fault;
+  }
+  return undefined;
+}
+
+/** A clock's distance in words: hours, else seconds. */
+const span = (ms: number) =>
+  Math.abs(ms) >= 3_600_000 ? `${Math.abs(ms) / 3_600_000} h` : `${Math.abs(ms) / 1000} s`;
+
+/** An NGN payout's own remark, longer than a service may list: the payout's number first, so their starts differ. */
+const longRemark = (i: number) =>
+  `Invoice ${i} for supplier 0123456788, settlement of period 2026-11, sent by the durable kill trial`;
+
 export async function runTrial(options: TrialOptions): Promise<Tally> {
   const random = rng(options.seed);
-  const mock = createPaymentsMock({ seed: options.seed, dedupeByReference: false });
+  const mock = createPaymentsMock({
+    seed: options.seed,
+    dedupeByReference: false,
+    rowClockOffsetMs: options.rowClockOffsetMs ?? 0,
+  });
   for (const wallet of mock.account().wallets) {
     wallet.balance = 10 ** 13;
     wallet.available_balance = 10 ** 13;
   }
-  mock.faults.listingLag(150);
-  mock.settings.invented.unstableTieOrder = options.ties === true;
+  Object.assign(mock.settings.invented, options.invented, { unstableTieOrder: options.ties === true });
+  if (options.lifecycle) mock.settings.lifecycle = options.lifecycle;
   const tracking =
     options.tracking &&
     trackingPhase({ trial: options.tracking, seed: options.seed, mock, store: options.store });
-  // Faults at seeded POSTs: a cut or stalled 2xx (the payout committed), a 503, a 429 with Retry-After.
+  // Faults at seeded POSTs, and each payout listed after a seeded lag within the workers' listingLagMs.
   const handle = mock.handle.bind(mock);
   let posts = 0;
   let lists = 0;
+  const faulted: Record<string, number> = {};
   mock.handle = async (request, context) => {
     const path = new URL(request.url).pathname;
     if (request.method === 'POST' && path.endsWith('/payouts')) {
       posts += 1;
-      const roll = random();
-      if (roll < 0.06) mock.faults.bodyFault('cut');
-      else if (roll < 0.09) mock.faults.bodyFault('stall');
-      else if (roll < 0.15) mock.faults.next({ status: 503, match: 'POST /payouts' });
-      else if (roll < 0.21) mock.faults.next({ status: 429, retryAfter: 1, match: 'POST /payouts' });
+      const fault = postFault(random());
+      if (fault) {
+        fault[2](mock);
+        faulted[fault[1]] = (faulted[fault[1]] ?? 0) + 1;
+      }
+      const lag = random();
+      mock.faults.listingLag(lag < 0.2 ? options.listingLagMs : Math.floor(lag * options.listingLagMs));
     } else if (request.method === 'GET' && path.endsWith('/transactions')) {
       lists += 1;
       if (lists % 23 === 0) mock.faults.pageFault('empty');
@@ -153,12 +223,14 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
     store: options.store,
     timeout: 1500,
     visibilityWaits: [250, 500],
+    listingLagMs: options.listingLagMs,
   });
   const currencies = ['NGN', 'USD', 'USDC'];
   const references: string[] = [];
   for (let i = 0; i < options.payouts; i++) {
     const currency = currencies[i % 3]!;
-    const body = { amount: String(100 + i), currency, beneficiary: BENEFICIARY };
+    const remark = options.longRemarks && i % 6 === 0 ? { remark: longRemark(i) } : {};
+    const body = { amount: String(100 + i), currency, beneficiary: BENEFICIARY, ...remark };
     references.push((await outbox.enqueue(body, currency === 'USDC' ? { digits: 2 } : {})).reference);
   }
 
@@ -199,15 +271,12 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
     resolveDone = resolve;
     rejectDone = reject;
   });
-  const deadline = setTimeout(
-    () =>
-      rejectDone(
-        new Error(
-          `${options.label}: not every payout was final after ${options.deadlineMs} ms${tracking ? ` (tracking: ${tracking.waiting()})` : ''}`,
-        ),
-      ),
-    options.deadlineMs,
-  );
+  // A trial out of time still counts its ledger: the error carries the tally line (a duplicate shows there).
+  let overdue: string | undefined;
+  const deadline = setTimeout(() => {
+    overdue = `${options.label}: not every payout was final after ${options.deadlineMs} ms${tracking ? ` (tracking: ${tracking.waiting()})` : ''}`;
+    resolveDone();
+  }, options.deadlineMs);
 
   const open = async () => {
     let count = 0;
@@ -242,6 +311,7 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
       ...(options.queue ? { OUTBOX_QUEUE: 'pg-boss' } : {}),
       ...extraEnv,
       OUTBOX_BASE_URL: server.baseUrl,
+      OUTBOX_LISTING_LAG_MS: String(options.listingLagMs),
     } as Record<string, string>;
     // The first worker is paused, the second (PostgreSQL) cut off; every other start is killed, until none is left.
     // A spare (the blocked or the skewed one) is left alone.
@@ -357,8 +427,10 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
   const ledger = mock.account().transactions.filter((t) => t.row.transaction_type === 'withdrawal');
   const states: Record<string, number> = {};
   let duplicates = 0;
+  const duplicated: string[] = [];
   let lost = 0;
   let unknownWithoutReason = 0;
+  const unknownBecause: Record<string, number> = {};
   const disagreements: string[] = [];
   for (const reference of references) {
     const record = (await options.store.get(reference))!;
@@ -367,16 +439,47 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
       key ? t.row.description === key : t.row.external_reference === reference,
     );
     states[record.state] = (states[record.state] ?? 0) + 1;
-    if (rows.length > 1) duplicates += 1;
+    if (rows.length > 1) {
+      duplicates += 1;
+      const listed = rows.map(
+        (t) => `${t.row.id} ${t.row.status} created ${t.row.created_at} updated ${t.row.updated_at}`,
+      );
+      const trail = record.attempts.map((a) =>
+        `${a.at} ${a.kind} ${a.status ?? ''} ${a.detail ?? ''}`.trim(),
+      );
+      duplicated.push(
+        `${reference} (${record.currency} ${record.body.body.amount}, ${record.state}): ledger [${listed.join('; ')}]; trail [${trail.join(' | ')}]`,
+      );
+    }
     if ((OPEN_STATES as readonly string[]).includes(record.state)) lost += 1;
-    if ((record.state === 'created' || record.state === 'recovered') && rows.length !== 1) lost += 1;
+    // Recorded sent, but not in the ledger (one there twice is a duplicate, counted above).
+    if ((record.state === 'created' || record.state === 'recovered') && rows.length === 0) lost += 1;
     if (['refused', 'not_sent'].includes(record.state) && rows.length > 0) {
       disagreements.push(`${reference}: ${record.state} but in the ledger`);
     }
     if (record.state === 'unknown' && !record.reason) unknownWithoutReason += 1;
+    if (record.state === 'unknown' && record.reason) {
+      // The reason without its ids and counts, so that payouts left unknown for one cause count together.
+      const cause = record.reason.replace(/\([^()]*\)\s*$/, '').replace(/[0-9a-f-]{36}|payout_\w+|\d+/g, '#');
+      unknownBecause[cause] = (unknownBecause[cause] ?? 0) + 1;
+    }
   }
   const count = (s: string) => states[s] ?? 0;
+  const invented = options.invented ?? {};
   const extras = [
+    Object.keys(unknownBecause).length ? `unknown because ${JSON.stringify(unknownBecause)}` : '',
+    `POST faults ${JSON.stringify(faulted)}`,
+    `listed after up to ${options.listingLagMs} ms (listingLagMs ${options.listingLagMs})`,
+    invented.dateRangeField ? `date range on ${invented.dateRangeField}` : '',
+    invented.listedRemarkLength ? `remarks listed to ${invented.listedRemarkLength} characters` : '',
+    options.longRemarks
+      ? `${Math.ceil(options.payouts / 6)} NGN remarks of ${longRemark(0).length}+ characters`
+      : '',
+    invented.netOfFee ? 'amounts net of the fee' : '',
+    options.lifecycle ? 'payouts completed, failed and refunded while no worker follows them' : '',
+    options.rowClockOffsetMs
+      ? `rows stamped ${span(options.rowClockOffsetMs)} ${options.rowClockOffsetMs > 0 ? 'ahead of' : 'behind'} Date`
+      : '',
     options.ties ? 'NGN rows sharing timestamps across page boundaries' : '',
     options.skewMs ? `one worker's clock ${options.skewMs / 3_600_000} h off` : '',
     proxy
@@ -394,13 +497,19 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
     `${options.processes} processes, ${posts} POSTs, killed ${JSON.stringify(killed)}, ` +
     `paused worker stopped: ${pausedLost}, connection terminated: ${terminated}, settled in ${Math.round((settledAt - enqueuedAt) / 1000)} s (half by ${Math.round(((finals[Math.floor(finals.length / 2)] ?? 0) - enqueuedAt) / 1000)} s, 90 % by ${Math.round(((finals[Math.floor(finals.length * 0.9)] ?? 0) - enqueuedAt) / 1000)} s); ${extras.join('; ')}`;
   const trackingTally = tracking && (await tracking.tally(references, killed['in-hook'] ?? 0));
+  if (overdue) {
+    const sent = duplicated.length ? `\nsent twice:\n${duplicated.join('\n')}` : '';
+    throw new Error(`${overdue}\n${line}${trackingTally ? `; ${trackingTally.line}` : ''}${sent}`);
+  }
   return {
     ...(trackingTally ? { tracking: trackingTally } : {}),
     payouts: references.length,
     states,
     duplicates,
+    duplicated,
     lost,
     unknownWithoutReason,
+    unknownBecause,
     disagreements,
     killed,
     pausedLost,
