@@ -7,7 +7,7 @@
 import { afterEach, expect, it, vi } from 'vitest';
 import { PaymentsClient, remarkMatch } from '../../src/index.js';
 import { createPaymentsMock, DEFAULT_API_KEY } from '../../src/testing/index.js';
-import { drive, settle, useFakeClock } from '../helpers/clock.js';
+import { settle, useFakeClock } from '../helpers/clock.js';
 import { BENEFICIARY } from '../helpers/fixtures.js';
 
 const NOW = new Date('2026-11-24T09:00:00.000Z');
