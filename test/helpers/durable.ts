@@ -348,7 +348,15 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
       tracking?.onEvent(event);
       if (tracking && (event.event === 'delivered' || event.event === 'final'))
         void checkDone().catch(rejectDone);
-      if (event.event === 'paused') paused = { child, reference: event.reference! };
+      if (event.event === 'paused') {
+        paused = { child, reference: event.reference! };
+        // Woken when another owner writes its payout (below); if none does within a few leases (every other
+        // worker busy with restarts and refused connections), woken anyway: it must then stop or finish alone.
+        const sleeper = paused;
+        setTimeout(() => {
+          if (paused === sleeper && !finished) sleeper.child.kill('SIGCONT');
+        }, 30_000).unref();
+      }
       if (
         event.event === 'write' &&
         paused &&
