@@ -150,10 +150,12 @@ export {
 } from './rules/beneficiary.js';
 export { currencyDigits, toMajorUnits, toMinorUnits } from './rules/currency.js';
 export {
+  type CheckedAmount,
   type CheckedCurrency,
   type CurrencyCode,
   KNOWN_CURRENCIES,
   type KnownCurrency,
+  type MajorAmount,
   type OneLetterApart,
 } from './rules/currency-codes.js';
 export { type LookupParams, LookupParamsSchema } from './rules/lookup.js';
@@ -170,6 +172,7 @@ export {
   payerNameCreateIssues,
 } from './rules/payer-name.js';
 export {
+  type MinorAmount,
   type Payout,
   type PayoutAmount,
   type PayoutCreateParams,
@@ -179,6 +182,7 @@ export {
   type PayoutMinorAmount,
   PayoutSchema,
   type PayoutWire,
+  type TotalDeducted,
 } from './rules/payout.js';
 export type { PayoutLimits } from './rules/payout-limits.js';
 export type { Schema } from './rules/schema.js';

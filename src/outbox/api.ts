@@ -75,8 +75,8 @@ export interface PayoutOutbox<Tx = unknown> {
    * false`; another payout under the reference, or one whose remark another payout holds (service-assigned
    * currencies), is refused with the fields that differ.
    */
-  enqueue<C extends string = CurrencyCode>(
-    body: PayoutCreateParams<C>,
+  enqueue<C extends string = CurrencyCode, A extends string = string>(
+    body: PayoutCreateParams<C, A>,
     options?: EnqueueOptions<Tx>,
   ): Promise<EnqueueResult>;
   /**

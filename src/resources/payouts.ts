@@ -68,8 +68,8 @@ export class Payouts extends APIResource {
    * answer that is another payout under the reference sent is `PayoutReferenceReusedError`. Use
    * `lookupBeforeRetry` for a payout that is safe to retry.
    */
-  create<C extends string = CurrencyCode>(
-    body: PayoutCreateParams<C>,
+  create<C extends string = CurrencyCode, A extends string = string>(
+    body: PayoutCreateParams<C, A>,
     options?: PayoutCreateOptions,
   ): APIPromise<Payout> {
     let sent: SentPayout | undefined;
@@ -100,8 +100,8 @@ export class Payouts extends APIResource {
    * be sent (`amount` the major-unit JSON number the spec asks for). `lookupBeforeRetry` and the outbox's
    * `enqueue` check through it too; call it yourself before saving a payout you will send later.
    */
-  check<C extends string = CurrencyCode>(
-    body: PayoutCreateParams<C>,
+  check<C extends string = CurrencyCode, A extends string = string>(
+    body: PayoutCreateParams<C, A>,
     options: PayoutCheckOptions = {},
   ): PayoutWire {
     refuseUnknownKeys(options, CHECK_OPTION_KEYS, ['options']);
@@ -129,8 +129,8 @@ export class Payouts extends APIResource {
    * 429, 5xx, an unreadable 2xx) it looks for the payout by `externalReference` in the transaction listing
    * before trying again. Throws `PayoutOutcomeUnknownError` if it still cannot tell.
    */
-  async lookupBeforeRetry<C extends string = CurrencyCode>(
-    body: PayoutCreateParams<C> & { externalReference: string },
+  async lookupBeforeRetry<C extends string = CurrencyCode, A extends string = string>(
+    body: PayoutCreateParams<C, A> & { externalReference: string },
     given: LookupBeforeRetryOptions = {},
   ): Promise<PayoutOutcome> {
     return traceCall('payouts.lookupBeforeRetry', async (context) => {

@@ -14,7 +14,7 @@ const client = () => clientFor(mock, { apiKey: CANARY_KEY });
 const server = { 'server.address': new URL(mock.baseUrl).hostname, 'server.port': 443 };
 const base = `${mock.baseUrl}`;
 const payout = (externalReference: string) => ({
-  amount: '5000',
+  amount: '5000.00',
   currency: 'NGN',
   beneficiary: BENEFICIARY,
   externalReference,

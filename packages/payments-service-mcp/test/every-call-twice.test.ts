@@ -113,7 +113,7 @@ describe('a host that calls every tool twice', () => {
       'NGN, whose reference the service does not deduplicate',
       (ref: string) => ({
         externalReference: `${ref}-ngn`,
-        amount: '2500',
+        amount: '2500.00',
         currency: 'NGN',
         beneficiary: BENEFICIARY,
         nameEnquiry: {

@@ -45,7 +45,7 @@ async function closing(session: Session, run: (s: Session) => Promise<void>): Pr
 
 const ngn = (externalReference: string, to: typeof BENEFICIARY, holder = to.accountName) => ({
   externalReference,
-  amount: '100',
+  amount: '100.00',
   currency: 'NGN',
   beneficiary: to,
   nameEnquiry: { accountNumber: to.accountNumber, bankCode: to.bankCode, accountName: holder },

@@ -166,7 +166,7 @@ describe('send_payout under parallel calls and look-alike rows', () => {
     try {
       const result = await session.call('send_payout', {
         externalReference: 'usd-bare-1',
-        amount: '10',
+        amount: '10.00',
         currency: 'USD',
         beneficiary: BENEFICIARY,
       });

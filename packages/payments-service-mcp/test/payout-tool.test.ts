@@ -50,7 +50,7 @@ async function send(args: Record<string, unknown>) {
 
 const ngn = (externalReference: string, extra: Record<string, unknown> = {}) => ({
   externalReference,
-  amount: '1000',
+  amount: '1000.00',
   currency: 'NGN',
   beneficiary: BENEFICIARY,
   nameEnquiry: ENQUIRY,
@@ -115,7 +115,7 @@ describe('send_payout', () => {
     expect(ledger('cap-1') + ledger('cap-2') + ledger('cap-6')).toBe(0);
     // The cap itself is allowed.
     const atCap = data(
-      await send({ ...ngn('cap-3'), currency: 'USD', amount: '1000', nameEnquiry: undefined }),
+      await send({ ...ngn('cap-3'), currency: 'USD', amount: '1000.00', nameEnquiry: undefined }),
     );
     expect(atCap).toMatchObject({
       status: 'created',
