@@ -159,8 +159,8 @@ describe("6. a major amount carries its currency's digits, and the total deducte
       await client.payouts.create({ amount: '2500.00', currency: 'XAF', beneficiary });
       // @ts-expect-error the outbox takes the same form
       await outbox.enqueue({ amount: '250000', currency: 'NGN', beneficiary });
-      // @ts-expect-error and lookupBeforeRetry
       await client.payouts.lookupBeforeRetry({
+        // @ts-expect-error and lookupBeforeRetry
         amount: '2500',
         currency: 'NGN',
         beneficiary,
