@@ -72,6 +72,8 @@ export class Pipeline {
   readonly walletReferenceQuery: ResolvedConfig['walletReferenceQuery'];
   /** The client's payout ceilings (`payoutLimits`), for the payouts resource to check a body against. */
   readonly payoutLimits: ResolvedConfig['payoutLimits'];
+  /** The client's `verifyBeneficiary`: whether payout calls check their beneficiary when they do not say. */
+  readonly verifyBeneficiary: boolean;
 
   constructor(config: ResolvedConfig) {
     this.#config = config;
@@ -79,6 +81,7 @@ export class Pipeline {
     this.serviceAssigned = config.serviceAssigned;
     this.walletReferenceQuery = config.walletReferenceQuery;
     this.payoutLimits = config.payoutLimits;
+    this.verifyBeneficiary = config.verifyBeneficiary;
     // Which of zod's parsers checks responses here, and why: the runtime matrix reads this line to show it.
     if (this.logger.enabled('debug')) {
       const { compiled, why } = validationPath();

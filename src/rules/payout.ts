@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import type { FieldIssue } from '../core/error.js';
 import { ownField } from '../core/own.js';
+import { accountNumberIssues } from './beneficiary-check.js';
 import { amountIssue, majorOf, majorSpellingIssue, minorUnits } from './currency.js';
 import {
   type CheckedAmount,
@@ -163,7 +164,7 @@ export function payoutBodySchema(digits?: number) {
           if (problem)
             issue(ctx, amount === undefined ? 'amountMinor' : 'amount', problem, amount ?? amountMinor);
         }
-        ctx.issues.push(...extraIssues(body.extra, PAYOUT_FIELDS));
+        ctx.issues.push(...extraIssues(body.extra, PAYOUT_FIELDS), ...accountNumberIssues(body));
       },
       { when: () => true },
     ),

@@ -114,8 +114,9 @@ describe('the beneficiary allowlist: only the accounts the operator names, under
       // The agent's enquiry agrees with the allowlist, but the server asks the bank itself.
       const forged = data(await s.call('send_payout', ngn('allow-ngn-2', listed)));
       expect(forged.error).toMatchObject({
-        class: 'PayoutRefusedError',
-        message: expect.stringContaining('the bank names the holder of 0123456777'),
+        class: 'BeneficiaryVerificationError',
+        reason: 'name_mismatch',
+        message: expect.stringContaining('the name enquiry gives for account 0123456777'),
       });
       expect(paid(mock.server(), 'allow-ngn-2')).toBe(0);
     });

@@ -178,7 +178,11 @@ describe('send_payout', () => {
         nameEnquiry: { ...ENQUIRY, accountName: 'EMEKA BELLO' },
       }),
     );
-    expect(data(forged).error.message).toContain('the bank names the holder');
+    expect(data(forged).error).toMatchObject({
+      class: 'BeneficiaryVerificationError',
+      reason: 'name_mismatch',
+      message: expect.stringContaining('"EMEKA BELLO" does not match the holder the name enquiry gives'),
+    });
     for (const n of [1, 2, 3, 4]) expect(ledger(`ngn-check-${n}`)).toBe(0);
   });
 

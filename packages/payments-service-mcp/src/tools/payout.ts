@@ -116,8 +116,12 @@ export function registerPayoutTool(ctx: ToolContext): void {
       // nothing of the service.
       client.payouts.check(payout);
       guards.allowed(body.beneficiary);
-      // For NGN the bank names the holder now, and the allowlist's holder must be that same name.
-      if (currency === 'NGN') await checkNameEnquiry(client, body.beneficiary, nameEnquiry);
+      if (currency === 'NGN') {
+        checkNameEnquiry(body.beneficiary, nameEnquiry);
+        // The agent's enquiry may be made up: the SDK's own check asks the service again (GET /banks lists the
+        // bank code, POST /lookup names the holder), so the allowlist's holder must be the bank's too.
+        await client.payouts.verify(payout, { verifyBeneficiary: true });
+      }
     };
     const outbox = await ctx.records().outboxFor(facts.account, client);
     const repeat = await record({ outbox, payout, facts, extra, check });
@@ -159,11 +163,10 @@ export function registerPayoutTool(ctx: ToolContext): void {
   );
 }
 
-type Client = ReturnType<ToolContext['client']>;
 type Enquiry = { accountNumber: string; bankCode: string; accountName: string } | undefined;
 
-/** NGN: the caller's name enquiry must be for this account and name its holder; the server asks the bank again. */
-async function checkNameEnquiry(client: Client, to: Body['beneficiary'], given: Enquiry): Promise<void> {
+/** NGN: the caller's name enquiry must be for this account and name its holder (the bank is asked again after). */
+function checkNameEnquiry(to: Body['beneficiary'], given: Enquiry): void {
   if (!given) {
     throw new RequestValidationError([
       {
@@ -181,15 +184,6 @@ async function checkNameEnquiry(client: Client, to: Body['beneficiary'], given: 
   if (!sameName(given.accountName, to.accountName)) {
     throw new PayoutRefusedError(
       `beneficiary.accountName "${to.accountName}" does not match the name enquiry's holder "${given.accountName}"; nothing was sent`,
-    );
-  }
-  const fresh = await client.banks.lookup({
-    bankCode: to.bankCode.trim(),
-    accountNumber: to.accountNumber.trim(),
-  });
-  if (!sameName(fresh.accountName, to.accountName)) {
-    throw new PayoutRefusedError(
-      `the bank names the holder of ${fresh.accountNumber} "${fresh.accountName}", not "${to.accountName}"; nothing was sent`,
     );
   }
 }
