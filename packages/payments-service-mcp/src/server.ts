@@ -26,9 +26,9 @@ export async function createServer(config: ServerConfig): Promise<{ server: McpS
   const redact = redactor(config.apiKey);
   const base = new PaymentsClient({
     apiKey: config.apiKey,
-    ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
+    baseUrl: config.baseUrl,
     logger: stderrLogger(redact),
-    logLevel: 'warn',
+    logLevel: config.logLevel,
     appInfo: { name: 'payments-service-mcp', version: VERSION },
     serviceAssignedCurrencies: config.serviceAssignedCurrencies,
     // The operator's caps are the SDK's own payout ceilings: every payout path of the client honours them.

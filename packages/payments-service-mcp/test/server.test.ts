@@ -229,7 +229,7 @@ describe('start-up', () => {
       'an account id that is not a uuid',
       { PAYMENTS_ACCOUNT_ID: 'acct-1' },
       [],
-      /RequestValidationError: .*accountId/,
+      /ConfigError: PAYMENTS_ACCOUNT_ID: .*accountId: must be a uuid/,
     ],
     ['an unknown flag', {}, ['--allow-payout'], /unknown argument "--allow-payout"/],
     [
