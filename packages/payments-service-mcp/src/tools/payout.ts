@@ -164,7 +164,7 @@ export function registerPayoutTool(ctx: ToolContext): void {
         '"not_sent" (nothing moved), "refused" (the service refused it; nothing moved) or "unknown" (the operator must check before anything else). ' +
         `A timeout, a lost answer, a 408, 429 or 5xx may come after the service took the payout: it is looked up, and sent again only once a lookup ${lagText} after the send proves it absent ("in_progress" meanwhile). ` +
         'A refusal by a cap or a guard of the operator is a PayoutRefusedError naming it (error.guard); nothing is sent. ' +
-        `${TRIM_SENTENCE} ` +
+        `${TRIM_SENTENCE} Follow a payout sent to its final status with track_payout. ` +
         guardsText(guards.describe()),
       inputSchema: { ...payoutInput, accountId },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
