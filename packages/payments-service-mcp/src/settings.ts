@@ -248,7 +248,7 @@ export function usage(): string {
     ...environment,
     '',
     ...wrap(
-      'send_payout takes externalReference, amount (MAJOR units, a decimal string with the currency\'s minor-unit digits: "2500.00"), currency, beneficiary { accountName, accountNumber, bankName, bankCode, email }, nameEnquiry (NGN: from lookup_account_name), payerNameId and accountId; every value but externalReference is trimmed of white space before it is checked and sent. See the package README.',
+      'send_payout takes externalReference, amount (MAJOR units, a decimal string carrying exactly the currency\'s minor-unit digits: "2500.00"), currency, beneficiary { accountName, accountNumber, bankName, bankCode, email }, nameEnquiry (NGN: from lookup_account_name), payerNameId and accountId; every value but externalReference is trimmed of white space before it is checked and sent. See the package README.',
       0,
     ),
     '',

@@ -159,8 +159,10 @@ describe('send_payout', () => {
     expect(amount.description).toContain('MAJOR units as a decimal string');
     expect(amount.description).toContain('never kobo or cents');
     // The format the SDK takes: the currency's minor-unit digits written out; NGN exactly two of them.
-    expect(amount.description).toContain("with the currency's minor-unit digits");
-    expect(amount.description).toContain('NGN takes exactly 2 decimals: "2500.00", and "2500" is refused');
+    expect(amount.description).toContain("carrying exactly the currency's minor-unit digits");
+    expect(amount.description).toContain(
+      'NGN and USD take exactly 2 decimals ("2500.00"; "2500" is refused)',
+    );
     expect(amount.description).toContain('A number is refused');
     // No other property: `false`, or a schema nothing matches (`{ not: {} }`), as the JSON Schema renderer writes it.
     expect([false, { not: {} }]).toContainEqual(tool.inputSchema.additionalProperties);

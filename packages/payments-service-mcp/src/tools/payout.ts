@@ -29,10 +29,10 @@ const guardsText = (phrases: string[]) =>
 
 /** What `amount` is, for the model: the unit, the digits the SDK takes, and the slip it must not make. */
 export const AMOUNT_DESCRIPTION =
-  'MAJOR units as a decimal string with the currency\'s minor-unit digits: "2500.00" is 2,500.00 naira, ' +
-  '"10.50" is 10.50 dollars; never kobo or cents. NGN takes exactly 2 decimals: "2500.00", and "2500" is refused. ' +
-  'XAF has no minor unit ("5000"). The read tools state amounts in both units: pass their "major" here, never ' +
-  'their "minor". A number is refused.';
+  'MAJOR units as a decimal string carrying exactly the currency\'s minor-unit digits: "2500.00" is 2,500.00 ' +
+  'naira; NGN and USD take exactly 2 decimals ("2500.00"; "2500" is refused), XAF none ("5000"); never kobo or ' +
+  'cents: the read tools state amounts in both units, so pass their "major" here, never their "minor". A number ' +
+  'is refused.';
 
 /** What the tool does to the values it is given, stated in its description and the README alike. */
 export const TRIM_SENTENCE =
