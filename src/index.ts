@@ -160,6 +160,7 @@ export {
   type CheckedAmount,
   type CheckedCurrency,
   type CurrencyCode,
+  currencySlip,
   KNOWN_CURRENCIES,
   type KnownCurrency,
   type MajorAmount,
