@@ -161,10 +161,14 @@ export {
   type CheckedCurrency,
   type CurrencyCode,
   currencySlip,
+  type DecimalDigit,
   KNOWN_CURRENCIES,
   type KnownCurrency,
   type MajorAmount,
+  type MinorAmount,
   type OneLetterApart,
+  type StatedDigits,
+  type TotalDeducted,
 } from './rules/currency-codes.js';
 export { type LookupParams, LookupParamsSchema } from './rules/lookup.js';
 export {
@@ -180,7 +184,6 @@ export {
   payerNameCreateIssues,
 } from './rules/payer-name.js';
 export {
-  type MinorAmount,
   type Payout,
   type PayoutAmount,
   type PayoutCreateParams,
@@ -190,7 +193,6 @@ export {
   type PayoutMinorAmount,
   PayoutSchema,
   type PayoutWire,
-  type TotalDeducted,
 } from './rules/payout.js';
 export type { PayoutLimits } from './rules/payout-limits.js';
 export type { Schema } from './rules/schema.js';
