@@ -280,6 +280,29 @@ describe('payout outbox', () => {
     expect(JSON.parse(posts.at(-1)!)).toMatchObject({ amount: 25.5, externalReference: 'old-1' });
   });
 
+  it('refuses, sending nothing, a never-sent row whose recorded body no longer passes the checks', async () => {
+    const { client, posts } = setup();
+    // A row recorded before the 10-digit NUBAN rule: its account has 9 digits.
+    const database = new DatabaseSync(':memory:');
+    const store = sqliteOutboxStore({ database });
+    await store.migrate();
+    const outbox = createPayoutOutbox({ client, store, timeout: 2000, visibilityWaits: [0] });
+    await outbox.enqueue(ngn({ externalReference: 'old-nuban', remark: 'Invoice old-nuban' }));
+    const sent = posts.length;
+    const row = database.prepare("SELECT body FROM payout_outbox WHERE reference = 'old-nuban'").get() as {
+      body: string;
+    };
+    const body = JSON.parse(row.body);
+    body.body.beneficiary.accountNumber = '012345678';
+    database
+      .prepare("UPDATE payout_outbox SET body = ? WHERE reference = 'old-nuban'")
+      .run(JSON.stringify(body));
+    const settled = await outbox.settle('old-nuban');
+    expect(settled).toMatchObject({ state: 'refused' });
+    expect(settled?.reason).toMatch(/no longer passes the checks, so nothing was sent: .*10-digit/);
+    expect(posts.length).toBe(sent);
+  });
+
   it('takes only a client that can check a body (payouts.check)', () => {
     const { client, store } = setup();
     const { lookupBeforeRetry, findByReference } = client.payouts;
