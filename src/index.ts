@@ -22,6 +22,7 @@ export {
   ResponseTooLargeError,
   ResponseValidationError,
 } from './core/error.js';
+export { type UnknownOption, UnknownOptionError } from './core/option-keys.js';
 export { Page, PagePromise } from './core/pagination.js';
 export type { CallContext, RequestContext } from './internal/channels.js';
 export type { ClientOptions, FetchOptions, RequestOptions } from './internal/config.js';

@@ -1,6 +1,6 @@
+import { optionKeys, refuseUnknownKeys } from '../core/option-keys.js';
 import { createExternalReference, type PayoutCreateParams, RequestValidationError } from '../index.js';
 import { traceCall } from '../internal/channels.js';
-import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
 import { remarkIssue, remarkKey } from '../payouts/proof/payout-identity.js';
 import type { EnqueueOptions, EnqueueResult, ListOptions, PayoutOutbox, VerbOptions } from './api.js';
 import { differences } from './equality.js';
@@ -40,7 +40,7 @@ const invalid = (field: string, message: string) => new RequestValidationError([
 /** Creates the outbox over a client and a store. Call `store.migrate()` (or apply its SQL) once first. */
 export function createPayoutOutbox<Tx = unknown>(options: PayoutOutboxOptions<Tx>): PayoutOutbox<Tx> {
   const resolved = resolveOptions(options);
-  refuseUnknownKeys(options, OUTBOX_OPTION_KEYS);
+  refuseUnknownKeys(options, OUTBOX_OPTION_KEYS, 'createPayoutOutbox');
   const { store, client } = options;
   const settings: StepSettings = { ...resolved, client, store: store as StepSettings['store'] };
   const { owner, leaseMs, hooks } = resolved;
@@ -66,7 +66,7 @@ export function createPayoutOutbox<Tx = unknown>(options: PayoutOutboxOptions<Tx
    * refused payout is never recorded; throws before anything is written.
    */
   const rowOf = (body: PayoutCreateParams<string>, given: EnqueueOptions<Tx> | undefined): OutboxRow => {
-    refuseUnknownKeys(given, ENQUEUE_KEYS, ['options']);
+    refuseUnknownKeys(given, ENQUEUE_KEYS, 'outbox.enqueue', ['options']);
     const wire = client.payouts.check(body, { digits: given?.digits });
     const reference = wire.externalReference ?? createExternalReference('payout');
     const currency = currencyCode(wire.currency);
@@ -193,7 +193,7 @@ export function createPayoutOutbox<Tx = unknown>(options: PayoutOutboxOptions<Tx
     },
 
     async list(given = {}) {
-      refuseUnknownKeys(given, LIST_KEYS);
+      refuseUnknownKeys(given, LIST_KEYS, 'outbox.list');
       if (given.state !== undefined && !(STATES as readonly string[]).includes(given.state)) {
         throw invalid('state', `must be one of: ${STATES.join(', ')}`);
       }
@@ -218,7 +218,7 @@ export function createPayoutOutbox<Tx = unknown>(options: PayoutOutboxOptions<Tx
     },
 
     async retry(reference, given = {}) {
-      refuseUnknownKeys(given, VERB_KEYS);
+      refuseUnknownKeys(given, VERB_KEYS, 'outbox.retry');
       return verb(
         reference,
         ['not_sent', 'refused'],
@@ -230,7 +230,7 @@ export function createPayoutOutbox<Tx = unknown>(options: PayoutOutboxOptions<Tx
     },
 
     async resolve(reference, given) {
-      refuseUnknownKeys(given, VERB_KEYS);
+      refuseUnknownKeys(given, VERB_KEYS, 'outbox.resolve');
       if (given?.outcome !== 'exists' && given?.outcome !== 'absent')
         throw invalid('outcome', "must be 'exists' or 'absent'");
       return given.outcome === 'exists'

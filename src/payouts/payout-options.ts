@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
+import { optionKeys } from '../core/option-keys.js';
 import { MAX_TIMEOUT_MS, type RequestOptions } from '../internal/config.js';
-import { optionKeys } from '../internal/option-keys.js';
 import { parseRequest } from '../rules/schema.js';
 import type { Transaction } from '../rules/transactions.js';
 import { atLeastOne, isFunction, option, wholeMs } from './option-checks.js';

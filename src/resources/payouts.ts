@@ -1,9 +1,9 @@
 import { type APIPromise, InternalAPIPromise } from '../core/api-promise.js';
 import { APIUserAbortError, invalid, RequestValidationError } from '../core/error.js';
+import { optionKeys, refuseUnknownKeys } from '../core/option-keys.js';
 import { ownData, ownField } from '../core/own.js';
 import { type CallContext, count, traceCall } from '../internal/channels.js';
 import { REQUEST_OPTION_KEYS, type RequestOptions } from '../internal/config.js';
-import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
 import type { Call } from '../internal/pipeline.js';
 import type { LookupBeforeRetryOptions } from '../payouts/payout-options.js';
 import type { PayoutOutcome } from '../payouts/payout-outcome.js';
@@ -75,7 +75,7 @@ export class Payouts extends APIResource {
     let sent: SentPayout | undefined;
     const abortedBefore = ownField(options ?? undefined, 'signal')?.aborted === true;
     const call = this.api.call(async () => {
-      refuseUnknownKeys(options, CREATE_OPTION_KEYS);
+      refuseUnknownKeys(options, CREATE_OPTION_KEYS, 'payouts.create');
       // The pipeline copies the request options; `digits` is read here, from an own property only.
       const { digits: _, ...rest } = options ?? {};
       const digits = ownField(options, 'digits');
@@ -104,7 +104,7 @@ export class Payouts extends APIResource {
     body: PayoutCreateParams<C>,
     options: PayoutCheckOptions = {},
   ): PayoutWire {
-    refuseUnknownKeys(options, CHECK_OPTION_KEYS, ['options']);
+    refuseUnknownKeys(options, CHECK_OPTION_KEYS, 'payouts.check', ['options']);
     const digits = ownField(options, 'digits');
     const parsed = parseRequest(payoutBodySchema(digits), body);
     const { wire, major } = toWire(parsed, digits);
@@ -146,7 +146,7 @@ export class Payouts extends APIResource {
       const options = ownData(given);
       refuseUntil(options);
       // First of all: a typo such as `lookupfirst` would send the payout without looking (a second payout).
-      refuseUnknownKeys(options, LOOKUP_BEFORE_RETRY_OPTION_KEYS);
+      refuseUnknownKeys(options, LOOKUP_BEFORE_RETRY_OPTION_KEYS, 'payouts.lookupBeforeRetry');
       const checked = this.check(body, { digits: options.digits });
       if (!checked.externalReference) {
         const message =
@@ -228,7 +228,7 @@ export class Payouts extends APIResource {
   async #search(ref: string, given: FindByReferenceOptions, context: CallContext | undefined) {
     const { FIND_BY_REFERENCE_OPTION_KEYS, SearchOptionsSchema, searchFor, windowOf } = await recovery();
     const options = ownData(given);
-    refuseUnknownKeys(options, FIND_BY_REFERENCE_OPTION_KEYS);
+    refuseUnknownKeys(options, FIND_BY_REFERENCE_OPTION_KEYS, 'payouts.findByReference');
     const problem = referenceIssue(ref);
     if (problem) throw invalid(['externalReference'], problem);
     parseRequest(SearchOptionsSchema, options);
