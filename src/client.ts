@@ -1,6 +1,7 @@
 import type { APIPromise } from './core/api-promise.js';
-import { optionKeys, refuseUnknownKeys } from './core/option-keys.js';
+import { optionKeys } from './core/option-keys.js';
 import type { PagePromise } from './core/pagination.js';
+import { refuseUnknownKeys } from './core/unknown-option.js';
 import {
   assertAccountId,
   type ClientOptions,

@@ -1,5 +1,3 @@
-import { type FieldIssue, nameClass, RequestValidationError } from './error.js';
-
 /**
  * Option bags refuse keys they do not know. From JavaScript (or through a cast) a typo such as
  * `{ lookupfirst: true }` would otherwise be ignored in silence, and on the restart path that typo is a second
@@ -65,24 +63,19 @@ export interface UnknownOption {
   suggestion?: string;
 }
 
-/**
- * An option bag was given a key it does not take: `new PaymentsClient({ maxRetry: 2 })` is "Unknown option
- * maxRetry for PaymentsClient: did you mean maxRetries?". Thrown before anything is sent. A
- * `RequestValidationError`, so `field` and `issues` name the key as for any refused input.
- */
-export class UnknownOptionError extends RequestValidationError {
-  /** What takes the options: `PaymentsClient`, `payouts.lookupBeforeRetry`, `createPayoutOutbox`, ... */
-  readonly bag: string;
-  /** Every key refused, each with the known key closest to it, when one is close. */
-  readonly unknown: UnknownOption[];
-  constructor(bag: string, unknown: UnknownOption[], issues: FieldIssue[]) {
-    super(issues, unknownOptionMessage(bag, unknown));
-    this.bag = bag;
-    this.unknown = unknown;
-  }
+/** Every own key of `given` that `known` does not hold, each with its did-you-mean. */
+export function unknownOptions(given: unknown, known: readonly string[]): UnknownOption[] {
+  if (given === null || typeof given !== 'object') return [];
+  return Object.keys(given)
+    .filter((key) => !known.includes(key))
+    .map((key) => {
+      const suggestion = closest(key, known);
+      return suggestion ? { key, suggestion } : { key };
+    });
 }
 
-function unknownOptionMessage(bag: string, unknown: UnknownOption[]): string {
+/** `Unknown option maxRetry for PaymentsClient: did you mean maxRetries?`, or the list of several. */
+export function unknownOptionMessage(bag: string, unknown: UnknownOption[]): string {
   const [only] = unknown;
   if (unknown.length === 1 && only) {
     return only.suggestion
@@ -91,32 +84,4 @@ function unknownOptionMessage(bag: string, unknown: UnknownOption[]): string {
   }
   const keys = unknown.map((u) => (u.suggestion ? `${u.key} (did you mean ${u.suggestion}?)` : u.key));
   return `Unknown options for ${bag}: ${keys.join(', ')}`;
-}
-
-nameClass(UnknownOptionError, 'UnknownOptionError');
-
-/**
- * Throws an `UnknownOptionError` naming every own key of `given` that `known` does not hold, with a
- * did-you-mean where one is close. `bag` names what takes the options (`PaymentsClient`); `prefix` places the
- * bag in a larger one for `field` (e.g. `['hooks']`).
- */
-export function refuseUnknownKeys(
-  given: unknown,
-  known: readonly string[],
-  bag: string,
-  prefix: string[] = [],
-): void {
-  if (given === null || typeof given !== 'object') return;
-  const unknown = Object.keys(given)
-    .filter((key) => !known.includes(key))
-    .map((key): UnknownOption => {
-      const suggestion = closest(key, known);
-      return suggestion ? { key, suggestion } : { key };
-    });
-  if (unknown.length === 0) return;
-  const issues = unknown.map(({ key, suggestion }) => ({
-    path: [...prefix, key],
-    message: `unknown option \`${key}\`${suggestion ? `; did you mean \`${suggestion}\`?` : ''}`,
-  }));
-  throw new UnknownOptionError(bag, unknown, issues);
 }

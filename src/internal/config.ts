@@ -1,6 +1,7 @@
 import { invalid, PaymentsError } from '../core/error.js';
-import { optionKeys, refuseUnknownKeys } from '../core/option-keys.js';
+import { optionKeys } from '../core/option-keys.js';
 import { ownData } from '../core/own.js';
+import { refuseUnknownKeys } from '../core/unknown-option.js';
 import { isUuid } from '../rules/ids.js';
 import { type PayoutLimits, resolvePayoutLimits } from '../rules/payout-limits.js';
 import { AssignedCurrencies } from './assigned-currencies.js';

@@ -1,5 +1,6 @@
 import { invalid } from '../core/error.js';
-import { optionKeys, refuseUnknownKeys } from '../core/option-keys.js';
+import { optionKeys } from '../core/option-keys.js';
+import { refuseUnknownKeys } from '../core/unknown-option.js';
 import { VERSION } from '../version.js';
 
 interface RuntimeGlobals {

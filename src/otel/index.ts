@@ -13,7 +13,7 @@ import {
   type TracerProvider,
   trace,
 } from '@opentelemetry/api';
-import { optionKeys, refuseUnknownKeys } from '../core/option-keys.js';
+import { optionKeys, unknownOptionMessage, unknownOptions } from '../core/option-keys.js';
 import {
   CALL_CHANNEL,
   type CallContext,
@@ -118,7 +118,9 @@ export function instrumentPayments(options: InstrumentPaymentsOptions = {}): Pay
         'provider several span processors.',
     );
   }
-  refuseUnknownKeys(options, INSTRUMENT_OPTION_KEYS, 'instrumentPayments');
+  // A TypeError, as for a bad urlPath: the SDK's error classes would double this entry's size.
+  const unknown = unknownOptions(options, INSTRUMENT_OPTION_KEYS);
+  if (unknown.length) throw new TypeError(unknownOptionMessage('instrumentPayments', unknown));
   const urlPath = options.urlPath ?? 'sent';
   if (urlPath !== 'sent' && urlPath !== 'template') {
     throw new TypeError(`instrumentPayments: urlPath must be 'sent' or 'template', got ${String(urlPath)}`);

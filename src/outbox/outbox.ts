@@ -1,4 +1,5 @@
-import { optionKeys, refuseUnknownKeys } from '../core/option-keys.js';
+import { optionKeys } from '../core/option-keys.js';
+import { refuseUnknownKeys } from '../core/unknown-option.js';
 import { createExternalReference, type PayoutCreateParams, RequestValidationError } from '../index.js';
 import { traceCall } from '../internal/channels.js';
 import { remarkIssue, remarkKey } from '../payouts/proof/payout-identity.js';

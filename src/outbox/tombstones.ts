@@ -1,4 +1,5 @@
-import { optionKeys, refuseUnknownKeys } from '../core/option-keys.js';
+import { optionKeys } from '../core/option-keys.js';
+import { refuseUnknownKeys } from '../core/unknown-option.js';
 import { RequestValidationError } from '../index.js';
 import type { ArchiveOptions, EnqueueResult } from './api.js';
 import { differences } from './equality.js';

@@ -1,9 +1,10 @@
 import * as z from 'zod/mini';
 import type { APIPromise } from '../core/api-promise.js';
 import { BadRequestError, NotFoundError } from '../core/error.js';
-import { optionKeys, refuseUnknownKeys } from '../core/option-keys.js';
+import { optionKeys } from '../core/option-keys.js';
 import { ownField } from '../core/own.js';
 import type { PagePromise } from '../core/pagination.js';
+import { refuseUnknownKeys } from '../core/unknown-option.js';
 import { safeStringify } from '../core/values.js';
 import { REQUEST_OPTION_KEYS, type RequestOptions } from '../internal/config.js';
 import { route } from '../internal/path.js';

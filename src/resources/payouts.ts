@@ -1,7 +1,8 @@
 import { type APIPromise, InternalAPIPromise } from '../core/api-promise.js';
 import { APIUserAbortError, invalid, RequestValidationError } from '../core/error.js';
-import { optionKeys, refuseUnknownKeys } from '../core/option-keys.js';
+import { optionKeys } from '../core/option-keys.js';
 import { ownData, ownField } from '../core/own.js';
+import { refuseUnknownKeys } from '../core/unknown-option.js';
 import { type CallContext, count, traceCall } from '../internal/channels.js';
 import { REQUEST_OPTION_KEYS, type RequestOptions } from '../internal/config.js';
 import type { Call } from '../internal/pipeline.js';

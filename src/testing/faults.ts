@@ -1,4 +1,5 @@
-import { optionKeys, refuseUnknownKeys } from '../core/option-keys.js';
+import { optionKeys } from '../core/option-keys.js';
+import { refuseUnknownKeys } from '../core/unknown-option.js';
 import { MockHttpError } from './http.js';
 import { escapeRegExp } from './router.js';
 

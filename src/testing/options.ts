@@ -1,5 +1,6 @@
 /** The options of `createPaymentsMock` and the live settings they start. */
-import { optionKeys, refuseUnknownKeys } from '../core/option-keys.js';
+import { optionKeys } from '../core/option-keys.js';
+import { refuseUnknownKeys } from '../core/unknown-option.js';
 import type { InventedBehaviour } from './invented.js';
 import type { PayoutLifecycle } from './lifecycle.js';
 import type { CurrencyOption } from './seed/reference.js';

@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
 import { invalid, RequestValidationError } from '../../core/error.js';
-import { optionKeys, refuseUnknownKeys } from '../../core/option-keys.js';
+import { optionKeys } from '../../core/option-keys.js';
 import { ownData } from '../../core/own.js';
+import { refuseUnknownKeys } from '../../core/unknown-option.js';
 import { parseRequest } from '../../rules/schema.js';
 import { isLegacyTransaction, type Transaction, type TransactionListItem } from '../../rules/transactions.js';
 import { atLeastOne, isDate } from '../option-checks.js';

@@ -1,5 +1,6 @@
-import { optionKeys, refuseUnknownKeys } from '../../core/option-keys.js';
+import { optionKeys } from '../../core/option-keys.js';
 import { ownData } from '../../core/own.js';
+import { refuseUnknownKeys } from '../../core/unknown-option.js';
 import type { Payout } from '../../rules/payout.js';
 import type { Transaction } from '../../rules/transactions.js';
 import type { PayoutMatch } from '../proof/payout-identity.js';

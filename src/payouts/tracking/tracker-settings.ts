@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { invalid } from '../../core/error.js';
-import { refuseUnknownKeys } from '../../core/option-keys.js';
+import { refuseUnknownKeys } from '../../core/unknown-option.js';
 import { MAX_TIMEOUT_MS } from '../../internal/config.js';
 import { type Payout, referenceIssue } from '../../rules/payout.js';
 import { parseRequest } from '../../rules/schema.js';
