@@ -110,7 +110,11 @@ try {
   });
   check('the published package.json names the repository, its homepage and its issue tracker', () => {
     const url = (value) => (typeof value === 'string' ? value : value?.url);
-    const named = { repository: url(manifest.repository), homepage: manifest.homepage, bugs: url(manifest.bugs) };
+    const named = {
+      repository: url(manifest.repository),
+      homepage: manifest.homepage,
+      bugs: url(manifest.bugs),
+    };
     const missing = Object.entries(named).filter(([, value]) => !/^(git\+)?https:\/\//.test(value ?? ''));
     if (missing.length) throw new Error(`no URL for ${missing.map(([key]) => key).join(', ')}`);
     return Object.values(named).join(', ');

@@ -11,12 +11,16 @@ const MAX = 72;
 const git = (...args) => execFileSync('git', args, { encoding: 'utf8' }).trim();
 
 try {
-  const added = git('log', '--diff-filter=A', '--format=%H', '--', 'scripts/commit-subjects.mjs').split('\n').at(-1);
+  const added = git('log', '--diff-filter=A', '--format=%H', '--', 'scripts/commit-subjects.mjs')
+    .split('\n')
+    .at(-1);
   if (!added) throw new Error('the commit that added scripts/commit-subjects.mjs is not in the history');
   const subjects = git('log', '--format=%h %s', `${added}~1..HEAD`).split('\n').filter(Boolean);
   const long = subjects.filter((line) => line.length - line.indexOf(' ') - 1 > MAX);
   for (const line of long) console.log(`too long (${line.length - line.indexOf(' ') - 1}): ${line}`);
-  console.log(`commit subjects: ${subjects.length} since ${added.slice(0, 7)}, ${long.length} over ${MAX} characters`);
+  console.log(
+    `commit subjects: ${subjects.length} since ${added.slice(0, 7)}, ${long.length} over ${MAX} characters`,
+  );
   process.exitCode = long.length ? 1 : 0;
 } catch (error) {
   console.log(`commit subjects: ${error.message}`);

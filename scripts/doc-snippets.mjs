@@ -52,9 +52,16 @@ const KINDS = new Set(['check', 'run', 'test', 'fragment', 'recipe']);
 
 function markdownFiles() {
   const docs = join(root, 'docs');
+  // docs/api/ is TypeDoc's output (`npm run docs`), copies of these pages among it: not read twice.
   const walk = (dir) =>
     readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-      e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith('.md') ? [join(dir, e.name)] : [],
+      e.isDirectory()
+        ? join(dir, e.name) === join(docs, 'api')
+          ? []
+          : walk(join(dir, e.name))
+        : e.name.endsWith('.md')
+          ? [join(dir, e.name)]
+          : [],
     );
   return [join(root, 'README.md'), ...(existsSync(docs) ? walk(docs) : [])];
 }

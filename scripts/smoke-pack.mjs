@@ -258,21 +258,29 @@ if (testing.createPaymentsMock().handlers.length !== 1) process.exit(2);`,
   });
 
   // The sizes docs/testing.md states, as the package ships it: each within a tenth of what was just measured.
-  check('docs/testing.md states the sizes measured (packed, unpacked, production install; within 10 %)', () => {
-    const doc = readFileSync(join(merchant, 'node_modules', 'payments-service-sdk', 'docs', 'testing.md'), 'utf8');
-    const stated = {
-      packed: /\| the tarball \| ([\d.]+) MB packed/.exec(doc)?.[1],
-      unpacked: /\| the package unpacked \| ([\d.]+) MB/.exec(doc)?.[1],
-      production: /\| a production install \| \d+ packages, ([\d.]+) MB/.exec(doc)?.[1],
-    };
-    const wrong = Object.entries(stated).filter(([what, mbText]) => {
-      const bytes = Number(mbText) * 1e6;
-      return !(Math.abs(bytes - measured[what]) <= measured[what] / 10);
-    });
-    const said = (what) => `${what}: stated ${stated[what] ?? 'nothing'} MB, measured ${mb(measured[what])}`;
-    if (wrong.length) throw new Error(`update "Sizes" in docs/testing.md: ${wrong.map(([w]) => said(w)).join('; ')}`);
-    return Object.keys(stated).map(said).join('; ');
-  });
+  check(
+    'docs/testing.md states the sizes measured (packed, unpacked, production install; within 10 %)',
+    () => {
+      const doc = readFileSync(
+        join(merchant, 'node_modules', 'payments-service-sdk', 'docs', 'testing.md'),
+        'utf8',
+      );
+      const stated = {
+        packed: /\| the tarball \| ([\d.]+) MB packed/.exec(doc)?.[1],
+        unpacked: /\| the package unpacked \| ([\d.]+) MB/.exec(doc)?.[1],
+        production: /\| a production install \| \d+ packages, ([\d.]+) MB/.exec(doc)?.[1],
+      };
+      const wrong = Object.entries(stated).filter(([what, mbText]) => {
+        const bytes = Number(mbText) * 1e6;
+        return !(Math.abs(bytes - measured[what]) <= measured[what] / 10);
+      });
+      const said = (what) =>
+        `${what}: stated ${stated[what] ?? 'nothing'} MB, measured ${mb(measured[what])}`;
+      if (wrong.length)
+        throw new Error(`update "Sizes" in docs/testing.md: ${wrong.map(([w]) => said(w)).join('; ')}`);
+      return Object.keys(stated).map(said).join('; ');
+    },
+  );
 
   // The otel entry, with the merchant's own OpenTelemetry (an optional peer dependency): spans from a call.
   const traced = app('otel', 'otel-2x', tarball);
