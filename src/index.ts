@@ -34,6 +34,11 @@ export type { PaginateParams } from './internal/pipeline.js';
 export type { HttpMethod, QueryValue } from './internal/transport.js';
 export type { AppInfo } from './internal/user-agent.js';
 export {
+  BeneficiaryVerificationError,
+  type BeneficiaryVerificationFacts,
+  type BeneficiaryVerificationReason,
+} from './payouts/beneficiary-error.js';
+export {
   PayoutLookupIncompleteError,
   PayoutMayHaveMovedError,
   type PayoutOutcome,
@@ -114,8 +119,9 @@ export {
   createExternalReference,
   type PayoutCheckOptions,
   type PayoutCreateOptions,
-  type Payouts,
-} from './resources/payouts.js';
+  type PayoutVerifyOptions,
+} from './resources/payout-options.js';
+export type { Payouts } from './resources/payouts.js';
 export type { PassThroughListParams, SchemaOptions } from './resources/record-seam.js';
 export type { APIResource } from './resources/resource.js';
 export type { Transactions } from './resources/transactions.js';
@@ -150,12 +156,16 @@ export {
   WITHDRAWAL_METHODS,
   type WithdrawalMethod,
 } from './rules/beneficiary.js';
+export { type BeneficiaryCheckOptions, sameHolderName } from './rules/beneficiary-check.js';
 export { currencyDigits, toMajorUnits, toMinorUnits } from './rules/currency.js';
 export {
+  type CheckedAmount,
   type CheckedCurrency,
   type CurrencyCode,
+  currencySlip,
   KNOWN_CURRENCIES,
   type KnownCurrency,
+  type MajorAmount,
   type OneLetterApart,
 } from './rules/currency-codes.js';
 export { type LookupParams, LookupParamsSchema } from './rules/lookup.js';
@@ -172,6 +182,7 @@ export {
   payerNameCreateIssues,
 } from './rules/payer-name.js';
 export {
+  type MinorAmount,
   type Payout,
   type PayoutAmount,
   type PayoutCreateParams,
@@ -181,6 +192,7 @@ export {
   type PayoutMinorAmount,
   PayoutSchema,
   type PayoutWire,
+  type TotalDeducted,
 } from './rules/payout.js';
 export type { PayoutLimits } from './rules/payout-limits.js';
 export type { Schema } from './rules/schema.js';

@@ -97,9 +97,11 @@ function effects(s: Step): AttemptEffects {
     post: async () => {
       let answer: PostAnswer;
       try {
+        // `verifyBeneficiary: false`: a payout is checked before it is recorded (enqueue), not again here.
         const options = {
           timeout: settings.timeout,
           maxRetries: 0,
+          verifyBeneficiary: false,
           ...(digits === undefined ? {} : { digits }),
         };
         const { data, response } = await settings.client.payouts.create(body, options).withResponse();

@@ -109,3 +109,32 @@ export type CheckedCurrency<C extends string> = string extends C
           : `did you mean ${Slip}? ${C} is one letter away from it, and no currency the spec names`
         : never
     : never;
+
+type Digit = '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9';
+
+/**
+ * Minor-unit digits of the codes the spec names, for the compiler. `currencyDigits` is the run-time source; a
+ * test holds the two equal. USDC and USDT are left out: the spec does not state their smallest unit.
+ */
+type StatedDigits = { NGN: 2; USD: 2; XAF: 0 };
+
+/**
+ * A major-unit amount as a payout takes it in currency `C`: exactly its digits for the codes the spec names
+ * (`'2500.00'` in NGN and USD, `'2500'` in XAF), any decimal string otherwise (checked at run time).
+ */
+export type MajorAmount<C extends string> = string extends C
+  ? string
+  : Uppercase<C> extends keyof StatedDigits
+    ? StatedDigits[Uppercase<C>] extends 0
+      ? `${bigint}`
+      : `${bigint}.${Digit}${Digit}`
+    : string;
+
+/**
+ * A payout's `amount` as written (`A`) in currency `C`: itself when spelt with the currency's digits, else a
+ * message the compiler shows in its place. `String(kobo)` is any `string`, so it never passes for NGN.
+ */
+export type CheckedAmount<C extends string, A extends string> =
+  A extends MajorAmount<C>
+    ? A
+    : `${Uppercase<C>} amounts in MAJOR units need ${StatedDigits[Uppercase<C> & keyof StatedDigits] extends 0 ? "no decimals, e.g. '2500'" : "exactly 2 decimals, e.g. '2500.00'"} (a string literal, or toMajorUnits()); whole minor units go in amountMinor`;
