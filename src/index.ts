@@ -163,10 +163,14 @@ export {
   type CheckedCurrency,
   type CurrencyCode,
   currencySlip,
+  type DecimalDigit,
   KNOWN_CURRENCIES,
   type KnownCurrency,
   type MajorAmount,
+  type MinorAmount,
   type OneLetterApart,
+  type StatedDigits,
+  type TotalDeducted,
 } from './rules/currency-codes.js';
 export { type LookupParams, LookupParamsSchema } from './rules/lookup.js';
 export {
@@ -182,7 +186,6 @@ export {
   payerNameCreateIssues,
 } from './rules/payer-name.js';
 export {
-  type MinorAmount,
   type Payout,
   type PayoutAmount,
   type PayoutCreateParams,
@@ -192,7 +195,6 @@ export {
   type PayoutMinorAmount,
   PayoutSchema,
   type PayoutWire,
-  type TotalDeducted,
 } from './rules/payout.js';
 export type { PayoutLimits } from './rules/payout-limits.js';
 export type { Schema } from './rules/schema.js';

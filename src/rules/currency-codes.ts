@@ -110,13 +110,14 @@ export type CheckedCurrency<C extends string> = string extends C
         : never
     : never;
 
-type Digit = '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9';
+/** One decimal digit, as a template-literal type spells an amount. */
+export type DecimalDigit = '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9';
 
 /**
  * Minor-unit digits of the codes the spec names, for the compiler. `currencyDigits` is the run-time source; a
  * test holds the two equal. USDC and USDT are left out: the spec does not state their smallest unit.
  */
-type StatedDigits = { NGN: 2; USD: 2; XAF: 0 };
+export type StatedDigits = { NGN: 2; USD: 2; XAF: 0 };
 
 /**
  * A major-unit amount as a payout takes it in currency `C`: exactly its digits for the codes the spec names
@@ -127,7 +128,7 @@ export type MajorAmount<C extends string> = string extends C
   : Uppercase<C> extends keyof StatedDigits
     ? StatedDigits[Uppercase<C>] extends 0
       ? `${bigint}`
-      : `${bigint}.${Digit}${Digit}`
+      : `${bigint}.${DecimalDigit}${DecimalDigit}`
     : string;
 
 /**
@@ -138,3 +139,15 @@ export type CheckedAmount<C extends string, A extends string> =
   A extends MajorAmount<C>
     ? A
     : `${Uppercase<C>} amounts in MAJOR units need ${StatedDigits[Uppercase<C> & keyof StatedDigits] extends 0 ? "no decimals, e.g. '2500'" : "exactly 2 decimals, e.g. '2500.00'"} (a string literal, or toMajorUnits()); whole minor units go in amountMinor`;
+
+declare const totalDeducted: unique symbol;
+/**
+ * The total a payout deducted, in MINOR units: `destination_amount + fee_amount`. A number for arithmetic and
+ * display; as `amountMinor` it does not compile, since sending it again would pay the fee on top (send
+ * `destination_amount`). The brand is a type only: nothing of it exists at run time.
+ */
+export type TotalDeducted = number & {
+  readonly [totalDeducted]: 'the total deducted (destination plus fee): send destination_amount';
+};
+/** Whole minor units as a payout takes them: any number but a `TotalDeducted`. */
+export type MinorAmount = number & { readonly [totalDeducted]?: never };

@@ -8,6 +8,8 @@ import {
   type CheckedCurrency,
   type CurrencyCode,
   currencySlip,
+  type MinorAmount,
+  type TotalDeducted,
 } from './currency-codes.js';
 import { isUuid } from './ids.js';
 import {
@@ -175,18 +177,6 @@ export function payoutBodySchema(digits?: number) {
 export const PayoutCreateSchema = payoutBodySchema();
 // Both amount forms are optional in the schema's input: exactly one is checked at run time, and stated below.
 type RequestInput = z.input<typeof PayoutCreateSchema>;
-
-declare const totalDeducted: unique symbol;
-/**
- * The total a payout deducted, in MINOR units: `destination_amount + fee_amount`. A number for arithmetic and
- * display; as `amountMinor` it does not compile, since sending it again would pay the fee on top (send
- * `destination_amount`). The brand is a type only: nothing of it exists at run time.
- */
-export type TotalDeducted = number & {
-  readonly [totalDeducted]: 'the total deducted (destination plus fee): send destination_amount';
-};
-/** Whole minor units as a payout takes them: any number but a `TotalDeducted`. */
-export type MinorAmount = number & { readonly [totalDeducted]?: never };
 
 /**
  * A payout's amount in MAJOR units, as a decimal string with exactly the currency's digits (`amount: '2500.00'`
