@@ -47,7 +47,7 @@ describe('examples', () => {
     // NGN: listed under the service's reference, recognised by the remark (`match`).
     expect(text).toMatch(/recognised by its remark; the service listed it as PO-\d{8}-/);
     expect(text).toContain(
-      'a slip of the unit is refused before it leaves: Invalid request: amount: 250000 NGN is over the payout ceiling of 100000.00 NGN (payoutLimits)',
+      'a slip of the unit is refused before it leaves: Invalid request: amount: 250000.00 NGN is over the payout ceiling of 100000.00 NGN (payoutLimits)',
     );
     // Its life: the NGN payout followed to completed, a wire to its UETR, read from the listing.
     expect(text).toContain('   NGN: processing -> completed (final)');
