@@ -192,7 +192,7 @@ export function createPayoutOutbox<Tx = unknown>(options: PayoutOutboxOptions<Tx
           run,
           follow: {
             everyMs: resolved.tracking?.everyMs,
-            round: resolved.tracking ? () => trackRound(follower) : undefined,
+            round: resolved.tracking ? (drained) => trackRound(follower, drained) : undefined,
             claim: (limit) => store.claimDeliveries(owner, leaseMs, limit),
             deliver: (row) => deliver(follower, row),
           },
