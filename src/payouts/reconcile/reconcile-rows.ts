@@ -149,7 +149,8 @@ const digitsFor = (p: ExpectedPayout, code: string | undefined) =>
 
 export function unrecorded(row: Transaction): ReconciliationRow {
   const amount = amountText(row.destination_amount, row.destination_currency ?? row.source_currency);
-  const detail = `a withdrawal of ${amount} (${row.status}) that no record accounts for`;
+  const under = row.external_reference ? ` listed under ${row.external_reference}` : '';
+  const detail = `a withdrawal of ${amount} (${row.status})${under} that no record accounts for`;
   return { kind: 'unrecorded', ...listedOf(row), listed: amount, detail };
 }
 
