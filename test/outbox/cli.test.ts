@@ -340,8 +340,21 @@ describe('usage', () => {
     const help = await cli('--help');
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^payments-outbox: the operator's command/);
-    for (const verb of ['list', 'show', 'stats', 'retry', 'resolve', 'reconcile'])
-      expect(help.stdout).toContain(`  ${verb} `);
+    const verbs = [
+      'list',
+      'show',
+      'stats',
+      'retry',
+      'cancel',
+      'resolve',
+      'enqueue',
+      'work',
+      'track',
+      'reconcile',
+    ];
+    for (const verb of verbs) expect(help.stdout).toContain(`  ${verb} `);
+    // The exit codes a scheduler reads, each documented.
+    expect(help.stdout).toMatch(/^Exit codes:\n {2}0 .*\n {2}1 .*differences[\s\S]*\n {2}2 .*usage mistake/m);
     expect(await cli('stats')).toMatchObject({ code: 2, stderr: expect.stringMatching(/no database/) });
     expect(await cli('stats', '--db', join(dir, 'missing.db'))).toMatchObject({
       code: 2,
