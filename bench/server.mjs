@@ -1,12 +1,14 @@
 // The bench's loopback server, run as a child process (fork) so its CPU is not counted against the client.
-// GET /api/v1/external/transactions?page=P&pageSize=S answers page P of a deterministic list of TOTAL rows in
-// the current envelope; page 1 of 20 rows (the default) is serialised once and sent as the same bytes each time.
+// GET /api/v1/external/transactions?page=P&pageSize=S[&endDate=E] answers page P of a deterministic list of
+// TOTAL rows (those created at or before E) in the current envelope; page 1 of 20 rows (the default) is serialised once and sent as the same bytes each time.
 // Tells its parent { port } once listening; exits when the parent goes away.
 import { createServer } from 'node:http';
 
 export const TOTAL = 100_000;
 const PATH = '/api/v1/external/transactions';
 const BASE_MS = Date.parse('2026-11-30T12:00:00.000Z');
+/** Time between two rows. */
+const STEP_MS = 37 * 60_000;
 const PAYERS = [
   { name: 'Adaeze Okafor', bank_name: 'Access Bank', country: 'NG' },
   { name: 'Northwind Trading LLC', bank_name: 'Chase', country: 'US' },
@@ -19,7 +21,7 @@ const iso = (ms) => new Date(ms).toISOString();
 
 /** Row `i` of the list, newest first: the spec's Transaction, some with the optional deposit and wire fields. */
 export function row(i) {
-  const created = BASE_MS - i * 37 * 60_000;
+  const created = BASE_MS - i * STEP_MS;
   const amount = 500_000 + ((i * 7919) % 2_000_000) * 100;
   const base = {
     id: uuid(i, 0x7a3c),
@@ -84,16 +86,23 @@ export function row(i) {
   }
 }
 
-/** The response body of one page, in the current envelope with the flat counters. */
-export function pageBody(page, pageSize) {
-  const from = (page - 1) * pageSize;
+/** The index of the newest row created at or before `endDate` (inclusive, as the spec's filter is). */
+function firstAtOrBefore(endDate) {
+  return endDate ? Math.max(0, Math.ceil((BASE_MS - Date.parse(endDate)) / STEP_MS)) : 0;
+}
+
+/** The response body of one page of the rows up to `endDate`, in the current envelope with the flat counters. */
+export function pageBody(page, pageSize, endDate) {
+  const first = firstAtOrBefore(endDate);
+  const total = TOTAL - first;
+  const from = first + (page - 1) * pageSize;
   const transactions = [];
   for (let i = from; i < Math.min(from + pageSize, TOTAL); i++) transactions.push(row(i));
   return JSON.stringify({
     status: 200,
     success: true,
     message: 'Transactions retrieved successfully',
-    data: { transactions, totalCount: TOTAL, page, pageSize, totalPages: Math.ceil(TOTAL / pageSize) },
+    data: { transactions, totalCount: total, page, pageSize, totalPages: Math.ceil(total / pageSize) },
   });
 }
 
@@ -108,7 +117,9 @@ function serve() {
     }
     const page = Number(url.searchParams.get('page') ?? 1);
     const pageSize = Number(url.searchParams.get('pageSize') ?? 20);
-    const body = page === 1 && pageSize === 20 ? fixed : Buffer.from(pageBody(page, pageSize));
+    const endDate = url.searchParams.get('endDate') ?? undefined;
+    const cached = page === 1 && pageSize === 20 && endDate === undefined;
+    const body = cached ? fixed : Buffer.from(pageBody(page, pageSize, endDate));
     res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
     res.end(body);
   });

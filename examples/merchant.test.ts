@@ -2,12 +2,12 @@
  * How a merchant tests its own code with the SDK's mock: MSW serves a stateful fake of the API, faults included.
  */
 import { setupServer } from 'msw/node';
-import { PaymentsClient } from 'payments-service-sdk';
+import { type MajorAmount, PaymentsClient } from 'payments-service-sdk';
 import { createPaymentsMock, DEFAULT_API_KEY } from 'payments-service-sdk/testing';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 
 // The merchant's code under test: pays an invoice exactly once.
-async function payInvoice(client: PaymentsClient, invoice: { id: string; amount: string }) {
+async function payInvoice(client: PaymentsClient, invoice: { id: string; amount: MajorAmount<'NGN'> }) {
   const beneficiary = { bankCode: '000014', accountNumber: '0123456788' };
   const holder = await client.banks.lookup(beneficiary);
   // The service assigns the reference of an NGN payout, so the listing will not show ours: the remark (the

@@ -136,7 +136,7 @@ export async function quickstart({ client, mock, allowWrites, log, visibilityWai
     const guarded = client.withOptions({ payoutLimits: { NGN: '100000.00' } });
     try {
       guarded.payouts.check({
-        amount: '250000',
+        amount: '250000.00',
         currency: 'NGN',
         beneficiary: { ...holder, email: 'a@b.co' },
       });

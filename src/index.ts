@@ -32,6 +32,11 @@ export type { PaginateParams } from './internal/pipeline.js';
 export type { HttpMethod, QueryValue } from './internal/transport.js';
 export type { AppInfo } from './internal/user-agent.js';
 export {
+  BeneficiaryVerificationError,
+  type BeneficiaryVerificationFacts,
+  type BeneficiaryVerificationReason,
+} from './payouts/beneficiary-error.js';
+export {
   PayoutLookupIncompleteError,
   PayoutMayHaveMovedError,
   type PayoutOutcome,
@@ -112,8 +117,9 @@ export {
   createExternalReference,
   type PayoutCheckOptions,
   type PayoutCreateOptions,
-  type Payouts,
-} from './resources/payouts.js';
+  type PayoutVerifyOptions,
+} from './resources/payout-options.js';
+export type { Payouts } from './resources/payouts.js';
 export type { PassThroughListParams, SchemaOptions } from './resources/record-seam.js';
 export type { APIResource } from './resources/resource.js';
 export type { Transactions } from './resources/transactions.js';
@@ -148,13 +154,21 @@ export {
   WITHDRAWAL_METHODS,
   type WithdrawalMethod,
 } from './rules/beneficiary.js';
+export { type BeneficiaryCheckOptions, sameHolderName } from './rules/beneficiary-check.js';
 export { currencyDigits, toMajorUnits, toMinorUnits } from './rules/currency.js';
 export {
+  type CheckedAmount,
   type CheckedCurrency,
   type CurrencyCode,
+  currencySlip,
+  type DecimalDigit,
   KNOWN_CURRENCIES,
   type KnownCurrency,
+  type MajorAmount,
+  type MinorAmount,
   type OneLetterApart,
+  type StatedDigits,
+  type TotalDeducted,
 } from './rules/currency-codes.js';
 export { type LookupParams, LookupParamsSchema } from './rules/lookup.js';
 export {

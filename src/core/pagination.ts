@@ -11,6 +11,17 @@ export type PageInfo = { rows: unknown[] } & Pick<
 /** Loads page `n` of the same list, with the same query and request options. */
 export type PageLoader<T> = (page: number) => Promise<Page<T>>;
 
+/** How a list walks on from a first page, where not by page number (`transactions.list` walks by time). */
+export type PageWalk<T> = (first: Page<T>, maxPages: number) => AsyncGenerator<Page<T>, void, undefined>;
+/** Each page's walk, where it has its own: set by the pipeline, private to the package. */
+const walks = new WeakMap<object, PageWalk<never>>();
+
+/** Page after page from `first`, by its list's walk: by time, or by page number. */
+function pagesFrom<T>(first: Page<T>, maxPages: number): AsyncGenerator<Page<T>, void, undefined> {
+  const walk = walks.get(first) as PageWalk<T> | undefined;
+  return walk ? walk(first, maxPages) : walkPages(first, maxPages);
+}
+
 /** One page of a list, and the way to the next one. */
 export class Page<T> implements AsyncIterable<T> {
   /** The rows of this page. */
@@ -38,9 +49,15 @@ export class Page<T> implements AsyncIterable<T> {
    * Only a list builds a page (through `InternalPage`), so the constructor is private. `info` is as the list's
    * shape reader decided it (the next-page rule lives there, one per shape), its `rows` validated.
    */
-  private constructor({ rows, ...info }: PageInfo, load: PageLoader<T>, response?: ResponseInfo) {
+  private constructor(
+    { rows, ...info }: PageInfo,
+    load: PageLoader<T>,
+    response?: ResponseInfo,
+    walk?: PageWalk<T>,
+  ) {
     Object.assign(this, info, { data: rows, response });
     this.#load = load;
+    if (walk) walks.set(this, walk as unknown as PageWalk<never>);
   }
 
   /** Whether `getNextPage()` has a page to fetch. */
@@ -48,15 +65,18 @@ export class Page<T> implements AsyncIterable<T> {
     return this.hasMore;
   }
 
-  /** Fetches the following page with the query and options this one was fetched with. */
+  /**
+   * Fetches the following page by number, with the query and options this one was fetched with. Walking by
+   * page number may skip or repeat a row that moves meanwhile: `for await` over `transactions.list` walks by time.
+   */
   getNextPage(): Promise<Page<T>> {
     if (!this.hasMore) return Promise.reject(new PaymentsError('No next page: this is the last one'));
     return this.#load(this.page + 1);
   }
 
-  /** Every item from this page to the end of the list, one page in memory at a time. */
+  /** Every item from this page to the end of the list, one page in memory at a time, walked as its list walks. */
   [Symbol.asyncIterator](): AsyncIterator<T> {
-    return rowsOf(walkPages(this));
+    return rowsOf(pagesFrom(this, Number.POSITIVE_INFINITY));
   }
 }
 
@@ -68,6 +88,7 @@ export const InternalPage = Page as unknown as new <T>(
   info: PageInfo & { rows: T[] },
   load: PageLoader<T>,
   response?: ResponseInfo,
+  walk?: PageWalk<T>,
 ) => Page<T>;
 export type InternalPage<T> = Page<T>;
 
@@ -220,7 +241,7 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
   /** Page after page, fetched one at a time, up to `maxPages` (default: the list's own). */
   async *pages(options: { maxPages?: number } = {}): AsyncGenerator<Page<T>, void, undefined> {
     const maxPages = options.maxPages === undefined ? this.#maxPages : assertMaxPages(options.maxPages);
-    yield* walkPages(await this.#firstPage(), maxPages);
+    yield* pagesFrom(await this.#firstPage(), maxPages);
   }
 
   /** Every item of every page: `for await (const item of client.transactions.list())`. */

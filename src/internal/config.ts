@@ -1,5 +1,6 @@
 import { invalid, PaymentsError } from '../core/error.js';
 import { ownData } from '../core/own.js';
+import { type BeneficiaryCheckOptions, checksBeneficiary } from '../rules/beneficiary-check.js';
 import { isUuid } from '../rules/ids.js';
 import { type PayoutLimits, resolvePayoutLimits } from '../rules/payout-limits.js';
 import { AssignedCurrencies } from './assigned-currencies.js';
@@ -12,8 +13,8 @@ import { type AppInfo, TOKEN, userAgent } from './user-agent.js';
 /** The path every endpoint of the spec is relative to. */
 export const API_PREFIX = '/api/v1/external';
 
-/** Options of `new PaymentsClient(...)`. */
-export interface ClientOptions {
+/** Options of `new PaymentsClient(...)`; `verifyBeneficiary`: see `BeneficiaryCheckOptions`. */
+export interface ClientOptions extends BeneficiaryCheckOptions {
   /** API key sent as `X-API-Key`. Default: `PAYMENTS_API_KEY`. */
   apiKey?: string | undefined;
   /** Base URL ending in `/api/v1/external`; an origin alone gets that path appended. Default: `PAYMENTS_BASE_URL`. */
@@ -82,7 +83,7 @@ export interface ClientOptions {
 const CLIENT_OPTION_KEYS = optionKeys<ClientOptions>()([
   'apiKey baseUrl accountId timeout totalTimeout maxResponseBytes maxRetries fetch headers logger logLevel',
   'allowInsecureHttp dangerouslyAllowBrowser appInfo fetchOptions hooks payoutLimits serviceAssignedCurrencies',
-  'walletReferenceQuery',
+  'walletReferenceQuery verifyBeneficiary',
 ]);
 
 /**
@@ -291,6 +292,8 @@ export function resolveConfig(given: ClientOptions, learned?: Set<string>) {
     serviceAssigned: new AssignedCurrencies(assigned, learned),
     walletReferenceQuery,
     payoutLimits: resolvePayoutLimits(options.payoutLimits),
+    /** Whether payout calls check their beneficiary with the service unless a call says otherwise. */
+    verifyBeneficiary: checksBeneficiary(options.verifyBeneficiary, false),
     options,
   };
 }

@@ -14,6 +14,7 @@ import type { Unwrapped } from './envelope.js';
 import { LIST_SHAPES, type ListShape, readPage } from './list-shapes.js';
 import type { LevelLogger } from './logger.js';
 import { jsonPayload, readCommitted, responseOf, shapeError, validate } from './response.js';
+import { type BoundedLoad, walkByTime } from './time-walk.js';
 import { type QueryValue, send, type TransportRequest, type TransportResult } from './transport.js';
 
 /**
@@ -71,6 +72,8 @@ export class Pipeline {
   readonly walletReferenceQuery: ResolvedConfig['walletReferenceQuery'];
   /** The client's payout ceilings (`payoutLimits`), for the payouts resource to check a body against. */
   readonly payoutLimits: ResolvedConfig['payoutLimits'];
+  /** The client's `verifyBeneficiary`: whether payout calls check their beneficiary when they do not say. */
+  readonly verifyBeneficiary: boolean;
 
   constructor(config: ResolvedConfig) {
     this.#config = config;
@@ -78,6 +81,7 @@ export class Pipeline {
     this.serviceAssigned = config.serviceAssigned;
     this.walletReferenceQuery = config.walletReferenceQuery;
     this.payoutLimits = config.payoutLimits;
+    this.verifyBeneficiary = config.verifyBeneficiary;
     // Which of zod's parsers checks responses here, and why: the runtime matrix reads this line to show it.
     if (this.logger.enabled('debug')) {
       const { compiled, why } = validationPath();
@@ -112,17 +116,32 @@ export class Pipeline {
     return { data, response: info };
   }
 
-  /** A list walked page by page; see `PagePromise`. */
-  list<T>(list: PaginateParams<T>, operation = 'paginate'): PagePromise<T> {
+  /**
+   * A list walked page by page; see `PagePromise`. `byTime`: a newest-first listing with `startDate`/`endDate`
+   * (GET /transactions), walked by time unless the caller asked for a page number (see `time-walk.ts`).
+   */
+  list<T>(list: PaginateParams<T>, operation = 'paginate', byTime = false): PagePromise<T> {
     // Resolved on first use, so invalid input rejects the PagePromise like any other failure.
     let query: Record<string, QueryValue> | undefined;
     const options = ownData(list.options);
     const load = (page: number): Promise<Page<T>> => traceCall(operation, (c) => read(page, c), { page });
-    const read = async (page: number, context: CallContext | undefined): Promise<Page<T>> => {
-      const pageQuery = page === 1 && !(query && Object.hasOwn(query, 'page')) ? query : { ...query, page };
+    /** Page `page` of the query with other bounds, for the walk by time. */
+    const bounded: BoundedLoad<T> = ({ page = 1, ...bounds }) =>
+      traceCall(operation, (c) => read(page, c, bounds), { page });
+    const walk = (first: Page<T>, maxPages: number) => {
+      const end = query?.endDate;
+      return walkByTime(first, bounded, { end: typeof end === 'string' ? end : undefined, maxPages });
+    };
+    const read = async (
+      page: number,
+      context: CallContext | undefined,
+      bounds?: Record<string, QueryValue>,
+    ): Promise<Page<T>> => {
+      const asked = bounds ? { ...query, ...bounds } : query;
+      const pageQuery = page === 1 && !(query && Object.hasOwn(query, 'page')) ? asked : { ...asked, page };
       const result = await this.#send({ method: 'GET', path: list.path, query: pageQuery, options }, context);
       const response = responseOf(result);
-      const requested = { page, pageSize: typeof query?.pageSize === 'number' ? query.pageSize : undefined };
+      const requested = { page, pageSize: typeof asked?.pageSize === 'number' ? asked.pageSize : undefined };
       const csv = list.shape === 'csv';
       const unwrapped = csv ? undefined : jsonPayload(response);
       const info = readPage(list.shape, { ...response, unwrapped, requested, rowsKey: list.rowsKey });
@@ -131,7 +150,9 @@ export class Pipeline {
       const rows = schema
         ? info.rows.map((row, i) => validate(schema, row, response, [String(i)]))
         : (info.rows as T[]);
-      return new Page<T>({ ...info, rows }, load, responseInfo(response));
+      // Asked for a page number: the caller walks by page number, as asked.
+      const byPage = !byTime || (query !== undefined && Object.hasOwn(query, 'page'));
+      return new Page<T>({ ...info, rows }, load, responseInfo(response), byPage ? undefined : walk);
     };
     return new PagePromise(async () => {
       // A typo in `shape` must not fall back to detection.

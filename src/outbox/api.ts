@@ -1,11 +1,16 @@
-import type { CurrencyCode, PayoutCreateParams, Transaction } from '../index.js';
+import type { BeneficiaryCheckOptions, CurrencyCode, PayoutCreateParams, Transaction } from '../index.js';
 import type { ReconciliationReport } from '../payouts/reconcile/reconcile.js';
 import type { OutboxReconcileOptions } from './reconcile.js';
 import type { OutboxChange, PayoutRecord, PayoutState } from './types.js';
 import type { WorkOptions, WorkSummary } from './work.js';
 
-/** Options of `enqueue`. */
-export interface EnqueueOptions<Tx = unknown> {
+/**
+ * Options of `enqueue`. `verifyBeneficiary` (default: the client's) checks the beneficiary before the payout is
+ * recorded (`payouts.verify`): a refusal records nothing. The check's requests come before the insert, so inside
+ * your transaction await `enqueue` before you commit (SQLite refuses an insert once the transaction ended); the
+ * payout is not checked again when it is sent.
+ */
+export interface EnqueueOptions<Tx = unknown> extends BeneficiaryCheckOptions {
   /**
    * Your transaction's handle, so the payout commits or rolls back with it: PostgreSQL, the `PoolClient` inside
    * your `BEGIN`; SQLite, the `DatabaseSync` your `BEGIN` ran on. A handle not inside a transaction is refused.
@@ -78,8 +83,8 @@ export interface PayoutOutbox<Tx = unknown> {
    * false`; another payout under the reference, or one whose remark another payout holds (service-assigned
    * currencies), is refused with the fields that differ.
    */
-  enqueue<C extends string = CurrencyCode>(
-    body: PayoutCreateParams<C>,
+  enqueue<C extends string = CurrencyCode, A extends string = string>(
+    body: PayoutCreateParams<C, A>,
     options?: EnqueueOptions<Tx>,
   ): Promise<EnqueueResult>;
   /**

@@ -5,10 +5,12 @@ import type { OutboxChange, PayoutOutboxStore, PayoutRecord, PayoutState } from 
 /**
  * What the outbox needs of a `PaymentsClient`: `check` (the client's own checks and `payoutLimits`) before recording,
  * `assignsReference` to know how the listing recognises a payout, `create` and `search` (the state machine's
- * POST and lookup), and the listing.
+ * POST and lookup), and the listing; `verify` and `verifiesBeneficiaries` where payouts are verified before they
+ * are recorded (`verifyBeneficiary`).
  */
 export type PayoutOutboxClient = {
-  payouts: Pick<PaymentsClient['payouts'], 'check' | 'create' | 'search' | 'assignsReference'>;
+  payouts: Pick<PaymentsClient['payouts'], 'check' | 'create' | 'search' | 'assignsReference'> &
+    Partial<Pick<PaymentsClient['payouts'], 'verify' | 'verifiesBeneficiaries'>>;
   /** The listing, read by tracking rounds. */
   transactions: Pick<PaymentsClient['transactions'], 'list'>;
 };

@@ -1,24 +1,17 @@
-import { createExternalReference, type PayoutCreateParams, RequestValidationError } from '../index.js';
+import { RequestValidationError } from '../index.js';
 import { traceCall } from '../internal/channels.js';
 import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
-import { remarkIssue, remarkKey } from '../payouts/proof/payout-identity.js';
-import type { EnqueueOptions, EnqueueResult, ListOptions, PayoutOutbox } from './api.js';
-import { differences } from './equality.js';
+import type { ListOptions, PayoutOutbox } from './api.js';
+import { enqueuer } from './enqueue.js';
 import { deliver, type Follower, observe, trackRound } from './follow.js';
 import { applyTo } from './life.js';
-import {
-  currencyCode,
-  OUTBOX_OPTION_KEYS,
-  type PayoutOutboxOptions,
-  resolveOptions,
-  wholeNumber,
-} from './options.js';
+import { OUTBOX_OPTION_KEYS, type PayoutOutboxOptions, resolveOptions, wholeNumber } from './options.js';
 import { reconcileOutbox } from './reconcile.js';
-import { archivedRecord, EMPTY_ROW, toRecord } from './record.js';
+import { archivedRecord, toRecord } from './record.js';
 import { step } from './settle.js';
 import type { StepSettings } from './step.js';
-import { answerFromTombstone, archiveArguments } from './tombstones.js';
-import { type OutboxRow, STATES, type StoredBody } from './types.js';
+import { archiveArguments } from './tombstones.js';
+import { type OutboxRow, STATES } from './types.js';
 import { operatorVerbs } from './verbs.js';
 import { work } from './work.js';
 
@@ -32,7 +25,6 @@ export type {
   VerbOptions,
 } from './api.js';
 
-const ENQUEUE_KEYS = optionKeys<EnqueueOptions>()(['tx', 'digits']);
 const LIST_KEYS = optionKeys<ListOptions>()(['state', 'status', 'limit', 'after', 'due', 'dueBefore']);
 
 const invalid = (field: string, message: string) => new RequestValidationError([{ path: [field], message }]);
@@ -78,91 +70,8 @@ export function createPayoutOutbox<Tx = unknown>(options: PayoutOutboxOptions<Tx
   const record = async (row: OutboxRow) => toRecord(row, await store.now());
   const verbs = operatorVerbs(settings.store, owner, record);
 
-  /**
-   * The row as recorded, checked by the client as `payouts.create` checks it (its `payoutLimits` included), so a
-   * refused payout is never recorded; throws before anything is written.
-   */
-  const rowOf = (body: PayoutCreateParams<string>, given: EnqueueOptions<Tx> | undefined): OutboxRow => {
-    refuseUnknownKeys(given, ENQUEUE_KEYS, ['options']);
-    const wire = client.payouts.check(body, { digits: given?.digits });
-    const reference = wire.externalReference ?? createExternalReference('payout');
-    const currency = currencyCode(wire.currency);
-    const { stored, assigned } = storedOf(body, reference, currency, given);
-    if (assigned) {
-      const problem = remarkIssue(stored.body.remark);
-      if (problem) throw invalid('remark', problem);
-    }
-    return {
-      ...EMPTY_ROW,
-      reference,
-      currency,
-      body: stored,
-      remark_key: assigned ? remarkKey(stored.body.remark!) : null,
-    };
-  };
-
-  /** The body as recorded. Listed under a reference the service assigns: recognised by a remark of its own. */
-  const storedOf = (
-    body: PayoutCreateParams<string>,
-    reference: string,
-    currency: string,
-    given: EnqueueOptions<Tx> | undefined,
-  ) => {
-    const assigned = client.payouts.assignsReference(currency);
-    const remark = assigned ? (body.remark ?? reference) : body.remark;
-    const stored: StoredBody = {
-      body: { ...body, externalReference: reference, ...(remark === undefined ? {} : { remark }) },
-      ...(given?.digits === undefined ? {} : { digits: given.digits }),
-    };
-    return { stored, assigned };
-  };
-
-  /**
-   * A body the client refuses now (a `payoutLimits` lowered since, say) may be a payout recorded earlier: the same
-   * payout under its reference is answered with its record, as any repeat is (it was checked when it was
-   * recorded, and may have moved money since). Anything else is the refusal.
-   */
-  const recordedAlready = async (
-    body: PayoutCreateParams<string>,
-    given: EnqueueOptions<Tx> | undefined,
-    refusal: unknown,
-  ): Promise<EnqueueResult> => {
-    const reference = (body as { externalReference?: unknown } | null)?.externalReference;
-    if (!(refusal instanceof RequestValidationError) || typeof reference !== 'string') throw refusal;
-    const existing = await store.get(reference);
-    const archived = existing ? undefined : await store.tombstone(reference);
-    const recorded = existing ?? archived?.row;
-    if (!recorded) throw refusal;
-    const { stored } = storedOf(body, reference, recorded.currency, given);
-    if (differences(recorded.body, stored).length > 0) throw refusal;
-    if (archived) return answerFromTombstone(archived, stored);
-    return { reference, enqueued: false, record: await record(existing!) };
-  };
-
   return {
-    enqueue(body, given) {
-      try {
-        const row = rowOf(body as PayoutCreateParams<string>, given);
-        // Called before any await: with SQLite, the insert runs inside the caller's open transaction.
-        return store.insert(row, given?.tx).then(async (result) => {
-          if (result.inserted)
-            return { reference: row.reference, enqueued: true, record: await record(result.row) };
-          if ('remarkTakenBy' in result) {
-            const message = `is the remark of payout ${result.remarkTakenBy}, recorded earlier: ${row.currency} payouts are listed under a reference the service assigns, so each is recognised by its remark (compared ignoring case and spacing), which must stay unique: give this payout a remark of its own`;
-            throw invalid('remark', message);
-          }
-          if ('archived' in result) return answerFromTombstone(result.archived, row.body);
-          const differ = differences(result.existing.body, row.body);
-          if (differ.length > 0) {
-            const message = `is taken by a payout that differs in ${differ.join(', ')}: if this is the same payout, nothing is needed; if it is a different payout, give it its own reference`;
-            throw invalid('externalReference', message);
-          }
-          return { reference: row.reference, enqueued: false, record: await record(result.existing) };
-        });
-      } catch (error) {
-        return recordedAlready(body as PayoutCreateParams<string>, given, error);
-      }
-    },
+    enqueue: enqueuer({ client, store, record }),
 
     settle(reference) {
       // One `outbox.settle` span (or channel event) around the payout's calls, with the state it ended in.

@@ -1,4 +1,5 @@
 import { APIError } from '../index.js';
+import { currencyDigits, toMajorUnits, toMinorUnits } from '../rules/currency.js';
 import { attentionOf, lapsedLease } from './attention.js';
 import { KEPT } from './sql-tombstones.js';
 import {
@@ -62,13 +63,21 @@ const json = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(v
 
 /**
  * The `body` column read back. A row recorded by an earlier release may hold `amount` as a number of major
- * units, which that release sent as that JSON number: its decimal text sends the same number and passes the
- * checks (a number in `amount` is refused now, so that a minor-unit figure cannot pass for a major one).
+ * units, or as a string without the currency's digits (`'100'` NGN), which that release sent as that JSON number.
+ * It is spelt as the checks take it now (`'100.00'`): the same number goes out, and a row recorded before the
+ * rule is never refused at send time for its spelling. An amount the currency cannot hold is left for the check.
  */
 function storedBody(value: unknown): StoredBody {
   const stored = json<StoredBody>(value);
-  const { amount } = stored.body as { amount?: unknown };
-  if (typeof amount === 'number') Object.assign(stored.body, { amount: String(amount) });
+  const { amount, currency } = stored.body as { amount?: unknown; currency?: unknown };
+  if (typeof amount !== 'number' && typeof amount !== 'string') return stored;
+  let spelt = String(amount);
+  if (stored.digits === undefined && typeof currency === 'string' && currencyDigits(currency) !== undefined) {
+    try {
+      spelt = toMajorUnits(currency, toMinorUnits(currency, amount));
+    } catch {}
+  }
+  Object.assign(stored.body, { amount: spelt });
   return stored;
 }
 const flag = (value: unknown) => value === true || value === 1 || value === 1n || value === '1';

@@ -5,6 +5,7 @@ import {
   ResponseValidationError,
 } from '../core/error.js';
 import type { PostAnswer } from './attempt/state.js';
+import { BeneficiaryVerificationError } from './beneficiary-error.js';
 import { PayoutMayHaveMovedError, PayoutReferenceReusedError } from './payout-outcome.js';
 
 /**
@@ -82,7 +83,9 @@ export function answerOfFailure(error: unknown): PostAnswer {
     return answer.kind === 'refused' || answer.kind === 'unsent' ? { ...answer, error } : answer;
   }
   if (error instanceof PayoutReferenceReusedError) return { kind: 'refused', error };
-  if (error instanceof RequestValidationError) return { kind: 'unsent', error };
+  // Refused before the POST by the SDK: its checks, or `verifyBeneficiary`'s.
+  if (error instanceof RequestValidationError || error instanceof BeneficiaryVerificationError)
+    return { kind: 'unsent', error };
   if (wasAccepted(error)) return { kind: 'accepted', error };
   if (isRefusal(error)) return { kind: 'refused', error };
   return { kind: 'doubt', error, retryAfterMs: askedWaitMs(error), what: postFailure(error) };

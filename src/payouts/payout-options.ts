@@ -1,6 +1,8 @@
 import * as z from 'zod/mini';
+import { invalid } from '../core/error.js';
 import { MAX_TIMEOUT_MS, type RequestOptions } from '../internal/config.js';
 import { optionKeys } from '../internal/option-keys.js';
+import type { BeneficiaryCheckOptions } from '../rules/beneficiary-check.js';
 import { parseRequest } from '../rules/schema.js';
 import type { Transaction } from '../rules/transactions.js';
 import { atLeastOne, isFunction, option, wholeMs } from './option-checks.js';
@@ -35,7 +37,8 @@ export type PayoutAttemptEvent = { attempt: number; externalReference: string } 
 /** Options of `payouts.lookupBeforeRetry`. */
 export interface LookupBeforeRetryOptions
   extends Omit<RequestOptions, 'maxRetries' | 'totalTimeout'>,
-    Omit<SearchOptions, 'until'> {
+    Omit<SearchOptions, 'until'>,
+    BeneficiaryCheckOptions {
   /**
    * How long after a send the listing may still not show a payout the service committed (ms). After a doubt
    * (no answer, a timeout, 408, 429, a 5xx, a 2xx cut short) the payout is sent again only on a complete
@@ -82,7 +85,7 @@ export interface LookupBeforeRetryOptions
 
 export const LOOKUP_BEFORE_RETRY_OPTION_KEYS = optionKeys<LookupBeforeRetryOptions>()([
   'signal timeout maxResponseBytes maxPages headers match maxLookupPages maxAttempts digits visibilityWaits',
-  'lookupFirst since clock windowMarginMs find onAttempt beforePost totalTimeout listingLagMs',
+  'lookupFirst since clock windowMarginMs find onAttempt beforePost totalTimeout listingLagMs verifyBeneficiary',
 ]);
 
 /** `listingLagMs` when not given: the default visibility waits' total. */
@@ -123,4 +126,15 @@ export function checkRecoveryOptions(options: LookupBeforeRetryOptions) {
     waits: options.visibilityWaits ?? [1000, 4000, 10000],
     deadline: total === 0 ? Number.POSITIVE_INFINITY : Date.now() + total,
   };
+}
+
+/** Refuses options that no longer mean what they did: the window has no upper bound. */
+export function refuseUntil(options: object): void {
+  if (Object.hasOwn(options, 'until') && (options as { until?: unknown }).until !== undefined) {
+    throw invalid(
+      ['until'],
+      'is not taken by lookupBeforeRetry: its lookups read from before the first send with no upper bound ' +
+        '(the service may filter by updated_at, or stamp rows by a clock ahead of its own); pass since alone',
+    );
+  }
 }

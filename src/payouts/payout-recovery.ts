@@ -1,4 +1,4 @@
-import { APIUserAbortError, invalid } from '../core/error.js';
+import { APIUserAbortError } from '../core/error.js';
 import type { RequestOptions } from '../internal/config.js';
 import { MAX_RETRY_AFTER_MS } from '../internal/retry.js';
 import { sleep } from '../internal/sleep.js';
@@ -42,6 +42,8 @@ export interface RecoveryDeps {
   ) => PromiseLike<{ payout: Payout; requestId?: string | undefined }>;
   search: (externalReference: string, window: ProofWindow) => Promise<SearchResult>;
   warn?: (message: string) => void;
+  /** The beneficiary check (`verifyBeneficiary`), awaited before the first POST only: a throw sends nothing. */
+  verify?: () => Promise<void>;
 }
 
 /** One call's working set: what the effects below report to, and what the outcome is told from. */
@@ -84,6 +86,7 @@ export async function recoverPayout(
   const fx: AttemptEffects = {
     now: clock,
     beforePost: async (s) => {
+      if (s.sends === 0) await deps.verify?.();
       await options.beforePost?.(s.sends + 1);
       run.notify({ type: 'post', attempt: s.sends + 1 });
       return true;
@@ -285,16 +288,5 @@ function outcomeOf(
       throw new PayoutOutcomeUnknownError(ref, attempts, run.errors, outcome.reason, {
         ...(outcome.cause === undefined ? {} : { cause: outcome.cause }),
       });
-  }
-}
-
-/** Refuses options that no longer mean what they did: the window has no upper bound. */
-export function refuseUntil(options: object): void {
-  if (Object.hasOwn(options, 'until') && (options as { until?: unknown }).until !== undefined) {
-    throw invalid(
-      ['until'],
-      'is not taken by lookupBeforeRetry: its lookups read from before the first send with no upper bound ' +
-        '(the service may filter by updated_at, or stamp rows by a clock ahead of its own); pass since alone',
-    );
   }
 }

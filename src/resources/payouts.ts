@@ -1,9 +1,9 @@
 import { type APIPromise, InternalAPIPromise } from '../core/api-promise.js';
-import { APIUserAbortError, invalid, RequestValidationError } from '../core/error.js';
+import { invalid, RequestValidationError } from '../core/error.js';
 import { ownData, ownField } from '../core/own.js';
-import { type CallContext, count, traceCall } from '../internal/channels.js';
-import { REQUEST_OPTION_KEYS, type RequestOptions } from '../internal/config.js';
-import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
+import { count, traceCall } from '../internal/channels.js';
+import type { RequestOptions } from '../internal/config.js';
+import { refuseUnknownKeys } from '../internal/option-keys.js';
 import type { Call } from '../internal/pipeline.js';
 import type { LookupBeforeRetryOptions } from '../payouts/payout-options.js';
 import type { PayoutOutcome } from '../payouts/payout-outcome.js';
@@ -17,6 +17,7 @@ import {
   splitTrackOptions,
   type TrackPayoutOptions,
 } from '../payouts/tracking/tracker-options.js';
+import { checksBeneficiary } from '../rules/beneficiary-check.js';
 import type { CurrencyCode } from '../rules/currency-codes.js';
 import {
   type Payout,
@@ -24,52 +25,43 @@ import {
   PayoutSchema,
   type PayoutWire,
   payoutBodySchema,
-  referenceIssue,
   toWire,
 } from '../rules/payout.js';
 import { limitIssue } from '../rules/payout-limits.js';
 import { parseRequest } from '../rules/schema.js';
 import type { Transaction } from '../rules/transactions.js';
-import { searchDepsOf } from './payout-search.js';
+import {
+  beneficiaryCheck,
+  CREATE_OPTION_KEYS,
+  type PayoutCheckOptions,
+  type PayoutCreateOptions,
+  type PayoutVerifyOptions,
+  refuseCheckOptions,
+} from './payout-options.js';
+import { searchDepsOf, searchOnce } from './payout-search.js';
 import { APIResource, lazyModule } from './resource.js';
 
-/** Options of `payouts.check`. */
-export interface PayoutCheckOptions {
-  /**
-   * Minor-unit digits of the currency, for checking the amount before sending. Needed only where the spec
-   * does not state them (USDC, USDT): without it such an `amount` is sent as given and the service judges it,
-   * and an `amountMinor` cannot be converted.
-   */
-  digits?: number | undefined;
-}
-
-/** Per-call options of `payouts.create`. */
-export interface PayoutCreateOptions extends RequestOptions, PayoutCheckOptions {}
-
-const CHECK_OPTION_KEYS = optionKeys<PayoutCheckOptions>()(['digits']);
 /**
  * Payout recovery and lookup (src/payouts/), and what judges a POST's answer: loaded on the first call that needs
  * them (`create` before its POST leaves), see payouts/recovery.ts.
  */
 const recovery = lazyModule(() => import('../payouts/recovery.js'));
-const CREATE_OPTION_KEYS = optionKeys<PayoutCreateOptions>()([...REQUEST_OPTION_KEYS, 'digits']);
-
-/** A fresh reference for a payout. Persist it before sending, so a crash cannot lose it. */
-export function createExternalReference(prefix = 'payout'): string {
-  return `${prefix}_${globalThis.crypto.randomUUID().replaceAll('-', '')}`;
-}
 
 /** Bank payouts. */
 export class Payouts extends APIResource {
+  /** `verifyBeneficiary`, when on for a call: the one check, with the bank codes this client keeps. */
+  readonly #checkBeneficiary = beneficiaryCheck(this.client, this.api.verifyBeneficiary, recovery);
+
   /**
    * POST /payouts: sends money to a bank account, once: never retried. A refusal (a 4xx but 408 and 429) is
    * thrown as its `APIError`: nothing moved. Any other failure (no answer, a timeout, 408, 429, a 5xx, a 2xx
    * whose body is lost) may have moved money: `PayoutMayHaveMovedError`, whose message says how to resume. An
    * answer that is another payout under the reference sent is `PayoutReferenceReusedError`. Use
-   * `lookupBeforeRetry` for a payout that is safe to retry.
+   * `lookupBeforeRetry` for a payout that is safe to retry. With `verifyBeneficiary`, the beneficiary is checked
+   * first: a `BeneficiaryVerificationError` sends nothing.
    */
-  create<C extends string = CurrencyCode>(
-    body: PayoutCreateParams<C>,
+  create<C extends string = CurrencyCode, A extends string = string>(
+    body: PayoutCreateParams<C, A>,
     options?: PayoutCreateOptions,
   ): APIPromise<Payout> {
     let sent: SentPayout | undefined;
@@ -77,10 +69,11 @@ export class Payouts extends APIResource {
     const call = this.api.call(async () => {
       refuseUnknownKeys(options, CREATE_OPTION_KEYS);
       // The pipeline copies the request options; `digits` is read here, from an own property only.
-      const { digits: _, ...rest } = options ?? {};
+      const { digits: _, verifyBeneficiary: __, ...rest } = options ?? {};
       const digits = ownField(options, 'digits');
       const wire = this.check(body, { digits });
       await recovery(); // a module that cannot load fails the call here, before anything is sent
+      await this.#checkBeneficiary(wire, ownField(options, 'verifyBeneficiary'), rest);
       sent = { body: wire, assigned: this.assignsReference(wire.currency), abortedBefore, digits };
       return this.#post(wire, rest);
     }, 'payouts.create');
@@ -98,13 +91,14 @@ export class Payouts extends APIResource {
    * Checks a payout body as `create` does, sending nothing: every field, the amount in its currency, and the
    * client's `payoutLimits`. Throws a `RequestValidationError` naming the field; returns the body as it would
    * be sent (`amount` the major-unit JSON number the spec asks for). `lookupBeforeRetry` and the outbox's
-   * `enqueue` check through it too; call it yourself before saving a payout you will send later.
+   * `enqueue` check through it too; call it yourself before saving a payout you will send later. It sends
+   * nothing, so it does not check the beneficiary with the service: `verify` does both.
    */
-  check<C extends string = CurrencyCode>(
-    body: PayoutCreateParams<C>,
+  check<C extends string = CurrencyCode, A extends string = string>(
+    body: PayoutCreateParams<C, A>,
     options: PayoutCheckOptions = {},
   ): PayoutWire {
-    refuseUnknownKeys(options, CHECK_OPTION_KEYS, ['options']);
+    refuseCheckOptions(options);
     const digits = ownField(options, 'digits');
     const parsed = parseRequest(payoutBodySchema(digits), body);
     const { wire, major } = toWire(parsed, digits);
@@ -118,6 +112,28 @@ export class Payouts extends APIResource {
     return wire;
   }
 
+  /**
+   * What `create` does before its POST, sending no payout: `check`, then with `verifyBeneficiary` (this call's,
+   * else the client's) the beneficiary check (NGN: GET /banks, POST /lookup; a `BeneficiaryVerificationError`).
+   * Resolves the body as it would be sent. The outbox's `enqueue` verifies through it before it records.
+   */
+  async verify<C extends string = CurrencyCode, A extends string = string>(
+    body: PayoutCreateParams<C, A>,
+    options: PayoutVerifyOptions = {},
+  ): Promise<PayoutWire> {
+    const given = ownData(options);
+    refuseUnknownKeys(given, CREATE_OPTION_KEYS, ['options']);
+    const { digits, verifyBeneficiary, ...rest } = given;
+    const wire = this.check(body, { digits });
+    await this.#checkBeneficiary(wire, verifyBeneficiary, rest);
+    return wire;
+  }
+
+  /** Whether a payout call that does not say checks its beneficiary: the client's `verifyBeneficiary`. */
+  get verifiesBeneficiaries(): boolean {
+    return this.api.verifyBeneficiary;
+  }
+
   #post(body: PayoutWire, options?: RequestOptions): Call<Payout> {
     const traced =
       body.externalReference === undefined ? undefined : { externalReference: body.externalReference };
@@ -129,8 +145,8 @@ export class Payouts extends APIResource {
    * 429, 5xx, an unreadable 2xx) it looks for the payout by `externalReference` in the transaction listing
    * before trying again. Throws `PayoutOutcomeUnknownError` if it still cannot tell.
    */
-  async lookupBeforeRetry<C extends string = CurrencyCode>(
-    body: PayoutCreateParams<C> & { externalReference: string },
+  async lookupBeforeRetry<C extends string = CurrencyCode, A extends string = string>(
+    body: PayoutCreateParams<C, A> & { externalReference: string },
     given: LookupBeforeRetryOptions = {},
   ): Promise<PayoutOutcome> {
     return traceCall('payouts.lookupBeforeRetry', async (context) => {
@@ -148,6 +164,7 @@ export class Payouts extends APIResource {
       // First of all: a typo such as `lookupfirst` would send the payout without looking (a second payout).
       refuseUnknownKeys(options, LOOKUP_BEFORE_RETRY_OPTION_KEYS);
       const checked = this.check(body, { digits: options.digits });
+      checksBeneficiary(options.verifyBeneficiary, false); // a bad value is refused before anything is sent
       if (!checked.externalReference) {
         const message =
           'is required: create one with createExternalReference() and persist it before sending';
@@ -179,7 +196,9 @@ export class Payouts extends APIResource {
       const payout = { ...checked, externalReference: checked.externalReference! };
       try {
         const warn = (message: string) => this.api.logger.log('warn', message);
-        const outcome = await recoverPayout({ post, search, warn }, payout, options);
+        const { signal, timeout, headers, verifyBeneficiary: on } = options;
+        const verify = () => this.#checkBeneficiary(checked, on, { signal, timeout, headers });
+        const outcome = await recoverPayout({ post, search, warn, verify }, payout, options);
         if (context) Object.assign(context, { outcome: outcome.status, attempts: outcome.attempts });
         return outcome;
       } catch (error) {
@@ -206,7 +225,7 @@ export class Payouts extends APIResource {
     given: FindByReferenceOptions = {},
   ): Promise<Transaction | null> {
     return traceCall('payouts.findByReference', async (context) => {
-      const result = await this.#search(externalReference, given, context);
+      const result = await searchOnce(recovery, this.#searchDeps(), externalReference, given, context);
       if (result.found) return result.found;
       if (result.complete) return null;
       const { PayoutLookupIncompleteError } = await recovery();
@@ -221,28 +240,9 @@ export class Payouts extends APIResource {
    * A request that fails is `complete: false` with its message. The outbox and the MCP server decide with it.
    */
   async search(externalReference: string, given: FindByReferenceOptions = {}): Promise<SearchResult> {
-    return traceCall('payouts.lookup', (context) => this.#search(externalReference, given, context));
-  }
-
-  /** `search` and `findByReference`, each in its own traced call. */
-  async #search(ref: string, given: FindByReferenceOptions, context: CallContext | undefined) {
-    const { FIND_BY_REFERENCE_OPTION_KEYS, SearchOptionsSchema, searchFor, windowOf } = await recovery();
-    const options = ownData(given);
-    refuseUnknownKeys(options, FIND_BY_REFERENCE_OPTION_KEYS);
-    const problem = referenceIssue(ref);
-    if (problem) throw invalid(['externalReference'], problem);
-    parseRequest(SearchOptionsSchema, options);
-    if (context) context.externalReference = ref;
-    const pages = () => count(context, 'pages');
-    try {
-      const result = await searchFor(this.#searchDeps(), ref, windowOf(options), options, pages);
-      if (context) context.found = Boolean(result.found);
-      return result;
-    } catch (error) {
-      if (error instanceof RequestValidationError || error instanceof APIUserAbortError) throw error;
-      const reason = `the listing could not be read (${(error as Error).message})`;
-      return { complete: false, reason, error } satisfies SearchResult;
-    }
+    return traceCall('payouts.lookup', (context) =>
+      searchOnce(recovery, this.#searchDeps(), externalReference, given, context),
+    );
   }
 
   /**

@@ -7,6 +7,7 @@ import type { Pipeline } from '../internal/pipeline.js';
 import type { QueryValue } from '../internal/transport.js';
 import type { ListTransactions } from '../payouts/proof/listing-proof.js';
 import { parseRequest, type Schema } from '../rules/schema.js';
+import type { Banks } from './banks.js';
 
 /**
  * A namespace of endpoints: sends through the pipeline, and reaches other namespaces through the client (the
@@ -16,6 +17,7 @@ export abstract class APIResource {
   /** @internal Only the client builds its namespaces. */
   constructor(
     protected readonly client: {
+      readonly banks: Pick<Banks, 'list' | 'lookup'>;
       readonly transactions: { list: ListTransactions };
       readonly wallet: { readonly transactions: { list: WalletList } };
     },

@@ -13,7 +13,9 @@ import { APIResource } from './resource.js';
 export class Transactions extends APIResource {
   /**
    * Lists transactions, newest first. Failed ones are left out unless `status: 'failed'`; for currency, type
-   * or reference filters use `wallet.transactions.list`.
+   * or reference filters use `wallet.transactions.list`. `for await`, `.pages()` and `.toArray()` walk by time
+   * (each query ends at the last row read), so a row present for the whole walk is read exactly once, whatever
+   * happens to the listing meanwhile; given a `page`, they walk by page number from it instead.
    */
   list(params: TransactionListParams = {}, options?: RequestOptions): PagePromise<TransactionListItem> {
     return this.api.list(
@@ -26,6 +28,7 @@ export class Transactions extends APIResource {
         options,
       },
       'transactions.list',
+      true,
     );
   }
 }

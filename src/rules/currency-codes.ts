@@ -109,3 +109,45 @@ export type CheckedCurrency<C extends string> = string extends C
           : `did you mean ${Slip}? ${C} is one letter away from it, and no currency the spec names`
         : never
     : never;
+
+/** One decimal digit, as a template-literal type spells an amount. */
+export type DecimalDigit = '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9';
+
+/**
+ * Minor-unit digits of the codes the spec names, for the compiler. `currencyDigits` is the run-time source; a
+ * test holds the two equal. USDC and USDT are left out: the spec does not state their smallest unit.
+ */
+export type StatedDigits = { NGN: 2; USD: 2; XAF: 0 };
+
+/**
+ * A major-unit amount as a payout takes it in currency `C`: exactly its digits for the codes the spec names
+ * (`'2500.00'` in NGN and USD, `'2500'` in XAF), any decimal string otherwise (checked at run time).
+ */
+export type MajorAmount<C extends string> = string extends C
+  ? string
+  : Uppercase<C> extends keyof StatedDigits
+    ? StatedDigits[Uppercase<C>] extends 0
+      ? `${bigint}`
+      : `${bigint}.${DecimalDigit}${DecimalDigit}`
+    : string;
+
+/**
+ * A payout's `amount` as written (`A`) in currency `C`: itself when spelt with the currency's digits, else a
+ * message the compiler shows in its place. `String(kobo)` is any `string`, so it never passes for NGN.
+ */
+export type CheckedAmount<C extends string, A extends string> =
+  A extends MajorAmount<C>
+    ? A
+    : `${Uppercase<C>} amounts in MAJOR units need ${StatedDigits[Uppercase<C> & keyof StatedDigits] extends 0 ? "no decimals, e.g. '2500'" : "exactly 2 decimals, e.g. '2500.00'"} (a string literal, or toMajorUnits()); whole minor units go in amountMinor`;
+
+declare const totalDeducted: unique symbol;
+/**
+ * The total a payout deducted, in MINOR units: `destination_amount + fee_amount`. A number for arithmetic and
+ * display; as `amountMinor` it does not compile, since sending it again would pay the fee on top (send
+ * `destination_amount`). The brand is a type only: nothing of it exists at run time.
+ */
+export type TotalDeducted = number & {
+  readonly [totalDeducted]: 'the total deducted (destination plus fee): send destination_amount';
+};
+/** Whole minor units as a payout takes them: any number but a `TotalDeducted`. */
+export type MinorAmount = number & { readonly [totalDeducted]?: never };

@@ -1,24 +1,25 @@
 import * as z from 'zod/mini';
 import { invalid, PaymentsError } from '../core/error.js';
+import type { MajorAmount } from './currency-codes.js';
 
 /**
  * Minor-unit digits. The spec states amounts in "the smallest unit of its currency" and gives NGN kobo and USD
  * cents. For ISO 4217 currencies the digits are a published fact (XAF 0, KWD 3, most 2). USDC and USDT are not
  * ISO currencies and the spec does not give their smallest unit, so no digits are assumed for them.
  */
-const ZERO_DIGIT = new Set('XAF XOF JPY KRW UGX RWF GNF KMF VND CLP PYG VUV XPF BIF DJF'.split(' '));
+const ZERO_DIGIT = new Set('XAF XOF JPY KRW UGX RWF GNF KMF VND CLP PYG VUV XPF BIF DJF ISK UYI'.split(' '));
 const THREE_DIGIT = new Set('BHD IQD JOD KWD LYD OMR TND'.split(' '));
-/** Currencies the spec lists whose smallest unit it does not state. */
-const UNSTATED = new Set(['USDC', 'USDT']);
+const FOUR_DIGIT = new Set(['CLF', 'UYW']);
 
 /**
- * Minor-unit digits of a currency code (any case): 0 for XAF, 3 for KWD, 2 for other ISO codes, and
- * `undefined` for USDC and USDT, whose smallest unit the spec does not state.
+ * Minor-unit digits of a currency code (any case), where they are a fact: a three-letter code is read as ISO
+ * 4217 (0 for XAF, 3 for KWD, 2 for NGN, USD and most others). `undefined` for any other code (USDC, USDT): the
+ * spec does not state their smallest unit, so the caller passes `digits`.
  */
 export function currencyDigits(currency: string): number | undefined {
   const code = currency.trim().toUpperCase();
-  if (UNSTATED.has(code)) return undefined;
-  return ZERO_DIGIT.has(code) ? 0 : THREE_DIGIT.has(code) ? 3 : 2;
+  if (!/^[A-Z]{3}$/.test(code)) return undefined;
+  return ZERO_DIGIT.has(code) ? 0 : THREE_DIGIT.has(code) ? 3 : FOUR_DIGIT.has(code) ? 4 : 2;
 }
 
 /**
@@ -67,8 +68,11 @@ export function toMinorUnits(currency: string, major: string | number, given?: n
   return minor === 0 ? 0 : minor;
 }
 
-/** Minor units to a major-unit decimal string: `toMajorUnits('NGN', 500050) === '5000.50'`. */
-export function toMajorUnits(currency: string, minor: number, given?: number): string {
+/**
+ * Minor units to a major-unit decimal string, spelt as a payout's `amount` takes it (exactly the currency's
+ * digits): `toMajorUnits('NGN', 500050) === '5000.50'`, `toMajorUnits('XAF', 2500) === '2500'`.
+ */
+export function toMajorUnits<C extends string>(currency: C, minor: number, given?: number): MajorAmount<C> {
   const digits = digitsOf(currency, given);
   // Not "Invalid request": the value may well have come from a response (which is validated as safe integers).
   if (!Number.isSafeInteger(minor)) {
@@ -76,7 +80,7 @@ export function toMajorUnits(currency: string, minor: number, given?: number): s
   }
   const text = String(Math.abs(minor)).padStart(digits + 1, '0');
   const point = text.length - digits;
-  return `${minor < 0 ? '-' : ''}${text.slice(0, point)}${digits ? `.${text.slice(point)}` : ''}`;
+  return `${minor < 0 ? '-' : ''}${text.slice(0, point)}${digits ? `.${text.slice(point)}` : ''}` as MajorAmount<C>;
 }
 
 /**
@@ -120,4 +124,26 @@ export function majorOf(
   } catch (error) {
     return { issue: (error as Error).message.replace(/^.*?: /, '') };
   }
+}
+
+/**
+ * What is wrong with a payout's `amount`, a major-unit decimal string, if anything. Where the currency's digits
+ * are a fact (`currencyDigits`), it must carry exactly them (`'2500.00'` in NGN, `'2500'` in XAF): minor units
+ * written as a major string (`'250000'` kobo) would otherwise pay 100 times the amount. A caller's `digits`
+ * (USDC, USDT) is a ceiling, as is the amount's own decimals where none is known.
+ */
+export function majorSpellingIssue(currency: string, amount: string, digits?: number): string | undefined {
+  const places = digits === undefined ? currencyDigits(currency) : undefined;
+  const text = amount.trim();
+  const written = /^-?\d+(?:\.(\d*))?$/.exec(text);
+  const issue = amountIssue(currency, amount, digits);
+  if (issue || places === undefined || !written || (written[1]?.length ?? 0) === places) return issue;
+  const code = currency.trim().toUpperCase();
+  const minor = toMinorUnits(code, text);
+  const why = `must carry ${places ? `exactly ${places} decimals` : 'no decimals'} in ${code}, so that minor units cannot pass as major ones`;
+  const major = `'${toMajorUnits(code, minor)}' (or amountMinor: ${minor})`;
+  // A whole number may be minor units meant: spell both readings.
+  if (written[1] !== undefined || places === 0) return `${why}: write ${major}`;
+  const asMinor = `'${toMajorUnits(code, Number(text))}' (or amountMinor: ${Number(text)})`;
+  return `${why}: ${major} is ${toMajorUnits(code, minor)} ${code}; if ${text} is in minor units, write ${asMinor}`;
 }

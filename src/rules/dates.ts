@@ -39,3 +39,31 @@ export const dateFilter = z.pipe(
   ]),
   z.transform((value) => (value instanceof Date ? value.toISOString() : value)),
 );
+
+/**
+ * The latest instant a printed `created_at` can stand for. The service may store a finer time than it prints
+ * (`…:05Z` for a row stored at `…:05.700`) and filter on what it stores; ending the next query at the printed
+ * value would drop the rows of that second older than the row, so the fraction is filled with 9s to the
+ * nanosecond. A walk by time skips rows read again by `id`.
+ */
+export function latestInstant(printed: string): string {
+  return printed.replace(
+    /(T\d{2}:\d{2}:\d{2})(?:\.(\d+))?/i,
+    (_, time: string, fraction = '') => `${time}.${fraction.padEnd(9, '9')}`,
+  );
+}
+
+/**
+ * The instant one nanosecond before the earliest a printed full timestamp can stand for (`…:05.120Z` stands
+ * for `…:05.120000000` to `…:05.120999999`), in UTC: where a walk by time goes on once every row of an instant
+ * has been read.
+ */
+export function justBefore(printed: string): string {
+  const m = /^(.+T\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:\d{2})$/i.exec(printed);
+  if (!m) throw new TypeError(`not a full timestamp: ${printed}`);
+  const nanos =
+    BigInt(Date.parse(`${m[1]}${m[3]}`)) * 1_000_000n + BigInt((m[2] ?? '').padEnd(9, '0').slice(0, 9)) - 1n;
+  const second = nanos / 1_000_000_000n - (nanos < 0n && nanos % 1_000_000_000n !== 0n ? 1n : 0n);
+  const fraction = nanos - second * 1_000_000_000n;
+  return `${new Date(Number(second) * 1000).toISOString().slice(0, 19)}.${String(fraction).padStart(9, '0')}Z`;
+}

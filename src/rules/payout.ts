@@ -1,8 +1,16 @@
 import * as z from 'zod/mini';
 import type { FieldIssue } from '../core/error.js';
 import { ownField } from '../core/own.js';
-import { amountIssue, majorOf, minorUnits } from './currency.js';
-import { type CheckedCurrency, type CurrencyCode, currencySlip } from './currency-codes.js';
+import { accountNumberIssues } from './beneficiary-check.js';
+import { amountIssue, majorOf, majorSpellingIssue, minorUnits } from './currency.js';
+import {
+  type CheckedAmount,
+  type CheckedCurrency,
+  type CurrencyCode,
+  currencySlip,
+  type MinorAmount,
+  type TotalDeducted,
+} from './currency-codes.js';
 import { isUuid } from './ids.js';
 import {
   extraIssues,
@@ -151,14 +159,14 @@ export function payoutBodySchema(digits?: number) {
         } else if (typeof currency === 'string') {
           const problem =
             typeof amount === 'string'
-              ? amountIssue(currency, amount, digits)
+              ? majorSpellingIssue(currency, amount, digits)
               : Number.isSafeInteger(amountMinor)
                 ? (majorOf(currency, amountMinor as number, digits) as { issue?: string }).issue
                 : undefined;
           if (problem)
             issue(ctx, amount === undefined ? 'amountMinor' : 'amount', problem, amount ?? amountMinor);
         }
-        ctx.issues.push(...extraIssues(body.extra, PAYOUT_FIELDS));
+        ctx.issues.push(...extraIssues(body.extra, PAYOUT_FIELDS), ...accountNumberIssues(body));
       },
       { when: () => true },
     ),
@@ -170,17 +178,22 @@ export const PayoutCreateSchema = payoutBodySchema();
 // Both amount forms are optional in the schema's input: exactly one is checked at run time, and stated below.
 type RequestInput = z.input<typeof PayoutCreateSchema>;
 
-/** A payout's amount in MAJOR units, as a decimal string (`amount: '2500.00'`). */
-export type PayoutMajorAmount = {
-  [K in keyof Pick<z.input<typeof PayoutCreateSchema>, 'amount'>]-?: string;
+/**
+ * A payout's amount in MAJOR units, as a decimal string with exactly the currency's digits (`amount: '2500.00'`
+ * in NGN, `'2500'` in XAF). `C` and `A` are the currency and the amount as written.
+ */
+export type PayoutMajorAmount<C extends string = CurrencyCode, A extends string = string> = {
+  [K in keyof Pick<z.input<typeof PayoutCreateSchema>, 'amount'>]-?: CheckedAmount<C, A>;
 } & { amountMinor?: undefined };
 /** A payout's amount in whole MINOR units (`amountMinor: 250000`). */
 export type PayoutMinorAmount = {
-  [K in keyof Pick<z.input<typeof PayoutCreateSchema>, 'amountMinor'>]-?: number;
+  [K in keyof Pick<z.input<typeof PayoutCreateSchema>, 'amountMinor'>]-?: MinorAmount;
 } & { amount?: undefined };
 /** The amount of a payout: `amount` in MAJOR units (a decimal string), or `amountMinor` in MINOR units. Not both. */
 // The major form last: a body that fits neither is explained against it ("'number' is not assignable to 'string'").
-export type PayoutAmount = PayoutMinorAmount | PayoutMajorAmount;
+export type PayoutAmount<C extends string = CurrencyCode, A extends string = string> =
+  | PayoutMinorAmount
+  | PayoutMajorAmount<C, A>;
 
 /** The fields of a payout body besides its amount and currency. */
 export interface PayoutFields
@@ -191,10 +204,10 @@ export interface PayoutFields
  * `amountMinor`, whole MINOR units), the currency, the beneficiary, and the optional fields. `C` is the currency
  * as written, so that a code one letter away from a known one (`'NGX'`) does not compile.
  */
-export type PayoutCreateParams<C extends string = CurrencyCode> = PayoutFields & {
+export type PayoutCreateParams<C extends string = CurrencyCode, A extends string = string> = PayoutFields & {
   // Mapped over the schema's own `currency`, so its note is the one the editor shows.
   [K in keyof Pick<z.input<typeof PayoutCreateSchema>, 'currency'>]: CheckedCurrency<C>;
-} & PayoutAmount;
+} & PayoutAmount<C, A>;
 
 /** A payout body as it goes on the wire: `amount` the major-unit JSON number the spec asks for. */
 export type PayoutWire = Omit<z.input<typeof PayoutCreateSchema>, 'extra' | 'amount' | 'amountMinor'> & {
@@ -268,10 +281,10 @@ export const PayoutSchema = looseObject({
   destination_amount: minorUnits,
   /**
    * The total deducted, in MINOR units (kobo, cents): `destination_amount + fee_amount`. The request's
-   * `amount` was in major units; this one is not (NGN 2,500.00 with a 25.00 fee is `252500`): to send it again,
-   * pass it as `amountMinor`.
+   * `amount` was in major units; this one is not (NGN 2,500.00 with a 25.00 fee is `252500`): to pay the same again,
+   * send `destination_amount` as `amountMinor` (this one does not compile there: it would pay the fee on top).
    */
-  amount: minorUnits,
+  amount: minorUnits as unknown as z.ZodMiniType<TotalDeducted, number>,
   /** The beneficiary as the service recorded it. */
   beneficiary: looseObject({
     /** NIP institution code, from `banks.list()`. */

@@ -188,7 +188,7 @@ describe('case 3: a remark that identifies a payout is normalised and checked li
     const { client, hooks, posts, withdrawals } = rig({
       invented: { normaliseRemark: (r) => r.trim().replace(/\s+/g, ' ') },
     });
-    expect(() => remarkMatch({ remark: ' Invoice 78 ', amount: '5000', currency: 'NGN' })).toThrow(
+    expect(() => remarkMatch({ remark: ' Invoice 78 ', amount: '5000.00', currency: 'NGN' })).toThrow(
       RequestValidationError,
     );
     expect(posts()).toBe(0);
@@ -259,12 +259,12 @@ describe('case 3: a remark that identifies a payout is normalised and checked li
       visibilityWaits: [0],
     });
     const enqueue = (remark: string, amount: string) =>
-      outbox.enqueue({ amount, currency: 'NGN', beneficiary: BENEFICIARY, remark });
-    expect(((await rejection(enqueue('Invoice 42 ', '5000'))) as RequestValidationError).field).toBe(
+      outbox.enqueue({ amount: amount as `${bigint}.00`, currency: 'NGN', beneficiary: BENEFICIARY, remark });
+    expect(((await rejection(enqueue('Invoice 42 ', '5000.00'))) as RequestValidationError).field).toBe(
       'remark',
     );
-    await enqueue('Invoice 42', '5000');
-    expect(((await rejection(enqueue('invoice  42', '7000'))) as RequestValidationError).field).toBe(
+    await enqueue('Invoice 42', '5000.00');
+    expect(((await rejection(enqueue('invoice  42', '7000.00'))) as RequestValidationError).field).toBe(
       'remark',
     );
     expect(posts()).toBe(0);

@@ -192,10 +192,16 @@ describe('a list walk always ends', () => {
       const asked = Number(new URL(req.url ?? '/', base).searchParams.get('page') ?? 1);
       json(res, 200, page(asked, asked % 2 ? [1, 2] : [3, 4]));
     };
-    const error = await rejection(client().transactions.list({ pageSize: 2 }).toArray());
+    // By page number (the caller asked for page 1): the third page repeats the first.
+    const error = await rejection(client().transactions.list({ pageSize: 2, page: 1 }).toArray());
     expect(error).toBeInstanceOf(PaginationError);
     expect(requests).toBe(3);
     figure(`two-page cycle: stopped after ${requests} requests`);
+    // By time: the rows share one instant; the listing contradicts itself within a few queries.
+    requests = 0;
+    const byTime = await rejection(client().transactions.list({ pageSize: 2 }).toArray());
+    expect(byTime).toBeInstanceOf(PaginationError);
+    expect(requests).toBeLessThanOrEqual(5);
   });
 
   it('hasMore forever with fresh rows, or totalPages 1e12, is bounded by maxPages', async () => {
@@ -203,8 +209,12 @@ describe('a list walk always ends', () => {
       const asked = Number(new URL(req.url ?? '/', base).searchParams.get('page') ?? 1);
       json(res, 200, page(asked, [asked * 2, asked * 2 + 1], { totalPages: 1e12, hasMore: true }));
     };
-    const rows = await client().transactions.list({ pageSize: 2 }, { maxPages: 50 }).toArray();
+    const rows = await client().transactions.list({ pageSize: 2, page: 1 }, { maxPages: 50 }).toArray();
     expect(rows).toHaveLength(100);
+    expect(requests).toBe(50);
+    // The walk by time counts its queries the same way.
+    requests = 0;
+    await client().transactions.list({ pageSize: 2 }, { maxPages: 50 }).toArray();
     expect(requests).toBe(50);
   });
 });

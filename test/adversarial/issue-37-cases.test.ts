@@ -123,7 +123,8 @@ const STORES: Array<[string, () => PayoutOutboxStore<unknown>]> = [
 /** A payout body with a reference and a remark unique to it; NGN unless `extra` says otherwise. */
 interface Body {
   amount: string;
-  currency: 'NGN' | 'XAF' | 'USD';
+  /** Wide, as a code read from a merchant's database is: the amount is then checked at run time. */
+  currency: string;
   beneficiary: PayoutCreateParams['beneficiary'];
   remark: string;
   externalReference: string;

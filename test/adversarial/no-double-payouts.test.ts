@@ -77,7 +77,7 @@ const client = newClient();
 const beneficiary = BENEFICIARY;
 /** A payout in the scenario's currency; the remark is how a merchant recognises its NGN payouts (`match`). */
 const payout = (s: Scenario, ref: string): PayoutCreateParams & { externalReference: string } => ({
-  amount: s.currency === 'NGN' ? '1000' : '100.50',
+  amount: s.currency === 'NGN' ? '1000.00' : '100.50',
   currency: s.currency,
   beneficiary,
   remark: `inv ${ref}`,

@@ -520,10 +520,10 @@ type PayoutBody = Record<string, unknown>;
 const BENEFICIARY_FIELDS = ['accountName', 'accountNumber', 'bankName', 'bankCode', 'email'];
 const payoutValid: fc.Arbitrary<PayoutBody> = fc.record(
   {
-    // MAJOR units as a decimal string: with decimals, or a whole number of them.
+    // MAJOR units as a decimal string with the currency's two decimals, fractional or whole.
     amount: fc.oneof(
       fc.integer({ min: 1, max: 10 ** 11 }).map((minor) => toMajorUnits('NGN', minor)),
-      fc.integer({ min: 1, max: 10 ** 9 }).map(String),
+      fc.integer({ min: 1, max: 10 ** 9 }).map((major) => `${major}.00`),
     ),
     // Any case: the spec asks for "a currency code", not an upper-case one.
     currency: fc.constantFrom('NGN', 'USD', 'ngn'),

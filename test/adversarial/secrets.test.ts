@@ -274,7 +274,7 @@ describe('the canary key never leaks', { timeout: 60_000 }, () => {
       'amount',
       () =>
         client.payouts.create({
-          amount: '1.234',
+          amount: '1.234' as never,
           currency: 'NGN',
           beneficiary: { accountName: 'A', accountNumber: NUBAN, bankName: 'B', bankCode: '1', email: 'e' },
         }),
@@ -335,7 +335,7 @@ describe('the canary key never leaks', { timeout: 60_000 }, () => {
       () =>
         makeClient({ maxRetries: 0 }).payouts.lookupBeforeRetry(
           {
-            amount: '5000',
+            amount: '5000.00',
             currency: 'NGN',
             beneficiary: {
               accountName: 'ADA',

@@ -21,7 +21,7 @@ it('waitForFinal sees a payout completed after 150 later payouts were created', 
   const mock = createPaymentsMock({ invented: { dateRangeField: 'updated_at' } });
   const client = new PaymentsClient({ apiKey: DEFAULT_API_KEY, baseUrl: mock.baseUrl, fetch: mock.fetch });
   const body = {
-    amount: '25.00',
+    amount: '25.00' as const,
     currency: 'USD' as const,
     beneficiary: BENEFICIARY,
     externalReference: 'upd-track-1',

@@ -25,7 +25,7 @@ it('lookupFirst after a lost answer: a payout completed after 150 later rows is 
   };
   const client = new PaymentsClient({ apiKey: DEFAULT_API_KEY, baseUrl: mock.baseUrl, fetch });
   const body = {
-    amount: '5000.00',
+    amount: '5000.00' as const,
     currency: 'NGN' as const,
     beneficiary: BENEFICIARY,
     remark: 'Invoice upd-walk-1',

@@ -21,7 +21,7 @@ export const BENEFICIARY = {
 
 /** A 1,000 NGN payout to `BENEFICIARY` under `externalReference`. */
 export function ngnPayout(externalReference: string) {
-  return { amount: '1000', currency: 'NGN', beneficiary: BENEFICIARY, externalReference };
+  return { amount: '1000.00', currency: 'NGN', beneficiary: BENEFICIARY, externalReference };
 }
 
 export { drive as settle, useFakeClock } from './clock.js';

@@ -47,7 +47,7 @@ describe.each<[string, () => PaymentsMock]>([
     const m = target();
     const client = clientFor(m);
     const payout = await client.payouts.create({
-      amount: '10',
+      amount: '10.00',
       currency: 'USD',
       beneficiary: BENEFICIARY,
       externalReference: 'env-1',

@@ -120,7 +120,7 @@ describe('payouts.create', () => {
 
   it('a repeated externalReference returns the original payout and deducts once', async () => {
     const client = clientFor(mock);
-    const body = { amount: '2000', currency: 'NGN', beneficiary: BENEFICIARY, externalReference: 'dup-1' };
+    const body = { amount: '2000.00', currency: 'NGN', beneficiary: BENEFICIARY, externalReference: 'dup-1' };
     const first = await client.payouts.create(body);
     const second = await client.payouts.create(body);
     expect(second).toEqual(first);
@@ -130,7 +130,11 @@ describe('payouts.create', () => {
 
   it('an amount the currency cannot represent is refused before sending', async () => {
     const error = await rejection(
-      clientFor(mock).payouts.create({ amount: '10.005', currency: 'NGN', beneficiary: BENEFICIARY }),
+      clientFor(mock).payouts.create({
+        amount: '10.005' as never,
+        currency: 'NGN',
+        beneficiary: BENEFICIARY,
+      }),
     );
     expect(error).toBeInstanceOf(RequestValidationError);
     expect((error as RequestValidationError).field).toBe('amount');
@@ -158,7 +162,7 @@ describe('payouts.create', () => {
 
 describe('payouts.lookupBeforeRetry', () => {
   const body = (externalReference: string) => ({
-    amount: '5000',
+    amount: '5000.00',
     currency: 'NGN',
     beneficiary: BENEFICIARY,
     externalReference,

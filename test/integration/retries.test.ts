@@ -101,7 +101,7 @@ describe('retries against mock faults', () => {
   it('a 429 on POST /payouts is not retried by payouts.create either', async () => {
     mock.faults.next({ status: 429, retryAfter: 1, match: 'POST /payouts' });
     const error = await rejection(
-      clientFor(mock).payouts.create({ amount: '1000', currency: 'NGN', beneficiary: BENEFICIARY }),
+      clientFor(mock).payouts.create({ amount: '1000.00', currency: 'NGN', beneficiary: BENEFICIARY }),
     );
     expect(error).toBeInstanceOf(PayoutMayHaveMovedError);
     expect((error as PayoutMayHaveMovedError).cause).toBeInstanceOf(RateLimitError);

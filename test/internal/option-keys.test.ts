@@ -146,6 +146,7 @@ describe('the documented options of each bag are never refused', () => {
       serviceAssignedCurrencies: ['XAF'],
       walletReferenceQuery: (reference) => ({ reference }),
       payoutLimits: { NGN: '5000000.00' },
+      verifyBeneficiary: false,
     };
     expect(() => new PaymentsClient(all)).not.toThrow();
   });
@@ -163,7 +164,8 @@ describe('the documented options of each bag are never refused', () => {
     };
     const page = await client.transactions.list({ pageSize: 10 }, options);
     expect(page.data.length).toBeGreaterThan(0);
-    const create: Required<PayoutCreateOptions> = { ...options, digits: 2 };
+    // USD: verifyBeneficiary asks the service nothing (the spec has no name enquiry for it).
+    const create: Required<PayoutCreateOptions> = { ...options, digits: 2, verifyBeneficiary: true };
     await expect(client.payouts.create(usd('all-1'), create)).resolves.toMatchObject({
       external_reference: 'all-1',
     });
@@ -191,6 +193,7 @@ describe('the documented options of each bag are never refused', () => {
       onAttempt: () => {},
       beforePost: () => {},
       totalTimeout: 60_000,
+      verifyBeneficiary: true,
     };
     await expect(client.payouts.lookupBeforeRetry(usd('all-2'), lookup)).resolves.toMatchObject({
       status: 'created',

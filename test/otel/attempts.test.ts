@@ -10,7 +10,12 @@ import { points, useTracing } from './spans.js';
 
 const { mock } = useMock();
 const { spans, metrics } = useTracing();
-const payout = { amount: '5000', currency: 'NGN', beneficiary: BENEFICIARY, externalReference: 'cut-ref-1' };
+const payout = {
+  amount: '5000.00',
+  currency: 'NGN',
+  beneficiary: BENEFICIARY,
+  externalReference: 'cut-ref-1',
+};
 
 /** The attempt spans and the call span of the last call, as `[error.type, status code]`. */
 function outcome() {

@@ -126,7 +126,7 @@ describe('instrumentPayments, switched on and off', () => {
 
   it('recordReference: true adds the external reference to payout spans; off by default', async () => {
     const payout = {
-      amount: '5000',
+      amount: '5000.00',
       currency: 'NGN',
       beneficiary: BENEFICIARY,
       externalReference: 'inv-2041',

@@ -28,7 +28,7 @@ afterEach(async () => {
   await metrics.meterProvider.shutdown();
 });
 const payout = (externalReference: string) => ({
-  amount: '5000',
+  amount: '5000.00',
   currency: 'NGN',
   beneficiary: BENEFICIARY,
   externalReference,

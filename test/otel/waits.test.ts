@@ -10,7 +10,7 @@ import { useTracing } from './spans.js';
 const { mock } = useMock({ assignNgnReferences: false });
 const { spans } = useTracing();
 const payout = (externalReference: string) => ({
-  amount: '5000',
+  amount: '5000.00',
   currency: 'NGN',
   beneficiary: BENEFICIARY,
   externalReference,

@@ -44,7 +44,7 @@ async function pausedThenCrashed(pauseMs: number) {
     },
   });
   const { reference } = await outbox.enqueue({
-    amount: '5000',
+    amount: '5000.00',
     currency: 'NGN',
     beneficiary: BENEFICIARY,
     remark: 'Invoice review2-window',

@@ -196,7 +196,7 @@ describe('reconcile and list --status', () => {
       });
       const outbox = createPayoutOutbox({ client, store, timeout: 2000, visibilityWaits: [0] });
       const body = (externalReference: string) => ({
-        amount: '7',
+        amount: '7.00',
         currency: 'USD',
         beneficiary: BENEFICIARY,
         externalReference,
@@ -233,7 +233,7 @@ describe('reconcile and list --status', () => {
       );
       expect(json).toMatchObject({ complete: true, listed: 3, rows: [{ kind: 'unrecorded' }] });
       const failed = await cli('list', '--status', 'failed', '--db', db);
-      expect(failed.stdout).toMatch(/^rec-failed\s+created\s+7 USD/m);
+      expect(failed.stdout).toMatch(/^rec-failed\s+created\s+7.00 USD/m);
       expect(failed.stdout).not.toMatch(/rec-ok/);
       expect(await cli('reconcile', '--from', from, '--to', to, '--db', db)).toMatchObject({
         code: 2,
@@ -294,7 +294,7 @@ describe('list --limit', () => {
     });
     const outbox = createPayoutOutbox({ client, store, timeout: 1000, visibilityWaits: [0], maxLookups: 1 });
     const body = (externalReference: string) => ({
-      amount: '3',
+      amount: '3.00',
       currency: 'USD',
       beneficiary: BENEFICIARY,
       externalReference,

@@ -48,7 +48,7 @@ function contract(name: string, open: () => Promise<PayoutOutboxStore<unknown>>)
     const sent = async (reference: string, extra: object = {}) => {
       const box = outbox();
       await box.enqueue({
-        amount: '10',
+        amount: '10.00',
         currency: 'USD',
         beneficiary: BENEFICIARY,
         externalReference: reference,

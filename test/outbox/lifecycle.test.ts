@@ -61,12 +61,12 @@ function setup(
 }
 
 const usd = (externalReference: string) => ({
-  amount: '25',
+  amount: '25.00',
   currency: 'USD',
   beneficiary: BENEFICIARY,
   externalReference,
 });
-const ngn = (remark: string) => ({ amount: '5000', currency: 'NGN', beneficiary: BENEFICIARY, remark });
+const ngn = (remark: string) => ({ amount: '5000.00', currency: 'NGN', beneficiary: BENEFICIARY, remark });
 
 describe('the outbox follows its payouts', () => {
   it('a created payout is followed to completed: its status, when it changed and became final, its hooks once', async () => {

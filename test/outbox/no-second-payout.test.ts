@@ -76,7 +76,7 @@ it('serviceAssignedCurrencies adds to NGN: an NGN payout whose answer was lost i
   const { client, posts, made } = scripted(['commit-and-drop'], ['XAF']);
   const { outbox, settleTimes } = outboxOver(client);
   const { reference: ref } = await outbox.enqueue({
-    amount: '5000',
+    amount: '5000.00',
     currency: 'NGN',
     beneficiary: BENEFICIARY,
     remark: 'Invoice 77',
@@ -103,7 +103,7 @@ for (const remark of ['', ' ', ' Invoice 78 ', 'Invoice 78 ', 'Invoice\n78']) {
     const { client, posts } = scripted([]);
     const { outbox } = outboxOver(client);
     const error = await outbox
-      .enqueue({ amount: '5000', currency: 'NGN', beneficiary: BENEFICIARY, remark })
+      .enqueue({ amount: '5000.00', currency: 'NGN', beneficiary: BENEFICIARY, remark })
       .catch((e) => e);
     expect(error).toBeInstanceOf(RequestValidationError);
     expect((error as RequestValidationError).field).toBe('remark');
@@ -131,7 +131,7 @@ it('a row of a service-assigned currency without a remark to match is never sent
   expect(posts()).toBe(1);
 });
 
-const usd = { amount: '25', currency: 'USD', beneficiary: BENEFICIARY, externalReference: 'dup-1' };
+const usd = { amount: '25.00', currency: 'USD', beneficiary: BENEFICIARY, externalReference: 'dup-1' };
 const refusals = {
   '409 duplicate': () =>
     Response.json({ status: false, message: 'Duplicate externalReference' }, { status: 409 }),

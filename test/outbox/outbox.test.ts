@@ -57,8 +57,18 @@ function ledger(mock: PaymentsMock, key: string) {
     );
 }
 
-const ngn = (extra: object = {}) => ({ amount: '5000', currency: 'NGN', beneficiary: BENEFICIARY, ...extra });
-const usd = (extra: object = {}) => ({ amount: '25', currency: 'USD', beneficiary: BENEFICIARY, ...extra });
+const ngn = (extra: object = {}) => ({
+  amount: '5000.00',
+  currency: 'NGN',
+  beneficiary: BENEFICIARY,
+  ...extra,
+});
+const usd = (extra: object = {}) => ({
+  amount: '25.00',
+  currency: 'USD',
+  beneficiary: BENEFICIARY,
+  ...extra,
+});
 
 describe('payout outbox', () => {
   it('records an NGN payout, sends it once and keeps what the service answered', async () => {
@@ -221,7 +231,7 @@ describe('payout outbox', () => {
     const { outbox } = setup();
     await outbox.enqueue(ngn({ remark: 'Invoice 42' }));
     for (const remark of ['Invoice 42', 'invoice  42', 'INVOICE 42']) {
-      const twin = await rejection(outbox.enqueue(ngn({ remark, amount: '7000' })));
+      const twin = await rejection(outbox.enqueue(ngn({ remark, amount: '7000.00' })));
       expect(twin).toBeInstanceOf(RequestValidationError);
       expect((twin as RequestValidationError).field).toBe('remark');
     }
@@ -231,7 +241,7 @@ describe('payout outbox', () => {
       enqueued: false,
       record: { state: 'pending' },
     });
-    const changed = await rejection(outbox.enqueue(usd({ externalReference: 'inv-43', amount: '26' })));
+    const changed = await rejection(outbox.enqueue(usd({ externalReference: 'inv-43', amount: '26.00' })));
     expect((changed as RequestValidationError).field).toBe('externalReference');
     expect(await outbox.list()).toHaveLength(2);
   });
@@ -264,9 +274,33 @@ describe('payout outbox', () => {
     database.exec(`CREATE TEMP TABLE old AS SELECT * FROM payout_outbox WHERE reference = 'new-1';
       UPDATE old SET reference = 'old-1', body = '${body}';
       INSERT INTO payout_outbox SELECT * FROM old;`);
-    expect((await outbox.get('old-1'))?.body).toMatchObject({ amount: '25.5' });
+    // Spelt as the checks take it now: USD carries two decimals.
+    expect((await outbox.get('old-1'))?.body).toMatchObject({ amount: '25.50' });
     expect(await outbox.settle('old-1')).toMatchObject({ state: 'created' });
     expect(JSON.parse(posts.at(-1)!)).toMatchObject({ amount: 25.5, externalReference: 'old-1' });
+  });
+
+  it('refuses, sending nothing, a never-sent row whose recorded body no longer passes the checks', async () => {
+    const { client, posts } = setup();
+    // A row recorded before the 10-digit NUBAN rule: its account has 9 digits.
+    const database = new DatabaseSync(':memory:');
+    const store = sqliteOutboxStore({ database });
+    await store.migrate();
+    const outbox = createPayoutOutbox({ client, store, timeout: 2000, visibilityWaits: [0] });
+    await outbox.enqueue(ngn({ externalReference: 'old-nuban', remark: 'Invoice old-nuban' }));
+    const sent = posts.length;
+    const row = database.prepare("SELECT body FROM payout_outbox WHERE reference = 'old-nuban'").get() as {
+      body: string;
+    };
+    const body = JSON.parse(row.body);
+    body.body.beneficiary.accountNumber = '012345678';
+    database
+      .prepare("UPDATE payout_outbox SET body = ? WHERE reference = 'old-nuban'")
+      .run(JSON.stringify(body));
+    const settled = await outbox.settle('old-nuban');
+    expect(settled).toMatchObject({ state: 'refused' });
+    expect(settled?.reason).toMatch(/no longer passes the checks, so nothing was sent: .*10-digit/);
+    expect(posts.length).toBe(sent);
   });
 
   it('takes only a client that can check a body (payouts.check)', () => {

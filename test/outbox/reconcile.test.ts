@@ -28,7 +28,13 @@ function setup() {
     logLevel: 'off',
   });
   const pay = (externalReference: string, currency = 'USD', extra: object = {}) =>
-    client.payouts.create({ amount: '100', currency, beneficiary: BENEFICIARY, externalReference, ...extra });
+    client.payouts.create({
+      amount: '100.00',
+      currency,
+      beneficiary: BENEFICIARY,
+      externalReference,
+      ...extra,
+    });
   return { mock, client, pay };
 }
 

@@ -30,7 +30,7 @@ it("a payout whose sends were recorded by a wrong clock is looked up across that
     listingLagMs: 0,
   });
   const { reference } = await outbox.enqueue({
-    amount: '5000',
+    amount: '5000.00',
     currency: 'NGN',
     beneficiary: BENEFICIARY,
     remark: 'Invoice review2-doubt',

@@ -36,7 +36,7 @@ async function setup() {
   return { outbox, posts, made: () => mock.account().transactions.length - before };
 }
 
-const ngn = (remark: string) => ({ amount: '5000', currency: 'NGN', beneficiary: BENEFICIARY, remark });
+const ngn = (remark: string) => ({ amount: '5000.00', currency: 'NGN', beneficiary: BENEFICIARY, remark });
 
 it('a claim made while the application has a transaction open on the same handle does not send the payout twice', async () => {
   const { outbox, posts, made } = await setup();

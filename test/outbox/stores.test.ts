@@ -222,7 +222,7 @@ function contract(name: string, open: () => Promise<Opened>) {
         externalReference: body.externalReference,
         currency: 'usd',
         beneficiary: { ...BENEFICIARY },
-        amount: '150000',
+        amount: '150000.00',
       };
       expect(await box.enqueue(rebuilt)).toMatchObject({ enqueued: false, reference: first.reference });
       const other = (await rejection(

@@ -50,7 +50,7 @@ function rig(store: PayoutOutboxStore<unknown>) {
 
 /** A payout whose remark holds its reference, so each POST can be counted by it. */
 const payout = (reference: string, currency: 'NGN' | 'USD', extra: object = {}) => ({
-  amount: '5000.00',
+  amount: '5000.00' as const,
   currency,
   beneficiary: BENEFICIARY,
   externalReference: reference,

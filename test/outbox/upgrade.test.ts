@@ -155,8 +155,9 @@ async function upgradeAndCheck(store: PayoutOutboxStore<unknown>) {
       return {
         reference,
         state,
-        // The first version kept the amount as a number; it reads back as its decimal text, the same number sent.
-        body: { ...JSON.parse(body).body, amount: String(JSON.parse(body).body.amount) },
+        // The first version kept the amount as a number; it reads back as its decimal text in the currency's
+        // digits (100 NGN is '100.00'), the same number sent.
+        body: { ...JSON.parse(body).body, amount: `${JSON.parse(body).body.amount}.00` },
         matchRemark: remark ?? undefined,
         createdAt: created,
         updatedAt: updated,
@@ -302,7 +303,7 @@ async function keepsTombstones(outbox: ReturnType<typeof createPayoutOutbox>) {
   await outbox.work({ until: 'drained', drainWithinMs: 0 });
   expect((await outbox.archive({ before: new Date(Date.now() + 60_000) })).archived).toEqual(['old-v2']);
   const again = await outbox.enqueue({
-    amount: '30',
+    amount: '30.00',
     currency: 'USD',
     beneficiary: BENEFICIARY,
     externalReference: 'old-v2',

@@ -187,7 +187,7 @@ function ledger(mock: PaymentsMock, key: string) {
 }
 
 const bodyOf = (w: World, reference: string) => ({
-  amount: w.currency === 'NGN' ? '5000' : '25',
+  amount: w.currency === 'NGN' ? ('5000.00' as const) : ('25.00' as const),
   currency: w.currency,
   beneficiary: BENEFICIARY,
   externalReference: reference,

@@ -23,7 +23,7 @@ import {
 
 const server = useServer();
 const body: PayoutCreateParams & { externalReference: string } = {
-  amount: '5000',
+  amount: '5000.00',
   currency: 'USD',
   beneficiary: PAYOUT_BENEFICIARY,
   externalReference: 'inv-77',

@@ -231,7 +231,7 @@ describe('findByReference and lookupFirst: resuming after a crash', () => {
     expect(incomplete).toBeInstanceOf(PayoutOutcomeUnknownError);
     const ngn = await rejection(
       client.payouts.lookupBeforeRetry(
-        { ...usd('crash-4'), amount: '1000', currency: 'NGN' },
+        { ...usd('crash-4'), amount: '1000.00', currency: 'NGN' },
         {
           ...FAST,
           lookupFirst: true,

@@ -28,7 +28,7 @@ function setup() {
     },
   });
   const pay = (externalReference: string) =>
-    client.payouts.create({ amount: '250', currency: 'USD', beneficiary: BENEFICIARY, externalReference });
+    client.payouts.create({ amount: '250.00', currency: 'USD', beneficiary: BENEFICIARY, externalReference });
   return { mock, client, listings, pay };
 }
 

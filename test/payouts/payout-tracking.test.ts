@@ -42,7 +42,13 @@ function setup(options: PaymentsMockOptions = {}) {
     },
   });
   const pay = (externalReference: string, currency = 'USD', extra: object = {}) =>
-    client.payouts.create({ amount: '250', currency, beneficiary: BENEFICIARY, externalReference, ...extra });
+    client.payouts.create({
+      amount: '250.00',
+      currency,
+      beneficiary: BENEFICIARY,
+      externalReference,
+      ...extra,
+    });
   return { mock, client, listings, pay };
 }
 

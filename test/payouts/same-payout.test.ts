@@ -3,6 +3,9 @@ import type { Payout, PayoutWire, Transaction } from '../../src/index.js';
 import { payoutDifferences, rowDifferences } from '../../src/payouts/same-payout.js';
 import { BENEFICIARY } from '../helpers/fixtures.js';
 
+/** A payout's total deducted, typed as a response carries it. */
+const total = (minor: number) => minor as Payout['amount'];
+
 const sent: PayoutWire = {
   amount: 10,
   currency: 'USD',
@@ -19,7 +22,7 @@ const answer: Payout = {
   fee_amount: 10,
   created_at: '2026-11-24T09:00:00Z',
   destination_amount: 1000,
-  amount: 1010,
+  amount: 1010 as Payout['amount'],
   beneficiary: { bank_code: '000013', bank_name: 'Guaranty Trust Bank', account_name: 'ADAEZE KEMI OKAFOR' },
 };
 
@@ -46,7 +49,7 @@ describe('payoutDifferences: the answer to a POST against what was sent', () => 
   });
 
   it('takes the amount sent as destination_amount, or as the total deducted (a fee taken out of it)', () => {
-    const netOfFee = { ...answer, destination_amount: 990, amount: 1000 };
+    const netOfFee = { ...answer, destination_amount: 990, amount: total(1000) };
     expect(payoutDifferences(sent, netOfFee)).toEqual([]);
   });
 
@@ -95,10 +98,10 @@ describe('payoutDifferences: the answer to a POST against what was sent', () => 
 
   it('compares an amount in a currency of unstated digits by any digits, whatever digits the caller believes', () => {
     const usdt = { ...sent, currency: 'USDT', amount: 1.5 };
-    const sixDigits = { ...answer, destination_amount: 1_500_000, amount: 1_510_000 };
+    const sixDigits = { ...answer, destination_amount: 1_500_000, amount: total(1_510_000) };
     expect(payoutDifferences(usdt, sixDigits)).toEqual([]);
     // The caller said 6, the service counts 2: the same payout all the same.
-    const twoDigits = { ...answer, destination_amount: 150, amount: 151 };
+    const twoDigits = { ...answer, destination_amount: 150, amount: total(151) };
     expect(payoutDifferences(usdt, twoDigits, { digits: 6 })).toEqual([]);
     const found = payoutDifferences({ ...usdt, amount: 900 }, sixDigits);
     expect(found).toEqual([
@@ -108,8 +111,8 @@ describe('payoutDifferences: the answer to a POST against what was sent', () => 
 
   it('compares XAF in whole francs, or in the digits the caller gives', () => {
     const xaf = { ...sent, currency: 'XAF', amount: 5000 };
-    const centimes = { ...answer, destination_amount: 500_000, amount: 505_000 };
-    expect(payoutDifferences(xaf, { ...answer, destination_amount: 5000, amount: 5050 })).toEqual([]);
+    const centimes = { ...answer, destination_amount: 500_000, amount: total(505_000) };
+    expect(payoutDifferences(xaf, { ...answer, destination_amount: 5000, amount: total(5050) })).toEqual([]);
     expect(fields(payoutDifferences(xaf, centimes))).toEqual(['amount']);
     expect(payoutDifferences(xaf, centimes, { digits: 2 })).toEqual([]);
   });

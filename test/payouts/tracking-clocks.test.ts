@@ -38,7 +38,7 @@ function setup(options: { dateHeader?: boolean; clockOffsetMs?: number } = {}) {
     },
   });
   const pay = (externalReference: string) =>
-    client.payouts.create({ amount: '250', currency: 'USD', beneficiary: BENEFICIARY, externalReference });
+    client.payouts.create({ amount: '250.00', currency: 'USD', beneficiary: BENEFICIARY, externalReference });
   return { mock, client, pay, warnings, listings };
 }
 

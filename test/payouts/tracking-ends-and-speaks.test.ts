@@ -37,7 +37,7 @@ function setup(logLevel: 'info' | 'off' = 'info') {
 it('waitForFinal of an NGN payout asked for by its own reference alone gives up at 30 minutes, saying what to pass', async () => {
   const { client, lines } = setup();
   await client.payouts.create({
-    amount: '1000',
+    amount: '1000.00',
     currency: 'NGN',
     beneficiary: BENEFICIARY,
     externalReference: 'ngn-by-reference',
@@ -62,7 +62,7 @@ it('waitForFinal of an NGN payout asked for by its own reference alone gives up 
 it('a payout given with its currency, or found, is not given the hint; totalTimeout 0 still means no limit', async () => {
   const { client } = setup('off');
   const usd = await client.payouts.create({
-    amount: '10',
+    amount: '10.00',
     currency: 'USD',
     beneficiary: BENEFICIARY,
     externalReference: 'usd-slow',

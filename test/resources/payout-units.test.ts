@@ -4,7 +4,12 @@
  * nothing reaches the mock. A JavaScript caller's body is typed here `as never`: the compiler would refuse it.
  */
 import { describe, expect, it } from 'vitest';
-import { type Payout, type PayoutCreateParams, RequestValidationError } from '../../src/index.js';
+import {
+  type Payout,
+  type PayoutCreateParams,
+  RequestValidationError,
+  toMajorUnits,
+} from '../../src/index.js';
 import { createPayoutOutbox, memoryOutboxStore } from '../../src/outbox/index.js';
 import { BENEFICIARY, clientFor, rejection, useMock } from '../helpers/mock.js';
 
@@ -91,6 +96,72 @@ describe('the unit of a payout amount', () => {
   });
 });
 
+describe("a major amount carries exactly its currency's digits", () => {
+  it("minor units written as a major string ('250000' kobo, '2500' in NGN) are refused, with both spellings", async () => {
+    const kobo = await refused(
+      clientFor(mock).payouts.create({ amount: '250000', currency: 'NGN', beneficiary } as never),
+    );
+    expect(kobo.field).toBe('amount');
+    expect(kobo.message).toBe(
+      "Invalid request: amount: must carry exactly 2 decimals in NGN, so that minor units cannot pass as major ones: '250000.00' (or amountMinor: 25000000) is 250000.00 NGN; if 250000 is in minor units, write '2500.00' (or amountMinor: 250000)",
+    );
+    const short = await refused(
+      clientFor(mock).payouts.create({ amount: '2500.5', currency: 'usd', beneficiary } as never),
+    );
+    expect(short.message).toBe(
+      "Invalid request: amount: must carry exactly 2 decimals in USD, so that minor units cannot pass as major ones: write '2500.50' (or amountMinor: 250050)",
+    );
+    const xaf = await refused(
+      clientFor(mock).payouts.create({ amount: '2500.00', currency: 'XAF', beneficiary } as never),
+    );
+    expect(xaf.message).toBe(
+      "Invalid request: amount: must carry no decimals in XAF, so that minor units cannot pass as major ones: write '2500' (or amountMinor: 2500)",
+    );
+    // The ceiling the README suggests does not let the slip through either.
+    const capped = clientFor(mock, { payoutLimits: { NGN: '5000000.00' } });
+    await refused(capped.payouts.create({ amount: String(250_000), currency: 'NGN', beneficiary } as never));
+  });
+
+  it('the right spelling of every currency whose digits are known is sent; USDC and USDT keep their own decimals', async () => {
+    const client = recording();
+    posted.length = 0;
+    await client.payouts.create({ amount: '2500.00', currency: 'NGN', beneficiary });
+    await client.payouts.create({ amount: '2500', currency: 'XAF', beneficiary });
+    await client.payouts
+      .create({ amount: '12.345', currency: 'KWD', beneficiary } as never)
+      .catch(() => undefined);
+    await client.payouts.create({ amount: '100', currency: 'USDT', beneficiary });
+    await client.payouts.create({ amount: '100.5', currency: 'USDC', beneficiary });
+    expect(posted.map((body) => (body as { amount: unknown }).amount)).toEqual([
+      2500, 2500, 12.345, 100, 100.5,
+    ]);
+    // KES is ISO 4217 with two decimals: the same rule holds for codes the spec does not name.
+    const kes = await refused(
+      clientFor(mock).payouts.create({ amount: '2500', currency: 'KES', beneficiary }),
+    );
+    expect(kes.message).toContain('must carry exactly 2 decimals in KES');
+  });
+
+  it('lookupBeforeRetry, payouts.check and the outbox refuse the slip too, sending and recording nothing', async () => {
+    const body = { amount: '250000', currency: 'NGN', beneficiary, externalReference: 'kobo-1' } as never;
+    for (const lookupFirst of [false, true]) {
+      await refused(clientFor(mock).payouts.lookupBeforeRetry(body, { lookupFirst }));
+    }
+    expect(() => clientFor(mock).payouts.check(body)).toThrow(/exactly 2 decimals in NGN/);
+    const outbox = createPayoutOutbox({ client: clientFor(mock), store: memoryOutboxStore() });
+    await refused(outbox.enqueue(body));
+    expect(await outbox.list()).toEqual([]);
+  });
+
+  it('toMajorUnits spells a minor amount the way a payout takes it', async () => {
+    const client = recording();
+    posted.length = 0;
+    await client.payouts.create({ amount: toMajorUnits('NGN', 250_000), currency: 'NGN', beneficiary });
+    await client.payouts.create({ amount: toMajorUnits('XAF', 2_500), currency: 'XAF', beneficiary });
+    expect(posted.map((body) => (body as { amount: unknown }).amount)).toEqual([2500, 2500]);
+  });
+});
+
 describe('the currency code', () => {
   it('a code one letter away from one the spec names is refused, with the one meant', async () => {
     for (const [currency, meant] of [
@@ -111,9 +182,16 @@ describe('the currency code', () => {
   it('other codes, and the real ones one letter away, are sent for the service to judge', async () => {
     const client = recording();
     posted.length = 0;
-    for (const currency of ['XOF', 'BSD', 'KES', 'USDP']) {
+    for (const [currency, amount] of [
+      ['XOF', '10'],
+      ['BSD', '10.00'],
+      ['KES', '10.00'],
+      ['USDP', '10'],
+    ]) {
       // The mock may take or refuse it: what matters is that the SDK sent it as given.
-      await client.payouts.create({ amount: '10', currency, beneficiary }).catch(() => undefined);
+      await client.payouts
+        .create({ amount: amount!, currency: currency!, beneficiary })
+        .catch(() => undefined);
     }
     expect(posted.map((body) => (body as { currency: unknown }).currency)).toEqual([
       'XOF',
@@ -150,16 +228,19 @@ describe('payoutLimits', () => {
       destination_amount: 1_000_000,
     });
     await expect(
-      limited().payouts.create({ amount: ' 10000 ', currency: ' usd', beneficiary }),
+      limited().payouts.create({ amount: ' 10000.00 ' as never, currency: ' usd', beneficiary }),
     ).resolves.toBeTruthy();
   });
 
   it('lookupBeforeRetry: refused before any lookup or POST, lookupFirst included', async () => {
     for (const lookupFirst of [false, true]) {
       const error = await refused(
-        limited().payouts.lookupBeforeRetry({ ...usd('20000'), externalReference: 'cap-1' }, { lookupFirst }),
+        limited().payouts.lookupBeforeRetry(
+          { ...usd('20000.00'), externalReference: 'cap-1' },
+          { lookupFirst },
+        ),
       );
-      expect(error.message).toContain('20000 USD is over the payout ceiling of 10000.00 USD');
+      expect(error.message).toContain('20000.00 USD is over the payout ceiling of 10000.00 USD');
     }
   });
 

@@ -163,7 +163,7 @@ describe('payouts.create: an answer that is neither a commitment nor a refusal m
   it('a currency whose references the service assigns is resumed with a match', async () => {
     server.use(http.post(`${BASE}/payouts`, () => fail(502, 'bad gateway')));
     const error = await makeClient()
-      .payouts.create({ ...body, currency: 'NGN' })
+      .payouts.create({ ...body, currency: 'NGN' as string })
       .catch((x: unknown) => x);
     expect(error).toBeInstanceOf(PayoutMayHaveMovedError);
     expect((error as Error).message).toMatch(/lookupFirst: true, match: remarkMatch\(/);

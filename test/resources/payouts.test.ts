@@ -56,7 +56,7 @@ describe('payouts.create', () => {
   });
 
   it.each([
-    [{ amount: '0' }, 'amount', 'greater than 0'],
+    [{ amount: '0.00' }, 'amount', 'greater than 0'],
     [{ amount: '-5' }, 'amount', 'greater than 0'],
     [{ amount: '5000.505' }, 'amount', '2 decimal places'],
     [{ amount: 'five' }, 'amount', 'not a decimal number'],

@@ -1,4 +1,4 @@
-import { HttpResponse, http } from 'msw';
+import { http } from 'msw';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
   isLegacyTransaction,
@@ -6,7 +6,7 @@ import {
   type Transaction,
   type TransactionListItem,
 } from '../../src/index.js';
-import { BASE, legacyOk, makeClient, ok, transaction, useServer } from '../helpers/server.js';
+import { BASE, legacyOk, listingAnswer, makeClient, ok, transaction, useServer } from '../helpers/server.js';
 
 const server = useServer();
 
@@ -141,8 +141,32 @@ describe('transactions.list', () => {
     await expect(makeClient().transactions.list()).rejects.toThrow(/Unexpected response shape/);
   });
 
-  it('walks every page with for await', async () => {
-    capture(() => HttpResponse.json({}));
+  it('walks every page with for await, each query ending at the last row read', async () => {
+    const rows = [1, 2, 3, 4, 5].map((n) =>
+      transaction(n, { created_at: `2026-11-01T10:00:0${6 - n}.000Z` }),
+    );
+    const asked: (string | null)[] = [];
+    server.use(
+      http.get(`${BASE}/transactions`, ({ request }) => {
+        asked.push(new URL(request.url).searchParams.get('endDate'));
+        return listingAnswer(request, rows);
+      }),
+    );
+    const refs: string[] = [];
+    for await (const tx of makeClient().transactions.list({ pageSize: 2 })) {
+      if (!isLegacyTransaction(tx)) refs.push(tx.external_reference ?? '');
+    }
+    expect(refs).toEqual(['ref-1', 'ref-2', 'ref-3', 'ref-4', 'ref-5']);
+    // The row a query ends on is read again (rows of its instant may not have fitted the page), once.
+    expect(asked).toEqual([
+      null,
+      '2026-11-01T10:00:04.000999999Z',
+      '2026-11-01T10:00:03.000999999Z',
+      '2026-11-01T10:00:02.000999999Z',
+    ]);
+  });
+
+  it('given a page number, walks by page number from it', async () => {
     server.use(
       http.get(`${BASE}/transactions`, ({ request }) => {
         const page = Number(new URL(request.url).searchParams.get('page') ?? 1);
@@ -150,10 +174,10 @@ describe('transactions.list', () => {
       }),
     );
     const refs: string[] = [];
-    for await (const tx of makeClient().transactions.list({ pageSize: 1 })) {
+    for await (const tx of makeClient().transactions.list({ pageSize: 1, page: 2 })) {
       if (!isLegacyTransaction(tx)) refs.push(tx.external_reference ?? '');
     }
-    expect(refs).toEqual(['ref-1', 'ref-2', 'ref-3']);
+    expect(refs).toEqual(['ref-2', 'ref-3']);
   });
 });
 

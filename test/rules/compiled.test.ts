@@ -66,7 +66,7 @@ async function mockBodies(): Promise<unknown[]> {
   await client.payerNames.list();
   await client.accounts.list();
   await client.payouts.create({
-    amount: '1000',
+    amount: '1000.00',
     currency: 'NGN',
     beneficiary: {
       accountName: 'ADAEZE KEMI OKAFOR',

@@ -56,7 +56,7 @@ describe('refusals the spec does not make', () => {
     const externalReference = `ref-${'x'.repeat(300)}`;
     const beneficiary = { ...PAYOUT_BENEFICIARY, accountName: 'A'.repeat(400), email: '' };
     await makeClient().payouts.create({
-      amount: '5000',
+      amount: '5000.00',
       currency: 'NGN',
       beneficiary,
       remark,
@@ -68,7 +68,7 @@ describe('refusals the spec does not make', () => {
   it('payouts carry `payerNameId` ("Payouts reference a payer name as payerNameId") and unnamed fields via extra', async () => {
     const seen = record('post', '/payouts', payoutAnswer);
     await makeClient().payouts.create({
-      amount: '5000',
+      amount: '5000.00',
       currency: 'NGN',
       beneficiary: PAYOUT_BENEFICIARY,
       payerNameId: PAYER_NAME_ID,
@@ -79,7 +79,7 @@ describe('refusals the spec does not make', () => {
     // A typo is still refused, so it cannot drop the reference.
     const typo = await refusal(
       makeClient().payouts.create({
-        amount: '1',
+        amount: '1.00',
         currency: 'NGN',
         beneficiary: PAYOUT_BENEFICIARY,
         externalRefernce: 'r',
@@ -99,7 +99,7 @@ describe('refusals the spec does not make', () => {
       accountNameVerified: true,
     };
     await makeClient().payouts.create({
-      amount: '1',
+      amount: '1.00',
       currency: 'NGN',
       beneficiary: { ...lookup, email: 'a@b.co' },
     });
@@ -145,7 +145,11 @@ describe('refusals the spec does not make', () => {
     expect(seen[0]?.body).toMatchObject({ currency: 'ngn', amount: 5000.5 });
     // Digits are still the currency's: kobo has two places.
     const finer = await refusal(
-      makeClient().payouts.create({ amount: '1.001', currency: 'ngn', beneficiary: PAYOUT_BENEFICIARY }),
+      makeClient().payouts.create({
+        amount: '1.001' as never,
+        currency: 'ngn',
+        beneficiary: PAYOUT_BENEFICIARY,
+      }),
     );
     expect(finer).toBeInstanceOf(RequestValidationError);
   });
@@ -227,7 +231,7 @@ describe('refusals the spec does not make', () => {
       ),
     );
     const payout = await makeClient().payouts.create({
-      amount: '5000',
+      amount: '5000.00',
       currency: 'NGN',
       beneficiary: PAYOUT_BENEFICIARY,
     });
@@ -284,7 +288,7 @@ describe('extra, the pass-through', () => {
     const hijack = { toJSON: () => ({ amount: 999_999, externalReference: 'other' }) };
     const error = await refusal(
       makeClient().payouts.create({
-        amount: '5',
+        amount: '5.00',
         currency: 'NGN',
         beneficiary: PAYOUT_BENEFICIARY,
         extra: hijack,
@@ -293,7 +297,7 @@ describe('extra, the pass-through', () => {
     expect(error).toMatchObject({ name: 'RequestValidationError', field: 'extra.toJSON' });
     const fn = await refusal(
       makeClient().payouts.create({
-        amount: '5',
+        amount: '5.00',
         currency: 'NGN',
         beneficiary: PAYOUT_BENEFICIARY,
         extra: { f: () => 1 },

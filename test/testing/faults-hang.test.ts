@@ -20,7 +20,7 @@ const { main } = useMocks({ main: { assignNgnReferences: false } });
 // The payout beneficiary the mock's name enquiry resolves, shared with the integration tests.
 const beneficiary = BENEFICIARY;
 const payout = (externalReference: string) => ({
-  amount: '1000',
+  amount: '1000.00',
   currency: 'NGN',
   beneficiary,
   externalReference,

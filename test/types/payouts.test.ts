@@ -10,6 +10,7 @@ import type {
   PayoutLimits,
   Transaction,
 } from '../../src/index.js';
+import { toMajorUnits } from '../../src/index.js';
 import type { PayoutOutbox } from '../../src/outbox/index.js';
 
 /** The checks below are for the compiler: vitest runs this file too, so calls on the declared values never run. */
@@ -70,7 +71,7 @@ describe('1. the unit of a payout amount is checked', () => {
       await outbox.enqueue({ amount: payout.amount, currency: 'USD', beneficiary });
       // @ts-expect-error both forms
       await outbox.enqueue({ amount: '10.00', amountMinor: 1000, currency: 'USD', beneficiary });
-      await outbox.enqueue({ amountMinor: payout.amount, currency: 'USD', beneficiary });
+      await outbox.enqueue({ amountMinor: payout.destination_amount, currency: 'USD', beneficiary });
       await client.payouts.lookupBeforeRetry({
         amount: '10.00',
         currency: 'USD',
@@ -86,7 +87,7 @@ describe('1. the unit of a payout amount is checked', () => {
     // @ts-expect-error a number is not a major amount, in a variable either
     const wrong: PayoutCreateParams = { amount: 250_000, currency: 'NGN', beneficiary };
     expectTypeOf(major.amount).toEqualTypeOf<string>();
-    expectTypeOf(minor.amountMinor).toEqualTypeOf<number>();
+    expectTypeOf(minor.amountMinor).toExtend<number>();
     expectTypeOf([wrong]).toBeArray();
   });
 });
@@ -140,6 +141,54 @@ describe('5. one type per fact', () => {
         description: payout.remark,
       };
       expectTypeOf(merged).toBeObject();
+    });
+  });
+});
+
+describe("6. a major amount carries its currency's digits, and the total deducted is not an amount", () => {
+  it('for the codes the spec names, a major amount without exactly their digits does not compile', () => {
+    compileOnly(async () => {
+      const kobo = 250_000;
+      // @ts-expect-error minor units written as a major string: NGN amounts carry two decimals
+      await client.payouts.create({ amount: '250000', currency: 'NGN', beneficiary });
+      // @ts-expect-error `String(n)` is any string: it may be kobo
+      await client.payouts.create({ amount: String(kobo), currency: 'NGN', beneficiary });
+      // @ts-expect-error one decimal is not two
+      await client.payouts.create({ amount: '2500.5', currency: 'usd', beneficiary });
+      // @ts-expect-error XAF has no minor unit
+      await client.payouts.create({ amount: '2500.00', currency: 'XAF', beneficiary });
+      // @ts-expect-error the outbox takes the same form
+      await outbox.enqueue({ amount: '250000', currency: 'NGN', beneficiary });
+      await client.payouts.lookupBeforeRetry({
+        // @ts-expect-error and lookupBeforeRetry
+        amount: '2500',
+        currency: 'NGN',
+        beneficiary,
+        externalReference: 'r',
+      });
+      await client.payouts.create({ amount: '2500.00', currency: 'NGN', beneficiary });
+      await client.payouts.create({ amount: '2500', currency: 'XAF', beneficiary });
+      // One helper turns minor units into the spelling the currency takes.
+      await client.payouts.create({ amount: toMajorUnits('NGN', kobo), currency: 'NGN', beneficiary });
+      await client.payouts.create({ amount: toMajorUnits('XAF', 2_500), currency: 'XAF', beneficiary });
+      // USDC and USDT have no digits the spec states; a code read at run time is checked at run time.
+      await client.payouts.create({ amount: '100', currency: 'USDC', beneficiary }, { digits: 6 });
+      const listed: string = ['NGN'][0]!;
+      await client.payouts.create({ amount: String(kobo), currency: listed, beneficiary });
+    });
+  });
+
+  it("the response's `amount` (destination plus fee) does not compile as amountMinor; destination_amount does", () => {
+    compileOnly(async () => {
+      // @ts-expect-error `amount` is the total deducted: sending it pays the fee on top
+      await client.payouts.create({ amountMinor: payout.amount, currency: 'NGN', beneficiary });
+      // @ts-expect-error in the outbox too
+      await outbox.enqueue({ amountMinor: payout.amount, currency: 'NGN', beneficiary });
+      await client.payouts.create({ amountMinor: payout.destination_amount, currency: 'NGN', beneficiary });
+      await client.payouts.create({ amountMinor: 250_000, currency: 'NGN', beneficiary });
+      // It is still a number for arithmetic and display.
+      const total: number = payout.amount;
+      await client.payouts.create({ amountMinor: total - payout.fee_amount, currency: 'NGN', beneficiary });
     });
   });
 });

@@ -1,17 +1,19 @@
 #!/usr/bin/env node
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { readConfig, USAGE, wantsHelp } from './config.js';
+import { readConfig, usage, wantsHelp } from './config.js';
 import { redactor } from './format.js';
 import { createServer } from './server.js';
+import { trimmed } from './text.js';
 
 /** `npx payments-service-mcp [--allow-payouts] [--allow-beneficiary-writes] [--allow-payer-name-writes]` */
 async function main(): Promise<void> {
   // Asked for help, the server does not start: stdout carries the usage, not the protocol.
   if (wantsHelp(process.argv.slice(2))) {
-    process.stdout.write(USAGE);
+    process.stdout.write(usage());
     return;
   }
-  const redact = redactor(process.env.PAYMENTS_API_KEY?.trim() ?? '');
+  // The key as the settings read it (trimmed as every value is), so that the very key sent is the one removed.
+  const redact = redactor(trimmed(process.env.PAYMENTS_API_KEY ?? ''));
   try {
     const config = readConfig(process.env, process.argv.slice(2));
     const { server, guards } = await createServer(config);

@@ -1,11 +1,13 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
   APIError,
+  BeneficiaryVerificationError,
   currencyDigits,
   isLegacyTransaction,
   PaymentsError,
   type Payout,
   RequestValidationError,
+  sameHolderName,
   type TransactionListItem,
   toMajorUnits,
 } from 'payments-service-sdk';
@@ -94,9 +96,8 @@ export class PayoutRefusedError extends PaymentsError {
   }
 }
 
-/** Holder names compared as people read them: case and runs of white space do not count. */
-export const sameName = (a: string, b: string) =>
-  a.trim().replace(/\s+/g, ' ').toUpperCase() === b.trim().replace(/\s+/g, ' ').toUpperCase();
+/** Holder names compared as the SDK's `verifyBeneficiary` compares them: case, spacing, punctuation and word order aside. */
+export const sameName = sameHolderName;
 
 /** Any thrown error as a tool error: the SDK's class name and message, and the fields an agent can act on. */
 export function errorResult(
@@ -109,6 +110,7 @@ export function errorResult(
   const detail: Record<string, unknown> = { class: name, message };
   if (error instanceof RequestValidationError) detail.issues = error.issues;
   if (error instanceof PayoutRefusedError && error.guard) detail.guard = error.guard;
+  if (error instanceof BeneficiaryVerificationError) detail.reason = error.reason;
   if (error instanceof APIError) {
     detail.status = error.status;
     if (error.code !== undefined) detail.code = error.code;

@@ -7,6 +7,7 @@ import { openRecords } from './records.js';
 import { registerFindPayout } from './tools/find-payout.js';
 import { registerPayoutTool } from './tools/payout.js';
 import { registerReadTools } from './tools/read.js';
+import { registerTrackTool } from './tools/track.js';
 import { registerBeneficiaryWrites, registerPayerNameWrites } from './tools/write.js';
 import { VERSION } from './version.js';
 
@@ -26,9 +27,9 @@ export async function createServer(config: ServerConfig): Promise<{ server: McpS
   const redact = redactor(config.apiKey);
   const base = new PaymentsClient({
     apiKey: config.apiKey,
-    ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
+    baseUrl: config.baseUrl,
     logger: stderrLogger(redact),
-    logLevel: 'warn',
+    logLevel: config.logLevel,
     appInfo: { name: 'payments-service-mcp', version: VERSION },
     serviceAssignedCurrencies: config.serviceAssignedCurrencies,
     // The operator's caps are the SDK's own payout ceilings: every payout path of the client honours them.
@@ -51,6 +52,7 @@ export async function createServer(config: ServerConfig): Promise<{ server: McpS
   registerReadTools(ctx);
   registerFindPayout(ctx);
   registerPayoutTool(ctx);
+  registerTrackTool(ctx);
   registerBeneficiaryWrites(ctx);
   registerPayerNameWrites(ctx);
   return { server, guards: records?.guards.describe() ?? [] };

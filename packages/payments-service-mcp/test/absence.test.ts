@@ -35,7 +35,7 @@ const ENQUIRY = {
 };
 const ngn = (externalReference: string) => ({
   externalReference,
-  amount: '1000',
+  amount: '1000.00',
   currency: 'NGN',
   beneficiary: BENEFICIARY,
   nameEnquiry: ENQUIRY,

@@ -108,12 +108,12 @@ describe('a host that calls every tool twice', () => {
   });
 
   it.each([
-    ['USD, above the confirmation threshold', (ref: string) => usd(`${ref}-usd`, '150')],
+    ['USD, above the confirmation threshold', (ref: string) => usd(`${ref}-usd`, '150.00')],
     [
       'NGN, whose reference the service does not deduplicate',
       (ref: string) => ({
         externalReference: `${ref}-ngn`,
-        amount: '2500',
+        amount: '2500.00',
         currency: 'NGN',
         beneficiary: BENEFICIARY,
         nameEnquiry: {

@@ -45,7 +45,7 @@ async function closing(session: Session, run: (s: Session) => Promise<void>): Pr
 
 const ngn = (externalReference: string, to: typeof BENEFICIARY, holder = to.accountName) => ({
   externalReference,
-  amount: '100',
+  amount: '100.00',
   currency: 'NGN',
   beneficiary: to,
   nameEnquiry: { accountNumber: to.accountNumber, bankCode: to.bankCode, accountName: holder },
@@ -61,10 +61,10 @@ describe('the beneficiary allowlist: only the accounts the operator names, under
     const state = stateFile();
     await closing(await start(state, { PAYMENTS_MCP_ALLOWLIST_FILE: file }), async (s) => {
       expect(s.stderr()).toContain('only 2 allowlisted account(s) can be paid');
-      expect(data(await s.call('send_payout', usd('allow-1', '10'))).status).toBe('created');
+      expect(data(await s.call('send_payout', usd('allow-1', '10.00'))).status).toBe('created');
       // Names are compared as people read them, so the case and spacing of the file do not matter.
       expect(data(await s.call('send_payout', ngn('allow-ngn-1', BENEFICIARY))).status).toBe('created');
-      const stranger = await s.call('send_payout', usd('allow-2', '10', { beneficiary: OTHER }));
+      const stranger = await s.call('send_payout', usd('allow-2', '10.00', { beneficiary: OTHER }));
       expect(data(stranger).error).toMatchObject({
         class: 'PayoutRefusedError',
         guard: 'allowlist',
@@ -72,7 +72,7 @@ describe('the beneficiary allowlist: only the accounts the operator names, under
       });
       const renamed = await s.call(
         'send_payout',
-        usd('allow-3', '10', { beneficiary: { ...BENEFICIARY, accountName: 'EMEKA BELLO' } }),
+        usd('allow-3', '10.00', { beneficiary: { ...BENEFICIARY, accountName: 'EMEKA BELLO' } }),
       );
       expect(data(renamed).error).toMatchObject({
         guard: 'allowlist',
@@ -86,20 +86,20 @@ describe('the beneficiary allowlist: only the accounts the operator names, under
     await closing(await start(state), async (s) => {
       expect(s.stderr()).toContain('only 2 allowlisted account(s) can be paid (kept in the state file)');
       expect(
-        data(await s.call('send_payout', usd('allow-4', '10', { beneficiary: OTHER }))).error.guard,
+        data(await s.call('send_payout', usd('allow-4', '10.00', { beneficiary: OTHER }))).error.guard,
       ).toBe('allowlist');
-      expect(data(await s.call('send_payout', usd('allow-5', '10'))).status).toBe('created');
+      expect(data(await s.call('send_payout', usd('allow-5', '10.00'))).status).toBe('created');
     });
     // Set anew, it replaces the kept one; `off` removes it.
     await closing(
       await start(state, { PAYMENTS_MCP_ALLOWLIST: '000013:0123456777:ADAEZE KEMI OKAFOR' }),
       async (s) => {
         expect(s.stderr()).toMatch(/only 1 allowlisted account\(s\) can be paid\n/);
-        expect(data(await s.call('send_payout', usd('allow-6', '10'))).error.guard).toBe('allowlist');
+        expect(data(await s.call('send_payout', usd('allow-6', '10.00'))).error.guard).toBe('allowlist');
       },
     );
     await closing(await start(state, { PAYMENTS_MCP_ALLOWLIST: 'off' }), async (s) => {
-      expect(data(await s.call('send_payout', usd('allow-7', '10', { beneficiary: OTHER }))).status).toBe(
+      expect(data(await s.call('send_payout', usd('allow-7', '10.00', { beneficiary: OTHER }))).status).toBe(
         'created',
       );
     });
@@ -114,8 +114,9 @@ describe('the beneficiary allowlist: only the accounts the operator names, under
       // The agent's enquiry agrees with the allowlist, but the server asks the bank itself.
       const forged = data(await s.call('send_payout', ngn('allow-ngn-2', listed)));
       expect(forged.error).toMatchObject({
-        class: 'PayoutRefusedError',
-        message: expect.stringContaining('the bank names the holder of 0123456777'),
+        class: 'BeneficiaryVerificationError',
+        reason: 'name_mismatch',
+        message: expect.stringContaining('the name enquiry gives for account 0123456777'),
       });
       expect(paid(mock.server(), 'allow-ngn-2')).toBe(0);
     });

@@ -53,7 +53,7 @@ describe('a person confirms a payout above the threshold, through MCP elicitatio
   it('answered yes: the host is asked once, with the payout as the server words it, and the payout is sent once', async () => {
     const { asked, person: host } = person(YES);
     await withServer(host, async (s) => {
-      const sent = await s.call('send_payout', usd('confirm-yes-1', '150'));
+      const sent = await s.call('send_payout', usd('confirm-yes-1', '150.00'));
       expect(data(sent)).toMatchObject({ status: 'created', payout: { amount: { currency: 'USD' } } });
       expect(asked).toHaveLength(1);
       expect(asked[0]!.message).toContain(
@@ -67,7 +67,7 @@ describe('a person confirms a payout above the threshold, through MCP elicitatio
         repeat: true,
       });
       // At or below the threshold, nobody is asked.
-      expect(data(await s.call('send_payout', usd('confirm-yes-2', '100'))).status).toBe('created');
+      expect(data(await s.call('send_payout', usd('confirm-yes-2', '100.00'))).status).toBe('created');
       expect(asked).toHaveLength(1);
       expect(everything(asked).includes(CANARY_KEY)).toBe(false);
     });
@@ -86,7 +86,7 @@ describe('a person confirms a payout above the threshold, through MCP elicitatio
     const { asked, person: host } = person(answer as ElicitResult);
     const reference = `confirm-no-${answer.action}-${'content' in answer ? 'unticked' : 'plain'}`;
     await withServer(host, async (s) => {
-      const result = await s.call('send_payout', usd(reference, '150'));
+      const result = await s.call('send_payout', usd(reference, '150.00'));
       expect(result.isError).toBe(true);
       expect(data(result).error).toMatchObject({
         class: 'PayoutRefusedError',
@@ -95,7 +95,7 @@ describe('a person confirms a payout above the threshold, through MCP elicitatio
       });
       expect(asked).toHaveLength(1);
       // Called again, the person is asked again: a no answers one question, and nothing was recorded.
-      expect(data(await s.call('send_payout', usd(reference, '150'))).error.guard).toBe('confirmation');
+      expect(data(await s.call('send_payout', usd(reference, '150.00'))).error.guard).toBe('confirmation');
       expect(asked).toHaveLength(2);
     });
     expect(paid(mock.server(), reference)).toBe(0);
@@ -109,7 +109,7 @@ describe('a person confirms a payout above the threshold, through MCP elicitatio
         guard: 'confirmation',
         message: expect.stringContaining('this host cannot ask one (it does not offer MCP elicitation)'),
       });
-      expect(data(await s.call('send_payout', usd('confirm-none-2', '100'))).status).toBe('created');
+      expect(data(await s.call('send_payout', usd('confirm-none-2', '100.00'))).status).toBe('created');
       const tool = (await s.client.listTools()).tools.find((t) => t.name === 'send_payout')!;
       expect(tool.description).toContain('a person confirms each payout above USD 100 through the host');
     });
@@ -122,7 +122,7 @@ describe('a person confirms a payout above the threshold, through MCP elicitatio
         throw new Error('the host has no window to show it in');
       },
       async (s) => {
-        const result = await s.call('send_payout', usd('confirm-broken-1', '150'));
+        const result = await s.call('send_payout', usd('confirm-broken-1', '150.00'));
         expect(data(result).error).toMatchObject({
           guard: 'confirmation',
           message: expect.stringContaining('the person could not be asked'),
@@ -147,7 +147,7 @@ describe('a person confirms a payout above the threshold, through MCP elicitatio
       () => never,
     );
     try {
-      const result = await session.call('send_payout', usd('confirm-late-1', '150'));
+      const result = await session.call('send_payout', usd('confirm-late-1', '150.00'));
       expect(data(result).error).toMatchObject({
         guard: 'confirmation',
         message: expect.stringMatching(/the person could not be asked \(.*timed out.*\); nothing was sent$/i),
@@ -169,7 +169,7 @@ describe('a person confirms a payout above the threshold, through MCP elicitatio
     );
     try {
       expect(session.stderr()).toContain('above USD 100 through the host (kept in the state file)');
-      expect(data(await session.call('send_payout', usd('confirm-kept-1', '150'))).error.guard).toBe(
+      expect(data(await session.call('send_payout', usd('confirm-kept-1', '150.00'))).error.guard).toBe(
         'confirmation',
       );
     } finally {

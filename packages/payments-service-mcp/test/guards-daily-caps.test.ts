@@ -46,7 +46,7 @@ describe('daily caps: per currency, per UTC day, durable in the state file', () 
     const caps = { PAYMENTS_MCP_DAILY_CAPS: 'USD=1500' };
     await closing(await start(state, caps), async (s) => {
       expect(s.stderr()).toContain('guards: daily caps per UTC day, all accounts together: USD 1500');
-      expect(data(await s.call('send_payout', usd('day-1', '1000'))).status).toBe('created');
+      expect(data(await s.call('send_payout', usd('day-1', '1000.00'))).status).toBe('created');
       const over = await s.call('send_payout', usd('day-2', '500.01'));
       expect(over.isError).toBe(true);
       expect(data(over).error).toMatchObject({
@@ -92,8 +92,8 @@ describe('daily caps: per currency, per UTC day, durable in the state file', () 
   it('lets only one of two parallel payouts fit under the last of the day', async () => {
     await closing(await start(stateFile(), { PAYMENTS_MCP_DAILY_CAPS: 'USD=1000' }), async (s) => {
       const answers = await Promise.all([
-        s.call('send_payout', usd('par-day-1', '600')),
-        s.call('send_payout', usd('par-day-2', '600')),
+        s.call('send_payout', usd('par-day-1', '600.00')),
+        s.call('send_payout', usd('par-day-2', '600.00')),
       ]);
       const statuses = answers.map((a) => data(a).status ?? data(a).error.guard).sort();
       expect(statuses).toEqual(['created', 'daily_cap']);
@@ -111,11 +111,11 @@ describe('daily caps: per currency, per UTC day, durable in the state file', () 
       const faults = mock.server().mock.faults;
       // Three 503s, each proven absent by a lookup before the next POST: nothing moved.
       faults.next({ status: 503, match: 'POST /payouts', times: 3 });
-      expect(data(await s.call('send_payout', usd('day-503', '100'))).status).toBe('not_sent');
+      expect(data(await s.call('send_payout', usd('day-503', '100.00'))).status).toBe('not_sent');
       // Nothing moved, so the whole cap is left for another payout.
-      expect(data(await s.call('send_payout', usd('day-after-503', '100'))).status).toBe('created');
+      expect(data(await s.call('send_payout', usd('day-after-503', '100.00'))).status).toBe('created');
       // The not_sent payout called again is sent again only if the day has room: it has none now.
-      expect(data(await s.call('send_payout', usd('day-503', '100'))).error.guard).toBe('daily_cap');
+      expect(data(await s.call('send_payout', usd('day-503', '100.00'))).error.guard).toBe('daily_cap');
       expect(paid(mock.server(), 'day-503')).toBe(0);
     });
   });
@@ -133,17 +133,17 @@ describe('daily caps: per currency, per UTC day, durable in the state file', () 
         // USD references are deduplicated by the service, so the POSTs are counted, not only the ledger.
         const posts = countPosts(mock.server());
         faults.answerAfterCommit({ status: 503 }).listingLag(3_600_000);
-        const doubt = data(await s.call('send_payout', usd('day-doubt', '100')));
+        const doubt = data(await s.call('send_payout', usd('day-doubt', '100.00')));
         expect(doubt).toMatchObject({ status: 'in_progress', state: 'sending' });
         expect(doubt.reason).toMatch(/POST 1 answered 503/);
         // The money may have moved: the day's cap still holds it, so nothing else fits.
-        const other = await s.call('send_payout', usd('day-doubt-2', '1'));
+        const other = await s.call('send_payout', usd('day-doubt-2', '1.00'));
         expect(data(other).error).toMatchObject({
           guard: 'daily_cap',
           message: expect.stringContaining('100 recorded'),
         });
         // Called again: still in doubt, and never POSTed again before a lookup proves it absent.
-        expect(data(await s.call('send_payout', usd('day-doubt', '100'))).status).toBe('in_progress');
+        expect(data(await s.call('send_payout', usd('day-doubt', '100.00'))).status).toBe('in_progress');
         expect(posts()).toBe(1);
         expect(paid(mock.server(), 'day-doubt')).toBe(1);
         expect(paid(mock.server(), 'day-doubt-2')).toBe(0);
@@ -159,15 +159,15 @@ describe('daily caps: per currency, per UTC day, durable in the state file', () 
       await closing(await start(stateFile(), { PAYMENTS_MCP_DAILY_CAPS: 'USD=100' }), async (s) => {
         // Taken, its 2xx cut, never listed: unknown, and it may have moved.
         faults.bodyFault('cut', 'POST /payouts').listingLag(3_600_000);
-        expect(data(await s.call('send_payout', usd('day-unknown', '60'))).status).toBe('unknown');
+        expect(data(await s.call('send_payout', usd('day-unknown', '60.00'))).status).toBe('unknown');
         faults.clear();
-        expect(data(await s.call('send_payout', usd('day-after-unknown', '41'))).error.guard).toBe(
+        expect(data(await s.call('send_payout', usd('day-after-unknown', '41.00'))).error.guard).toBe(
           'daily_cap',
         );
         // Refused (a 400 to a POST sent with nothing in doubt): nothing moved, and the 40 left fits again.
         faults.next({ status: 400, match: 'POST /payouts' });
-        expect(data(await s.call('send_payout', usd('day-refused', '40'))).status).toBe('refused');
-        expect(data(await s.call('send_payout', usd('day-after-refused', '40'))).status).toBe('created');
+        expect(data(await s.call('send_payout', usd('day-refused', '40.00'))).status).toBe('refused');
+        expect(data(await s.call('send_payout', usd('day-after-refused', '40.00'))).status).toBe('created');
         expect(paid(mock.server(), 'day-unknown')).toBe(1);
         expect(paid(mock.server(), 'day-refused')).toBe(0);
       });
@@ -179,8 +179,8 @@ describe('daily caps: per currency, per UTC day, durable in the state file', () 
   it('keeps a reference to one account: the same reference on another account is refused, naming accountId', async () => {
     const other = mock.server().mock.state.individualAccountId;
     await closing(await start(stateFile()), async (s) => {
-      expect(data(await s.call('send_payout', usd('acct-1', '10'))).status).toBe('created');
-      const elsewhere = await s.call('send_payout', usd('acct-1', '10', { accountId: other }));
+      expect(data(await s.call('send_payout', usd('acct-1', '10.00'))).status).toBe('created');
+      const elsewhere = await s.call('send_payout', usd('acct-1', '10.00', { accountId: other }));
       expect(data(elsewhere).error).toMatchObject({
         class: 'PayoutRefusedError',
         guard: 'reference',

@@ -1,4 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -202,4 +204,71 @@ export function countPosts(server: MockServer): () => number {
     },
   });
   return () => posts;
+}
+
+/** A loopback proxy in front of the mock, keeping what crossed it. */
+export interface RecordingProxy {
+  /** The base URL to give the server instead of the mock's. */
+  baseUrl: string;
+  /** The JSON bodies of the POST /payouts requests that crossed it, parsed from the bytes as sent. */
+  posted: () => Record<string, any>[];
+  /** The GET /transactions requests that crossed it, by their query. */
+  listings: () => URLSearchParams[];
+  close: () => Promise<void>;
+}
+
+/**
+ * A real HTTP proxy on loopback between the server and the mock, which records each payout POST's body exactly
+ * as the server sent it (the mock reads a payout trimmed, as the service does, so its ledger cannot show what
+ * was sent).
+ */
+export async function recordingProxy(target: MockServer): Promise<RecordingProxy> {
+  const bodies: Record<string, any>[] = [];
+  const listings: URLSearchParams[] = [];
+  const upstream = new URL(target.baseUrl);
+  const proxy = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', async () => {
+      const body = Buffer.concat(chunks);
+      const url = new URL(req.url ?? '/', upstream.origin);
+      if (req.method === 'POST' && url.pathname.endsWith('/payouts')) {
+        bodies.push(JSON.parse(body.toString('utf8')));
+      }
+      if (req.method === 'GET' && url.pathname.endsWith('/transactions')) listings.push(url.searchParams);
+      const headers = Object.entries(req.headers).flatMap(([name, value]) =>
+        ['host', 'connection', 'content-length'].includes(name) || value === undefined
+          ? []
+          : [[name, String(value)] as [string, string]],
+      );
+      try {
+        const answer = await fetch(url, {
+          method: req.method ?? 'GET',
+          headers,
+          ...(body.length > 0 ? { body } : {}),
+        });
+        const text = Buffer.from(await answer.arrayBuffer());
+        const out: Record<string, string> = {};
+        answer.headers.forEach((value, name) => {
+          if (!['content-encoding', 'content-length', 'transfer-encoding', 'connection'].includes(name))
+            out[name] = value;
+        });
+        res.writeHead(answer.status, out).end(text);
+      } catch {
+        res.destroy();
+      }
+    });
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const { port } = proxy.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}${upstream.pathname.replace(/\/$/, '')}`,
+    posted: () => bodies,
+    listings: () => listings,
+    close: () =>
+      new Promise((resolve) => {
+        proxy.closeAllConnections();
+        proxy.close(() => resolve());
+      }),
+  };
 }

@@ -37,7 +37,7 @@ describe("input the tool's own schema refuses", () => {
     [
       'send_payout',
       {
-        amount: '10',
+        amount: '10.00',
         currency: 'NGN',
         beneficiary: { accountName: 'A', accountNumber: '1', bankName: 'B', bankCode: '2', email: 'e' },
       },
@@ -47,7 +47,7 @@ describe("input the tool's own schema refuses", () => {
       'send_payout',
       {
         externalReference: 'schema-1',
-        amount: '10',
+        amount: '10.00',
         currency: 'NGN',
         beneficiary: { accountName: 'A', accountNumber: '1', bankName: 'B', bankCode: '2' },
       },

@@ -16,7 +16,7 @@ const ENQUIRY = {
   accountName: 'ADAEZE KEMI OKAFOR',
 };
 
-const ngn = (externalReference: string, amount = '1000') => ({
+const ngn = (externalReference: string, amount = '1000.00') => ({
   externalReference,
   amount,
   currency: 'NGN',
@@ -68,7 +68,7 @@ describe('send_payout under parallel calls and look-alike rows', () => {
     expect(data(b)).toEqual(data(a));
   }, 60_000);
 
-  it('parallel calls whose details are equal once parsed are one payout: amount spelled "50", "050" and "50.00", names in any case, the default account named explicitly', async () => {
+  it('parallel calls whose details are equal once parsed are one payout: amount spelled "50.00", "050.00" and padded, names in any case, the default account named explicitly', async () => {
     const home = server.mock.state.mainAccountId;
     const named = await connect(
       envFor(server, { PAYMENTS_MCP_PAYOUT_CAPS: 'NGN=50000', PAYMENTS_ACCOUNT_ID: home }),
@@ -76,14 +76,14 @@ describe('send_payout under parallel calls and look-alike rows', () => {
     );
     try {
       const spelled = [
-        ngn('par-spelled-1', '50'),
-        ngn('par-spelled-1', '050'),
         ngn('par-spelled-1', '50.00'),
+        ngn('par-spelled-1', '050.00'),
+        ngn('par-spelled-1', '\u00a050.00 '),
         {
-          ...ngn('par-spelled-1', '50'),
+          ...ngn('par-spelled-1', '50.00'),
           beneficiary: { ...BENEFICIARY, accountName: 'adaeze  kemi okafor' },
         },
-        { ...ngn('par-spelled-1', '50'), accountId: home.toUpperCase() },
+        { ...ngn('par-spelled-1', '50.00'), accountId: home.toUpperCase() },
       ];
       const answers = await Promise.all(spelled.map((args) => named.call('send_payout', args)));
       expect(paid('par-spelled-1')).toBe(1);
@@ -108,8 +108,8 @@ describe('send_payout under parallel calls and look-alike rows', () => {
 
   it('a parallel call with the same reference but other details is refused, and nothing more is sent', async () => {
     const [a, b] = await Promise.all([
-      session.call('send_payout', ngn('par-2', '1000')),
-      session.call('send_payout', ngn('par-2', '2000')),
+      session.call('send_payout', ngn('par-2', '1000.00')),
+      session.call('send_payout', ngn('par-2', '2000.00')),
     ]);
     expect(paid('par-2')).toBe(1);
     expect(data(a).status).toBe('created');
@@ -166,7 +166,7 @@ describe('send_payout under parallel calls and look-alike rows', () => {
     try {
       const result = await session.call('send_payout', {
         externalReference: 'usd-bare-1',
-        amount: '10',
+        amount: '10.00',
         currency: 'USD',
         beneficiary: BENEFICIARY,
       });

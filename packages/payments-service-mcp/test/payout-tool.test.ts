@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { KNOWN_ACCOUNT_NUMBER } from 'payments-service-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { remarkFor } from '../src/tools/payout.js';
@@ -50,7 +51,7 @@ async function send(args: Record<string, unknown>) {
 
 const ngn = (externalReference: string, extra: Record<string, unknown> = {}) => ({
   externalReference,
-  amount: '1000',
+  amount: '1000.00',
   currency: 'NGN',
   beneficiary: BENEFICIARY,
   nameEnquiry: ENQUIRY,
@@ -93,29 +94,36 @@ describe('send_payout', () => {
     }
   });
 
-  it("refuses an amount over the cap, and a currency with no cap, through the SDK's payoutLimits; nothing reaches the mock", async () => {
+  it("refuses an amount over the operator's cap, and a currency with no cap, as PayoutRefusedError naming the guard; nothing reaches the mock", async () => {
     const handled = vi.spyOn(mock.server().mock, 'handle');
     const over = await send({ ...ngn('cap-1'), currency: 'USD', amount: '1000.01', nameEnquiry: undefined });
     expect(over.isError).toBe(true);
     expect(data(over).error).toMatchObject({
-      class: 'RequestValidationError',
-      message: 'Invalid request: amount: 1000.01 USD is over the payout ceiling of 1000 USD (payoutLimits)',
-      issues: [{ path: ['amount'] }],
+      class: 'PayoutRefusedError',
+      guard: 'payout_cap',
+      message:
+        "1000.01 USD is over this server's per-payout cap of 1000 USD; nothing was sent (the operator sets the caps)",
     });
     // NGN too: refused before the name enquiry, which would ask the bank.
     const overNgn = await send(ngn('cap-6', { amount: '50000.01' }));
-    expect(data(overNgn).error.message).toContain('50000.01 NGN is over the payout ceiling of 50000 NGN');
+    expect(data(overNgn).error).toMatchObject({
+      class: 'PayoutRefusedError',
+      guard: 'payout_cap',
+      message: expect.stringContaining("50000.01 NGN is over this server's per-payout cap of 50000 NGN"),
+    });
     const uncapped = await send({ ...ngn('cap-2'), currency: 'XAF', amount: '10' });
     expect(data(uncapped).error).toMatchObject({
-      class: 'RequestValidationError',
-      issues: [{ path: ['currency'] }],
-      message: expect.stringContaining('XAF has no ceiling in payoutLimits (ceilings are set for: NGN, USD)'),
+      class: 'PayoutRefusedError',
+      guard: 'payout_cap',
+      message: expect.stringContaining(
+        'payouts in XAF have no per-payout cap on this server (caps: NGN 50000, USD 1000), so none can be sent',
+      ),
     });
     expect(handled).not.toHaveBeenCalled();
     expect(ledger('cap-1') + ledger('cap-2') + ledger('cap-6')).toBe(0);
     // The cap itself is allowed.
     const atCap = data(
-      await send({ ...ngn('cap-3'), currency: 'USD', amount: '1000', nameEnquiry: undefined }),
+      await send({ ...ngn('cap-3'), currency: 'USD', amount: '1000.00', nameEnquiry: undefined }),
     );
     expect(atCap).toMatchObject({
       status: 'created',
@@ -150,6 +158,12 @@ describe('send_payout', () => {
     expect(amount).toMatchObject({ type: 'string', pattern: expect.any(String) });
     expect(amount.description).toContain('MAJOR units as a decimal string');
     expect(amount.description).toContain('never kobo or cents');
+    // The format the SDK takes: the currency's minor-unit digits written out; NGN exactly two of them.
+    expect(amount.description).toContain("carrying exactly the currency's minor-unit digits");
+    expect(amount.description).toContain(
+      'NGN and USD take exactly 2 decimals ("2500.00"; "2500" is refused)',
+    );
+    expect(amount.description).toContain('A number is refused');
     // No other property: `false`, or a schema nothing matches (`{ not: {} }`), as the JSON Schema renderer writes it.
     expect([false, { not: {} }]).toContainEqual(tool.inputSchema.additionalProperties);
   });
@@ -178,7 +192,11 @@ describe('send_payout', () => {
         nameEnquiry: { ...ENQUIRY, accountName: 'EMEKA BELLO' },
       }),
     );
-    expect(data(forged).error.message).toContain('the bank names the holder');
+    expect(data(forged).error).toMatchObject({
+      class: 'BeneficiaryVerificationError',
+      reason: 'name_mismatch',
+      message: expect.stringContaining('"EMEKA BELLO" does not match the holder the name enquiry gives'),
+    });
     for (const n of [1, 2, 3, 4]) expect(ledger(`ngn-check-${n}`)).toBe(0);
   });
 
@@ -316,6 +334,21 @@ describe('send_payout', () => {
       faults.clear();
       await defaults.close();
     }
+  });
+
+  it('and its README tell the truth about amounts and refusals: no number is the same amount as a string', async () => {
+    const tool = (await payouts.client.listTools()).tools.find((t) => t.name === 'send_payout')!;
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    for (const text of [tool.description!, readme]) {
+      expect(text).not.toMatch(/50, "50" and "50\.00"|`50`, `"50"` and `"50\.00"`/);
+    }
+    expect(tool.description).toContain('the amount compared as an exact decimal');
+    expect(tool.description).toContain(
+      'A refusal by a cap or a guard of the operator is a PayoutRefusedError naming it (error.guard)',
+    );
+    // The README names the class and the guard the code answers with (checked above, through the tool).
+    expect(readme).toContain('over the per-payout cap or in a currency without one (`payout_cap`)');
+    expect(readme).toMatch(/the amount as an exact decimal \(a number is refused\)/);
   });
 
   it('describes itself so that a model retries with the same reference', async () => {

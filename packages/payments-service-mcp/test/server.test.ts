@@ -63,7 +63,9 @@ describe('the tools a host sees', () => {
     );
     try {
       const { tools } = await session.client.listTools();
-      expect(tools.map((t) => t.name).sort()).toEqual([...READ_TOOLS, ...WRITE_TOOLS, 'send_payout'].sort());
+      expect(tools.map((t) => t.name).sort()).toEqual(
+        [...READ_TOOLS, ...WRITE_TOOLS, 'send_payout', 'track_payout'].sort(),
+      );
       // Each tool's hints, exactly as the README's Annotations table states them.
       const table = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
         .split('\n')
@@ -229,7 +231,7 @@ describe('start-up', () => {
       'an account id that is not a uuid',
       { PAYMENTS_ACCOUNT_ID: 'acct-1' },
       [],
-      /RequestValidationError: .*accountId/,
+      /ConfigError: PAYMENTS_ACCOUNT_ID: .*accountId: must be a uuid/,
     ],
     ['an unknown flag', {}, ['--allow-payout'], /unknown argument "--allow-payout"/],
     [

@@ -1,5 +1,5 @@
 import type { Page } from '../../core/pagination.js';
-import { isFullTimestamp } from '../../rules/dates.js';
+import { isFullTimestamp, latestInstant } from '../../rules/dates.js';
 import type { TransactionListItem } from '../../rules/transactions.js';
 
 /**
@@ -68,19 +68,6 @@ export function pageIssue(
     previous = time;
   }
   return undefined;
-}
-
-/**
- * The latest instant a printed `created_at` can stand for. The service may store a finer time than it prints
- * (`…:05Z` for a row stored at `…:05.700`) and filter on what it stores; ending the next query at the printed
- * value would drop the rows of that second older than the row, so the fraction is filled with 9s to the
- * nanosecond. Rows read again are skipped by `id`.
- */
-export function latestInstant(printed: string): string {
-  return printed.replace(
-    /(T\d{2}:\d{2}:\d{2})(?:\.(\d+))?/i,
-    (_, time: string, fraction = '') => `${time}.${fraction.padEnd(9, '9')}`,
-  );
 }
 
 /**

@@ -15,7 +15,10 @@ import { GuardStore, type GuardsInForce, utcDay } from './store.js';
  * same file can never both fit under it.
  */
 
-/** One payout as the guards see it (amount in major units, canonical; account as `accountKey` names it). */
+/**
+ * One payout as the guards see it (amount in major units, canonical; account as `accountKey` names it; every value
+ * trimmed, as it is sent).
+ */
 export interface PayoutFacts {
   account: string;
   reference: string;
@@ -25,8 +28,28 @@ export interface PayoutFacts {
 }
 
 const list = (amounts: Amounts) => [...amounts].map(([c, a]) => `${c} ${a}`).join(', ');
-const accountText = (a: { bankCode: string; accountNumber: string }) =>
-  `${a.bankCode.trim()}/${a.accountNumber.trim()}`;
+const accountText = (a: { bankCode: string; accountNumber: string }) => `${a.bankCode}/${a.accountNumber}`;
+
+/**
+ * The operator's per-payout cap of the payout's currency (`PAYMENTS_MCP_PAYOUT_CAPS`), compared exactly: a guard
+ * like the others, refused as one (the SDK's `payoutLimits`, set to the same caps, stay the client's own backstop
+ * on every path).
+ */
+export function withinPayoutCap(caps: Amounts, payout: PayoutFacts): void {
+  const cap = caps.get(payout.currency);
+  if (cap === undefined) {
+    throw new PayoutRefusedError(
+      `payouts in ${payout.currency} have no per-payout cap on this server (caps: ${list(caps)}), so none can be sent; nothing was sent`,
+      'payout_cap',
+    );
+  }
+  if (above(payout.amount, cap)) {
+    throw new PayoutRefusedError(
+      `${payout.amount} ${payout.currency} is over this server's per-payout cap of ${cap} ${payout.currency}; nothing was sent (the operator sets the caps)`,
+      'payout_cap',
+    );
+  }
+}
 
 export class Guards {
   readonly #store: GuardStore;
@@ -55,9 +78,8 @@ export class Guards {
   allowed(to: PayoutFacts['beneficiary']): AllowedAccount | undefined {
     const { allowlist } = this.inForce;
     if (!allowlist) return undefined;
-    const entry = allowlist.find(
-      (a) => a.bankCode === to.bankCode.trim() && a.accountNumber === to.accountNumber.trim(),
-    );
+    // Compared exactly: the call's values were trimmed once, on arrival, and are sent as compared here.
+    const entry = allowlist.find((a) => a.bankCode === to.bankCode && a.accountNumber === to.accountNumber);
     if (!entry) {
       throw new PayoutRefusedError(
         `account ${accountText(to)} is not on this server's allowlist of beneficiaries; nothing was sent (the operator adds accounts)`,

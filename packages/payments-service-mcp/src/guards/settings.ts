@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { currencySlip } from 'payments-service-sdk';
 import { ConfigError } from '../config-error.js';
+import { trimmed } from '../text.js';
 import { canonicalDecimal } from './decimal.js';
 
 /**
@@ -37,6 +39,23 @@ const DECIMAL = /^\d+(\.\d+)?$/;
 const OFF = 'off';
 
 /**
+ * A currency code as the server reads one from its settings, in upper case: three to five letters, and no slip of
+ * a code the spec names (`UDS`, `NGX`: the SDK's `currencySlip`), which would leave the code meant unguarded.
+ * Anything else the service may list (`EUR`, `GHS`) is taken. Undefined: not a code at all.
+ */
+export function currencyCode(setting: string, text: string, context = ''): string | undefined {
+  const code = trimmed(text).toUpperCase();
+  if (!CURRENCY.test(code)) return undefined;
+  const slip = currencySlip(code);
+  if (slip) {
+    throw new ConfigError(
+      `${setting}: ${context}${code} is no currency code; did you mean ${slip}? (${code} is one letter away from it)`,
+    );
+  }
+  return code;
+}
+
+/**
  * `NGN=200000,USD=5000` to a map of exact decimals, empty for an empty text; `positive`: zero is refused (a cap of
  * nothing). Every per-currency amount the server is given (payout caps, daily caps, confirmation thresholds) is
  * read here.
@@ -48,11 +67,11 @@ export function readAmounts(
   example = 'NGN=200000,USD=5000',
 ): Amounts {
   const amounts = new Map<string, string>();
-  for (const part of text.split(',').map((p) => p.trim())) {
+  for (const part of text.split(',').map(trimmed)) {
     if (!part) continue;
-    const [code, amount, ...rest] = part.split('=').map((s) => s.trim());
-    const currency = code?.toUpperCase() ?? '';
-    const readable = !rest.length && CURRENCY.test(currency) && amount && DECIMAL.test(amount);
+    const [code = '', amount, ...rest] = part.split('=').map(trimmed);
+    const currency = currencyCode(setting, code, `cannot read ${JSON.stringify(part)}: `);
+    const readable = !rest.length && currency && amount && DECIMAL.test(amount);
     if (!readable || (positive && !/[1-9]/.test(amount))) {
       const what = positive ? 'a positive MAJOR_AMOUNT' : 'MAJOR_AMOUNT';
       throw new ConfigError(
@@ -80,10 +99,10 @@ export function parseAmounts(setting: string, text: string, positive: boolean): 
 export function parseAllowlist(setting: string, text: string): AllowedAccount[] {
   const accounts: AllowedAccount[] = [];
   for (const line of text.split(/[\n;]/)) {
-    const entry = line.replace(/#.*/, '').trim();
+    const entry = trimmed(line.replace(/#.*/, ''));
     if (!entry) continue;
-    const [bankCode, accountNumber, ...name] = entry.split(':').map((s) => s.trim());
-    const accountName = name.join(':').trim().replace(/\s+/g, ' ');
+    const [bankCode, accountNumber, ...name] = entry.split(':').map(trimmed);
+    const accountName = trimmed(name.join(':')).replace(/\s+/g, ' ');
     if (!bankCode || !accountNumber || /\s/.test(bankCode + accountNumber) || !accountName) {
       throw new ConfigError(
         `${setting}: cannot read ${JSON.stringify(entry)}; write BANK_CODE:ACCOUNT_NUMBER:HOLDER NAME, e.g. 000013:0123456788:ADAEZE KEMI OKAFOR`,
@@ -97,42 +116,24 @@ export function parseAllowlist(setting: string, text: string): AllowedAccount[] 
   return accounts;
 }
 
-function setting<T>(text: string | undefined, read: (text: string) => T): GuardSetting<T> {
-  const given = text?.trim();
+/** A guard's setting as given: unset (the state file's stands), `off`, or a value `read` takes. */
+export function guardSetting<T>(text: string | undefined, read: (text: string) => T): GuardSetting<T> {
+  const given = trimmed(text ?? '');
   if (!given) return { given: 'unset' };
   if (given.toLowerCase() === OFF) return { given: 'off' };
   return { given: 'set', value: read(given) };
 }
 
-function allowlistSetting(env: NodeJS.ProcessEnv): GuardSetting<AllowedAccount[]> {
-  const file = env.PAYMENTS_MCP_ALLOWLIST_FILE?.trim();
-  const inline = env.PAYMENTS_MCP_ALLOWLIST?.trim();
-  if (file && inline) {
-    throw new ConfigError('give PAYMENTS_MCP_ALLOWLIST or PAYMENTS_MCP_ALLOWLIST_FILE, not both');
-  }
-  if (!file) return setting(inline, (text) => parseAllowlist('PAYMENTS_MCP_ALLOWLIST', text));
+/** `PAYMENTS_MCP_ALLOWLIST_FILE`: the file read now, its entries the allowlist (a file cannot say `off`). */
+export function allowlistFile(setting: string, path: string | undefined): GuardSetting<AllowedAccount[]> {
+  const file = trimmed(path ?? '');
+  if (!file) return { given: 'unset' };
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     const why = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new ConfigError(`PAYMENTS_MCP_ALLOWLIST_FILE: cannot read ${JSON.stringify(file)} (${why})`);
+    throw new ConfigError(`${setting}: cannot read ${JSON.stringify(file)} (${why})`);
   }
-  return { given: 'set', value: parseAllowlist(`PAYMENTS_MCP_ALLOWLIST_FILE (${file})`, text) };
-}
-
-export function readGuardSettings(env: NodeJS.ProcessEnv): GuardSettings {
-  const timeout = env.PAYMENTS_MCP_CONFIRM_TIMEOUT_MS?.trim();
-  const confirmTimeoutMs = timeout ? Number(timeout) : 300_000;
-  if (!Number.isInteger(confirmTimeoutMs) || confirmTimeoutMs <= 0) {
-    throw new ConfigError('PAYMENTS_MCP_CONFIRM_TIMEOUT_MS must be whole milliseconds above 0');
-  }
-  return {
-    dailyCaps: setting(env.PAYMENTS_MCP_DAILY_CAPS, (t) => parseAmounts('PAYMENTS_MCP_DAILY_CAPS', t, true)),
-    confirmAbove: setting(env.PAYMENTS_MCP_CONFIRM_ABOVE, (t) =>
-      parseAmounts('PAYMENTS_MCP_CONFIRM_ABOVE', t, false),
-    ),
-    allowlist: allowlistSetting(env),
-    confirmTimeoutMs,
-  };
+  return { given: 'set', value: parseAllowlist(`${setting} (${file})`, text) };
 }

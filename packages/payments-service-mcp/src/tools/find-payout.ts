@@ -1,4 +1,5 @@
 import { type PaymentsClient, type PayoutMatch, remarkKey, remarkMatch } from 'payments-service-sdk';
+import type { PayoutRecord } from 'payments-service-sdk/outbox';
 import * as z from 'zod';
 import { accountId, READ_ONLY, registerTool, type ToolContext } from '../context.js';
 import { result, transactionOut } from '../format.js';
@@ -45,23 +46,34 @@ export function payoutMatch(
   };
 }
 
+/** How the listing recognises a recorded payout: by its remark, amount and currency, or by its reference. */
+export function identityOf(record: PayoutRecord): { currency: string } | { match: PayoutMatch } {
+  const { body } = record;
+  return record.matchRemark === undefined
+    ? { currency: body.currency }
+    : { match: remarkMatch({ remark: record.matchRemark, amount: body.amount!, currency: body.currency }) };
+}
+
+/** The record `send_payout` kept of this reference for the account, if it kept one (a read creates nothing). */
+export async function recordOf(
+  ctx: ToolContext,
+  id: string | undefined,
+  ref: string,
+  client: PaymentsClient,
+): Promise<PayoutRecord | undefined> {
+  if (!ctx.config.payoutCaps) return undefined;
+  const account = accountKey(id, ctx.config);
+  if (!ctx.records().hasRecords(account)) return undefined;
+  return (await ctx.records().outboxFor(account, client)).get(ref);
+}
+
 /**
  * How the search recognises a payout `send_payout` recorded: by the remark, amount and currency it was sent
  * with (unique in the record), or by its reference where the service lists that; from the record's creation.
  */
 async function recorded(ctx: ToolContext, id: string | undefined, ref: string, client: PaymentsClient) {
-  if (!ctx.config.payoutCaps) return undefined;
-  const account = accountKey(id, ctx.config);
-  if (!ctx.records().hasRecords(account)) return undefined;
-  const outbox = await ctx.records().outboxFor(account, client);
-  const record = await outbox.get(ref);
-  if (!record) return undefined;
-  const { body } = record;
-  const identity =
-    record.matchRemark === undefined
-      ? { currency: body.currency }
-      : { match: remarkMatch({ remark: record.matchRemark, amount: body.amount!, currency: body.currency }) };
-  return { since: record.createdAt, ...identity };
+  const record = await recordOf(ctx, id, ref, client);
+  return record && { since: record.createdAt, ...identityOf(record) };
 }
 
 export function registerFindPayout(ctx: ToolContext): void {

@@ -5,7 +5,9 @@ import * as z from 'zod';
 import { type Accepts, accountId, type CallExtra, registerTool, type ToolContext } from '../context.js';
 import { PayoutRefusedError, sameName } from '../format.js';
 import { canonicalDecimal } from '../guards/decimal.js';
+import { withinPayoutCap } from '../guards/guards.js';
 import { accountKey } from '../records.js';
+import { EDGE, trimmedStrings } from '../text.js';
 import { drive, RETRY_SENTENCE } from './payout-answers.js';
 import { payoutRecorder } from './payout-record.js';
 
@@ -23,14 +25,21 @@ export function remarkFor(externalReference: string): string {
 
 /** The guards in force, for the model: what a refusal will say, before it happens. */
 const guardsText = (phrases: string[]) =>
-  phrases.length
-    ? `Guards set by the operator: ${phrases.join('; ')}. A guard's refusal is a PayoutRefusedError naming it (error.guard); nothing is sent.`
-    : '';
+  phrases.length ? `Guards set by the operator: ${phrases.join('; ')}.` : '';
 
-/** What `amount` is, for the model: the unit, and the slip it must not make. */
+/** What `amount` is, for the model: the unit, the digits the SDK takes, and the slip it must not make. */
 export const AMOUNT_DESCRIPTION =
-  'MAJOR units as a decimal string: "5000.00" is 5,000.00 of the currency (naira, dollars), never kobo or cents. ' +
-  'The read tools state amounts in both units: pass their "major" here, never their "minor". A number is refused.';
+  'MAJOR units as a decimal string carrying exactly the currency\'s minor-unit digits: "2500.00" is 2,500.00 ' +
+  'naira; NGN and USD take exactly 2 decimals ("2500.00"; "2500" is refused), XAF none ("5000"); never kobo or ' +
+  'cents: the read tools state amounts in both units, so pass their "major" here, never their "minor". A number ' +
+  'is refused.';
+
+/** What the tool does to the values it is given, stated in its description and the README alike. */
+export const TRIM_SENTENCE =
+  'Every value but externalReference is trimmed of white space (Unicode spaces, the no-break space, a ' +
+  'byte-order mark) and invisible formatting characters at either end before anything is checked: the trimmed ' +
+  'values are what the guards approve, what is recorded and what is sent. externalReference is sent exactly as ' +
+  'given, so a padded one is refused.';
 
 const beneficiary = z
   .object({
@@ -55,7 +64,11 @@ const payoutInput = {
           ? `must be a decimal string in MAJOR units ("5000.00"), not the number ${issue.input}`
           : 'must be a decimal string in MAJOR units, e.g. "5000.00"',
     })
-    .regex(/^\s*\d+(\.\d+)?\s*$/, 'must be a decimal string in MAJOR units, e.g. "5000.00"')
+    // The shape only, the ends trimmed as every value is: the SDK judges the digits for the currency.
+    .regex(
+      new RegExp(`^${EDGE}*\\d+(\\.\\d+)?${EDGE}*$`),
+      'must be a decimal string in MAJOR units, e.g. "5000.00"',
+    )
     .describe(AMOUNT_DESCRIPTION),
   currency: z
     .string()
@@ -91,12 +104,11 @@ export function registerPayoutTool(ctx: ToolContext): void {
    * One call: checks and guards before any request that moves money, the durable record (which compares the
    * details), then the drive, shared by parallel calls.
    */
-  const send = async (
-    { accountId: id, nameEnquiry, ...body }: Args,
-    extra: CallExtra,
-  ): Promise<CallToolResult> => {
-    const currency = body.currency.trim().toUpperCase();
-    const amount = body.amount.trim();
+  const send = async (args: Args, extra: CallExtra): Promise<CallToolResult> => {
+    // Trimmed once, here: from now on every check, the record and the POST see the same values.
+    const { accountId: id, nameEnquiry, ...body } = trimmedStrings(args, ['externalReference']);
+    const currency = body.currency.toUpperCase();
+    const amount = body.amount;
     // The server's own account named explicitly is the same account.
     const account =
       id === undefined || id.toLowerCase() === ctx.config.accountId?.toLowerCase() ? undefined : id;
@@ -112,12 +124,17 @@ export function registerPayoutTool(ctx: ToolContext): void {
     const assigned = client.payouts.assignsReference(currency);
     const payout = { ...body, amount, currency, ...(assigned ? { remark: remarkFor(ref) } : {}) };
     const check = async () => {
-      // The SDK's own checks first, the operator's caps (the client's payoutLimits) among them: a refusal asks
-      // nothing of the service.
+      // The operator's cap, then the SDK's own checks (the same caps as the client's payoutLimits among them): a
+      // refusal asks nothing of the service.
+      withinPayoutCap(caps, facts);
       client.payouts.check(payout);
       guards.allowed(body.beneficiary);
-      // For NGN the bank names the holder now, and the allowlist's holder must be that same name.
-      if (currency === 'NGN') await checkNameEnquiry(client, body.beneficiary, nameEnquiry);
+      if (currency === 'NGN') {
+        checkNameEnquiry(body.beneficiary, nameEnquiry);
+        // The agent's enquiry may be made up: the SDK's own check asks the service again (GET /banks lists the
+        // bank code, POST /lookup names the holder), so the allowlist's holder must be the bank's too.
+        await client.payouts.verify(payout, { verifyBeneficiary: true });
+      }
     };
     const outbox = await ctx.records().outboxFor(facts.account, client);
     const repeat = await record({ outbox, payout, facts, extra, check });
@@ -145,11 +162,13 @@ export function registerPayoutTool(ctx: ToolContext): void {
         "reference it has sent is never sent again: a repeat returns that payout's outcome. " +
         `Per-payout caps set by the operator (major units): ${capsText}; other currencies are refused. ` +
         'NGN needs nameEnquiry from lookup_account_name for the same account, and the holder name must match. ' +
-        'Calls with the same reference and the same payout share one send (amounts compared as numbers: 50, "50" and "50.00" are one); ' +
+        'Calls with the same reference and the same payout share one send (the amount compared as an exact decimal); ' +
         'one with other details is refused, naming the fields that differ. ' +
         'The answer is status "created", "recovered", "in_progress" (call again with the same reference later), ' +
         '"not_sent" (nothing moved), "refused" (the service refused it; nothing moved) or "unknown" (the operator must check before anything else). ' +
         `A timeout, a lost answer, a 408, 429 or 5xx may come after the service took the payout: it is looked up, and sent again only once a lookup ${lagText} after the send proves it absent ("in_progress" meanwhile). ` +
+        'A refusal by a cap or a guard of the operator is a PayoutRefusedError naming it (error.guard); nothing is sent. ' +
+        `${TRIM_SENTENCE} Follow a payout sent to its final status with track_payout. ` +
         guardsText(guards.describe()),
       inputSchema: { ...payoutInput, accountId },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
@@ -159,11 +178,10 @@ export function registerPayoutTool(ctx: ToolContext): void {
   );
 }
 
-type Client = ReturnType<ToolContext['client']>;
 type Enquiry = { accountNumber: string; bankCode: string; accountName: string } | undefined;
 
-/** NGN: the caller's name enquiry must be for this account and name its holder; the server asks the bank again. */
-async function checkNameEnquiry(client: Client, to: Body['beneficiary'], given: Enquiry): Promise<void> {
+/** NGN: the caller's name enquiry must be for this account and name its holder (the bank is asked again after). */
+function checkNameEnquiry(to: Body['beneficiary'], given: Enquiry): void {
   if (!given) {
     throw new RequestValidationError([
       {
@@ -172,24 +190,12 @@ async function checkNameEnquiry(client: Client, to: Body['beneficiary'], given: 
       },
     ]);
   }
-  if (
-    given.accountNumber.trim() !== to.accountNumber.trim() ||
-    given.bankCode.trim() !== to.bankCode.trim()
-  ) {
+  if (given.accountNumber !== to.accountNumber || given.bankCode !== to.bankCode) {
     throw new PayoutRefusedError('nameEnquiry is for a different account than beneficiary; nothing was sent');
   }
   if (!sameName(given.accountName, to.accountName)) {
     throw new PayoutRefusedError(
       `beneficiary.accountName "${to.accountName}" does not match the name enquiry's holder "${given.accountName}"; nothing was sent`,
-    );
-  }
-  const fresh = await client.banks.lookup({
-    bankCode: to.bankCode.trim(),
-    accountNumber: to.accountNumber.trim(),
-  });
-  if (!sameName(fresh.accountName, to.accountName)) {
-    throw new PayoutRefusedError(
-      `the bank names the holder of ${fresh.accountNumber} "${fresh.accountName}", not "${to.accountName}"; nothing was sent`,
     );
   }
 }

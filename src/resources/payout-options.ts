@@ -1,0 +1,64 @@
+import { invalid } from '../core/error.js';
+import { REQUEST_OPTION_KEYS, type RequestOptions } from '../internal/config.js';
+import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
+import type { BankCodes } from '../payouts/beneficiary-check.js';
+import type * as Recovery from '../payouts/recovery.js';
+import { type BeneficiaryCheckOptions, checksBeneficiary } from '../rules/beneficiary-check.js';
+import type { PayoutWire } from '../rules/payout.js';
+import type { APIResource } from './resource.js';
+
+/** Options of `payouts.check`. */
+export interface PayoutCheckOptions {
+  /**
+   * Minor-unit digits of the currency, for checking the amount before sending. Needed only where the spec
+   * does not state them (USDC, USDT): without it such an `amount` is sent as given and the service judges it,
+   * and an `amountMinor` cannot be converted.
+   */
+  digits?: number | undefined;
+}
+
+/** Per-call options of `payouts.create` (`verifyBeneficiary`: see `BeneficiaryCheckOptions`). */
+export interface PayoutCreateOptions extends RequestOptions, PayoutCheckOptions, BeneficiaryCheckOptions {}
+
+/** Options of `payouts.verify`: those of `create` (its requests are GET /banks and POST /lookup). */
+export interface PayoutVerifyOptions extends PayoutCreateOptions {}
+
+const CHECK_OPTION_KEYS = optionKeys<PayoutCheckOptions>()(['digits']);
+export const CREATE_OPTION_KEYS = optionKeys<PayoutCreateOptions>()([
+  ...REQUEST_OPTION_KEYS,
+  'digits verifyBeneficiary',
+]);
+
+/** `check`'s options, refused where unknown; `verifyBeneficiary` with a pointer to the method that takes it. */
+export function refuseCheckOptions(options: unknown): void {
+  if (options !== null && typeof options === 'object' && Object.hasOwn(options, 'verifyBeneficiary')) {
+    throw invalid(
+      ['options', 'verifyBeneficiary'],
+      'is not taken by payouts.check, which sends nothing: payouts.verify checks the body and then the beneficiary',
+    );
+  }
+  refuseUnknownKeys(options, CHECK_OPTION_KEYS, ['options']);
+}
+
+/** A fresh reference for a payout. Persist it before sending, so a crash cannot lose it. */
+export function createExternalReference(prefix = 'payout'): string {
+  return `${prefix}_${globalThis.crypto.randomUUID().replaceAll('-', '')}`;
+}
+
+/**
+ * `verifyBeneficiary` for one client's payouts: whether a call checks (its own value, else `byDefault`), and the
+ * check itself (`payouts/beneficiary-check.ts`, loaded lazily) with the bank codes this client keeps.
+ */
+export function beneficiaryCheck(
+  client: APIResource['client'],
+  byDefault: boolean,
+  recovery: () => Promise<typeof Recovery>,
+) {
+  let banks: BankCodes | undefined;
+  return async (wire: PayoutWire, call: unknown, options: RequestOptions): Promise<void> => {
+    if (!checksBeneficiary(call, byDefault)) return;
+    const { BankCodes, checkBeneficiary } = await recovery();
+    banks ??= new BankCodes(() => client.banks.list());
+    await checkBeneficiary({ banks, lookup: (params, o) => client.banks.lookup(params, o) }, wire, options);
+  };
+}
