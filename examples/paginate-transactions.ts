@@ -1,6 +1,7 @@
 /**
  * Walks every completed transaction in a date range, page by page, and totals them per currency.
- * Run: PAYMENTS_BASE_URL=... PAYMENTS_API_KEY=... npx tsx examples/paginate-transactions.ts
+ * Run with PAYMENTS_BASE_URL and PAYMENTS_API_KEY set (`npx payments-service-sdk mock` prints both for its mock):
+ *   node node_modules/payments-service-sdk/examples/paginate-transactions.js
  */
 import { currencyDigits, isLegacyTransaction, PaymentsClient, toMajorUnits } from 'payments-service-sdk';
 import { runIfMain } from './run.js';

@@ -1,10 +1,11 @@
 /**
  * Submits a payer name with supporting documents (streamed multipart), then sets its metadata and, once it has
  * cleared review, makes it the default for payouts.
- * Run: PAYMENTS_BASE_URL=... PAYMENTS_API_KEY=... npx tsx examples/payer-name-with-documents.ts ./certificate.pdf
+ * Run with PAYMENTS_BASE_URL and PAYMENTS_API_KEY set; it writes, so only against the mock or with --live:
+ *   node node_modules/payments-service-sdk/examples/payer-name-with-documents.js [./certificate.pdf]
  */
 import { PaymentsClient } from 'payments-service-sdk';
-import { runIfMain } from './run.js';
+import { runIfMain, writesAllowed } from './run.js';
 
 /** A minimal valid one-page PDF, so the example runs without a file of your own. */
 export const SAMPLE_PDF = Buffer.from(
@@ -34,4 +35,13 @@ export async function main(
   return updated;
 }
 
-runIfMain(import.meta.url, () => main(new PaymentsClient(), console.log, process.argv[2] ?? SAMPLE_PDF));
+runIfMain(import.meta.url, async () => {
+  if (!writesAllowed()) {
+    console.log(
+      'This example writes: run it against the mock (npx payments-service-sdk mock), or pass --live.',
+    );
+    return;
+  }
+  const file = process.argv.slice(2).find((arg) => !arg.startsWith('--'));
+  await main(new PaymentsClient(), console.log, file ?? SAMPLE_PDF);
+});

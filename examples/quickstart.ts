@@ -1,22 +1,29 @@
 /**
  * A tour of the SDK: banks and name enquiry, a saved beneficiary, a payout that survives a dropped connection,
- * a slip of the amount's unit refused by a payout ceiling, that payout (and a cross-border wire) followed to its final status and UETR, `for await` over the transaction history, a tenant acting for an account, and a payer name with a document.
- * `npm run demo` runs it against the bundled mock; with PAYMENTS_BASE_URL and PAYMENTS_API_KEY set it runs
- * against that server, and writes (money above all) only with --live.
+ * a slip of the amount's unit refused by a payout ceiling, that payout (and a cross-border wire) followed to its
+ * final status and UETR, `for await` over the transaction history with totals per currency, a tenant acting for
+ * an account, and a payer name with a document.
+ *
+ *   node node_modules/payments-service-sdk/examples/quickstart.js
+ *
+ * With no PAYMENTS_BASE_URL it starts the bundled mock in this process (the tour's dropped connection included).
+ * With PAYMENTS_BASE_URL and PAYMENTS_API_KEY set (the two lines `npx payments-service-sdk mock` prints) it runs
+ * against that server, writing (money above all) only against the mock or with --live. `npm run demo` runs it.
  */
 import {
   createExternalReference,
   currencyDigits,
   isLegacyTransaction,
-  type PaymentsClient,
+  PaymentsClient,
   PaymentsError,
   type PayoutMatch,
   RequestValidationError,
   toMajorUnits,
 } from 'payments-service-sdk';
-import type { PaymentsMock } from 'payments-service-sdk/testing';
+import { DEFAULT_API_KEY, type PaymentsMock, startMockServer } from 'payments-service-sdk/testing';
 import { SAMPLE_PDF } from './payer-name-with-documents.js';
 import { payoutLife, scheduleLives } from './payout-life.js';
+import { runIfMain, writesAllowed } from './run.js';
 
 export interface QuickstartContext {
   client: PaymentsClient;
@@ -151,13 +158,21 @@ export async function quickstart({ client, mock, allowWrites, log, visibilityWai
   log('4. Transaction history with for await');
   let count = 0;
   const byType = new Map<string, number>();
+  // Minor units per currency: kobo, cents and francs never add up to one number.
+  const received = new Map<string, number>();
   for await (const tx of client.transactions.list({ pageSize: 100 })) {
     count++;
     const type = isLegacyTransaction(tx) ? tx.type : tx.transaction_type;
     byType.set(type, (byType.get(type) ?? 0) + 1);
+    if (isLegacyTransaction(tx) || tx.transaction_type !== 'deposit' || tx.status !== 'completed') continue;
+    const currency = tx.destination_currency ?? tx.source_currency;
+    if (currency) received.set(currency, (received.get(currency) ?? 0) + (tx.destination_amount ?? 0));
   }
   log(
     `   ${count} transactions (${[...byType].map(([t, n]) => `${n} ${t}`).join(', ')}); failed ones only on request`,
+  );
+  log(
+    `   received: ${[...received].map(([currency, minor]) => money(currency, minor)).join(', ') || 'nothing'}`,
   );
 
   log('5. Acting for a tenant account');
@@ -197,3 +212,31 @@ export async function quickstart({ client, mock, allowWrites, log, visibilityWai
   }
   log('Done.');
 }
+
+/**
+ * The tour as a program: against PAYMENTS_BASE_URL when it is set (writes only against the mock, whose key is
+ * `sk_test_mock`, or with --live), else against the bundled mock started in this process.
+ */
+export async function main(log: (line: string) => void = console.log) {
+  if (process.env.PAYMENTS_BASE_URL) {
+    const client = new PaymentsClient();
+    const allowWrites = writesAllowed();
+    log(`Against ${client.baseUrl}${allowWrites ? ' (writes enabled)' : ' (read-only; --live to write)'}\n`);
+    await quickstart({ client, allowWrites, log });
+    return;
+  }
+  const server = await startMockServer({ port: 0 });
+  log(`Against the bundled mock at ${server.baseUrl} (no API key or network needed)\n`);
+  try {
+    const client = new PaymentsClient({
+      apiKey: DEFAULT_API_KEY,
+      baseUrl: server.baseUrl,
+      logLevel: 'error',
+    });
+    await quickstart({ client, mock: server.mock, allowWrites: true, log, visibilityWaits: [100, 400] });
+  } finally {
+    await server.close();
+  }
+}
+
+runIfMain(import.meta.url, () => main());

@@ -1,7 +1,8 @@
 /**
  * A white-label tenant acting for its accounts: list the tenancy, then read each account's transactions with
  * `forAccount`, which sends `X-Account-Id` on every request of the scoped client.
- * Run: PAYMENTS_BASE_URL=... PAYMENTS_API_KEY=<tenant key> npx tsx examples/tenant-for-account.ts
+ * Run with PAYMENTS_BASE_URL and PAYMENTS_API_KEY (a tenant key; the mock's is one) set:
+ *   node node_modules/payments-service-sdk/examples/tenant-for-account.js
  */
 import { PaymentsClient } from 'payments-service-sdk';
 import * as z from 'zod/mini';

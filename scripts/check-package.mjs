@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
  * The package as npm would publish it, checked from its tarball (not from this folder): the published
- * package.json carries nothing of our development (scripts, workspaces, dev dependencies) and names no file the
- * tarball lacks; every relative link of the shipped markdown (README, docs/, ...) resolves to a file in the
+ * package.json carries nothing of our development (scripts, workspaces, dev dependencies), names the repository,
+ * homepage and issue tracker, and names no file the tarball lacks; the README is at most 300 lines and starts a
+ * newcomer from `npm install` and the mock; every relative link of the shipped markdown (README, docs/, ...) resolves to a file in the
  * tarball, and its #anchor to a heading there; publint --strict and are-the-types-wrong (node16 profile) find
  * nothing.
  *
@@ -106,6 +107,30 @@ try {
     const dev = ['scripts', 'workspaces', 'devDependencies'].filter((key) => key in manifest);
     if (dev.length) throw new Error(`the packed package.json has ${dev.join(', ')}`);
     return Object.keys(manifest).join(', ');
+  });
+  check('the published package.json names the repository, its homepage and its issue tracker', () => {
+    const url = (value) => (typeof value === 'string' ? value : value?.url);
+    const named = {
+      repository: url(manifest.repository),
+      homepage: manifest.homepage,
+      bugs: url(manifest.bugs),
+    };
+    const missing = Object.entries(named).filter(([, value]) => !/^(git\+)?https:\/\//.test(value ?? ''));
+    if (missing.length) throw new Error(`no URL for ${missing.map(([key]) => key).join(', ')}`);
+    return Object.values(named).join(', ');
+  });
+  // A newcomer meets the package through npm: the README's first screen goes from `npm install` to the mock's
+  // two lines, and nothing asks for a clone.
+  check('the README is at most 300 lines, and its first screen starts from npm install and the mock', () => {
+    const readme = readFileSync(join(unpacked, 'package', 'README.md'), 'utf8');
+    const lines = readme.split('\n').length - 1;
+    if (lines > 300) throw new Error(`README.md is ${lines} lines: move detail to docs/`);
+    const firstScreen = readme.split('\n').slice(0, 40).join('\n');
+    const needed = ['npm install payments-service-sdk', 'npx payments-service-sdk mock'];
+    const absent = needed.filter((text) => !firstScreen.includes(text));
+    if (absent.length) throw new Error(`the README's first 40 lines lack ${absent.join(' and ')}`);
+    if (/git clone/.test(readme)) throw new Error('the README asks for a git clone');
+    return `${lines} lines`;
   });
   check('every file the published package.json names is in the tarball', () => {
     const named = namedPaths(manifest);

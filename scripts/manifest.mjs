@@ -2,7 +2,9 @@
 /**
  * The package.json a user installs is not the one we develop with: `npm pack` ships package.json as it is on
  * disk, dev scripts, `workspaces` and the `#compiler` import's `types` path into src/ (which does not ship)
- * included. So `prepack` writes the published manifest in its place and `postpack` puts ours back:
+ * included. So `prepack` writes the published manifest in its place and `postpack` puts ours back. The
+ * examples ship runnable too: `prepack` compiles each to `.js` beside it (scripts/build-examples.mjs), and
+ * `postpack` removes them.
  *
  *   node scripts/manifest.mjs prepack    keep package.json in .package.dev.json, write the published one
  *   node scripts/manifest.mjs postpack   put package.json back from .package.dev.json
@@ -14,6 +16,7 @@
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { compileExamples, removeCompiledExamples } from './build-examples.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const manifestPath = join(root, 'package.json');
@@ -41,6 +44,7 @@ export function publishedManifest(manifest) {
 
 export function restore() {
   if (existsSync(BACKUP)) renameSync(BACKUP, manifestPath);
+  removeCompiledExamples(root);
 }
 
 export function writePublished() {
@@ -48,6 +52,7 @@ export function writePublished() {
   const text = readFileSync(manifestPath, 'utf8');
   writeFileSync(BACKUP, text);
   writeFileSync(manifestPath, `${JSON.stringify(publishedManifest(JSON.parse(text)), null, 2)}\n`);
+  compileExamples(root);
 }
 
 if (import.meta.filename === process.argv[1]) {

@@ -90,7 +90,7 @@ try {
   await check('the SDK tarball holds dist/, docs and package files only (nothing of the workspace)', () => {
     // docs/ and examples/ ship because the README links them (a user who installed from npm can open them).
     const shipped =
-      /^(dist\/|docs\/[^/]+\.md$|examples\/[^/]+\.ts$|(package\.json|README\.md|ARCHITECTURE\.md|CHANGELOG\.md)$|LICENSE)/;
+      /^(dist\/|docs\/[^/]+\.md$|examples\/[^/]+\.(ts|js)$|(package\.json|README\.md|ARCHITECTURE\.md|CHANGELOG\.md)$|LICENSE)/;
     const stray = sdk.files.filter((f) => !shipped.test(f));
     if (stray.length) throw new Error(`unexpected files: ${stray.join(', ')}`);
     return `${sdk.files.length} files`;

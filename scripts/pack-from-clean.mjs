@@ -23,6 +23,9 @@ const REQUIRED = [
   'dist/index.d.ts',
   'dist/index.d.cts',
   'dist/testing.js',
+  // The examples run from node_modules: prepack compiles them (scripts/build-examples.mjs).
+  'examples/quickstart.js',
+  'examples/safe-payouts.js',
 ];
 const root = new URL('..', import.meta.url).pathname;
 const work = mkdtempSync(join(tmpdir(), 'sdk-pack-from-clean-'));

@@ -31,6 +31,8 @@ const work = mkdtempSync(join(tmpdir(), 'sdk-smoke-'));
 const run = (cmd, args, cwd) =>
   execFileSync(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', timeout: 300_000 });
 const results = [];
+/** Bytes measured by the size checks, for the check of what the docs state. */
+const measured = {};
 
 async function checkAsync(name, fn) {
   try {
@@ -97,6 +99,82 @@ it('names the account holder', async () => {
 });
 `;
 
+/** What each shipped example prints when it worked, against the mock bin's two lines. */
+const EXAMPLE_OUTPUT = {
+  'quickstart.js': /received: .*NGN \d+\.\d{2}[\s\S]*Done\.\s*$/,
+  'safe-payouts.js': /^invoice-1001: created after 1 POST\(s\), NGN 2525\.00 deducted, listed as PO-/m,
+  'paginate-transactions.js': /^\d+ completed transactions\n(?: {2}[A-Z]{3,4} .+\n)+$/,
+  'payer-name-with-documents.js':
+    /^payer name .+: (?:pending_review|active), 1 document\(s\)\nmetadata set: \{"crmId":"c-42"\}\n$/,
+  'tenant-for-account.js': /: \d+ transactions\n/,
+};
+
+/**
+ * `npx payments-service-sdk mock --port 0` in `cwd`, until `use(out)` (its two lines) is done; then SIGINT, as a
+ * terminal's Ctrl-C sends it, and the bin must close the server and exit 0.
+ */
+async function withMockBin(cwd, use) {
+  // A group of its own, signalled as a terminal's Ctrl-C signals one (npx's shell does not pass SIGINT on).
+  const mock = spawn('npx', ['--no-install', 'payments-service-sdk', 'mock', '--port', '0', '--quiet'], {
+    cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const signal = (name) => {
+    try {
+      process.kill(-mock.pid, name);
+    } catch {
+      // the group is gone already
+    }
+  };
+  const exited = new Promise((done) => mock.on('exit', (code, signal) => done(code ?? signal)));
+  try {
+    let out = '';
+    let err = '';
+    mock.stderr.on('data', (d) => {
+      err += d;
+    });
+    await new Promise((done, fail) => {
+      const timer = setTimeout(() => fail(new Error(`no env lines after 30 s:\n${out}${err}`)), 30_000);
+      mock.stdout.on('data', (d) => {
+        out += d;
+        if (out.split('\n').length > 2) {
+          clearTimeout(timer);
+          done();
+        }
+      });
+      exited.then((code) => fail(new Error(`the mock exited (${code}):\n${out}${err}`)));
+    });
+    const result = await use(out);
+    signal('SIGINT');
+    const code = await exited;
+    // npx ends by the signal its child ended on; the bin itself closed the server and exited 0.
+    if (![0, 'SIGINT'].includes(code) || !err.includes('mock stopped'))
+      throw new Error(`exit ${code} after SIGINT:\n${err}`);
+    return result;
+  } finally {
+    signal('SIGKILL');
+  }
+}
+
+/**
+ * The README's quick start as the installed package's README gives it (the first `ts run` block under "Quick
+ * start": plain JavaScript), saved as quickstart.mjs and run with the mock's env file: it lists transactions
+ * and sums what was received per currency.
+ */
+function quickstartFromReadme(dir) {
+  const readme = readFileSync(join(dir, 'node_modules', 'payments-service-sdk', 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Quick start'));
+  const block = /```ts run\n([\s\S]*?)\n```/.exec(section);
+  if (!block) throw new Error('no `ts run` block under "## Quick start" in the installed README');
+  writeFileSync(join(dir, 'quickstart.mjs'), block[1]);
+  const printed = run('node', ['--env-file=mock.env', 'quickstart.mjs'], dir);
+  if (!/^\d+ banks/m.test(printed) || !/^received [\d.]+ NGN$/m.test(printed)) {
+    throw new Error(`the README's quick start printed:\n${printed}`);
+  }
+  return 'README quick start';
+}
+
 try {
   const tarball = packSdk(work);
 
@@ -162,6 +240,7 @@ if (testing.createPaymentsMock().handlers.length !== 1) process.exit(2);`,
     if (JSON.stringify(names) !== JSON.stringify(expected)) {
       throw new Error(`expected ${expected.join(', ')}; installed ${names.join(', ')}`);
     }
+    measured.production = bytes;
     const parts = names.sort((a, b) => each[b] - each[a]).map((n) => `${n} ${mb(each[n])}`);
     const dev = installed(merchant);
     return `${names.length} packages, ${mb(bytes)}: ${parts.join(', ')} (the dev install: ${dev.names.length} packages, ${mb(dev.bytes)})`;
@@ -174,8 +253,34 @@ if (testing.createPaymentsMock().handlers.length !== 1) process.exit(2);`,
     const carrying = maps.filter((f) => 'sourcesContent' in JSON.parse(readFileSync(join(sdk, 'dist', f))));
     if (carrying.length) throw new Error(`source maps with sourcesContent: ${carrying.join(', ')}`);
     const mapBytes = maps.reduce((t, f) => t + sizeOf(join(sdk, 'dist', f)), 0);
+    Object.assign(measured, { packed: sizeOf(tarball), unpacked: sizeOf(sdk) });
     return `packed ${mb(sizeOf(tarball))}, unpacked ${mb(sizeOf(sdk))} (dist/ ${mb(sizeOf(join(sdk, 'dist')))}, of which ${maps.length} source maps ${mb(mapBytes)})`;
   });
+
+  // The sizes docs/testing.md states, as the package ships it: each within a tenth of what was just measured.
+  check(
+    'docs/testing.md states the sizes measured (packed, unpacked, production install; within 10 %)',
+    () => {
+      const doc = readFileSync(
+        join(merchant, 'node_modules', 'payments-service-sdk', 'docs', 'testing.md'),
+        'utf8',
+      );
+      const stated = {
+        packed: /\| the tarball \| ([\d.]+) MB packed/.exec(doc)?.[1],
+        unpacked: /\| the package unpacked \| ([\d.]+) MB/.exec(doc)?.[1],
+        production: /\| a production install \| \d+ packages, ([\d.]+) MB/.exec(doc)?.[1],
+      };
+      const wrong = Object.entries(stated).filter(([what, mbText]) => {
+        const bytes = Number(mbText) * 1e6;
+        return !(Math.abs(bytes - measured[what]) <= measured[what] / 10);
+      });
+      const said = (what) =>
+        `${what}: stated ${stated[what] ?? 'nothing'} MB, measured ${mb(measured[what])}`;
+      if (wrong.length)
+        throw new Error(`update "Sizes" in docs/testing.md: ${wrong.map(([w]) => said(w)).join('; ')}`);
+      return Object.keys(stated).map(said).join('; ');
+    },
+  );
 
   // The otel entry, with the merchant's own OpenTelemetry (an optional peer dependency): spans from a call.
   const traced = app('otel', 'otel-2x', tarball);
@@ -306,63 +411,51 @@ await sqliteOutboxStore({ database: new DatabaseSync('outbox.db') }).migrate();`
   });
 
   // The package's own bin, as the README's quick start uses it: the mock started as a process, its two lines
-  // written to a file that Node reads as an env file, and a client with no options that lists from it.
+  // written to a file that Node reads as an env file. Against it: the README's quick start as the installed
+  // README gives it, and every example the package ships, run from node_modules as a newcomer runs them.
   await checkAsync(
-    'npx payments-service-sdk mock: its two env lines point a client at it; SIGINT stops it',
-    async () => {
-      // A group of its own, signalled as a terminal's Ctrl-C signals one (npx's shell does not pass SIGINT on).
-      const mock = spawn('npx', ['--no-install', 'payments-service-sdk', 'mock', '--port', '0'], {
-        cwd: bare,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        detached: true,
-      });
-      const signal = (name) => {
-        try {
-          process.kill(-mock.pid, name);
-        } catch {
-          // the group is gone already
-        }
-      };
-      const exited = new Promise((done) => mock.on('exit', (code, signal) => done(code ?? signal)));
-      try {
-        let out = '';
-        let err = '';
-        mock.stderr.on('data', (d) => {
-          err += d;
-        });
-        await new Promise((done, fail) => {
-          const timer = setTimeout(() => fail(new Error(`no env lines after 30 s:\n${out}${err}`)), 30_000);
-          mock.stdout.on('data', (d) => {
-            out += d;
-            if (out.split('\n').length > 2) {
-              clearTimeout(timer);
-              done();
-            }
-          });
-          exited.then((code) => fail(new Error(`the mock exited (${code}):\n${out}${err}`)));
-        });
+    'npx payments-service-sdk mock: the README quick start and every shipped example run against its two lines',
+    () =>
+      withMockBin(bare, async (out) => {
         writeFileSync(join(bare, 'mock.env'), out);
-        writeFileSync(
-          join(bare, 'quickstart.mjs'),
-          `import { PaymentsClient } from 'payments-service-sdk';
-const client = new PaymentsClient({ logLevel: 'off' });
-const banks = await client.banks.list();
-const page = await client.transactions.list({ pageSize: 5 });
-console.log(banks.length + ' banks, ' + page.data.length + ' transactions on page 1');`,
-        );
-        const listed = run('node', ['--env-file=mock.env', 'quickstart.mjs'], bare).trim();
-        if (!/^\d+ banks, 5 transactions on page 1$/.test(listed)) throw new Error(`unexpected: ${listed}`);
-        signal('SIGINT');
-        const code = await exited;
-        // npx ends by the signal its child ended on; the bin itself closed the server and exited 0.
-        if (![0, 'SIGINT'].includes(code) || !err.includes('mock stopped'))
-          throw new Error(`exit ${code} after SIGINT:\n${err}`);
-        return `${out.trim().split('\n').join('; ')}: ${listed}`;
-      } finally {
-        signal('SIGKILL');
-      }
-    },
+        const ran = [quickstartFromReadme(bare)];
+        for (const [example, expected] of Object.entries(EXAMPLE_OUTPUT)) {
+          const path = `node_modules/payments-service-sdk/examples/${example}`;
+          const printed = run('node', ['--env-file=mock.env', path], bare);
+          if (!expected.test(printed)) throw new Error(`${example} printed:\n${printed}`);
+          ran.push(example);
+        }
+        return `${out.trim().split('\n').join('; ')}: ${ran.join(', ')}`;
+      }),
   );
+  check('every shipped example has a runnable .js; quickstart.js runs on its own, with no env', () => {
+    const examples = join(bare, 'node_modules', 'payments-service-sdk', 'examples');
+    const files = readdirSync(examples);
+    const missing = files
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+      .filter((f) => !files.includes(f.replace(/\.ts$/, '.js')));
+    if (missing.length) throw new Error(`no .js for ${missing.join(', ')}`);
+    const programs = files.filter(
+      (f) =>
+        f.endsWith('.js') && /runIfMain\(import\.meta\.url/.test(readFileSync(join(examples, f), 'utf8')),
+    );
+    const untested = programs.filter((f) => !(f in EXAMPLE_OUTPUT));
+    if (untested.length) throw new Error(`examples the smoke does not run: ${untested.join(', ')}`);
+    const { PAYMENTS_BASE_URL: _u, PAYMENTS_API_KEY: _k, ...env } = process.env;
+    const printed = execFileSync('node', [join(examples, 'quickstart.js')], {
+      cwd: bare,
+      env,
+      encoding: 'utf8',
+    });
+    if (!printed.trimEnd().endsWith('Done.')) throw new Error(`quickstart.js printed:\n${printed}`);
+    return `${programs.length} programs: ${programs.join(', ')}`;
+  });
+  // The shipped merchant test, copied into a merchant's app with vitest and msw 3, as docs/testing.md says.
+  check('the shipped examples/merchant.test.ts passes in a merchant app (vitest, msw 3)', () => {
+    const shipped = join(merchant, 'node_modules', 'payments-service-sdk', 'examples', 'merchant.test.ts');
+    cpSync(shipped, join(merchant, 'merchant.test.ts'));
+    run('npx', ['--no-install', 'vitest', 'run', '--root', merchant, 'merchant.test.ts'], merchant);
+  });
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

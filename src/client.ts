@@ -1,5 +1,7 @@
 import type { APIPromise } from './core/api-promise.js';
+import { optionKeys } from './core/option-keys.js';
 import type { PagePromise } from './core/pagination.js';
+import { refuseUnknownKeys } from './core/unknown-option.js';
 import {
   assertAccountId,
   type ClientOptions,
@@ -7,7 +9,6 @@ import {
   type ResolvedConfig,
   resolveConfig,
 } from './internal/config.js';
-import { optionKeys, refuseUnknownKeys } from './internal/option-keys.js';
 import { type PaginateParams, Pipeline } from './internal/pipeline.js';
 import type { HttpMethod, QueryValue } from './internal/transport.js';
 import { Accounts } from './resources/accounts.js';
@@ -136,7 +137,7 @@ export class PaymentsClient {
   request<T = unknown>(params: RequestParams<T>): APIPromise<T> {
     return this.#api.call(() => {
       // Refused, not dropped: a key it does not know (a raw `stream` included) is a caller's mistake.
-      refuseUnknownKeys(params, REQUEST_PARAM_KEYS);
+      refuseUnknownKeys(params, REQUEST_PARAM_KEYS, 'client.request');
       return params;
     }, 'request');
   }
@@ -148,7 +149,7 @@ export class PaymentsClient {
     return this.#api.list({
       ...params,
       query: () => {
-        refuseUnknownKeys(params, PAGINATE_PARAM_KEYS);
+        refuseUnknownKeys(params, PAGINATE_PARAM_KEYS, 'client.paginate');
         return (typeof query === 'function' ? query() : query) ?? {};
       },
     });

@@ -22,7 +22,9 @@ export {
   ResponseTooLargeError,
   ResponseValidationError,
 } from './core/error.js';
+export type { UnknownOption } from './core/option-keys.js';
 export { Page, PagePromise } from './core/pagination.js';
+export { UnknownOptionError } from './core/unknown-option.js';
 export type { CallContext, RequestContext } from './internal/channels.js';
 export type { ClientOptions, FetchOptions, RequestOptions } from './internal/config.js';
 export type { ClientHooks, RequestEvent, ResponseEvent, RetryEvent } from './internal/hooks.js';

@@ -183,9 +183,10 @@ export class RequestValidationError extends PaymentsError {
   readonly field: string;
   /** Every offending field. */
   readonly issues: FieldIssue[];
-  constructor(issues: FieldIssue[]) {
+  /** `message`: a subclass's own wording; by default `Invalid request: ` and the issues. */
+  constructor(issues: FieldIssue[], message?: string) {
     const first = issues[0] ?? { path: [], message: 'invalid input' };
-    super(`Invalid request: ${listIssues(issues, '(input)')}`);
+    super(message ?? `Invalid request: ${listIssues(issues, '(input)')}`);
     this.field = first.path.join('.');
     this.issues = issues;
   }

@@ -1,12 +1,13 @@
 import { invalid, PaymentsError } from '../core/error.js';
+import { optionKeys } from '../core/option-keys.js';
 import { ownData } from '../core/own.js';
+import { refuseUnknownKeys } from '../core/unknown-option.js';
 import { type BeneficiaryCheckOptions, checksBeneficiary } from '../rules/beneficiary-check.js';
 import { isUuid } from '../rules/ids.js';
 import { type PayoutLimits, resolvePayoutLimits } from '../rules/payout-limits.js';
 import { AssignedCurrencies } from './assigned-currencies.js';
 import { type ClientHooks, HOOK_KEYS } from './hooks.js';
 import { isLogLevel, LevelLogger, type Logger, type LogLevel } from './logger.js';
-import { optionKeys, refuseUnknownKeys } from './option-keys.js';
 import { redactor } from './redact.js';
 import { type AppInfo, TOKEN, userAgent } from './user-agent.js';
 
@@ -221,9 +222,9 @@ function limits(options: Partial<Record<keyof Limits, unknown>>, fallback?: Limi
  * The limits of one call: those the call sets, checked as strictly as the client's (a bad one would send and
  * then fail), and the client's, checked once by `resolveConfig`, for the rest.
  */
-export function callLimits(options: RequestOptions | undefined, config: ResolvedConfig): Limits {
+export function callLimits(options: RequestOptions | undefined, config: ResolvedConfig, at: string): Limits {
   if (!options) return config;
-  refuseUnknownKeys(options, REQUEST_OPTION_KEYS);
+  refuseUnknownKeys(options, REQUEST_OPTION_KEYS, `request options (${at})`);
   return limits(options, config);
 }
 
@@ -242,8 +243,8 @@ const SDK_OWNED_FETCH_OPTIONS = ['method', 'headers', 'body', 'signal', 'redirec
 /** `learned`: the currencies a client this one is made from learned are service-assigned (see `AssignedCurrencies`). */
 export function resolveConfig(given: ClientOptions, learned?: Set<string>) {
   const options = ownData(given);
-  refuseUnknownKeys(options, CLIENT_OPTION_KEYS);
-  refuseUnknownKeys(options.hooks, HOOK_KEYS, ['hooks']);
+  refuseUnknownKeys(options, CLIENT_OPTION_KEYS, 'PaymentsClient');
+  refuseUnknownKeys(options.hooks, HOOK_KEYS, 'PaymentsClient hooks', ['hooks']);
   // A browser's global scope (or jsdom's) has both `window` and `document`; workers and edge runtimes neither.
   const scope = globalThis as { window?: unknown; document?: unknown };
   const browser = scope.window !== undefined && scope.document !== undefined;

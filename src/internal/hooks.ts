@@ -1,4 +1,5 @@
 import { statusAndId } from '../core/api-promise.js';
+import { optionKeys } from '../core/option-keys.js';
 import { messageOf } from '../core/values.js';
 import {
   announceWait,
@@ -9,7 +10,6 @@ import {
   type WaitKind,
 } from './channels.js';
 import type { ResolvedConfig } from './config.js';
-import { optionKeys } from './option-keys.js';
 import { waitAfter } from './retry.js';
 
 /**

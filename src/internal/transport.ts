@@ -85,7 +85,7 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
   if (signal?.aborted) throw new APIUserAbortError();
   const streaming = request.stream !== undefined;
   const commits = !isSafeToRepeat(request.method, request.idempotent);
-  const limits = callLimits(request.options, config);
+  const limits = callLimits(request.options, config, `${request.method} ${request.path}`);
   const maxRetries = streaming || commits ? 0 : limits.maxRetries;
   const log = config.logger;
   const target = `${request.method} ${request.path}`;

@@ -1,6 +1,7 @@
 import { invalid } from '../core/error.js';
+import { optionKeys } from '../core/option-keys.js';
+import { refuseUnknownKeys } from '../core/unknown-option.js';
 import { VERSION } from '../version.js';
-import { optionKeys, refuseUnknownKeys } from './option-keys.js';
 
 interface RuntimeGlobals {
   Bun?: { version: string };
@@ -47,7 +48,7 @@ const APP_INFO_RULES: [keyof AppInfo, RegExp, string][] = [
 export function userAgent(app?: AppInfo): string {
   cached ??= `payments-service-sdk/${VERSION} (${describeRuntime()})`;
   if (!app) return cached;
-  refuseUnknownKeys(app, APP_INFO_KEYS, ['appInfo']);
+  refuseUnknownKeys(app, APP_INFO_KEYS, 'PaymentsClient appInfo', ['appInfo']);
   for (const [field, rule, message] of APP_INFO_RULES) {
     const value = app[field];
     if ((field === 'name' || value !== undefined) && !(typeof value === 'string' && rule.test(value))) {

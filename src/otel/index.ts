@@ -13,6 +13,7 @@ import {
   type TracerProvider,
   trace,
 } from '@opentelemetry/api';
+import { optionKeys, unknownOptionMessage, unknownOptions } from '../core/option-keys.js';
 import {
   CALL_CHANNEL,
   type CallContext,
@@ -54,6 +55,10 @@ export interface InstrumentPaymentsOptions {
   /** Outboxes (or anything with `count()`) to report as the `payments.outbox.payouts` gauge, by state. */
   outboxes?: readonly CountedOutbox[];
 }
+
+const INSTRUMENT_OPTION_KEYS = optionKeys<InstrumentPaymentsOptions>()([
+  'tracerProvider meterProvider urlPath recordReference outboxes',
+]);
 
 /** What `instrumentPayments` returns. */
 export interface PaymentsInstrumentation {
@@ -113,6 +118,9 @@ export function instrumentPayments(options: InstrumentPaymentsOptions = {}): Pay
         'provider several span processors.',
     );
   }
+  // A TypeError, as for a bad urlPath: the SDK's error classes would double this entry's size.
+  const unknown = unknownOptions(options, INSTRUMENT_OPTION_KEYS);
+  if (unknown.length) throw new TypeError(unknownOptionMessage('instrumentPayments', unknown));
   const urlPath = options.urlPath ?? 'sent';
   if (urlPath !== 'sent' && urlPath !== 'template') {
     throw new TypeError(`instrumentPayments: urlPath must be 'sent' or 'template', got ${String(urlPath)}`);

@@ -1,10 +1,11 @@
+import { optionKeys } from '../core/option-keys.js';
+import { refuseUnknownKeys } from '../core/unknown-option.js';
 import {
   BeneficiaryVerificationError,
   createExternalReference,
   type PayoutCreateParams,
   RequestValidationError,
 } from '../index.js';
-import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
 import { remarkIssue, remarkKey } from '../payouts/proof/payout-identity.js';
 import { checksBeneficiary } from '../rules/beneficiary-check.js';
 import type { EnqueueOptions, EnqueueResult } from './api.js';
@@ -125,7 +126,7 @@ export function enqueuer<Tx>({ client, store, record }: EnqueueDeps<Tx>) {
       }
     };
     try {
-      refuseUnknownKeys(given, ENQUEUE_KEYS, ['options']);
+      refuseUnknownKeys(given, ENQUEUE_KEYS, 'outbox.enqueue', ['options']);
       if (!checksBeneficiary(given?.verifyBeneficiary, client.payouts.verifiesBeneficiaries ?? false))
         return insert();
       // The check asks the service, so the row is written after it: a refusal records nothing.

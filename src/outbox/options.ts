@@ -1,5 +1,6 @@
+import { optionKeys } from '../core/option-keys.js';
+import { refuseUnknownKeys } from '../core/unknown-option.js';
 import { DEFAULT_FINAL_STATUSES, type PaymentsClient, RequestValidationError } from '../index.js';
-import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
 import type { OutboxChange, PayoutOutboxStore, PayoutRecord, PayoutState } from './types.js';
 
 /**
@@ -146,7 +147,7 @@ const DAY_MS = 86_400_000;
 /** The tracking options checked, with their defaults; `undefined` when tracking is off. */
 function trackingOf(given: OutboxTrackingOptions | false | undefined) {
   if (given === false) return undefined;
-  refuseUnknownKeys(given, TRACKING_KEYS, ['tracking']);
+  refuseUnknownKeys(given, TRACKING_KEYS, 'createPayoutOutbox tracking', ['tracking']);
   const final = given?.final ?? DEFAULT_FINAL_STATUSES;
   if (!Array.isArray(final) || final.length === 0 || !final.every((f) => typeof f === 'string')) {
     throw new RequestValidationError([

@@ -1,6 +1,7 @@
+import { optionKeys } from '../core/option-keys.js';
+import { refuseUnknownKeys } from '../core/unknown-option.js';
 import { RequestValidationError } from '../index.js';
 import { traceCall } from '../internal/channels.js';
-import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
 import type { ListOptions, PayoutOutbox } from './api.js';
 import { enqueuer } from './enqueue.js';
 import { deliver, type Follower, observe, trackRound } from './follow.js';
@@ -48,7 +49,7 @@ function cursorOf(after: unknown): { createdAt: number; reference: string } | un
 /** Creates the outbox over a client and a store. Call `store.migrate()` (or apply its SQL) once first. */
 export function createPayoutOutbox<Tx = unknown>(options: PayoutOutboxOptions<Tx>): PayoutOutbox<Tx> {
   const resolved = resolveOptions(options);
-  refuseUnknownKeys(options, OUTBOX_OPTION_KEYS);
+  refuseUnknownKeys(options, OUTBOX_OPTION_KEYS, 'createPayoutOutbox');
   const { store, client } = options;
   const settings: StepSettings = { ...resolved, client, store: store as StepSettings['store'] };
   const { owner, leaseMs, hooks } = resolved;
@@ -119,7 +120,7 @@ export function createPayoutOutbox<Tx = unknown>(options: PayoutOutboxOptions<Tx
     },
 
     async list(given = {}) {
-      refuseUnknownKeys(given, LIST_KEYS);
+      refuseUnknownKeys(given, LIST_KEYS, 'outbox.list');
       if (given.state !== undefined && !(STATES as readonly string[]).includes(given.state)) {
         throw invalid('state', `must be one of: ${STATES.join(', ')}`);
       }

@@ -1,5 +1,6 @@
+import { optionKeys } from '../core/option-keys.js';
+import { refuseUnknownKeys } from '../core/unknown-option.js';
 import { RequestValidationError } from '../index.js';
-import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
 import type { ArchiveOptions, EnqueueResult } from './api.js';
 import { differences } from './equality.js';
 import { wholeNumber } from './options.js';
@@ -38,7 +39,7 @@ export function answerFromTombstone(tombstone: OutboxTombstone, given: StoredBod
 /** `archive`'s options checked: `before` as the store's epoch ms, and `limit`. */
 export function archiveArguments(given: ArchiveOptions): [before: number, limit: number] {
   if (given === null || typeof given !== 'object') throw invalid('before', 'is required: a Date');
-  refuseUnknownKeys(given, ARCHIVE_KEYS);
+  refuseUnknownKeys(given, ARCHIVE_KEYS, 'outbox.archive');
   const { before } = given;
   if (!(before instanceof Date) || Number.isNaN(before.getTime())) {
     throw invalid('before', 'must be a valid Date: final payouts last changed before it are archived');

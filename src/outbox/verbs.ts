@@ -1,5 +1,6 @@
 import { RequestValidationError } from '../index.js';
-import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
+import { optionKeys } from '../core/option-keys.js';
+import { refuseUnknownKeys } from '../core/unknown-option.js';
 import type { VerbOptions } from './api.js';
 import type { OutboxRow, PayoutOutboxStore, PayoutRecord, PayoutState } from './types.js';
 
@@ -67,7 +68,7 @@ export function operatorVerbs(
 
   return {
     async retry(reference: string, given: VerbOptions = {}): Promise<PayoutRecord> {
-      refuseUnknownKeys(given, VERB_KEYS);
+      refuseUnknownKeys(given, VERB_KEYS, 'outbox.retry');
       return apply(reference, given, {
         from: ['not_sent', 'refused'],
         to: 'retry',
@@ -80,7 +81,7 @@ export function operatorVerbs(
       reference: string,
       given: VerbOptions & { outcome: 'exists' | 'absent' },
     ): Promise<PayoutRecord> {
-      refuseUnknownKeys(given, VERB_KEYS);
+      refuseUnknownKeys(given, VERB_KEYS, 'outbox.resolve');
       if (given?.outcome !== 'exists' && given?.outcome !== 'absent')
         throw invalid('outcome', "must be 'exists' or 'absent'");
       return given.outcome === 'exists'
@@ -99,7 +100,7 @@ export function operatorVerbs(
     },
 
     async cancel(reference: string, given: VerbOptions = {}): Promise<PayoutRecord> {
-      refuseUnknownKeys(given, VERB_KEYS);
+      refuseUnknownKeys(given, VERB_KEYS, 'outbox.cancel');
       return apply(reference, given, {
         from: CANCELLABLE,
         to: 'cancelled',

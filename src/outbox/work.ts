@@ -1,5 +1,6 @@
+import { optionKeys } from '../core/option-keys.js';
+import { refuseUnknownKeys } from '../core/unknown-option.js';
 import { RequestValidationError } from '../index.js';
-import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
 import type { OutboxRound } from './follow.js';
 import { wholeNumber } from './options.js';
 import { OPEN_STATES, type OutboxRow, type PayoutOutboxStore, type PayoutState } from './types.js';
@@ -80,7 +81,7 @@ const dueAt = (row: OutboxRow) => Math.max(row.next_attempt_at, row.lease_until 
  * wait. Draining, it waits for the earliest open payout due within the bound, then claims again.
  */
 export async function work(worker: Worker, given: WorkOptions = {}): Promise<WorkSummary> {
-  refuseUnknownKeys(given, WORK_KEYS);
+  refuseUnknownKeys(given, WORK_KEYS, 'outbox.work');
   const concurrency = wholeNumber('concurrency', given.concurrency ?? 4, 1, 1000);
   const pollMs = wholeNumber('pollMs', given.pollMs ?? 1000, 0);
   const drainWithinMs = wholeNumber('drainWithinMs', given.drainWithinMs ?? 60_000, 0);

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { invalid } from '../core/error.js';
+import { optionKeys } from '../core/option-keys.js';
 import { MAX_TIMEOUT_MS, type RequestOptions } from '../internal/config.js';
-import { optionKeys } from '../internal/option-keys.js';
 import type { BeneficiaryCheckOptions } from '../rules/beneficiary-check.js';
 import { parseRequest } from '../rules/schema.js';
 import type { Transaction } from '../rules/transactions.js';

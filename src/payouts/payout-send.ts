@@ -5,17 +5,16 @@ import {
   APITimeoutError,
   APIUserAbortError,
   type PaymentsError,
-  RequestValidationError,
 } from '../core/error.js';
 import type { Pipeline } from '../internal/pipeline.js';
 import type { Payout, PayoutWire } from '../rules/payout.js';
-import { isRefusal } from './payout-answers.js';
+import { answerOfFailure } from './payout-answers.js';
 import { PayoutMayHaveMovedError, PayoutReferenceReusedError } from './payout-outcome.js';
 import { payoutDifferences } from './same-payout.js';
 
 /**
  * What `payouts.create` makes of its one POST, by the rule `lookupBeforeRetry` follows: a 2xx with a readable
- * body is a commitment (and must be the payout sent), a refusal (`isRefusal`) moved nothing, and everything else
+ * body is a commitment (and must be the payout sent), a refusal (`answerOfFailure`) moved nothing, and everything else
  * is a doubt, thrown as `PayoutMayHaveMovedError`.
  */
 
@@ -64,16 +63,18 @@ function resumeAdvice({ body, assigned }: SentPayout): string {
 
 /** The error `create` throws for a POST that failed: input refused before sending and refusals as they are. */
 export function sendFailure(error: unknown, sent: SentPayout): unknown {
-  if (error instanceof RequestValidationError || isRefusal(error)) return error;
+  // The one rule (`answerOfFailure`): refused by the service, or never sent, moved nothing.
+  const { kind } = answerOfFailure(error);
+  if (kind === 'refused' || kind === 'unsent') return error;
   if (error instanceof APIUserAbortError && sent.abortedBefore) return error;
-  const answer =
+  const received =
     error instanceof APIError || error instanceof AcceptedButUnreadableError
       ? { status: error.status, requestId: error.requestId }
       : {};
   const reference = sent.body.externalReference ?? '';
   return new PayoutMayHaveMovedError(reference, whatHappened(error), resumeAdvice(sent), {
     cause: error,
-    ...answer,
+    ...received,
   });
 }
 

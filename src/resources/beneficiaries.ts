@@ -1,11 +1,12 @@
 import * as z from 'zod/mini';
 import type { APIPromise } from '../core/api-promise.js';
 import { BadRequestError, NotFoundError } from '../core/error.js';
+import { optionKeys } from '../core/option-keys.js';
 import { ownField } from '../core/own.js';
 import type { PagePromise } from '../core/pagination.js';
+import { refuseUnknownKeys } from '../core/unknown-option.js';
 import { safeStringify } from '../core/values.js';
 import { REQUEST_OPTION_KEYS, type RequestOptions } from '../internal/config.js';
-import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
 import { route } from '../internal/path.js';
 import type { Call } from '../internal/pipeline.js';
 import {
@@ -131,7 +132,7 @@ export class Beneficiaries extends APIResource {
     body: BeneficiaryInput,
     given: BeneficiaryWriteOptions | undefined,
   ): Call<Beneficiary> {
-    refuseUnknownKeys(given, WRITE_OPTION_KEYS);
+    refuseUnknownKeys(given, WRITE_OPTION_KEYS, `beneficiaries.${mode}`);
     const { allowUnclassified: _, ...options } = given ?? {};
     const schema = beneficiaryInputSchema({ mode, allowUnclassified: ownField(given, 'allowUnclassified') });
     return { ...target, body: beneficiaryWire(parseRequest(schema, body)), schema: this.#schema, options };

@@ -1,6 +1,7 @@
 import { invalid } from '../core/error.js';
+import { optionKeys } from '../core/option-keys.js';
+import { refuseUnknownKeys } from '../core/unknown-option.js';
 import { REQUEST_OPTION_KEYS, type RequestOptions } from '../internal/config.js';
-import { optionKeys, refuseUnknownKeys } from '../internal/option-keys.js';
 import type { BankCodes } from '../payouts/beneficiary-check.js';
 import type * as Recovery from '../payouts/recovery.js';
 import { type BeneficiaryCheckOptions, checksBeneficiary } from '../rules/beneficiary-check.js';
@@ -37,7 +38,7 @@ export function refuseCheckOptions(options: unknown): void {
       'is not taken by payouts.check, which sends nothing: payouts.verify checks the body and then the beneficiary',
     );
   }
-  refuseUnknownKeys(options, CHECK_OPTION_KEYS, ['options']);
+  refuseUnknownKeys(options, CHECK_OPTION_KEYS, 'payouts.check', ['options']);
 }
 
 /** A fresh reference for a payout. Persist it before sending, so a crash cannot lose it. */

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
 import { APIUserAbortError, invalid, RequestValidationError } from '../core/error.js';
 import { ownData } from '../core/own.js';
+import { refuseUnknownKeys } from '../core/unknown-option.js';
 import { type CallContext, count } from '../internal/channels.js';
-import { refuseUnknownKeys } from '../internal/option-keys.js';
 import type { Pipeline } from '../internal/pipeline.js';
 import type { SearchResult } from '../payouts/proof/listing-proof.js';
 import type { FindByReferenceOptions, SearchDeps } from '../payouts/proof/payout-lookup.js';
@@ -51,7 +51,7 @@ export async function searchOnce(
 ): Promise<SearchResult> {
   const { FIND_BY_REFERENCE_OPTION_KEYS, SearchOptionsSchema, searchFor, windowOf } = await recovery();
   const options = ownData(given);
-  refuseUnknownKeys(options, FIND_BY_REFERENCE_OPTION_KEYS);
+  refuseUnknownKeys(options, FIND_BY_REFERENCE_OPTION_KEYS, 'payouts.findByReference');
   const problem = referenceIssue(ref);
   if (problem) throw invalid(['externalReference'], problem);
   parseRequest(SearchOptionsSchema, options);

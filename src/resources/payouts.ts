@@ -1,9 +1,9 @@
 import { type APIPromise, InternalAPIPromise } from '../core/api-promise.js';
 import { invalid, RequestValidationError } from '../core/error.js';
 import { ownData, ownField } from '../core/own.js';
+import { refuseUnknownKeys } from '../core/unknown-option.js';
 import { count, traceCall } from '../internal/channels.js';
 import type { RequestOptions } from '../internal/config.js';
-import { refuseUnknownKeys } from '../internal/option-keys.js';
 import type { Call } from '../internal/pipeline.js';
 import type { LookupBeforeRetryOptions } from '../payouts/payout-options.js';
 import type { PayoutOutcome } from '../payouts/payout-outcome.js';
@@ -67,7 +67,7 @@ export class Payouts extends APIResource {
     let sent: SentPayout | undefined;
     const abortedBefore = ownField(options ?? undefined, 'signal')?.aborted === true;
     const call = this.api.call(async () => {
-      refuseUnknownKeys(options, CREATE_OPTION_KEYS);
+      refuseUnknownKeys(options, CREATE_OPTION_KEYS, 'payouts.create');
       // The pipeline copies the request options; `digits` is read here, from an own property only.
       const { digits: _, verifyBeneficiary: __, ...rest } = options ?? {};
       const digits = ownField(options, 'digits');
@@ -122,7 +122,7 @@ export class Payouts extends APIResource {
     options: PayoutVerifyOptions = {},
   ): Promise<PayoutWire> {
     const given = ownData(options);
-    refuseUnknownKeys(given, CREATE_OPTION_KEYS, ['options']);
+    refuseUnknownKeys(given, CREATE_OPTION_KEYS, 'payouts.verify', ['options']);
     const { digits, verifyBeneficiary, ...rest } = given;
     const wire = this.check(body, { digits });
     await this.#checkBeneficiary(wire, verifyBeneficiary, rest);
@@ -162,7 +162,7 @@ export class Payouts extends APIResource {
       const options = ownData(given);
       refuseUntil(options);
       // First of all: a typo such as `lookupfirst` would send the payout without looking (a second payout).
-      refuseUnknownKeys(options, LOOKUP_BEFORE_RETRY_OPTION_KEYS);
+      refuseUnknownKeys(options, LOOKUP_BEFORE_RETRY_OPTION_KEYS, 'payouts.lookupBeforeRetry');
       const checked = this.check(body, { digits: options.digits });
       checksBeneficiary(options.verifyBeneficiary, false); // a bad value is refused before anything is sent
       if (!checked.externalReference) {

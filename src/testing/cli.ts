@@ -6,10 +6,15 @@ import { DEFAULT_API_KEY } from './state.js';
 /** The port `payments-service-sdk mock` listens on without `--port`: the same every day, so a pasted .env holds. */
 export const DEFAULT_MOCK_PORT = 4010;
 
+/** A payout's life on the command's mock, so code that follows one (`payouts.track`) sees it end. */
+const LIFE = { completeAfterMs: 2000, uetrAfterMs: 5000 };
+
 const USAGE = `Usage: payments-service-sdk mock [--port N] [--quiet]
 
   mock        serves the bundled Payments Service mock (payments-service-sdk/testing) on 127.0.0.1 until
-              Ctrl-C, and prints the two lines that point a PaymentsClient at it: no key, no network
+              Ctrl-C, and prints the two lines that point a PaymentsClient at it: no key, no network.
+              A payout completes ${LIFE.completeAfterMs / 1000} s after it is made; a cross-border one gets its
+              UETR after ${LIFE.uetrAfterMs / 1000} s
   --port N    the port (default ${DEFAULT_MOCK_PORT}; 0 for any free one)
   --quiet     no line per request
   --help      this text`;
@@ -93,7 +98,7 @@ export async function main(
     io.out(USAGE);
     return { code: 0 };
   }
-  const mock = createPaymentsMock();
+  const mock = createPaymentsMock({ lifecycle: LIFE });
   if (!options.quiet) {
     // One line per request on stderr, so the two lines on stdout stay the only ones to paste.
     const handle = mock.handle.bind(mock);

@@ -1,3 +1,5 @@
+import { optionKeys } from '../core/option-keys.js';
+import { refuseUnknownKeys } from '../core/unknown-option.js';
 import { MockHttpError } from './http.js';
 import { escapeRegExp } from './router.js';
 
@@ -26,6 +28,8 @@ export interface FaultSpec {
   /** Default: every request. */
   match?: FaultMatch;
 }
+
+const FAULT_SPEC_KEYS = optionKeys<FaultSpec>()(['status retryAfter times body match']);
 
 const MESSAGES: Record<number, string> = {
   400: 'Bad request',
@@ -97,6 +101,7 @@ export class Faults {
 
   /** Answers the next `times` matching requests with `status`, before auth and before any state change. */
   next(spec: FaultSpec): this {
+    refuseUnknownKeys(spec, FAULT_SPEC_KEYS, 'mock.faults.next');
     return this.#add('next', spec.match, spec.times ?? 1, spec);
   }
 
@@ -132,6 +137,7 @@ export class Faults {
    * payout. The money moved; the answer says it did not.
    */
   answerAfterCommit(spec: FaultSpec): this {
+    refuseUnknownKeys(spec, FAULT_SPEC_KEYS, 'mock.faults.answerAfterCommit');
     return this.#add('answer:after', spec.match ?? 'POST /payouts', spec.times ?? 1, spec);
   }
 

@@ -1,4 +1,6 @@
 /** The options of `createPaymentsMock` and the live settings they start. */
+import { optionKeys } from '../core/option-keys.js';
+import { refuseUnknownKeys } from '../core/unknown-option.js';
 import type { InventedBehaviour } from './invented.js';
 import type { PayoutLifecycle } from './lifecycle.js';
 import type { CurrencyOption } from './seed/reference.js';
@@ -132,4 +134,38 @@ export interface MockSettings
   rateLimit: RateLimit | undefined;
   /** See `PaymentsMockOptions.lifecycle`. */
   lifecycle: PayoutLifecycle | undefined;
+}
+
+const MOCK_OPTION_KEYS = optionKeys<PaymentsMockOptions>()([
+  'baseUrl apiKeys seed supportedCurrencies sandbox envelope dedupeByReference assignNgnReferences',
+  'serviceAssignedCurrencies beneficiaryGracePeriod payerNamesEnabled documentsRequired rateLimit invented',
+  'historyEnd clockOffsetMs rowClockOffsetMs lifecycle',
+]);
+const API_KEY_KEYS = optionKeys<MockApiKey>()([
+  'key accountId tenant allowlist apiAccess restricted deleted',
+]);
+const RATE_LIMIT_KEYS = optionKeys<RateLimit>()(['requests perMs']);
+const INVENTED_KEYS = optionKeys<InventedBehaviour>()([
+  'getPayerName hideArchivedPayerNames deprecationWarning rejectReversedDateRange pageSizeLimit normaliseRemark',
+  'unstableTieOrder dateRangeField listedRemarkLength netOfFee listedMinorDigits',
+]);
+const LIFECYCLE_KEYS = optionKeys<PayoutLifecycle>()([
+  'completeAfterMs failureShare refundShare refundAfterMs uetrAfterMs imadShare uetrCurrencies backdateMs',
+]);
+
+/**
+ * Refuses a key the mock's options do not take, in them and in each bag they hold, with a did-you-mean: a
+ * misspelt switch (`lifecyle`) would otherwise leave the mock behaving as the default, and the test proving
+ * nothing. `extra`: keys the caller takes besides (`startMockServer`'s `port` and `mock`).
+ */
+export function refuseUnknownMockOptions(options: unknown, bag: string, extra: readonly string[] = []): void {
+  refuseUnknownKeys(options, [...MOCK_OPTION_KEYS, ...extra], bag);
+  const given = (options ?? {}) as PaymentsMockOptions;
+  refuseUnknownKeys(given.rateLimit, RATE_LIMIT_KEYS, `${bag} rateLimit`, ['rateLimit']);
+  refuseUnknownKeys(given.invented, INVENTED_KEYS, `${bag} invented`, ['invented']);
+  refuseUnknownKeys(given.lifecycle, LIFECYCLE_KEYS, `${bag} lifecycle`, ['lifecycle']);
+  if (!Array.isArray(given.apiKeys)) return;
+  for (const [i, key] of given.apiKeys.entries()) {
+    refuseUnknownKeys(key, API_KEY_KEYS, `${bag} apiKeys[${i}]`, ['apiKeys', String(i)]);
+  }
 }

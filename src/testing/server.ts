@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createPaymentsMock, type PaymentsMock } from './mock.js';
-import type { PaymentsMockOptions } from './options.js';
+import { type PaymentsMockOptions, refuseUnknownMockOptions } from './options.js';
 
 /** Options of `startMockServer`: a port (0 = any free one) and a mock, or the options to create one. */
 export interface MockServerOptions extends PaymentsMockOptions {
@@ -78,6 +78,7 @@ async function answer(mock: PaymentsMock, origin: string, req: IncomingMessage, 
 
 /** Serves a mock over real HTTP on 127.0.0.1, for clients that cannot be intercepted by MSW. */
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
+  refuseUnknownMockOptions(options, 'startMockServer', ['port', 'mock']);
   const { port = 0, mock: given, ...mockOptions } = options;
   const mock = given ?? createPaymentsMock(mockOptions);
   // Loaded here, not at the top, so the MSW half of this entry also bundles for the browser (setupWorker).

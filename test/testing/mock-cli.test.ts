@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PaymentsClient } from '../../src/index.js';
 import { type CliOutput, main } from '../../src/testing/cli.js';
 import { DEFAULT_API_KEY, type MockServer, startMockServer } from '../../src/testing/index.js';
+import { BENEFICIARY } from '../helpers/fixtures.js';
 
 const BIN = fileURLToPath(new URL('../../src/testing/bin.ts', import.meta.url));
 
@@ -96,6 +97,37 @@ describe('payments-service-sdk mock (the bin)', () => {
     const other = await started(['mock', '--port', '0', '--quiet'], quiet);
     await fetch(`${other.baseUrl}/banks`, { headers: { 'X-API-Key': DEFAULT_API_KEY } });
     expect(quiet.lines.err.filter((l) => l.startsWith('GET '))).toEqual([]);
+  });
+
+  it("gives each payout a life: completed 2 s after it is made, a wire's UETR after 5 s", async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const server = await started(['mock', '--port', '0', '--quiet'], capture());
+      const client = new PaymentsClient({
+        apiKey: DEFAULT_API_KEY,
+        baseUrl: server.baseUrl,
+        logLevel: 'off',
+      });
+      await client.payouts.create({
+        amount: '250.00',
+        currency: 'USD',
+        beneficiary: BENEFICIARY,
+        externalReference: 'life-1',
+      });
+      const listed = async () =>
+        (await client.transactions.list({ pageSize: 10 })).data.find(
+          (t) => t.external_reference === 'life-1',
+        );
+      await vi.advanceTimersByTimeAsync(1999);
+      expect((await listed())?.status).toBe('processing');
+      await vi.advanceTimersByTimeAsync(1);
+      expect((await listed())?.status).toBe('completed');
+      expect((await listed())?.uetr).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(3000);
+      expect((await listed())?.uetr).toMatch(/^[0-9a-f-]{36}$/);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('listens on the port asked for', async () => {

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
+import { optionKeys } from '../../core/option-keys.js';
 import type { RequestOptions } from '../../internal/config.js';
-import { optionKeys } from '../../internal/option-keys.js';
 import type { PayoutWire } from '../../rules/payout.js';
 import type { Transaction } from '../../rules/transactions.js';
 import { atLeastOne, currencyCode, isDate, isFunction, marginMs, option } from '../option-checks.js';

@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
 import { invalid, RequestValidationError } from '../../core/error.js';
+import { optionKeys } from '../../core/option-keys.js';
 import { ownData } from '../../core/own.js';
-import { optionKeys, refuseUnknownKeys } from '../../internal/option-keys.js';
+import { refuseUnknownKeys } from '../../core/unknown-option.js';
 import { parseRequest } from '../../rules/schema.js';
 import { isLegacyTransaction, type Transaction, type TransactionListItem } from '../../rules/transactions.js';
 import { atLeastOne, isDate } from '../option-checks.js';
@@ -72,7 +73,7 @@ export async function reconcileListing(
   given: ReconcileOptions,
 ): Promise<ReconciliationReport> {
   const options = ownData(given);
-  refuseUnknownKeys(options, RECONCILE_OPTION_KEYS);
+  refuseUnknownKeys(options, RECONCILE_OPTION_KEYS, 'reconcile');
   parseRequest(ReconcileSchema, options);
   const { from, to, payouts } = options;
   if (from > to) throw invalid(['to'], 'must not be before from');

@@ -1,5 +1,6 @@
+import { optionKeys } from '../../core/option-keys.js';
 import { ownData } from '../../core/own.js';
-import { optionKeys, refuseUnknownKeys } from '../../internal/option-keys.js';
+import { refuseUnknownKeys } from '../../core/unknown-option.js';
 import type { Payout } from '../../rules/payout.js';
 import type { Transaction } from '../../rules/transactions.js';
 import type { PayoutMatch } from '../proof/payout-identity.js';
@@ -103,7 +104,11 @@ export const TRACK_OPTION_KEYS = optionKeys<TrackOptions>()([
 /** The options of `client.payouts.track` and `waitForFinal`, as its tracker's and its track's. */
 export function splitTrackOptions(given: TrackPayoutOptions): [PayoutTrackerOptions, TrackOptions] {
   const options = ownData(given);
-  refuseUnknownKeys(options, [...TRACK_OPTION_KEYS, ...TRACKER_OPTION_KEYS.filter((k) => k !== 'final')]);
+  refuseUnknownKeys(
+    options,
+    [...TRACK_OPTION_KEYS, ...TRACKER_OPTION_KEYS.filter((k) => k !== 'final')],
+    'payouts.track',
+  );
   const tracking: Record<string, unknown> = {};
   const track: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(options)) {

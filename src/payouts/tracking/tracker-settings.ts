@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { invalid } from '../../core/error.js';
+import { refuseUnknownKeys } from '../../core/unknown-option.js';
 import { MAX_TIMEOUT_MS } from '../../internal/config.js';
-import { refuseUnknownKeys } from '../../internal/option-keys.js';
 import { type Payout, referenceIssue } from '../../rules/payout.js';
 import { parseRequest } from '../../rules/schema.js';
 import {
@@ -69,7 +69,7 @@ const TrackSchema = z.looseObject({
 
 /** The tracker's options, checked, with their defaults. */
 export function trackerSettings(given: PayoutTrackerOptions = {}) {
-  refuseUnknownKeys(given, TRACKER_OPTION_KEYS);
+  refuseUnknownKeys(given, TRACKER_OPTION_KEYS, 'payouts.tracker');
   parseRequest(TrackerSchema, given);
   const minMs = given.poll?.minMs ?? 2000;
   const maxMs = given.poll?.maxMs ?? Math.max(60_000, minMs);
@@ -90,7 +90,7 @@ export function trackerSettings(given: PayoutTrackerOptions = {}) {
  * id (`payout`) or a `match`, never by your reference.
  */
 export function trackSettings(ref: string, given: TrackOptions, assigns: (currency: string) => boolean) {
-  refuseUnknownKeys(given, TRACK_OPTION_KEYS);
+  refuseUnknownKeys(given, TRACK_OPTION_KEYS, 'tracker.track');
   const problem = referenceIssue(ref);
   if (problem) throw invalid(['externalReference'], problem);
   parseRequest(TrackSchema, given);

@@ -3,6 +3,7 @@
  * set of documented options of each bag, the set TypeScript accepts, is never refused.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { closest } from '../../src/core/option-keys.js';
 import {
   type ClientOptions,
   type FindByReferenceOptions,
@@ -11,9 +12,11 @@ import {
   type PayoutCreateOptions,
   type RequestOptions,
   RequestValidationError,
+  UnknownOptionError,
 } from '../../src/index.js';
-import { closest } from '../../src/internal/option-keys.js';
-import { createPaymentsMock, DEFAULT_API_KEY } from '../../src/testing/index.js';
+import { instrumentPayments } from '../../src/otel/index.js';
+import { createPayoutOutbox, memoryOutboxStore } from '../../src/outbox/index.js';
+import { createPaymentsMock, DEFAULT_API_KEY, startMockServer } from '../../src/testing/index.js';
 import { BENEFICIARY, rejection } from '../helpers/fixtures.js';
 
 const mock = createPaymentsMock();
@@ -60,14 +63,18 @@ describe('unknown keys are refused, naming the key, before anything is sent', ()
       error = e;
     }
     refusal(error, 'timout', 'timeout');
-    expect((error as Error).message).toContain('unknown option `timout`; did you mean `timeout`?');
+    expect((error as Error).message).toBe('Unknown option timout for PaymentsClient: did you mean timeout?');
   });
 
   it('client hooks and appInfo are checked too', () => {
     const make = (extra: object) => () =>
       new PaymentsClient({ apiKey: DEFAULT_API_KEY, baseUrl: mock.baseUrl, ...extra } as ClientOptions);
-    expect(make({ hooks: { onRequst: () => {} } })).toThrow('did you mean `onRequest`?');
-    expect(make({ appInfo: { name: 'shop', verison: '1' } })).toThrow('did you mean `version`?');
+    expect(make({ hooks: { onRequst: () => {} } })).toThrow(
+      'Unknown option onRequst for PaymentsClient hooks: did you mean onRequest?',
+    );
+    expect(make({ appInfo: { name: 'shop', verison: '1' } })).toThrow(
+      'Unknown option verison for PaymentsClient appInfo: did you mean version?',
+    );
   });
 
   it('list options: { maxpages: 1 }', async () => {
@@ -121,6 +128,146 @@ describe('unknown keys are refused, naming the key, before anything is sent', ()
   it('a key far from every known one gets no suggestion', () => {
     expect(closest('zzzzzzzz', ['timeout', 'signal'])).toBeUndefined();
     expect(closest('MAXRETRIES', ['maxRetries'])).toBe('maxRetries');
+  });
+});
+
+/** What a bag's typo throws, synchronously or as a rejection. */
+async function thrownBy(attempt: () => unknown): Promise<unknown> {
+  try {
+    await attempt();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected the call to throw');
+}
+
+describe('every option bag: a typed error worded for what takes the options', () => {
+  it('new PaymentsClient({ maxRetry: 2 }): "did you mean maxRetries?", no "Invalid request:"', () => {
+    let error: unknown;
+    try {
+      new PaymentsClient({ apiKey: DEFAULT_API_KEY, baseUrl: mock.baseUrl, maxRetry: 2 } as ClientOptions);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(UnknownOptionError);
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect(error).toMatchObject({
+      name: 'UnknownOptionError',
+      message: 'Unknown option maxRetry for PaymentsClient: did you mean maxRetries?',
+      field: 'maxRetry',
+      bag: 'PaymentsClient',
+      unknown: [{ key: 'maxRetry', suggestion: 'maxRetries' }],
+    });
+    expect(String((error as Error).stack)).toMatch(/^UnknownOptionError: Unknown option maxRetry for/);
+  });
+
+  it('names every unknown key, and says so when none is close', () => {
+    const make = (extra: object) => () =>
+      new PaymentsClient({ apiKey: DEFAULT_API_KEY, baseUrl: mock.baseUrl, ...extra } as ClientOptions);
+    expect(make({ zzz: 1 })).toThrow(/^Unknown option zzz for PaymentsClient$/);
+    expect(make({ maxRetry: 1, zzz: 2 })).toThrow(
+      'Unknown options for PaymentsClient: maxRetry (did you mean maxRetries?), zzz',
+    );
+  });
+
+  it('each bag names itself and the key meant', async () => {
+    const { client, seen } = counted();
+    const outbox = createPayoutOutbox({ client, store: memoryOutboxStore() });
+    const cases: [string, () => unknown][] = [
+      [
+        'Unknown option timeot for request options (GET /banks): did you mean timeout?',
+        () => client.banks.list({ timeot: 5 } as RequestOptions),
+      ],
+      [
+        'Unknown option digit for payouts.create: did you mean digits?',
+        () => client.payouts.create(usd('b-1'), { digit: 6 } as PayoutCreateOptions),
+      ],
+      [
+        'Unknown option digit for payouts.check: did you mean digits?',
+        () => client.payouts.check(usd('b-2'), { digit: 6 } as never),
+      ],
+      [
+        'Unknown option Since for payouts.findByReference: did you mean since?',
+        () => client.payouts.findByReference('b-3', { Since: new Date() } as FindByReferenceOptions),
+      ],
+      [
+        'Unknown option pol for payouts.tracker: did you mean poll?',
+        () => client.payouts.tracker({ pol: {} } as never),
+      ],
+      [
+        'Unknown option afterFinalMS for payouts.track: did you mean afterFinalMs?',
+        () => client.payouts.waitForFinal('b-4', { afterFinalMS: 1 } as never),
+      ],
+      [
+        'Unknown option allowUnclasified for beneficiaries.create: did you mean allowUnclassified?',
+        () => client.beneficiaries.create({ currency: 'NGN' } as never, { allowUnclasified: true } as never),
+      ],
+      [
+        'Unknown option quer for client.request: did you mean query?',
+        () => client.request({ method: 'GET', path: '/banks', quer: {} } as never),
+      ],
+      [
+        'Unknown option leaseMS for createPayoutOutbox: did you mean leaseMs?',
+        () => createPayoutOutbox({ client, store: memoryOutboxStore(), leaseMS: 5 } as never),
+      ],
+      [
+        'Unknown option everyMS for createPayoutOutbox tracking: did you mean everyMs?',
+        () => createPayoutOutbox({ client, store: memoryOutboxStore(), tracking: { everyMS: 1 } } as never),
+      ],
+      [
+        'Unknown option digit for outbox.enqueue: did you mean digits?',
+        () => outbox.enqueue(usd('b-5'), { digit: 2 } as never),
+      ],
+      [
+        'Unknown option untl for outbox.work: did you mean until?',
+        () => outbox.work({ untl: 'drained' } as never),
+      ],
+      ['Unknown option limt for outbox.list: did you mean limit?', () => outbox.list({ limt: 1 } as never)],
+      [
+        'Unknown option before_ for outbox.archive: did you mean before?',
+        () => outbox.archive({ before: new Date(), before_: 1 } as never),
+      ],
+      [
+        'Unknown option frm for reconcile: did you mean from?',
+        () => outbox.reconcile({ frm: new Date(), from: new Date(), to: new Date() } as never),
+      ],
+      [
+        'Unknown option lifecyle for createPaymentsMock: did you mean lifecycle?',
+        () => createPaymentsMock({ lifecyle: { completeAfterMs: 1 } } as never),
+      ],
+      [
+        'Unknown option netOfFees for createPaymentsMock invented: did you mean netOfFee?',
+        () => createPaymentsMock({ invented: { netOfFees: true } } as never),
+      ],
+      [
+        'Unknown option completeAfter for createPaymentsMock lifecycle: did you mean completeAfterMs?',
+        () => createPaymentsMock({ lifecycle: { completeAfter: 1 } } as never),
+      ],
+      [
+        'Unknown option tennant for createPaymentsMock apiKeys[0]: did you mean tenant?',
+        () => createPaymentsMock({ apiKeys: [{ key: 'k', tennant: true }] } as never),
+      ],
+      [
+        'Unknown option prot for startMockServer: did you mean port?',
+        () => startMockServer({ prot: 0 } as never),
+      ],
+      [
+        'Unknown option staus for mock.faults.next: did you mean status?',
+        () => mock.faults.next({ staus: 503 } as never),
+      ],
+    ];
+    for (const [message, attempt] of cases) {
+      const error = await thrownBy(attempt);
+      expect(error, message).toBeInstanceOf(UnknownOptionError);
+      expect((error as Error).message).toBe(message);
+    }
+    expect(seen).toEqual([]);
+  });
+
+  it('instrumentPayments: a TypeError in the same words, as for its other options', () => {
+    expect(() => instrumentPayments({ urlpath: 'template' } as never)).toThrow(
+      new TypeError('Unknown option urlpath for instrumentPayments: did you mean urlPath?'),
+    );
   });
 });
 

@@ -1,5 +1,3 @@
-import { RequestValidationError } from '../core/error.js';
-
 /**
  * Option bags refuse keys they do not know. From JavaScript (or through a cast) a typo such as
  * `{ lookupfirst: true }` would otherwise be ignored in silence, and on the restart path that typo is a second
@@ -41,30 +39,49 @@ function distance(a: string, b: string): number {
   return previous[b.length] ?? 0;
 }
 
-/** The known key closest to `key`: the same but for case, else within two edits. */
+/**
+ * The known key closest to `key`: the same but for case, else within two edits, or a third of the longer
+ * name's letters (`maxRetry` is three edits from `maxRetries`).
+ */
 export function closest(key: string, known: readonly string[]): string | undefined {
   let best: string | undefined;
-  let bestDistance = 3;
+  let bestDistance = Number.POSITIVE_INFINITY;
   for (const candidate of known) {
     if (candidate.toLowerCase() === key.toLowerCase()) return candidate;
     const d = distance(key, candidate);
-    if (d < bestDistance) [best, bestDistance] = [candidate, d];
+    const allowed = Math.max(2, Math.floor(Math.max(key.length, candidate.length) / 3));
+    if (d <= allowed && d < bestDistance) [best, bestDistance] = [candidate, d];
   }
   return best;
 }
 
-/**
- * Throws a `RequestValidationError` naming every own key of `bag` that `known` does not hold, with a
- * did-you-mean where one is close. `prefix` places the bag in a larger one (e.g. `['options']`).
- */
-export function refuseUnknownKeys(bag: unknown, known: readonly string[], prefix: string[] = []): void {
-  if (bag === null || typeof bag !== 'object') return;
-  const issues = Object.keys(bag)
+/** One key an option bag does not take, and the known key it is closest to. */
+export interface UnknownOption {
+  /** The key as given. */
+  key: string;
+  /** The known key it is closest to, when one is close (`maxRetries` for `maxRetry`). */
+  suggestion?: string;
+}
+
+/** Every own key of `given` that `known` does not hold, each with its did-you-mean. */
+export function unknownOptions(given: unknown, known: readonly string[]): UnknownOption[] {
+  if (given === null || typeof given !== 'object') return [];
+  return Object.keys(given)
     .filter((key) => !known.includes(key))
     .map((key) => {
-      const near = closest(key, known);
-      const hint = near ? `; did you mean \`${near}\`?` : '';
-      return { path: [...prefix, key], message: `unknown option \`${key}\`${hint}` };
+      const suggestion = closest(key, known);
+      return suggestion ? { key, suggestion } : { key };
     });
-  if (issues.length > 0) throw new RequestValidationError(issues);
+}
+
+/** `Unknown option maxRetry for PaymentsClient: did you mean maxRetries?`, or the list of several. */
+export function unknownOptionMessage(bag: string, unknown: UnknownOption[]): string {
+  const [only] = unknown;
+  if (unknown.length === 1 && only) {
+    return only.suggestion
+      ? `Unknown option ${only.key} for ${bag}: did you mean ${only.suggestion}?`
+      : `Unknown option ${only.key} for ${bag}`;
+  }
+  const keys = unknown.map((u) => (u.suggestion ? `${u.key} (did you mean ${u.suggestion}?)` : u.key));
+  return `Unknown options for ${bag}: ${keys.join(', ')}`;
 }
