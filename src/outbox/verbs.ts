@@ -1,6 +1,6 @@
-import { RequestValidationError } from '../index.js';
 import { optionKeys } from '../core/option-keys.js';
 import { refuseUnknownKeys } from '../core/unknown-option.js';
+import { RequestValidationError } from '../index.js';
 import type { VerbOptions } from './api.js';
 import type { OutboxRow, PayoutOutboxStore, PayoutRecord, PayoutState } from './types.js';
 
