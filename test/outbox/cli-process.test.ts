@@ -41,6 +41,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   rmSync(dir, { recursive: true, force: true });
+  if (bundle) rmSync(bundle, { force: true });
 });
 
 const CSV = `amount,currency,externalReference,remark,accountName,accountNumber,bankName,bankCode,email
