@@ -41,7 +41,10 @@ export interface ListOptions {
   status?: string;
   /** Records at most. Default 100. */
   limit?: number;
-  /** The last record of the previous page: the next page starts after it, even when it has been deleted since. */
+  /**
+   * The last record of the previous page (`createdAt` and `reference`): the next page starts after it, even when it
+   * has been deleted since.
+   */
   after?: Pick<PayoutRecord, 'createdAt' | 'reference'>;
   /** Only open payouts due now (held by an owner or not): a sweeper's view. */
   due?: boolean;
@@ -111,9 +114,18 @@ export interface PayoutOutbox<Tx = unknown> {
   archive(options: ArchiveOptions): Promise<{ archived: string[] }>;
   /**
    * Re-opens a `not_sent` payout, or a `refused` one once its cause is fixed: it is sent again, after a lookup.
-   * Recorded in the audit trail. Returns the record.
+   * Recorded in the audit trail. Returns the record. A payout only ever refused (a 4xx answered with nothing in
+   * doubt) that is refused again is `refused` again, a 409 too; one whose POSTs were ever in doubt is `unknown` on
+   * a 409 (that payout may be listed late).
    */
   retry(reference: string, options?: VerbOptions): Promise<PayoutRecord>;
+  /**
+   * Cancels a payout that never moved money (`pending`, `not_sent`, `refused`): `cancelled`, final, recorded in the
+   * audit trail (who, when, why). No worker sends it, the one that claimed it before the cancel included (its
+   * mark is fenced out: a POST leaves only after one). A payout whose POST may have left (`sending`, `retry`,
+   * `unknown`) cannot be cancelled. Returns the record.
+   */
+  cancel(reference: string, options?: VerbOptions): Promise<PayoutRecord>;
   /**
    * Applies a transaction taken from any source (your webhook handler, an export) to the sent payout it is (by
    * its id, reference, or remark), in any order and any number of times: an older one never overwrites a newer

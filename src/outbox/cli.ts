@@ -1,112 +1,71 @@
+import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
-import { PaymentsClient, RequestValidationError } from '../index.js';
+import { RequestValidationError } from '../index.js';
 import { reconciliationCsv } from '../payouts/reconcile/reconcile.js';
 import { isCalendarDate, isFullTimestamp } from '../rules/dates.js';
+import { enqueueCommand, type Outcome, trackCommand, workCommand } from './cli-commands.js';
+import { open, serviceClient, UsageError } from './cli-open.js';
 import { listText, reconciliationText, showText, table } from './cli-text.js';
-import type { PayoutOutboxClient } from './options.js';
-import { createPayoutOutbox, type PayoutOutbox } from './outbox.js';
-import { type PostgresQueryable, postgresOutboxStore } from './postgres.js';
-import { checkTable, DEFAULT_OUTBOX_TABLE } from './sql.js';
-import { sqliteOutboxStore } from './sqlite.js';
-import { OPEN_STATES, type PayoutState, STATES } from './types.js';
+import type { PayoutOutbox } from './outbox.js';
+import { DEFAULT_OUTBOX_TABLE } from './sql.js';
+import { OPEN_STATES, type PayoutRecord, type PayoutState, STATES } from './types.js';
 
 const USAGE = `payments-outbox: the operator's command for the payout outbox (payments-service-sdk/outbox)
 
 Usage: payments-outbox <command> [options]
 
-Commands:
-  list [--state S] [--limit N]     payouts, oldest first (default: every open or unknown one)
-  show <reference>                 one payout with its whole audit trail
-  stats                            payouts per state, and the oldest open one
+Look:
+  list [--state S] [--limit N]     without a filter: every payout that needs a person (unknown, not_sent,
+                                   refused, one whose worker's lease lapsed), each with why, then the open ones
   list --status S                  sent payouts whose own status is S (e.g. failed)
+  show <reference>                 one payout: its lease, every attempt with its answer and request id, the
+                                   last proof with the window it read
+  stats                            payouts per state, and the oldest open one
+Act (each recorded in the audit trail with --by and --note):
   retry <reference>                re-open a not_sent payout, or a refused one once its cause is fixed
+  cancel <reference>               end a payout that never moved (pending, not_sent, refused): final
   resolve <reference> --outcome exists|absent
                                    your verdict on an unknown payout (absent: it is sent again, after a lookup)
+Send and follow (read the service: PAYMENTS_API_KEY, PAYMENTS_BASE_URL):
+  enqueue [FILE|-] [--format json|csv] [--digits N]
+                                   record payouts, one a line: JSON (the body enqueue takes) or CSV (a header
+                                   of amount, amountMinor, currency, externalReference, remark, payerNameId,
+                                   accountName, accountNumber, bankName, bankCode, email). Checked as
+                                   enqueue checks them; every line needs its externalReference. A bad line is
+                                   named with its number and records nothing; the others are recorded
+  work --until drained | --forever [--concurrency N]
+                                   settle payouts: what is due, then a tracking round, then exit (a cron); or
+                                   until SIGTERM or SIGINT (the steps in flight finish first)
+  track <reference> [--timeout MS] follow a sent payout to a final status, recording each change
   reconcile --from T --to T [--csv]
                                    the listing of the period against the records sent in it: every
                                    difference (T: 2026-11-20, a whole UTC day, or a full timestamp
-                                   with seconds and an offset, 2026-11-20T09:30:00Z).
-                                   Reads the service: PAYMENTS_API_KEY (and PAYMENTS_BASE_URL)
+                                   with seconds and an offset, 2026-11-20T09:30:00Z)
 
 Options:
   --db URL|PATH     postgres://... (the pg package must be installed), or a SQLite file.
                     Default: $DATABASE_URL
   --table NAME      the outbox table (default ${DEFAULT_OUTBOX_TABLE})
-  --note TEXT       retry/resolve: why, kept in the audit trail
-  --by NAME         retry/resolve: who (default: $USER)
+  --note TEXT       retry/cancel/resolve: why, kept in the audit trail
+  --by NAME         retry/cancel/resolve: who (default: $USER)
   --json            print the same data as JSON, for scripts
   --csv             reconcile: the differences as CSV
   --help            this text
+
+Environment: PAYMENTS_API_KEY, PAYMENTS_BASE_URL, PAYMENTS_SERVICE_ASSIGNED_CURRENCIES (your client's
+serviceAssignedCurrencies, comma separated), PAYMENTS_LOG (off, error, warn, info, debug). Your app's
+payoutLimits are not known here.
+
+Exit codes:
+  0  done; reconcile: no differences (stale records alone are not differences)
+  1  reconcile: differences, or a listing not read to its end; enqueue: a line refused; track: no final
+     status in time; any command: a verb refused, or a failure (the database, the service)
+  2  a usage mistake: a bad argument, a missing database, table or environment variable
 `;
 
-/** Refused: the operator's command never sends a payout (retry and resolve only re-open a row for the workers). */
-const NO_SENDING: PayoutOutboxClient['payouts'] = {
-  check: () => {
-    throw new Error('payments-outbox does not record payouts');
-  },
-  create: () => {
-    throw new Error('payments-outbox does not send payouts');
-  },
-  search: () => Promise.reject(new Error('payments-outbox does not look payouts up')),
-  assignsReference: () => false,
-};
-
-class UsageError extends Error {}
-
-/** Opens the store the URL or path names, after checking the table is there. */
-async function open(
-  db: string,
-  table: string,
-  client?: PayoutOutboxClient,
-): Promise<{ outbox: PayoutOutbox; close: () => Promise<void> }> {
-  checkTable(table);
-  if (/^postgres(ql)?:\/\//.test(db)) {
-    let pg: { default: { Pool: new (options: object) => PostgresQueryable & { end(): Promise<void> } } };
-    try {
-      pg = (await import('pg' as string)) as typeof pg;
-    } catch {
-      throw new UsageError('a postgres:// database needs the pg package: npm install pg');
-    }
-    const pool = new pg.default.Pool({ connectionString: db, max: 1 });
-    const close = () => pool.end();
-    try {
-      const { rows } = await pool.query('SELECT to_regclass($1) AS found', [table]);
-      if (rows[0]?.found === null)
-        throw new UsageError(
-          `no outbox table ${table} in that database (run store.migrate() first, or pass --table)`,
-        );
-    } catch (error) {
-      await close();
-      throw error instanceof UsageError
-        ? error
-        : new UsageError(`cannot reach ${redactUrl(db)}: ${(error as Error).message}`);
-    }
-    return { outbox: outboxOn(postgresOutboxStore({ client: pool, table }), client), close };
-  }
-  const { existsSync } = await import('node:fs');
-  if (!existsSync(db)) throw new UsageError(`no SQLite file at ${db} (pass --db, or set DATABASE_URL)`);
-  const { DatabaseSync } = await import('node:sqlite');
-  const database = new DatabaseSync(db);
-  const found = database
-    .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?`)
-    .get(table);
-  if (!found) {
-    database.close();
-    throw new UsageError(`no outbox table ${table} in ${db} (run store.migrate() first, or pass --table)`);
-  }
-  return {
-    outbox: outboxOn(sqliteOutboxStore({ database, table }), client),
-    close: async () => database.close(),
-  };
-}
-
-const outboxOn = (store: Parameters<typeof createPayoutOutbox>[0]['store'], client?: PayoutOutboxClient) =>
-  createPayoutOutbox({
-    client: client ?? { payouts: NO_SENDING, transactions: { list: () => refuse('read the listing') } },
-    store,
-    owner: 'payments-outbox',
-    tracking: false,
-  });
+/** The owner of this command's claims and the default `by` of its verbs: which command, where. */
+const ownerName = (command: string) => `payments-outbox ${command}@${hostname()}:${process.pid}`;
 
 /**
  * `2026-11-20` (the whole UTC day: its first or last instant) or a full timestamp with seconds and an offset.
@@ -122,61 +81,97 @@ function instant(value: string | undefined, flag: string, end: boolean): Date {
   );
 }
 
-/** The client a reconciliation reads the listing with, from the environment. */
-function serviceClient(env: NodeJS.ProcessEnv): PaymentsClient {
-  if (!env.PAYMENTS_API_KEY)
-    throw new UsageError('reconcile reads the service: set PAYMENTS_API_KEY (and PAYMENTS_BASE_URL)');
-  return new PaymentsClient({
-    apiKey: env.PAYMENTS_API_KEY,
-    ...(env.PAYMENTS_BASE_URL ? { baseUrl: env.PAYMENTS_BASE_URL } : {}),
-    logLevel: 'error',
-  });
+/** A whole number flag, or undefined when not given. */
+function whole(value: string | undefined, flag: string, min: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < min) {
+    throw new UsageError(`${flag} must be a whole number from ${min}, not ${JSON.stringify(value)}`);
+  }
+  return Number(value);
 }
 
-const refuse = (what: string): never => {
-  throw new Error(`payments-outbox does not ${what} here`);
-};
+const OPTIONS = {
+  db: { type: 'string' },
+  table: { type: 'string' },
+  state: { type: 'string' },
+  limit: { type: 'string' },
+  status: { type: 'string' },
+  from: { type: 'string' },
+  to: { type: 'string' },
+  csv: { type: 'boolean' },
+  outcome: { type: 'string' },
+  note: { type: 'string' },
+  by: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean' },
+  format: { type: 'string' },
+  digits: { type: 'string' },
+  until: { type: 'string' },
+  forever: { type: 'boolean' },
+  concurrency: { type: 'string' },
+  timeout: { type: 'string' },
+} as const;
 
-/** A URL with its password left out, for an error message. */
-const redactUrl = (url: string) => url.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
+const COMMANDS = [
+  'list',
+  'show',
+  'stats',
+  'retry',
+  'cancel',
+  'resolve',
+  'enqueue',
+  'work',
+  'track',
+  'reconcile',
+];
+/** Commands that read or send to the service. */
+const SERVICE = new Set(['enqueue', 'work', 'track', 'reconcile']);
 
-async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<string> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      db: { type: 'string' },
-      table: { type: 'string' },
-      state: { type: 'string' },
-      limit: { type: 'string' },
-      status: { type: 'string' },
-      from: { type: 'string' },
-      to: { type: 'string' },
-      csv: { type: 'boolean' },
-      outcome: { type: 'string' },
-      note: { type: 'string' },
-      by: { type: 'string' },
-      json: { type: 'boolean' },
-      help: { type: 'boolean' },
-    },
-  });
+/** `list` without a filter: what needs a person first (each with why), then the open payouts, oldest first. */
+async function needsFirst(outbox: PayoutOutbox, limit: number): Promise<PayoutRecord[]> {
+  const states: PayoutState[] = ['unknown', 'not_sent', 'refused', ...OPEN_STATES];
+  const records = (await Promise.all(states.map((state) => outbox.list({ state, limit })))).flat();
+  const needs = (r: PayoutRecord) => (r.attention ? 0 : 1);
+  records.sort((a, b) => needs(a) - needs(b) || a.createdAt.getTime() - b.createdAt.getTime());
+  return records.slice(0, limit);
+}
+
+async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<Outcome> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
   const [command, reference, ...extra] = positionals;
-  if (values.help || command === undefined || command === 'help') return USAGE;
+  if (values.help || command === undefined || command === 'help')
+    return { data: USAGE, text: USAGE, code: 0 };
+  if (!COMMANDS.includes(command))
+    throw new UsageError(`unknown command ${command} (${COMMANDS.join(', ')}; --help)`);
   if (extra.length) throw new UsageError(`unexpected argument ${extra[0]}`);
   const db = values.db ?? env.DATABASE_URL;
   if (!db)
     throw new UsageError('no database: pass --db postgres://... or a SQLite path, or set DATABASE_URL');
-  const client = command === 'reconcile' ? serviceClient(env) : undefined;
+  if (command === 'work' && (values.until === undefined) === (values.forever !== true)) {
+    throw new UsageError('work needs --until drained (a cron) or --forever (until SIGTERM), one of them');
+  }
+  if (values.until !== undefined && values.until !== 'drained')
+    throw new UsageError('--until must be drained');
   const period =
     command === 'reconcile'
       ? { from: instant(values.from, '--from', false), to: instant(values.to, '--to', true) }
       : undefined;
-  const { outbox, close } = await open(db, values.table ?? DEFAULT_OUTBOX_TABLE, client);
-  const print = (data: unknown, text: string) => (values.json ? JSON.stringify(data, null, 2) : text);
+  const concurrency = whole(values.concurrency, '--concurrency', 1);
+  const timeout = whole(values.timeout, '--timeout', 1);
+  const digits = whole(values.digits, '--digits', 0);
+  const limit = whole(values.limit, '--limit', 1) ?? 100;
+  const client = SERVICE.has(command) ? serviceClient(env, command, command === 'enqueue') : undefined;
+  const input =
+    command === 'enqueue'
+      ? readFileSync(reference === undefined || reference === '-' ? 0 : reference, 'utf8')
+      : undefined;
   const needReference = () => {
     if (!reference) throw new UsageError(`${command} needs a reference`);
     return reference;
   };
+  const owner = ownerName(command);
+  const { outbox, close } = await open(db, values.table ?? DEFAULT_OUTBOX_TABLE, client, owner);
+  const done = (data: unknown, text: string, code = 0): Outcome => ({ data, text, code });
   const verb = { by: values.by ?? env.USER ?? 'operator', ...(values.note ? { note: values.note } : {}) };
   try {
     switch (command) {
@@ -185,51 +180,50 @@ async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<string> {
         if (state !== undefined && !(STATES as readonly string[]).includes(state)) {
           throw new UsageError(`--state must be one of: ${STATES.join(', ')}`);
         }
-        const limit = values.limit === undefined ? 100 : Number(values.limit);
-        const states = state || values.status ? [state] : ([...OPEN_STATES, 'unknown'] as PayoutState[]);
-        const status = values.status === undefined ? {} : { status: values.status };
-        const records = (
-          await Promise.all(states.map((s) => outbox.list({ ...(s ? { state: s } : {}), ...status, limit })))
-        ).flat();
-        records.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
-        // Each state was read up to the limit: the oldest `limit` of them all, as JSON as in the table.
-        const shown = records.slice(0, limit);
-        return print(shown, listText(shown));
+        const filter = { ...(state ? { state } : {}), ...(values.status ? { status: values.status } : {}) };
+        const shown =
+          state || values.status ? await outbox.list({ ...filter, limit }) : await needsFirst(outbox, limit);
+        return done(shown, listText(shown));
       }
       case 'show': {
         const record = await outbox.get(needReference());
         if (!record) throw new UsageError(`no payout ${reference} in the outbox`);
-        return print(record, showText(record));
+        return done(record, showText(record));
       }
       case 'stats': {
         const { states, oldestOpen } = await outbox.count();
         const rows = STATES.map((s) => [s, String(states[s])]);
         const oldest = `oldest open: ${oldestOpen ? oldestOpen.toISOString() : 'none'}`;
-        return print({ states, oldestOpen }, `${table([['STATE', 'PAYOUTS'], ...rows])}\n${oldest}`);
+        return done({ states, oldestOpen }, `${table([['STATE', 'PAYOUTS'], ...rows])}\n${oldest}`);
       }
       case 'retry': {
         const record = await outbox.retry(needReference(), verb);
-        return print(
-          record,
-          `${record.reference}: re-opened (${record.state}); a worker sends it after a lookup`,
-        );
+        const how = record.state === 'retry' ? 'a worker sends it again' : record.state;
+        return done(record, `${record.reference}: re-opened (${record.state}); ${how}`);
+      }
+      case 'cancel': {
+        const record = await outbox.cancel(needReference(), verb);
+        return done(record, `${record.reference}: cancelled (${record.reason}); no worker sends it`);
       }
       case 'resolve': {
         const outcome = values.outcome;
         if (outcome !== 'exists' && outcome !== 'absent')
           throw new UsageError('resolve needs --outcome exists or --outcome absent');
         const record = await outbox.resolve(needReference(), { ...verb, outcome });
-        return print(record, `${record.reference}: ${record.state} (${record.reason})`);
+        return done(record, `${record.reference}: ${record.state} (${record.reason})`);
       }
-      case 'reconcile': {
+      case 'enqueue':
+        return await enqueueCommand(outbox, { text: input!, path: reference, format: values.format, digits });
+      case 'work':
+        return await workCommand(outbox, { forever: values.forever === true, concurrency, owner });
+      case 'track':
+        return await trackCommand(outbox, client!, needReference(), timeout);
+      default: {
         const report = await outbox.reconcile(period!);
-        if (values.csv) return reconciliationCsv(report).trimEnd();
-        return print(report, reconciliationText(report));
+        const differs = !report.complete || report.rows.some((r) => !r.stale);
+        const text = values.csv ? reconciliationCsv(report).trimEnd() : reconciliationText(report);
+        return { data: report, text, code: differs ? 1 : 0 };
       }
-      default:
-        throw new UsageError(
-          `unknown command ${command} (list, show, stats, retry, resolve, reconcile; --help)`,
-        );
     }
   } finally {
     await close();
@@ -237,13 +231,15 @@ async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<string> {
 }
 
 /**
- * `payments-outbox`: runs one command. Exit code 0 with its output on stdout, or one line on stderr: 2 for a
- * usage mistake (a bad argument, a missing table), 1 for anything else.
+ * `payments-outbox`: runs one command. Its output on stdout (`--json`: as JSON), and its exit code (see USAGE): 0
+ * done, 1 differences or a failure, 2 a usage mistake, with one line on stderr.
  */
 export async function main(argv = process.argv.slice(2), env = process.env): Promise<number> {
   try {
-    process.stdout.write(`${await run(argv, env)}\n`);
-    return 0;
+    const json = argv.includes('--json') && !argv.includes('--csv');
+    const outcome = await run(argv, env);
+    process.stdout.write(`${json ? JSON.stringify(outcome.data, null, 2) : outcome.text}\n`);
+    return outcome.code;
   } catch (error) {
     const usage =
       error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');

@@ -60,13 +60,15 @@ export async function listAll(
 /**
  * One tracking round, if this process holds the tracking lease (another one may): the sent payouts still
  * followed, the listing window covering them read once, each row matched and written. Undefined: not this
- * process's turn.
+ * process's turn. `drained` (a cron's `work`, about to exit): the round runs whoever's turn it is, so that what
+ * it sent is followed before it goes; another process's round at the same time costs reads, not correctness
+ * (an observation is applied once, whoever reads it).
  */
-export async function trackRound(f: Follower): Promise<OutboxRound | undefined> {
+export async function trackRound(f: Follower, drained = false): Promise<OutboxRound | undefined> {
   const tracking = f.tracking!;
   // Long enough for a round of many pages; a round that outlasts it only costs a second process's round.
   const lease = Math.max(2 * tracking.everyMs, tracking.everyMs + 4 * f.timeout);
-  if (!(await f.store.lease('tracking', f.owner, lease))) return undefined;
+  if (!(await f.store.lease('tracking', f.owner, lease)) && !drained) return undefined;
   const now = await f.store.now();
   const offset = now - Date.now();
   const following = { sentSince: now - tracking.followForMs, finalSince: now - tracking.afterFinalMs };

@@ -109,8 +109,9 @@ export function memoryOutboxStore(options: MemoryOutboxStoreOptions = {}): Payou
       const row = rows.get(reference);
       if (!row || row.token !== token) return false;
       const t = now();
-      const { delayMs, ...rest } = structuredClone(change);
+      const { delayMs, doubted, ...rest } = structuredClone(change);
       Object.assign(row, rest, {
+        doubted: doubted ?? row.doubted,
         next_attempt_at: t + Math.round(delayMs),
         updated_at: t,
         lease_until: null,
@@ -121,8 +122,10 @@ export function memoryOutboxStore(options: MemoryOutboxStoreOptions = {}): Payou
     async reopen(reference, change) {
       const row = rows.get(reference);
       const t = now();
-      if (!row || !change.from.includes(row.state) || !free(row, t)) return undefined;
+      if (!row || !change.from.includes(row.state)) return undefined;
       Object.assign(row, {
+        owner: null,
+        lease_until: null,
         state: change.state,
         reason: change.reason,
         lookups: 0,

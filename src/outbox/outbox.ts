@@ -2,7 +2,7 @@ import { optionKeys } from '../core/option-keys.js';
 import { refuseUnknownKeys } from '../core/unknown-option.js';
 import { RequestValidationError } from '../index.js';
 import { traceCall } from '../internal/channels.js';
-import type { ListOptions, PayoutOutbox, VerbOptions } from './api.js';
+import type { ListOptions, PayoutOutbox } from './api.js';
 import { enqueuer } from './enqueue.js';
 import { deliver, type Follower, observe, trackRound } from './follow.js';
 import { applyTo } from './life.js';
@@ -12,7 +12,8 @@ import { archivedRecord, toRecord } from './record.js';
 import { step } from './settle.js';
 import type { StepSettings } from './step.js';
 import { archiveArguments } from './tombstones.js';
-import { type OutboxRow, type PayoutRecord, type PayoutState, STATES } from './types.js';
+import { type OutboxRow, STATES } from './types.js';
+import { operatorVerbs } from './verbs.js';
 import { work } from './work.js';
 
 export type {
@@ -26,9 +27,24 @@ export type {
 } from './api.js';
 
 const LIST_KEYS = optionKeys<ListOptions>()(['state', 'status', 'limit', 'after', 'due', 'dueBefore']);
-const VERB_KEYS = optionKeys<VerbOptions & { outcome?: unknown }>()(['note', 'by', 'outcome']);
 
 const invalid = (field: string, message: string) => new RequestValidationError([{ path: [field], message }]);
+
+/** `list`'s `after`, checked: the last record of the previous page (its `createdAt` and `reference`). */
+function cursorOf(after: unknown): { createdAt: number; reference: string } | undefined {
+  if (after === undefined) return undefined;
+  const { createdAt, reference } = (after ?? {}) as { createdAt?: unknown; reference?: unknown };
+  if (
+    typeof after !== 'object' ||
+    !(createdAt instanceof Date) ||
+    Number.isNaN(createdAt.getTime()) ||
+    typeof reference !== 'string'
+  ) {
+    const message = `must be the last record of the previous page (an object with createdAt, a Date, and reference), not ${typeof after === 'string' ? `a reference (${JSON.stringify(after.slice(0, 80))})` : after === null ? 'null' : typeof after}: pass records.at(-1)`;
+    throw invalid('after', message);
+  }
+  return { createdAt: createdAt.getTime(), reference };
+}
 
 /** Creates the outbox over a client and a store. Call `store.migrate()` (or apply its SQL) once first. */
 export function createPayoutOutbox<Tx = unknown>(options: PayoutOutboxOptions<Tx>): PayoutOutbox<Tx> {
@@ -53,6 +69,7 @@ export function createPayoutOutbox<Tx = unknown>(options: PayoutOutboxOptions<Tx
   // the lookup may outlast the lease, and only a mark right before the POST renews it.
   const markFresh = !resolved.lookupBeforeFirstSend;
   const record = async (row: OutboxRow) => toRecord(row, await store.now());
+  const verbs = operatorVerbs(settings.store, owner, record);
 
   return {
     enqueue: enqueuer({ client, store, record }),
@@ -85,7 +102,7 @@ export function createPayoutOutbox<Tx = unknown>(options: PayoutOutboxOptions<Tx
           run,
           follow: {
             everyMs: resolved.tracking?.everyMs,
-            round: resolved.tracking ? () => trackRound(follower) : undefined,
+            round: resolved.tracking ? (drained) => trackRound(follower, drained) : undefined,
             claim: (limit) => store.claimDeliveries(owner, leaseMs, limit),
             deliver: (row) => deliver(follower, row),
           },
@@ -108,10 +125,7 @@ export function createPayoutOutbox<Tx = unknown>(options: PayoutOutboxOptions<Tx
         throw invalid('state', `must be one of: ${STATES.join(', ')}`);
       }
       const limit = wholeNumber('limit', given.limit ?? 100, 1, 10_000);
-      const after = given.after && {
-        createdAt: given.after.createdAt.getTime(),
-        reference: given.after.reference,
-      };
+      const after = cursorOf(given.after);
       const dueBefore = given.dueBefore?.getTime() ?? (given.due ? await store.now() : undefined);
       const now = await store.now();
       const query = { state: given.state, status: given.status, limit, after, dueBefore };
@@ -127,65 +141,6 @@ export function createPayoutOutbox<Tx = unknown>(options: PayoutOutboxOptions<Tx
       return { archived: await store.archive(...archiveArguments(given)) };
     },
 
-    async retry(reference, given = {}) {
-      refuseUnknownKeys(given, VERB_KEYS, 'outbox.retry');
-      return verb(
-        reference,
-        ['not_sent', 'refused'],
-        'retry',
-        given,
-        'retry',
-        're-opened by an operator: sent again after a lookup',
-      );
-    },
-
-    async resolve(reference, given) {
-      refuseUnknownKeys(given, VERB_KEYS, 'outbox.resolve');
-      if (given?.outcome !== 'exists' && given?.outcome !== 'absent')
-        throw invalid('outcome', "must be 'exists' or 'absent'");
-      return given.outcome === 'exists'
-        ? verb(
-            reference,
-            ['unknown'],
-            'recovered',
-            given,
-            'resolve: exists',
-            'an operator found that the payout exists',
-          )
-        : verb(
-            reference,
-            ['unknown'],
-            'retry',
-            given,
-            'resolve: absent',
-            'an operator found that the payout does not exist: sent again after a lookup',
-          );
-    },
+    ...verbs,
   };
-
-  async function verb(
-    reference: string,
-    from: PayoutState[],
-    state: PayoutState,
-    given: VerbOptions,
-    what: string,
-    reason: string,
-  ): Promise<PayoutRecord> {
-    const by = given.by ?? owner;
-    const note = given.note === undefined ? '' : `: ${given.note}`;
-    const attempt = { at: new Date().toISOString(), kind: 'operator' as const, by, detail: `${what}${note}` };
-    const reopen = state === 'retry';
-    const row = await store.reopen(reference, {
-      from,
-      state,
-      reason: `${reason} (${by}${note})`,
-      reopen,
-      clearAccepted: reopen,
-      attempt,
-    });
-    if (row) return record(row);
-    const current = await store.get(reference);
-    if (!current) throw invalid('reference', 'is not in the outbox');
-    throw invalid('reference', `is ${current.state}: ${what} applies to ${from.join(' or ')} payouts only`);
-  }
 }

@@ -146,6 +146,7 @@ export function postgresOutboxStore(
         `UPDATE ${table} SET state = $3, sends = $4, answered = $5, lookups = $6, accepted = $7,
            lookup_first = $8, reason = $9, result = $10, attempts = $11, clock_doubt_ms = $13,
            last_sent_at = COALESCE(to_timestamp($14::double precision / 1000), last_sent_at),
+           doubted = COALESCE($15::boolean, doubted),
            next_attempt_at = ${NOW} + $12 ${MS}, updated_at = ${NOW}, lease_until = NULL, owner = NULL
          WHERE reference = $1 AND token = $2 RETURNING reference`,
         [
@@ -163,6 +164,7 @@ export function postgresOutboxStore(
           Math.round(change.delayMs),
           Math.round(change.clock_doubt_ms),
           change.last_sent_at ?? null,
+          change.doubted ?? null,
         ],
       );
       return result.rows.length === 1;
@@ -173,8 +175,9 @@ export function postgresOutboxStore(
            sends = CASE WHEN $4::boolean THEN 0 ELSE sends END,
            answered = CASE WHEN $4::boolean THEN 0 ELSE answered END,
            lookup_first = lookup_first OR $4::boolean, accepted = accepted AND NOT $5::boolean,
-           attempts = attempts || $6::jsonb, next_attempt_at = ${NOW}, updated_at = ${NOW}
-         WHERE reference = $1 AND state = ANY($7::text[]) AND ${FREE} RETURNING *`,
+           attempts = attempts || $6::jsonb, next_attempt_at = ${NOW}, updated_at = ${NOW},
+           owner = NULL, lease_until = NULL
+         WHERE reference = $1 AND state = ANY($7::text[]) RETURNING *`,
         [
           reference,
           change.state,

@@ -77,7 +77,7 @@ function expectedOf(row: OutboxRow, from: number, to: number): ExpectedPayout {
     ? 'sent'
     : row.state === 'unknown'
       ? 'unknown'
-      : row.state === 'refused' || row.state === 'not_sent'
+      : row.state === 'refused' || row.state === 'not_sent' || row.state === 'cancelled'
         ? 'not_sent'
         : 'pending';
   const id = lifeOf(row).id;

@@ -1,5 +1,6 @@
 import { APIError } from '../index.js';
 import { currencyDigits, toMajorUnits, toMinorUnits } from '../rules/currency.js';
+import { attentionOf, lapsedLease } from './attention.js';
 import { KEPT } from './sql-tombstones.js';
 import {
   type InsertResult,
@@ -103,6 +104,7 @@ export function rowFrom(raw: Record<string, unknown>): OutboxRow {
     lookups: Number(raw.lookups),
     accepted: flag(raw.accepted),
     lookup_first: flag(raw.lookup_first),
+    doubted: flag(raw.doubted),
     first_sent_at: time(raw.first_sent_at),
     last_sent_at: time(raw.last_sent_at),
     clock_doubt_ms: Number(raw.clock_doubt_ms ?? 0),
@@ -144,6 +146,12 @@ export function toRecord(row: OutboxRow, now = Number.NEGATIVE_INFINITY): Payout
     delivered: row.delivered,
   };
   if (leased) record.lease = { owner: row.owner!, until: new Date(row.lease_until!) };
+  const lapsed = lapsedLease(row, now);
+  if (lapsed) record.lapsedLease = { owner: lapsed.owner, until: new Date(lapsed.until) };
+  const attention = attentionOf(row, now);
+  if (attention !== undefined) record.attention = attention;
+  if (row.first_sent_at !== null) record.firstSentAt = new Date(row.first_sent_at);
+  if (row.last_sent_at !== null) record.lastSentAt = new Date(row.last_sent_at);
   if (row.remark_key !== null && body.remark !== undefined) record.matchRemark = body.remark;
   if (row.reason !== null) record.reason = row.reason;
   if (row.result?.payout) record.payout = row.result.payout;
@@ -186,6 +194,7 @@ export const EMPTY_ROW: Omit<OutboxRow, 'reference' | 'currency' | 'body' | 'rem
   lookups: 0,
   accepted: false,
   lookup_first: false,
+  doubted: false,
   first_sent_at: null,
   last_sent_at: null,
   clock_doubt_ms: 0,
@@ -229,8 +238,10 @@ export function tombstoneFrom(raw: Record<string, unknown>): OutboxTombstone {
 /** The record of a tombstone that kept its row (`archivedAt` set), or undefined. */
 export function archivedRecord(tombstone: OutboxTombstone | undefined): PayoutRecord | undefined {
   if (!tombstone?.row) return undefined;
+  // Archived: no verb applies to it any more.
+  const { attention: _, ...record } = toRecord(tombstone.row);
   return {
-    ...toRecord(tombstone.row),
+    ...record,
     archivedAt: new Date(tombstone.archived_at ?? tombstone.row.updated_at),
   };
 }

@@ -4,6 +4,7 @@ import { type AttemptEffects, type AttemptStop, runAttempt } from '../payouts/at
 import type { AttemptPolicy, AttemptState, PostAnswer } from '../payouts/attempt/state.js';
 import { answerOfFailure } from '../payouts/payout-answers.js';
 import { lookupResult } from '../payouts/payout-recovery.js';
+import { windowStart } from '../payouts/proof/listing-proof.js';
 import { appendAttempts, attemptOf, toRecord } from './record.js';
 import { matchOf, notSentReason } from './sight.js';
 import type { Step, StepResult, StepSettings } from './step.js';
@@ -48,12 +49,16 @@ export async function step(
 /** The row as the machine's state. A row its claim marked counts the send about to leave: not yet sent here. */
 function stateOf(row: OutboxRow, settings: StepSettings, now: number): AttemptState {
   const sends = row.marked ? row.sends - 1 : row.sends;
-  const lookupFirst = row.lookup_first || (settings.lookupBeforeFirstSend && row.sends === 0);
+  const lostMark = settings.lookupBeforeFirstSend && row.sends === 0;
+  // An operator's re-open asks for a lookup first; a payout never in doubt (only ever refused) cannot exist, so it
+  // is sent without one, and a 409 then is its own refusal. An open row's earlier sends were doubts (an answer
+  // ends a step), and a mark lost in a failover is one.
+  const lookupFirst = (row.lookup_first && row.doubted) || lostMark;
   return {
     sends,
     settled: Math.min(row.answered, sends),
     lookupFirst,
-    doubted: lookupFirst || sends > 0,
+    doubted: row.doubted || sends > 0 || lostMark,
     accepted: row.accepted,
     firstSentAt: row.first_sent_at ?? undefined,
     // With none recorded, a failover may have lost the mark of a POST that left before this claim: it ends
@@ -128,6 +133,11 @@ function effects(s: Step): AttemptEffects {
     },
     lookup: async (window) => {
       await settings.hooks.beforeLookup?.(row.reference);
+      // The rows the search reads: from the window's start (its margin included) to the listing's newest.
+      const read = {
+        from: new Date(windowStart(window.since, window.marginMs)).toISOString(),
+        to: new Date(s.clock()).toISOString(),
+      };
       const result = await settings.client.payouts.search(row.reference, {
         since: new Date(window.since),
         clock: s.clock,
@@ -139,7 +149,10 @@ function effects(s: Step): AttemptEffects {
       });
       // "absent" only where the lookup proved it: an operator reads the trail before resolving by hand.
       const said = result.found ? 'found' : result.complete ? 'absent' : `no proof: ${result.reason}`;
-      s.trail.push(attemptOf('lookup', undefined, said, { requestId: result.requestId }));
+      s.trail.push({
+        ...attemptOf('lookup', undefined, said, { requestId: result.requestId }),
+        window: read,
+      });
       return { result: lookupResult(result), clockSkewMs: result.clockSkewMs };
     },
     // A wait the lease's guard covers (a POST's timeout and the visibility waits) is sat out within the step; a
@@ -236,6 +249,7 @@ async function finish(
     lookups: state.lookups,
     accepted: state.accepted,
     lookup_first: state.lookupFirst,
+    doubted: state.doubted === true,
     clock_doubt_ms: state.clockOffsetMs,
     reason,
     result: result ?? row.result,

@@ -2,7 +2,7 @@ import { STATES } from './types.js';
 
 /** The table's companion names: its remarks table and its indexes. */
 export const named = (table: string, suffix: string) => `${table}_${suffix}`;
-/** The eight states, as an SQL list. */
+/** The states, as an SQL list. */
 export const STATE_LIST = STATES.map((s) => `'${s}'`).join(', ');
 
 /** PostgreSQL's clock, to the millisecond (a JavaScript Date's precision, so keyset cursors compare exactly). */
@@ -30,6 +30,8 @@ export const COLUMNS = {
   lookups: ['integer NOT NULL DEFAULT 0', 'INTEGER NOT NULL DEFAULT 0'],
   accepted: ['boolean NOT NULL DEFAULT false', 'INTEGER NOT NULL DEFAULT 0'],
   lookup_first: ['boolean NOT NULL DEFAULT false', 'INTEGER NOT NULL DEFAULT 0'],
+  // A POST was ever in doubt, across re-opens: a later 409 is then unknown, not a refusal.
+  doubted: ['boolean NOT NULL DEFAULT false', 'INTEGER NOT NULL DEFAULT 0'],
   first_sent_at: ['timestamptz', 'INTEGER'],
   last_sent_at: ['timestamptz', 'INTEGER'],
   clock_doubt_ms: ['bigint NOT NULL DEFAULT 0', 'INTEGER NOT NULL DEFAULT 0'],

@@ -23,7 +23,13 @@ export const KEPT: readonly Column[] = [
 ];
 
 /** The states `archive` takes: final, with nothing left for a person to decide (`unknown` stays). */
-export const ARCHIVED_STATES: readonly string[] = ['created', 'recovered', 'refused', 'not_sent'];
+export const ARCHIVED_STATES: readonly string[] = [
+  'created',
+  'recovered',
+  'refused',
+  'not_sent',
+  'cancelled',
+];
 
 /** The tombstones table of an outbox table. */
 export const tombstonesOf = (table: string) => named(table, 'tombstones');

@@ -57,13 +57,22 @@ export const TIME_COLUMNS = new Set<string>([
   'final_at',
 ]);
 
-function createTables(table: string, dialect: 0 | 1): string {
+/**
+ * Rows an earlier version wrote that may have been in doubt: the `doubted` column it lacked is set for them when
+ * it is added (a payout recorded and never sent is not; any other could have been, as far as the row tells).
+ */
+export const DOUBTED_BEFORE = `state IN ('sending', 'retry', 'refused', 'not_sent', 'unknown') OR sends > 0 OR lookup_first`;
+
+/** The payouts table alone, under `name`. */
+export function mainTable(name: string, dialect: 0 | 1): string {
   const columns = COLUMN_NAMES.map((c) => `  ${c} ${COLUMNS[c][dialect]}`);
+  return `CREATE TABLE IF NOT EXISTS ${name} (\n${columns.join(',\n')}\n)`;
+}
+
+function createTables(table: string, dialect: 0 | 1): string {
   const text = dialect === 0 ? 'text' : 'TEXT';
   const time = dialect === 0 ? 'timestamptz' : 'INTEGER';
-  return `CREATE TABLE IF NOT EXISTS ${table} (
-${columns.join(',\n')}
-);
+  return `${mainTable(table, dialect)};
 CREATE TABLE IF NOT EXISTS ${named(table, 'remarks')} (
   remark_key ${text} PRIMARY KEY,
   reference ${text} NOT NULL,
@@ -127,8 +136,9 @@ INSERT INTO ${KEYS} VALUES
 /**
  * Upgrades a table of an earlier version in place: epoch-millisecond `bigint` times to `timestamptz`, JSON text to
  * `jsonb`, the state checked (the first version), the columns added since (`ADDED_COLUMNS`: the remark key, the
- * send times, the payout's life after it was sent), and each `match_remark` moved to the remarks table (under
- * which key it can never be taken again). Each step runs only when needed, so the script is idempotent.
+ * send times, the payout's life after it was sent), `doubted` (set for rows that may have been in doubt), the state
+ * check widened to every state (`cancelled`), and each `match_remark` moved to the remarks table (under which key
+ * it can never be taken again). Each step runs only when needed, so the script is idempotent.
  */
 function upgradePostgres(table: string, keys: ReadonlyArray<readonly [string, string]>): string {
   const times = ['created_at', 'updated_at', 'next_attempt_at', 'lease_until'];
@@ -149,6 +159,13 @@ function upgradePostgres(table: string, keys: ReadonlyArray<readonly [string, st
 END $upgrade$;
 ALTER TABLE ${table} ${ADDED_COLUMNS.map((c) => `ADD COLUMN IF NOT EXISTS ${c} ${COLUMNS[c][0]}`).join(', ')};
 DO $upgrade$ BEGIN
+  IF NOT ${column('doubted')} THEN
+    ALTER TABLE ${table} ADD COLUMN doubted ${COLUMNS.doubted[0]};
+    UPDATE ${table} SET doubted = true WHERE ${DOUBTED_BEFORE};
+  END IF;
+END $upgrade$;
+${stateCheck(table)}
+DO $upgrade$ BEGIN
   IF ${column('match_remark')} THEN
     ${
       keys.length === 0
@@ -163,6 +180,25 @@ DO $upgrade$ BEGIN
       ORDER BY created_at, reference
       ON CONFLICT (remark_key) DO NOTHING;
     ALTER TABLE ${table} DROP COLUMN match_remark;
+  END IF;
+END $upgrade$;`;
+}
+
+/**
+ * A table whose state check predates a state (`cancelled`): the check is replaced by one naming every state. A
+ * check that names them all already is left alone, so the step runs once.
+ */
+function stateCheck(table: string): string {
+  const checks = `SELECT conname, pg_get_constraintdef(oid) AS def FROM pg_constraint
+    WHERE conrelid = '${table}'::regclass AND contype = 'c'`;
+  return `DO $upgrade$ DECLARE c record; BEGIN
+  FOR c IN ${checks} LOOP
+    IF c.def LIKE '%''pending''%' AND c.def NOT LIKE '%''cancelled''%' THEN
+      EXECUTE 'ALTER TABLE ${table} DROP CONSTRAINT ' || quote_ident(c.conname);
+    END IF;
+  END LOOP;
+  IF NOT EXISTS (SELECT 1 FROM (${checks}) k WHERE k.def LIKE '%''cancelled''%') THEN
+    ALTER TABLE ${table} ADD CONSTRAINT ${indexName(table, 'state_check')} CHECK (state IN (${STATE_LIST}));
   END IF;
 END $upgrade$;`;
 }

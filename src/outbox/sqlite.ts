@@ -146,7 +146,9 @@ export function sqliteOutboxStore(options: SqliteOutboxStoreOptions): PayoutOutb
               );
         const marked = claimed.map((row): OutboxRow => {
           if (!markFresh || row.state !== 'pending' || row.sends !== 0 || row.lookup_first) return row;
-          markRow(row, t, row.lease_until!); // the token was just taken: it holds
+          // The token was just taken; without a transaction of its own (Node before 22.16) an operator's cancel
+          // may come between: the row then goes back unmarked, and the step's own mark is fenced out.
+          if (!markRow(row, t, row.lease_until!)) return row;
           const times = { updated_at: t, first_sent_at: row.first_sent_at ?? t, last_sent_at: t };
           return { ...row, ...times, state: 'sending', sends: 1, marked: true };
         });
@@ -167,7 +169,8 @@ export function sqliteOutboxStore(options: SqliteOutboxStoreOptions): PayoutOutb
       const written = statement(
         `UPDATE ${table} SET state = ?, sends = ?, answered = ?, lookups = ?, accepted = ?, lookup_first = ?,
            reason = ?, result = ?, attempts = ?, clock_doubt_ms = ?, next_attempt_at = ?, updated_at = ?,
-           last_sent_at = COALESCE(?, last_sent_at), lease_until = NULL, owner = NULL
+           last_sent_at = COALESCE(?, last_sent_at), doubted = COALESCE(?, doubted), lease_until = NULL,
+           owner = NULL
          WHERE reference = ? AND token = ? RETURNING reference`,
       ).all(
         change.state,
@@ -183,6 +186,7 @@ export function sqliteOutboxStore(options: SqliteOutboxStoreOptions): PayoutOutb
         t + Math.round(change.delayMs),
         t,
         change.last_sent_at ?? null,
+        change.doubted === undefined ? null : Number(change.doubted),
         reference,
         token,
       );
@@ -195,8 +199,9 @@ export function sqliteOutboxStore(options: SqliteOutboxStoreOptions): PayoutOutb
         `UPDATE ${table} SET state = ?, reason = ?, lookups = 0, token = token + 1,
            sends = CASE WHEN ? THEN 0 ELSE sends END, answered = CASE WHEN ? THEN 0 ELSE answered END,
            lookup_first = (lookup_first OR ?), accepted = (accepted AND NOT ?),
-           attempts = json_insert(attempts, '$[#]', json(?)), next_attempt_at = ?, updated_at = ?
-         WHERE reference = ? AND state IN (${change.from.map(() => '?').join(', ')}) AND ${FREE} RETURNING *`,
+           attempts = json_insert(attempts, '$[#]', json(?)), next_attempt_at = ?, updated_at = ?,
+           owner = NULL, lease_until = NULL
+         WHERE reference = ? AND state IN (${change.from.map(() => '?').join(', ')}) RETURNING *`,
         [
           change.state,
           change.reason,
@@ -209,7 +214,6 @@ export function sqliteOutboxStore(options: SqliteOutboxStoreOptions): PayoutOutb
           t,
           reference,
           ...change.from,
-          t,
         ],
       );
       return row;

@@ -1,9 +1,11 @@
 import type { Payout, PayoutCreateParams, Transaction } from '../index.js';
 import type { OutboxChange, OutboxDelivery, OutboxLife } from './life-types.js';
 import type { OutboxListQuery } from './list-query.js';
+import type { OutboxAttempt } from './record-types.js';
 
 export type { OutboxChange, OutboxDelivery, OutboxLife } from './life-types.js';
 export type { OutboxListQuery } from './list-query.js';
+export type { OutboxAttempt, PayoutRecord } from './record-types.js';
 
 /**
  * Where a payout stands.
@@ -20,6 +22,8 @@ export type { OutboxListQuery } from './list-query.js';
  *   nothing moved. (A 409 after an earlier send proven absent is `unknown`: the listing may have lagged.)
  * - `not_sent`: given up after `maxSends` attempts, each proven not to have gone through: nothing moved.
  * - `unknown`: whether money moved could not be established: a person must look (see `reason`, `attempts`).
+ * - `cancelled`: an operator cancelled it before anything moved (it was `pending`, `not_sent` or `refused`): final,
+ *   never sent by any worker, the one that held it then included (see `cancel`).
  */
 export type PayoutState =
   | 'pending'
@@ -29,90 +33,21 @@ export type PayoutState =
   | 'recovered'
   | 'refused'
   | 'not_sent'
-  | 'unknown';
+  | 'unknown'
+  | 'cancelled';
 
 /** States that a worker still drives; the others are final. */
 export const OPEN_STATES = ['pending', 'sending', 'retry'] as const;
 /** Every state, open ones first. */
-export const STATES = [...OPEN_STATES, 'created', 'recovered', 'refused', 'not_sent', 'unknown'] as const;
-
-/** One step in a payout's audit trail. */
-export interface OutboxAttempt {
-  /** ISO time the step ended. */
-  at: string;
-  /**
-   * `post`: a POST was made; `lookup`: the listing was searched; `lost`: the owner lost its claim before POSTing;
-   * `operator`: a person's verb (`retry`, `resolve`); `hook`: an `onStatus`, `onFinal` or `onUetr` hook threw
-   * (the change is delivered again).
-   */
-  kind: 'post' | 'lookup' | 'lost' | 'operator' | 'hook';
-  /** HTTP status, where one came back. */
-  status?: number;
-  /** Error class (`RateLimitError`, `APIConnectionError`...), where the step failed. */
-  error?: string;
-  /** The error's message, or what the step found, or the operator's note. */
-  detail?: string;
-  /** `X-Request-Id` of the answer, where the service sent one. */
-  requestId?: string;
-  /** `operator`: who (as passed to the verb). */
-  by?: string;
-}
-
-/** A payout in the outbox, as `get` and `list` return it. */
-export interface PayoutRecord {
-  /** The outbox's reference: the `externalReference` sent. */
-  reference: string;
-  state: PayoutState;
-  /** The body as enqueued (for service-assigned currencies, with the remark the listing recognises it by). */
-  body: PayoutCreateParams & { externalReference: string };
-  /** For currencies whose listed reference the service assigns (NGN): the remark the payout is recognised by. */
-  matchRemark?: string;
-  createdAt: Date;
-  updatedAt: Date;
-  /** When a worker may next take it (open states); for a payout another owner holds, when that lease ends. */
-  nextAttemptAt: Date;
-  /** The lease of the owner holding it now, if any (`owner`, until when). */
-  lease?: { owner: string; until: Date };
-  /** POSTs that may have left since the payout was recorded or re-opened (marks of `sending`). */
-  sends: number;
-  /** Of those, sends proven not to have moved money: refused, or proven absent by a lookup. */
-  answered: number;
-  /**
-   * The payout may exist, so it is never sent again, only looked up (`unknown` if it never shows): a 2xx came
-   * back for a POST, its body unreadable.
-   */
-  accepted: boolean;
-  /** Why it is in this state (`refused`, `retry`, `not_sent`, `unknown`, and a `sending` waiting to look again). */
-  reason?: string;
-  /** `created`: the POST's answer. */
-  payout?: Payout;
-  /** `recovered`: the listed transaction; its `status` is the payout's own (`processing`, `failed`, ...). */
-  transaction?: Transaction;
-  /** Every POST, lookup and operator verb, oldest first (capped: the first and the latest are kept). */
-  attempts: OutboxAttempt[];
-  /**
-   * After `created` or `recovered`: the payout's own status, as last observed (the listing, or `observe`);
-   * undefined until one is (a POST's answer carries none).
-   */
-  status?: string;
-  /** When `status` last changed, by the service's clock: the earliest `updated_at` seen showing it, in any order. */
-  statusAt?: Date;
-  /** When the status became final (kept while it moves between final statuses, `completed` to `refunded`). */
-  finalAt?: Date;
-  uetr?: string;
-  trackingCodes?: Record<string, string>;
-  /** The listed transaction's id. */
-  transactionId?: string;
-  /** Its changes, oldest first: every one whose hooks have not run yet, and the latest of the others. */
-  changes: OutboxChange[];
-  /** The `seq` of the last change whose hooks ran (`changes` after it are delivered again, at least once). */
-  delivered: number;
-  /**
-   * Set when the payout was archived or deleted (by `archive` or any SQL `DELETE`): this is its tombstone, the
-   * payout and its outcome as they stood then, without its audit trail and changes. It is never sent again.
-   */
-  archivedAt?: Date;
-}
+export const STATES = [
+  ...OPEN_STATES,
+  'created',
+  'recovered',
+  'refused',
+  'not_sent',
+  'unknown',
+  'cancelled',
+] as const;
 
 /** What the `body` column holds: the payout as enqueued, and the digits to check its amount by. */
 export interface StoredBody {
@@ -157,6 +92,11 @@ export interface OutboxRow {
   reason: string | null;
   result: StoredResult | null;
   attempts: OutboxAttempt[];
+  /**
+   * A POST of this payout was ever in doubt (no answer, a 5xx, an earlier process), across re-opens: a 409 is then
+   * `unknown` (that payout may be listed late), never a refusal. Only a payout never in doubt is refused by a 409.
+   */
+  doubted: boolean;
   /** Set by a `claim` that also marked the row (`markFresh`): the row as it stands after that mark. */
   marked?: boolean;
   /** The payout's life after it was sent (times by the service's clock); see `OutboxLife`. */
@@ -206,6 +146,8 @@ export interface OutboxWrite {
   lookups: number;
   accepted: boolean;
   lookup_first: boolean;
+  /** See `OutboxRow.doubted`; undefined leaves it as it is. */
+  doubted?: boolean;
   clock_doubt_ms: number;
   reason: string | null;
   result: StoredResult | null;
@@ -265,7 +207,11 @@ export interface PayoutOutboxStore<Tx = unknown> {
   mark(reference: string, token: number, leaseMs: number): Promise<boolean>;
   /** Writes the outcome of a step and releases the lease, if `token` still holds the row. */
   write(reference: string, token: number, change: OutboxWrite): Promise<boolean>;
-  /** An operator's verb on a final row; the row after it, or undefined when no row in `from` had `reference`. */
+  /**
+   * An operator's verb on a row in one of `change.from`, in one statement: it raises `token` and clears the lease,
+   * so an owner holding the row (a `pending` one claimed, not marked) is fenced out of its mark and write. The row
+   * after it, or undefined when no row in `from` had `reference`.
+   */
   reopen(reference: string, change: OutboxReopen): Promise<OutboxRow | undefined>;
   /** The row under `reference`, if any. */
   get(reference: string): Promise<OutboxRow | undefined>;

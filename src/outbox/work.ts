@@ -17,7 +17,9 @@ export interface WorkOptions {
   pollMs?: number;
   /**
    * `'drained'` (a cron's "settle what is due, then exit"): settle every payout due now, wait for those due within
-   * `drainWithinMs` (leases of dead workers included), then resolve with a summary. Default: run until `signal`.
+   * `drainWithinMs` (leases of dead workers included), run a tracking round after the last of them (whichever
+   * process's turn it is: what this run sent is followed, and the statuses recorded are current), then resolve
+   * with a summary. Default: run until `signal`.
    */
   until?: 'drained';
   /** With `until: 'drained'`: milliseconds ahead a payout may be due and still be waited for. Default 60,000. */
@@ -65,8 +67,8 @@ interface Worker {
 /** The loop's other half: tracking rounds on their schedule, and the hooks of changes observed. */
 export interface Follow {
   everyMs: number | undefined;
-  /** One round (undefined: another process's turn); absent when tracking is off. */
-  round: (() => Promise<OutboxRound | undefined>) | undefined;
+  /** One round (undefined: another process's turn; `drained`: run it all the same); absent when tracking is off. */
+  round: ((drained: boolean) => Promise<OutboxRound | undefined>) | undefined;
   claim: (limit: number) => Promise<OutboxRow[]>;
   deliver: (row: OutboxRow) => Promise<{ delivered: number; failed: boolean }>;
 }
@@ -115,13 +117,16 @@ export async function work(worker: Worker, given: WorkOptions = {}): Promise<Wor
     });
     running.add(done);
   };
+  let steps = 0;
   const start = (row: OutboxRow, claimedAt: number) =>
     task(
       worker.run(row, false, claimedAt).then(({ state }) => {
+        steps += 1;
         if (state !== 'lost') settled[state] = (settled[state] ?? 0) + 1;
       }),
     );
-  const follow = following(worker.follow, { drained: given.until === 'drained', pollMs, task, onError });
+  const drained = given.until === 'drained';
+  const follow = following(worker.follow, { drained, pollMs, task, onError, steps: () => steps });
   while (!signal?.aborted) {
     const free = concurrency - running.size;
     let claimed: OutboxRow[] = [];
@@ -154,8 +159,8 @@ export async function work(worker: Worker, given: WorkOptions = {}): Promise<Wor
 }
 
 /**
- * When the loop runs a tracking round (on its schedule; once when draining, after the payouts due are settled, so
- * that it sees them) and claims changes to deliver (when there is room, at most every `pollMs` unless the last
+ * When the loop runs a tracking round (on its schedule; when draining, once idle, and again after any payout
+ * settled since, so that the last round sees every payout sent) and claims changes to deliver (when there is room, at most every `pollMs` unless the last
  * claim or a round found more). `step` returns the tasks it started.
  */
 function following(
@@ -165,18 +170,21 @@ function following(
     pollMs: number;
     task: (work: Promise<unknown>) => void;
     onError: (e: unknown) => void;
+    /** Steps finished so far. */
+    steps: () => number;
   },
 ) {
   const tally = { rounds: 0, requests: 0, changes: 0, delivered: 0, hookFailures: 0 };
   let roundAt = 0;
   let tried = 0;
+  let stepsAtRound = 0;
   let rounding = false;
   let deliverAt = 0;
   const roundDue = (idle: boolean) =>
     follow.round !== undefined &&
     !rounding &&
     Date.now() >= roundAt &&
-    (!loop.drained || (tried === 0 && idle));
+    (!loop.drained || (idle && (tried === 0 || loop.steps() > stepsAtRound)));
   return {
     tally,
     // While a round runs, its end wakes the loop (it is a task): no need to poll for the next one.
@@ -189,9 +197,10 @@ function following(
       if (room > 0 && roundDue(idle)) {
         rounding = true;
         tried += 1;
+        stepsAtRound = loop.steps();
         room -= 1;
         started += 1;
-        const round = follow.round!().then((done) => {
+        const round = follow.round!(loop.drained).then((done) => {
           if (!done) return;
           tally.rounds += 1;
           tally.requests += done.requests;

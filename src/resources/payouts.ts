@@ -256,7 +256,7 @@ export class Payouts extends APIResource {
       {
         list,
         assigns: (currency) => this.assignsReference(currency),
-        warn: (message) => this.api.logger.log('warn', message),
+        log: (level, message) => this.api.logger.log(level, message),
       },
       options,
     );

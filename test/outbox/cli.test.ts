@@ -103,7 +103,7 @@ function commands(name: string, db: () => string) {
     it('list --state unknown: the work queue as a table, and as JSON', async () => {
       const { code, stdout } = await cli('list', '--state', 'unknown', '--db', db());
       expect(code).toBe(0);
-      expect(stdout.split('\n')[0]).toMatch(/^REFERENCE\s+STATE\s+AMOUNT\s+CREATED\s+NEXT ATTEMPT\s+REASON$/);
+      expect(stdout.split('\n')[0]).toMatch(/^REFERENCE\s+STATE\s+AMOUNT\s+CREATED\s+NEXT ATTEMPT\s+WHY$/);
       expect(stdout).toMatch(/^cli-unknown\s+unknown\s+12\.50 USD\s/m);
       expect(stdout).not.toMatch(/cli-created/);
       const json = JSON.parse((await cli('list', '--state', 'unknown', '--db', db(), '--json')).stdout);
@@ -115,7 +115,7 @@ function commands(name: string, db: () => string) {
       expect(code).toBe(0);
       expect(stdout).toMatch(/^state\s+created$/m);
       expect(stdout).toMatch(/^AT\s+KIND\s+STATUS\s+ERROR\s+REQUEST ID\s+DETAIL$/m);
-      expect(stdout).toMatch(/\spost\s+200\s+req_mock_\d+\s+created /);
+      expect(stdout).toMatch(/\spost\s+200\s+-\s+req_mock_\d+\s+created /);
     });
 
     it('retry and resolve write the audit trail, with who and why', async () => {
@@ -212,10 +212,14 @@ describe('reconcile and list --status', () => {
       const to = byHand.created_at.slice(0, 10);
       const env = { PAYMENTS_API_KEY: DEFAULT_API_KEY, PAYMENTS_BASE_URL: server.baseUrl };
       const table = await cliWith(env, 'reconcile', '--from', from, '--to', to, '--db', db);
-      expect(table.code).toBe(0);
+      // A difference: exit code 1, for a scheduler to alert on.
+      expect(table.code).toBe(1);
       expect(table.stdout).toMatch(/^KIND\s+REFERENCE\s+TRANSACTION\s+EXPECTED\s+LISTED\s+DETAIL$/m);
       expect(table.stdout).toMatch(
-        /^unrecorded\s+-\s+\S+\s+-\s+1000\.00 USD\s+a withdrawal of 1000\.00 USD \(completed\)/m,
+        new RegExp(
+          `^unrecorded\\s+${byHand.external_reference}\\s+${byHand.id}\\s+-\\s+1000\\.00 USD\\s+a withdrawal of 1000\\.00 USD \\(completed\\) listed under ${byHand.external_reference}`,
+          'm',
+        ),
       );
       expect(table.stdout).toMatch(
         /: 3 withdrawals listed, 2 payouts recorded, 1 differences; the listing was read to its end$/m,
@@ -336,8 +340,21 @@ describe('usage', () => {
     const help = await cli('--help');
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^payments-outbox: the operator's command/);
-    for (const verb of ['list', 'show', 'stats', 'retry', 'resolve', 'reconcile'])
-      expect(help.stdout).toContain(`  ${verb} `);
+    const verbs = [
+      'list',
+      'show',
+      'stats',
+      'retry',
+      'cancel',
+      'resolve',
+      'enqueue',
+      'work',
+      'track',
+      'reconcile',
+    ];
+    for (const verb of verbs) expect(help.stdout).toContain(`  ${verb} `);
+    // The exit codes a scheduler reads, each documented.
+    expect(help.stdout).toMatch(/^Exit codes:\n {2}0 .*\n {2}1 .*differences[\s\S]*\n {2}2 .*usage mistake/m);
     expect(await cli('stats')).toMatchObject({ code: 2, stderr: expect.stringMatching(/no database/) });
     expect(await cli('stats', '--db', join(dir, 'missing.db'))).toMatchObject({
       code: 2,

@@ -197,7 +197,7 @@ describe('reconcilePayouts', () => {
     expect(of('usdc-1', 'amount')).toMatchObject({ expected: '2.000000 USDC', listed: '2.500000 USDC' });
     expect(of(stray.id, 'unrecorded')).toMatchObject({
       listed: '7000000 USDT minor units',
-      detail: 'a withdrawal of 7000000 USDT minor units (processing) that no record accounts for',
+      detail: `a withdrawal of 7000000 USDT minor units (processing) listed under ${stray.external_reference} that no record accounts for`,
     });
     const csv = reconciliationCsv(report);
     expect(csv).toContain(

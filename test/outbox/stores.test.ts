@@ -174,7 +174,17 @@ function contract(name: string, open: () => Promise<Opened>) {
       const { states, oldestOpen } = await box.count();
       expect(states.pending).toBeGreaterThanOrEqual(1);
       expect(Object.keys(states).sort()).toEqual(
-        ['created', 'not_sent', 'pending', 'recovered', 'refused', 'retry', 'sending', 'unknown'].sort(),
+        [
+          'cancelled',
+          'created',
+          'not_sent',
+          'pending',
+          'recovered',
+          'refused',
+          'retry',
+          'sending',
+          'unknown',
+        ].sort(),
       );
       expect(oldestOpen).toBeInstanceOf(Date);
       expect((await box.list({ due: true, limit: 1000 })).map((r) => r.reference)).toContain(reference);

@@ -71,6 +71,9 @@ export interface ProofWindow {
   marginMs: number;
 }
 
+/** The earliest creation time a search reads for a window starting at `since` (epoch ms): twice the margin before. */
+export const windowStart = (since: number, marginMs: number): number => since - 2 * marginMs;
+
 /** How much a search may read, and how. */
 export interface WalkLimits {
   /** Queries per listing at most (100 rows each). */
@@ -98,7 +101,7 @@ export async function searchListings(
   window: ProofWindow,
   limits: WalkLimits,
 ): Promise<SearchResult> {
-  const start = new Date(window.since.getTime() - 2 * window.marginMs).toISOString();
+  const start = new Date(windowStart(window.since.getTime(), window.marginMs)).toISOString();
   const end = window.until && new Date(window.until.getTime() + 2 * window.marginMs).toISOString();
   const seen = new Set<string>();
   const answer: Walk['answer'] = {};

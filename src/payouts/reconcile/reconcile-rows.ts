@@ -1,6 +1,7 @@
 import { currencyDigits, toMajorUnits, toMinorUnits } from '../../rules/currency.js';
 import type { Transaction } from '../../rules/transactions.js';
 import type { AmountAsSent } from '../proof/payout-identity.js';
+import { isFinalStatus, rank } from '../tracking/payout-status.js';
 
 /** The rows of a reconciliation, what they are set against, and the CSV they are written as. */
 
@@ -81,6 +82,12 @@ export interface ReconciliationRow {
   listed?: string;
   /** The difference in words. */
   detail: string;
+  /**
+   * `status` rows: the record is only behind the listing, not in conflict with it. Its status was not final and
+   * the listing shows a later one in the status order (recorded `processing`, listed `completed`): no tracking
+   * round has seen it since. A tracking round, or `observe` with `transaction`, brings the record up to date.
+   */
+  stale?: true;
   /** The listed row. */
   transaction?: Transaction;
 }
@@ -142,7 +149,8 @@ const digitsFor = (p: ExpectedPayout, code: string | undefined) =>
 
 export function unrecorded(row: Transaction): ReconciliationRow {
   const amount = amountText(row.destination_amount, row.destination_currency ?? row.source_currency);
-  const detail = `a withdrawal of ${amount} (${row.status}) that no record accounts for`;
+  const under = row.external_reference ? ` listed under ${row.external_reference}` : '';
+  const detail = `a withdrawal of ${amount} (${row.status})${under} that no record accounts for`;
   return { kind: 'unrecorded', ...listedOf(row), listed: amount, detail };
 }
 
@@ -175,6 +183,12 @@ export function duplicate(p: ExpectedPayout, first: Transaction, row: Transactio
   return { kind: 'duplicate', reference: p.reference, ...listedOf(row), detail };
 }
 
+/** A recorded status that is not final, and a listed one later in the status order: the record is behind. */
+const isBehind = (recorded: string, listed: string) => {
+  const [was, is] = [rank(recorded), rank(listed)];
+  return !isFinalStatus(recorded) && was !== undefined && is !== undefined && is > was;
+};
+
 /** What the listing says otherwise than the record of a payout it shows. */
 export function differences(
   p: ExpectedPayout,
@@ -206,12 +220,14 @@ export function differences(
   }
   const found: ReconciliationRow[] = [];
   if (p.status !== undefined && p.status !== row.status) {
+    const behind = isBehind(p.status, row.status);
     found.push({
       kind: 'status',
       ...at,
       expected: p.status,
       listed: row.status,
-      detail: `recorded ${p.status}, listed ${row.status}`,
+      detail: `recorded ${p.status}, listed ${row.status}${behind ? ' (the record is stale: not followed since)' : ''}`,
+      ...(behind ? { stale: true as const } : {}),
     });
   }
   const currency = p.currency.trim().toUpperCase();

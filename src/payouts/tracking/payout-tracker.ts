@@ -6,7 +6,7 @@ import type { ListTransactions } from '../proof/listing-proof.js';
 import { applyObservation } from './payout-life.js';
 import { type LifeChange, type PayoutLife, PayoutNotFinalError } from './payout-status.js';
 import type { PayoutChange, PayoutTrackerOptions, TrackingRound, TrackOptions } from './tracker-options.js';
-import { type Followed, matcher, readRound } from './tracker-round.js';
+import { type Followed, matcher, readRound, roundLine } from './tracker-round.js';
 import { trackerSettings, trackSettings } from './tracker-settings.js';
 import { Subscriber, type Track } from './tracker-subscriber.js';
 
@@ -28,8 +28,11 @@ export interface TrackerDeps {
   list: ListTransactions;
   /** `client.payouts.assignsReference`. */
   assigns: (currency: string) => boolean;
-  /** The client's logger at `warn`: anomalies in a payout's life (a status going back, clocks that differ). */
-  warn?: (message: string) => void;
+  /**
+   * The client's logger: anomalies in a payout's life at `warn` (a status going back, clocks that differ), each
+   * round at `info`.
+   */
+  log?: (level: 'warn' | 'info', message: string) => void;
 }
 
 /**
@@ -200,7 +203,7 @@ export class PayoutTracker {
     const { life, changes, held } = applyObservation(entry.life, row);
     entry.life = life;
     for (const anomaly of [...changes.map((c) => c.anomaly), held]) {
-      if (anomaly !== undefined) this.#deps.warn?.(`payout ${entry.ref} (${row.id}): ${anomaly}`);
+      if (anomaly !== undefined) this.#deps.log?.('warn', `payout ${entry.ref} (${row.id}): ${anomaly}`);
     }
     if (entry.id === undefined) entry.id = life.id;
     // Seen: later rounds start at its creation, by the service's clock.
@@ -273,6 +276,7 @@ export class PayoutTracker {
       this.#schedule(round.nextInMs);
     }
     this.#again = false;
+    this.#deps.log?.('info', roundLine(round));
     try {
       this.#settings.onRound?.(round);
     } catch {

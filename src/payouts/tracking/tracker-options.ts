@@ -83,7 +83,11 @@ export interface TrackOptions {
   afterFinalMs?: number;
   /** Stops the tracking: the iterator throws `APIUserAbortError`. */
   signal?: AbortSignal;
-  /** Milliseconds to follow before giving up with `PayoutNotFinalError`. Default 0: no limit. */
+  /**
+   * Milliseconds to follow before giving up with `PayoutNotFinalError`. Default 1,800,000 (30 minutes); 0: no
+   * limit. A payout never seen by then, asked for without `payout`, `currency` or `match`, is given up with the
+   * hint that NGN and mobile money payouts are listed under the service's reference.
+   */
   totalTimeout?: number;
 }
 

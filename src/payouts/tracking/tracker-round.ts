@@ -3,6 +3,7 @@ import { isLegacyTransaction, type Transaction, type TransactionListItem } from 
 import { type ListTransactions, walkListing } from '../proof/listing-proof.js';
 import { type PayoutMatch, remarkKey, remarkKeyOf } from '../proof/payout-identity.js';
 import { ServiceClock } from '../service-clock.js';
+import type { TrackingRound } from './tracker-options.js';
 
 /**
  * One round of tracking: the listing window that covers every payout followed, read once (the time-keyed walk
@@ -182,4 +183,13 @@ function readWindows<F extends Followed>(
       });
     }
   };
+}
+
+/** A round in one line, for the client's logger at `info`. */
+export function roundLine(round: TrackingRound): string {
+  const failed =
+    round.error === undefined ? '' : `; failed (${(round.error as Error).message ?? round.error})`;
+  const short = round.reason ? `; incomplete (${round.reason})` : '';
+  const next = round.nextInMs === undefined ? '' : `; next in ${round.nextInMs} ms`;
+  return `payouts tracking round: ${round.payouts} payout(s) followed, ${round.requests} listing request(s), ${round.changes} change(s)${failed}${short}${next}`;
 }

@@ -23,6 +23,13 @@ import {
 
 /** The options of a tracker and of one `track`, checked with the spec's own rules before anything is read. */
 
+/**
+ * How long `track` and `waitForFinal` follow a payout unless told otherwise: 30 minutes, long enough for a rail
+ * that settles in minutes, short enough that a payout the listing never shows (a reference it is not listed
+ * under) is given up with the reason. Follow slower payouts with an outbox, or pass `totalTimeout` (0: no limit).
+ */
+export const DEFAULT_TRACK_TOTAL_TIMEOUT_MS = 30 * 60_000;
+
 const statuses = option(
   (s: unknown) => Array.isArray(s) && s.length > 0 && [...s].every((x) => typeof x === 'string' && x !== ''),
   'must be a non-empty list of statuses',
@@ -100,14 +107,18 @@ export function trackSettings(ref: string, given: TrackOptions, assigns: (curren
       `is required for a ${currency.trim().toUpperCase()} payout without payout: the service lists it under a reference it assigns (pass remarkMatch, or the payout the service answered)`,
     );
   }
+  const total = given.totalTimeout ?? DEFAULT_TRACK_TOTAL_TIMEOUT_MS;
   return {
     id: payout?.id,
     match,
+    currency,
     since: payout ? Date.parse(payout.created_at) : since!.getTime(),
     local: !payout,
     final: given.final ? new Set(given.final) : undefined,
     afterFinalMs: given.afterFinalMs ?? 0,
     signal: given.signal,
-    deadline: given.totalTimeout ? Date.now() + given.totalTimeout : undefined,
+    deadline: total === 0 ? undefined : Date.now() + total,
+    /** No `totalTimeout` given: once a final status is seen, `afterFinalMs` alone ends the tracking. */
+    defaulted: given.totalTimeout === undefined,
   };
 }

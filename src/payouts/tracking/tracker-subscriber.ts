@@ -27,8 +27,14 @@ export class Subscriber {
     const { deadline, signal } = track;
     if (deadline !== undefined) {
       this.#after(deadline - Date.now(), () => {
-        if (this.#finalSeen) return this.end();
-        this.fail(new PayoutNotFinalError(ref, entry.life.status, `totalTimeout reached; ${describe()}`));
+        if (this.#finalSeen) return track.defaulted ? undefined : this.end();
+        this.fail(
+          new PayoutNotFinalError(
+            ref,
+            entry.life.status,
+            `totalTimeout reached; ${describe()}${this.#hint()}`,
+          ),
+        );
       });
     }
     if (signal?.aborted) this.fail(new APIUserAbortError());
@@ -36,6 +42,13 @@ export class Subscriber {
   }
 
   readonly #abort = () => this.fail(new APIUserAbortError());
+
+  /** Never seen, and asked for by the reference alone: it may be listed under one the service assigned. */
+  #hint(): string {
+    const { entry, track } = this;
+    if (entry.life.status !== undefined || entry.id !== undefined || entry.match || track.currency) return '';
+    return '. An NGN (or mobile money) payout is listed under a reference the service assigns, never yours: pass currency and match (remarkMatch({ remark, amount, currency })), or the payout the service answered';
+  }
 
   /** Queues a change seen by this call's final set; a final status ends it, now or after `afterFinalMs`. */
   push(change: LifeChange, row: Transaction): void {
