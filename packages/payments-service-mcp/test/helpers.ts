@@ -13,6 +13,8 @@ import {
   ElicitRequestSchema,
   type ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
+import { PaymentsClient } from 'payments-service-sdk';
+import { createPayoutOutbox, sqliteOutboxStore } from 'payments-service-sdk/outbox';
 import { type MockServer, startMockServer } from 'payments-service-sdk/testing';
 import { afterAll, beforeAll } from 'vitest';
 import { CANARY_KEY } from '../../../test/helpers/server.js';
@@ -175,6 +177,21 @@ export function timePasses(state: string, ms: number): void {
     ).run(ms, ms);
   } finally {
     db.close();
+  }
+}
+
+/** What an operator does from the outbox's console: cancels a recorded payout that never moved. */
+export async function cancelRecorded(state: string, reference: string): Promise<void> {
+  const database = new DatabaseSync(state);
+  try {
+    const store = sqliteOutboxStore({ database, table: outboxTable(database) });
+    const client = new PaymentsClient({
+      apiKey: CANARY_KEY,
+      baseUrl: 'https://payments.invalid/api/v1/external',
+    });
+    await createPayoutOutbox({ client, store }).cancel(reference, { by: 'ops', note: 'no longer wanted' });
+  } finally {
+    database.close();
   }
 }
 

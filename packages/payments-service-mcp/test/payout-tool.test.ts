@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { remarkFor } from '../src/tools/payout.js';
 import {
   CANARY_KEY,
+  cancelRecorded,
   connect,
   data,
   envFor,
@@ -282,6 +283,26 @@ describe('send_payout', () => {
     timePasses(state, 120_000);
     expect(data(await send(ngn('ngn-503-1')))).toMatchObject({ status: 'created' });
     expect(ledger('ngn-503-1')).toBe(1);
+  });
+
+  it('answers "cancelled" for a payout an operator cancelled, and never sends it under that reference', async () => {
+    const faults = mock.server().mock.faults;
+    faults.next({ status: 400, match: 'POST /payouts', times: 1 });
+    try {
+      expect(data(await send(ngn('ngn-cancel-1')))).toMatchObject({ status: 'refused' });
+    } finally {
+      faults.clear();
+    }
+    await cancelRecorded(state, 'ngn-cancel-1');
+    // Called again, as a refused payout would be sent again: the operator's cancel stands.
+    const result = await send(ngn('ngn-cancel-1'));
+    expect(result.isError).toBe(true);
+    expect(data(result)).toMatchObject({
+      status: 'cancelled',
+      externalReference: 'ngn-cancel-1',
+      note: expect.stringContaining('will not be sent'),
+    });
+    expect(ledger('ngn-cancel-1')).toBe(0);
   });
 
   it('answers "unknown" with what the operator must check when it cannot prove the payout absent, and never sends it again', async () => {

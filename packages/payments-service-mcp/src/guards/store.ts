@@ -197,7 +197,7 @@ export class GuardStore {
     this.#db
       .prepare(
         `UPDATE payments_mcp_payouts SET counted = 0 WHERE reference = ?
-           AND (SELECT state FROM ${outboxTable} WHERE reference = ?) IN ('not_sent', 'refused')`,
+           AND (SELECT state FROM ${outboxTable} WHERE reference = ?) IN ('not_sent', 'refused', 'cancelled')`,
       )
       .run(reference, reference);
   }

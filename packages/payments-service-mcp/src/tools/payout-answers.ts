@@ -11,7 +11,7 @@ import { payoutOut, result, transactionOut } from '../format.js';
 export const RETRY_SENTENCE =
   'Retrying with the same reference is safe and returns the original payout; never invent a new reference for a retry.';
 
-const FINAL = new Set(['created', 'recovered', 'refused', 'not_sent', 'unknown']);
+const FINAL = new Set(['created', 'recovered', 'refused', 'not_sent', 'unknown', 'cancelled']);
 
 /** Settles the recorded payout until it is final or the call's time is up, and answers with where it stands. */
 export async function drive(
@@ -102,6 +102,19 @@ function answer(ctx: ToolContext, record: PayoutRecord, currency: string, repeat
           attempts,
           reason: record.reason,
           note: 'The service refused it; nothing moved. Fix the cause, then send the same reference again.',
+        },
+        true,
+      );
+    case 'cancelled':
+      return result(
+        ctx.redact,
+        `Payout ${ref} was cancelled by an operator: ${record.reason}`,
+        {
+          status: 'cancelled',
+          externalReference: ref,
+          attempts,
+          reason: record.reason,
+          note: 'Nothing moved, and this reference will not be sent: an operator cancelled it in the outbox. Pay again under a new externalReference if it is still wanted.',
         },
         true,
       );

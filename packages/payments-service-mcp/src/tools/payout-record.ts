@@ -79,8 +79,9 @@ export function payoutRecorder(ctx: ToolContext): (call: RecordCall) => Promise<
           if (!now || !(OPEN_STATES as readonly string[]).includes(now.state)) throw error;
         });
     }
-    // Final before this call (and not re-opened by it): the answer is the record's, and nothing is sent.
-    return before === 'created' || before === 'recovered' || before === 'unknown';
+    // Final before this call (and not re-opened by it): the answer is the record's, and nothing is sent. A payout
+    // an operator cancelled stays cancelled: only the outbox's console re-opens what a person closed.
+    return before === 'created' || before === 'recovered' || before === 'unknown' || before === 'cancelled';
   }
 
   return async (call) => {

@@ -143,7 +143,7 @@ export function registerPayoutTool(ctx: ToolContext): void {
     if (!running) {
       // A payout that ended with nothing moved stops counting against the day's cap.
       const settled = (state: string) => {
-        if (state === 'not_sent' || state === 'refused')
+        if (state === 'not_sent' || state === 'refused' || state === 'cancelled')
           guards.release(ref, ctx.records().tableFor(facts.account));
       };
       running = drive(ctx, outbox, ref, currency, repeat, settled).finally(() => inFlight.delete(key));
@@ -165,7 +165,7 @@ export function registerPayoutTool(ctx: ToolContext): void {
         'Calls with the same reference and the same payout share one send (the amount compared as an exact decimal); ' +
         'one with other details is refused, naming the fields that differ. ' +
         'The answer is status "created", "recovered", "in_progress" (call again with the same reference later), ' +
-        '"not_sent" (nothing moved), "refused" (the service refused it; nothing moved) or "unknown" (the operator must check before anything else). ' +
+        '"not_sent" (nothing moved), "refused" (the service refused it; nothing moved), "cancelled" (an operator cancelled it; nothing moved, and this reference is never sent) or "unknown" (the operator must check before anything else). ' +
         `A timeout, a lost answer, a 408, 429 or 5xx may come after the service took the payout: it is looked up, and sent again only once a lookup ${lagText} after the send proves it absent ("in_progress" meanwhile). ` +
         'A refusal by a cap or a guard of the operator is a PayoutRefusedError naming it (error.guard); nothing is sent. ' +
         `${TRIM_SENTENCE} Follow a payout sent to its final status with track_payout. ` +

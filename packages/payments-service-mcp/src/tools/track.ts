@@ -131,7 +131,7 @@ export function registerTrackTool(ctx: ToolContext): void {
           },
         ]);
       }
-      if (record.state === 'not_sent' || record.state === 'refused') {
+      if (record.state === 'not_sent' || record.state === 'refused' || record.state === 'cancelled') {
         return result(ctx.redact, `Payout ${ref} was ${record.state.replace('_', ' ')}: nothing moved.`, {
           externalReference: ref,
           recorded: record.state,
