@@ -204,7 +204,7 @@ try {
   await check(
     "a payout above the threshold is sent on the person's yes, once, and a repeat answers it",
     async () => {
-      const first = await client.callTool({ name: 'send_payout', arguments: payout('pack-1', '150') });
+      const first = await client.callTool({ name: 'send_payout', arguments: payout('pack-1', '150.00') });
       const again = await client.callTool({ name: 'send_payout', arguments: payout('pack-1', '150.00') });
       const [a, b] = [first.structuredContent, again.structuredContent];
       if (a?.status !== 'created' || b?.repeat !== true || b?.payout?.id !== a.payout.id || asked !== 1)
@@ -215,7 +215,7 @@ try {
   await check('the guards refuse over the daily cap and off the allowlist', async () => {
     const over = await client.callTool({ name: 'send_payout', arguments: payout('pack-2', '150.01') });
     const stranger = {
-      ...payout('pack-3', '10'),
+      ...payout('pack-3', '10.00'),
       beneficiary: { ...beneficiary, accountNumber: '0123456777' },
     };
     const off = await client.callTool({ name: 'send_payout', arguments: stranger });
@@ -229,7 +229,7 @@ try {
     'after a restart without their settings, the guards stand; a host without elicitation is refused',
     async () => {
       const over = await client.callTool({ name: 'send_payout', arguments: payout('pack-4', '150.01') });
-      const confirm = await client.callTool({ name: 'send_payout', arguments: payout('pack-5', '101') });
+      const confirm = await client.callTool({ name: 'send_payout', arguments: payout('pack-5', '101.00') });
       const guardsSaid = [over, confirm].map((r) => r.structuredContent?.error?.guard);
       if (guardsSaid.join() !== 'daily_cap,confirmation') throw new Error(JSON.stringify([over, confirm]));
       return guardsSaid.join(', ');

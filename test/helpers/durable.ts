@@ -230,7 +230,7 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
   for (let i = 0; i < options.payouts; i++) {
     const currency = currencies[i % 3]!;
     const remark = options.longRemarks && i % 6 === 0 ? { remark: longRemark(i) } : {};
-    const body = { amount: String(100 + i), currency, beneficiary: BENEFICIARY, ...remark };
+    const body = { amount: `${100 + i}.00`, currency, beneficiary: BENEFICIARY, ...remark };
     references.push((await outbox.enqueue(body, currency === 'USDC' ? { digits: 2 } : {})).reference);
   }
 
@@ -238,7 +238,7 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
   let edgeRemarksRefused = 0;
   for (let i = 0; i < 5; i++) {
     const body = {
-      amount: String(100 + i),
+      amount: `${100 + i}.00`,
       currency: 'NGN',
       beneficiary: BENEFICIARY,
       remark: ` Edge ${i} `,
