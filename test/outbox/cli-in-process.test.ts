@@ -92,5 +92,8 @@ it('enqueue from CSV and JSON files records the good lines and names each bad on
   const tracked = await cli('track', 'in-ok', '--timeout', '1000', '--json');
   // The mock leaves a payout processing: the second it was given runs out first, exit code 1, saying so.
   expect(tracked.code, tracked.stderr).toBe(1);
-  expect(JSON.parse(tracked.stdout)).toMatchObject({ record: { reference: 'in-ok' }, error: expect.any(String) });
+  expect(JSON.parse(tracked.stdout)).toMatchObject({
+    record: { reference: 'in-ok' },
+    error: expect.any(String),
+  });
 });
