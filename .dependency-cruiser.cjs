@@ -5,6 +5,8 @@
  *   testing/ -> rules/, core/        webhooks.ts -> core/        version.ts: a leaf anyone may read
  *   outbox/ -> index.ts (the public entry, as a separate package would) and anything below client.ts
  *   otel/ -> internal/channels.ts (the channel names and context types), core/, version.ts
+ *   uploads/ (the payments-service-sdk/uploads entry) -> resources/ and below; payouts/index.ts, the
+ *   payments-service-sdk/payouts entry, stays in payouts/: the payouts namespace provides it a port (payouts/port.ts)
  *
  * A folder may import itself and anything below it. Type-only imports count: a type is a dependency too.
  * Run by `npm run lint:imports` and by CI.
@@ -20,6 +22,7 @@ const below = {
   webhooks: '^src/core/',
   outbox: '^src/(outbox|resources|payouts|internal|rules|core)/|^src/index\\.ts$',
   otel: '^src/(otel/|core/|internal/channels\\.ts$)|^src/version\\.ts$',
+  uploads: '^src/(uploads|resources|payouts|internal|rules|core)/|^src/version\\.ts$',
 };
 
 /** `from` may import only what `allowed` matches among src/ files. */
@@ -59,6 +62,7 @@ module.exports = {
     layer('webhooks', '^src/webhooks\\.ts$', below.webhooks),
     layer('outbox', '^src/outbox/', below.outbox),
     layer('otel', '^src/otel/', below.otel),
+    layer('uploads', '^src/uploads/', below.uploads),
     {
       name: 'testing-never-a-resource',
       comment:

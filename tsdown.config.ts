@@ -49,6 +49,9 @@ const shared = {
     testing: 'src/testing/index.ts',
     otel: 'src/otel/index.ts',
     outbox: 'src/outbox/index.ts',
+    // Apart from the core entry, so an app that never imports them never bundles them (issue 41).
+    payouts: 'src/payouts/index.ts',
+    uploads: 'src/uploads/index.ts',
     // The two targets of package.json's `#compiler` import: zod's compiler where code generation is allowed,
     // none elsewhere. `#compiler` itself stays an import, so each runtime and bundler picks one by its conditions.
     compiler: 'src/rules/compiler.ts',

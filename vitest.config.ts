@@ -10,6 +10,8 @@ export default defineConfig({
       { find: /^payments-service-sdk\/testing$/, replacement: src('testing/index.ts') },
       { find: /^payments-service-sdk\/otel$/, replacement: src('otel/index.ts') },
       { find: /^payments-service-sdk\/outbox$/, replacement: src('outbox/index.ts') },
+      { find: /^payments-service-sdk\/payouts$/, replacement: src('payouts/index.ts') },
+      { find: /^payments-service-sdk\/uploads$/, replacement: src('uploads/index.ts') },
       { find: /^payments-service-sdk$/, replacement: src('index.ts') },
       // package.json's `#compiler` as Node resolves it (the tests run on Node); the interpreted side is
       // imported by name where a test compares the two.

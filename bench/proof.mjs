@@ -6,6 +6,7 @@
 // time since the send, here the hour of rows listed after it. Both drivers read up to 1,000 pages per listing.
 import { PaymentsClient } from '../dist/index.js';
 import { createPayoutOutbox, memoryOutboxStore } from '../dist/outbox.js';
+import { lookupBeforeRetry } from '../dist/payouts.js';
 import { createPaymentsMock, DEFAULT_API_KEY } from '../dist/testing.js';
 
 const PER_DAY = 100_000;
@@ -79,7 +80,7 @@ export async function proofCost() {
   const figures = {};
 
   mock.faults.next({ status: 503, match: 'POST /payouts' });
-  const absent = await client.payouts.lookupBeforeRetry(usd('proof-absent'), {
+  const absent = await lookupBeforeRetry(client, usd('proof-absent'), {
     visibilityWaits: [0],
     listingLagMs: 0,
     maxLookupPages: 1000,
@@ -89,7 +90,7 @@ export async function proofCost() {
 
   reset();
   mock.faults.dropAfterCommit('POST /payouts');
-  const found = await client.payouts.lookupBeforeRetry(usd('proof-found'), {
+  const found = await lookupBeforeRetry(client, usd('proof-found'), {
     visibilityWaits: [0],
     listingLagMs: 0,
     maxLookupPages: 1000,

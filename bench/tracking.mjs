@@ -6,6 +6,7 @@
 // the floor, 2 requests a payout: the default and failed listings, one page each at least).
 // Figures only; not a test.
 import { PaymentsClient } from '../dist/index.js';
+import { payoutTracker } from '../dist/payouts.js';
 import { DEFAULT_API_KEY, startMockServer } from '../dist/testing.js';
 import { fmt } from './common.mjs';
 
@@ -44,7 +45,7 @@ async function setup(count) {
 
 /** One round of one tracker following every payout: requests, rows, milliseconds, and whether it saw each one. */
 async function sharedRound(client, counter, payouts) {
-  const tracker = client.payouts.tracker({ poll: { minMs: 3_600_000, maxMs: 3_600_000 } });
+  const tracker = payoutTracker(client, { poll: { minMs: 3_600_000, maxMs: 3_600_000 } });
   const seen = new Set();
   const runs = payouts.map(async ({ reference, payout }) => {
     for await (const change of tracker.track(reference, { payout })) seen.add(change.externalReference);
@@ -68,7 +69,7 @@ async function sharedRound(client, counter, payouts) {
 async function separateRounds(client, counter, payouts) {
   counter.listings = 0;
   for (const { reference, payout } of payouts) {
-    const tracker = client.payouts.tracker({ poll: { minMs: 3_600_000, maxMs: 3_600_000 } });
+    const tracker = payoutTracker(client, { poll: { minMs: 3_600_000, maxMs: 3_600_000 } });
     const run = (async () => {
       for await (const _ of tracker.track(reference, { payout })) break;
     })();

@@ -10,6 +10,7 @@ import { mkdir, open, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createPayerNameWithDocuments } from '../dist/uploads.js';
 
 const FILES = 5;
 const FILE_BYTES = 10 * 1024 * 1024;
@@ -125,13 +126,13 @@ async function main() {
     state_province: 'Lagos',
   };
   const documents = paths.map((file, i) => ({ file, description: `document ${i + 1}` }));
-  const upload = () => client.payerNames.create({ ...fields, documents });
+  const upload = () => createPayerNameWithDocuments(client, { ...fields, documents });
   const mb = (n) => `${n >= 0 ? '+' : ''}${n.toFixed(1)} MB`;
 
   try {
     // Module loading and JIT of both paths are not upload memory.
     await client.payerNames.list();
-    await client.payerNames.create({
+    await createPayerNameWithDocuments(client, {
       ...fields,
       documents: [{ file: Buffer.alloc(1024), fileName: 'w.pdf' }],
     });

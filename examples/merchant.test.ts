@@ -3,6 +3,7 @@
  */
 import { setupServer } from 'msw/node';
 import { type MajorAmount, PaymentsClient } from 'payments-service-sdk';
+import { lookupBeforeRetry } from 'payments-service-sdk/payouts';
 import { createPaymentsMock, DEFAULT_API_KEY } from 'payments-service-sdk/testing';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 
@@ -13,7 +14,8 @@ async function payInvoice(client: PaymentsClient, invoice: { id: string; amount:
   // The service assigns the reference of an NGN payout, so the listing will not show ours: the remark (the
   // transaction's description) names the invoice, and that is how this merchant recognises its payout.
   const remark = `Invoice ${invoice.id}`;
-  return client.payouts.lookupBeforeRetry(
+  return lookupBeforeRetry(
+    client,
     {
       amount: invoice.amount,
       currency: 'NGN',

@@ -5,6 +5,7 @@
  *   node node_modules/payments-service-sdk/examples/payer-name-with-documents.js [./certificate.pdf]
  */
 import { PaymentsClient } from 'payments-service-sdk';
+import { createPayerNameWithDocuments } from 'payments-service-sdk/uploads';
 import { runIfMain, writesAllowed } from './run.js';
 
 /** A minimal valid one-page PDF, so the example runs without a file of your own. */
@@ -18,7 +19,7 @@ export async function main(
   log = console.log,
   file: string | Buffer = SAMPLE_PDF,
 ) {
-  const created = await client.payerNames.create({
+  const created = await createPayerNameWithDocuments(client, {
     entity_type: 'business',
     display_name: `Acme Payouts ${Date.now().toString(36)}`,
     country: 'NG',

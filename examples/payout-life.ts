@@ -11,6 +11,7 @@ import {
   PayoutNotFinalError,
   type Transaction,
 } from 'payments-service-sdk';
+import { lookupBeforeRetry, payoutTracker } from 'payments-service-sdk/payouts';
 import type { PaymentsMock } from 'payments-service-sdk/testing';
 
 export interface PayoutLifeContext {
@@ -49,7 +50,7 @@ export async function payoutLife({
   visibilityWaits,
 }: PayoutLifeContext) {
   // One tracker for both: each round reads the listing window that covers them once.
-  const tracker = client.payouts.tracker({ poll: { minMs: 200, maxMs: 2000 } });
+  const tracker = payoutTracker(client, { poll: { minMs: 200, maxMs: 2000 } });
   const following: Array<Promise<void>> = [];
   const follow = (
     label: string,
@@ -76,7 +77,8 @@ export async function payoutLife({
   if (mock) {
     // A wire: completed first, its UETR from the correspondent network after (the spec: minutes, sometimes hours).
     const externalReference = `wire_${Date.now().toString(36)}`;
-    const outcome = await client.payouts.lookupBeforeRetry(
+    const outcome = await lookupBeforeRetry(
+      client,
       { amount: '250.00', currency: 'USD', beneficiary, externalReference },
       { visibilityWaits },
     );

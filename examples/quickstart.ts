@@ -20,7 +20,9 @@ import {
   RequestValidationError,
   toMajorUnits,
 } from 'payments-service-sdk';
+import { lookupBeforeRetry } from 'payments-service-sdk/payouts';
 import { DEFAULT_API_KEY, type PaymentsMock, startMockServer } from 'payments-service-sdk/testing';
+import { createPayerNameWithDocuments } from 'payments-service-sdk/uploads';
 import { SAMPLE_PDF } from './payer-name-with-documents.js';
 import { payoutLife, scheduleLives } from './payout-life.js';
 import { runIfMain, writesAllowed } from './run.js';
@@ -82,7 +84,8 @@ export async function quickstart({ client, mock, allowWrites, log, visibilityWai
     const externalReference = createExternalReference('demo');
     // Unique per payout: the listing shows it as the description, which is how we recognise an NGN payout.
     const remark = `Demo invoice ${externalReference}`;
-    const outcome = await client.payouts.lookupBeforeRetry(
+    const outcome = await lookupBeforeRetry(
+      client,
       {
         amount: '2500.00',
         currency: 'NGN',
@@ -190,7 +193,7 @@ export async function quickstart({ client, mock, allowWrites, log, visibilityWai
 
   if (allowWrites) {
     log('6. A payer name with a document');
-    const created = await client.payerNames.create({
+    const created = await createPayerNameWithDocuments(client, {
       entity_type: 'business',
       display_name: `Demo Payouts ${Date.now().toString(36)}`,
       country: 'NG',

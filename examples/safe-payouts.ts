@@ -17,6 +17,7 @@ import {
   remarkMatch,
   toMajorUnits,
 } from 'payments-service-sdk';
+import { lookupBeforeRetry } from 'payments-service-sdk/payouts';
 import { runIfMain, writesAllowed } from './run.js';
 
 /** A payout as saved before it is sent: the body with its reference and its remark, unique to this payout. */
@@ -75,7 +76,7 @@ async function settle(
   if (!row) return undefined;
   const { body } = row;
   try {
-    const outcome = await client.payouts.lookupBeforeRetry(body, {
+    const outcome = await lookupBeforeRetry(client, body, {
       ...CALL,
       ...tuning,
       // NGN: the listing shows the service's reference, not ours; the payout is recognised by its remark.

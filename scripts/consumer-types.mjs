@@ -158,7 +158,9 @@ import {
   postgresOutboxStore,
   reconciliationCsv,
 } from 'payments-service-sdk/outbox';
+import { trackPayout, waitForFinal } from 'payments-service-sdk/payouts';
 import { createPaymentsMock, DEFAULT_API_KEY, KNOWN_ACCOUNT_NUMBER } from 'payments-service-sdk/testing';
+import { createPayerNameWithDocuments } from 'payments-service-sdk/uploads';
 ${node ? "import { createReadStream } from 'node:fs';\nimport { Readable } from 'node:stream';\n" : ''}${msw ? "import { setupServer } from 'msw/node';\n" : ''}
 const mock = createPaymentsMock({ seed: 1 });
 const client = new PaymentsClient({ apiKey: DEFAULT_API_KEY, baseUrl: mock.baseUrl, fetch: mock.fetch });
@@ -206,7 +208,7 @@ export async function payInvoice(invoice: string): Promise<string[]> {
   const documents: PayerNameDocumentInput[] = [
     { file: new Uint8Array([37, 80, 68, 70]), fileName: 'a.pdf' },
 ${node ? "    { file: Readable.from([Buffer.from('%PDF')]), fileName: 'b.pdf', size: 4 },\n    { file: createReadStream('id.png'), fileName: 'id.png', size: 48_213 },\n    { file: Buffer.from('%PDF'), fileName: 'c.pdf', description: 'Register' },\n" : ''}  ];
-  const name = await client.payerNames.create({
+  const name = await createPayerNameWithDocuments(client, {
     entity_type: 'business',
     display_name: 'Acme Payments',
     country: 'NG',
@@ -224,10 +226,10 @@ ${node ? "    { file: Readable.from([Buffer.from('%PDF')]), fileName: 'b.pdf', s
   if (record.state === 'recovered') seen.push(record.transaction?.status ?? '');
   else if (record.state === 'unknown') seen.push(record.reason ?? '', String(record.attempts.length));
   // A payout's life: tracked from the listing, observed from a webhook, reconciled.
-  for await (const change of client.payouts.track(record.reference, { since: record.createdAt, afterFinalMs: 0 })) {
+  for await (const change of trackPayout(client, record.reference, { since: record.createdAt, afterFinalMs: 0 })) {
     seen.push(\`\${change.kind} \${change.status} \${change.final} \${change.uetr ?? ''}\`);
   }
-  const row: Transaction = await client.payouts.waitForFinal(record.reference, { since: record.createdAt });
+  const row: Transaction = await waitForFinal(client, record.reference, { since: record.createdAt });
   const observed = await outbox.observe(row);
   seen.push(String(observed.changes.map((c) => c.seq)), observed.record?.status ?? '');
   const report = await outbox.reconcile({ from: record.createdAt, to: new Date() });

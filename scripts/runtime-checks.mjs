@@ -77,6 +77,7 @@ const HOLDER = 'ADAEZE KEMI OKAFOR';
  */
 export async function runChecks(sdk, baseUrl, options = {}) {
   const { APIUserAbortError, createExternalReference, NotFoundError, PaymentsClient } = sdk;
+  const { createPayerNameWithDocuments, lookupBeforeRetry } = sdk;
   const runtime = options.runtime ?? describeRuntime();
   const results = [];
 
@@ -210,7 +211,8 @@ export async function runChecks(sdk, baseUrl, options = {}) {
 
   await check('payouts.lookupBeforeRetry (created)', async () => {
     const externalReference = createExternalReference('smoke');
-    const outcome = await client.payouts.lookupBeforeRetry(
+    const outcome = await lookupBeforeRetry(
+      client,
       {
         amount: '2500.00',
         currency: 'NGN',
@@ -242,13 +244,14 @@ export async function runChecks(sdk, baseUrl, options = {}) {
     documents,
   });
 
-  await check('payerNames.create with a Blob and bytes (streamed multipart)', async () => {
+  await check('createPayerNameWithDocuments with a Blob and bytes (streamed multipart)', async () => {
     // Larger than the encoder's 64 KiB chunk, so the body goes out as several stream chunks.
     const pdf = new Uint8Array(200 * 1024).fill(0x20);
     pdf.set(new TextEncoder().encode('%PDF-1.4\n'));
     const blob = new Blob([pdf], { type: 'application/pdf' });
     const bytes = new TextEncoder().encode('%PDF-1.4\n%%EOF\n');
-    const created = await client.payerNames.create(
+    const created = await createPayerNameWithDocuments(
+      client,
       payerName([
         { file: blob, fileName: 'certificate.pdf', description: 'Certificate of incorporation' },
         { file: bytes, fileName: 'memo.pdf' },
@@ -263,11 +266,14 @@ export async function runChecks(sdk, baseUrl, options = {}) {
     return `${created.status}, ${docs.map((d) => d.fileSize).join(' + ')} bytes`;
   });
 
-  await check('payerNames.create from a file path (streamed from disk)', async () => {
+  await check('createPayerNameWithDocuments from a file path (streamed from disk)', async () => {
     if (options.noFiles) throw new Skip(options.noFiles);
     if (!options.file) throw new Skip('no file given on the command line');
     const { path, bytes } = options.file;
-    const created = await client.payerNames.create(payerName([{ file: path, description: 'From disk' }]));
+    const created = await createPayerNameWithDocuments(
+      client,
+      payerName([{ file: path, description: 'From disk' }]),
+    );
     const [doc] = created.documents;
     const name = path.split(/[\\/]/).pop();
     assert(doc?.fileName === name, `fileName ${doc?.fileName}, expected ${name}`);

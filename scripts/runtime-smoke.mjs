@@ -11,8 +11,13 @@
  * The file, when given, is uploaded from its path (the check is skipped without one). Ends with
  * `runtime-smoke: N passed, M failed, K skipped`; exits 1 when any check failed.
  */
-import * as sdk from '../dist/index.js';
+import * as core from '../dist/index.js';
+import * as payouts from '../dist/payouts.js';
+import * as uploads from '../dist/uploads.js';
 import { describeRuntime, formatResult, runChecks, summaryLine } from './runtime-checks.mjs';
+
+/** The three entries a merchant's app imports from: the core, `/payouts` and `/uploads`. */
+const sdk = { ...core, ...payouts, ...uploads };
 
 const g = globalThis;
 const args = g.Deno ? g.Deno.args : (g.process?.argv.slice(2) ?? []);

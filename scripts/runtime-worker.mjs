@@ -5,8 +5,13 @@
  *
  *   GET /?baseUrl=<mock base URL>  ->  { runtime, globals: { window, document }, results: [...] }
  */
-import * as sdk from '../dist/index.js';
+import * as core from '../dist/index.js';
+import * as payouts from '../dist/payouts.js';
+import * as uploads from '../dist/uploads.js';
 import { browserGlobals, describeRuntime, runChecks } from './runtime-checks.mjs';
+
+/** The three entries a merchant's app imports from: the core, `/payouts` and `/uploads`. */
+const sdk = { ...core, ...payouts, ...uploads };
 
 export default {
   async fetch(request) {

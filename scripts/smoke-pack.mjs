@@ -182,26 +182,34 @@ try {
   writeFileSync(
     join(merchant, 'esm.mjs'),
     `import { PaymentsClient, toMinorUnits } from 'payments-service-sdk';
+import { lookupBeforeRetry, payoutTracker } from 'payments-service-sdk/payouts';
+import { createPayerNameWithDocuments } from 'payments-service-sdk/uploads';
 import * as testing from 'payments-service-sdk/testing';
 const c = new PaymentsClient(${client});
 if (typeof c.transactions.list !== 'function' || toMinorUnits('NGN', '1.50') !== 150) process.exit(1);
-if (testing.createPaymentsMock().handlers.length !== 1) process.exit(2);`,
+if (testing.createPaymentsMock().handlers.length !== 1) process.exit(2);
+// The entries reach the client of the main entry: one copy of the SDK, shared chunks.
+if (payoutTracker(c).size !== 0 || typeof lookupBeforeRetry !== 'function') process.exit(3);
+if (typeof createPayerNameWithDocuments !== 'function') process.exit(4);`,
   );
   writeFileSync(
     join(merchant, 'cjs.cjs'),
     `const { PaymentsClient, PaymentsError } = require('payments-service-sdk');
 const testing = require('payments-service-sdk/testing');
+const { payoutTracker } = require('payments-service-sdk/payouts');
+const { createPayerNameWithDocuments } = require('payments-service-sdk/uploads');
 const c = new PaymentsClient(${client});
-if (!(typeof c.payouts.lookupBeforeRetry === 'function' && PaymentsError)) process.exit(1);
+if (!(typeof c.payouts.create === 'function' && PaymentsError)) process.exit(1);
+if (payoutTracker(c).size !== 0 || typeof createPayerNameWithDocuments !== 'function') process.exit(3);
 // msw 3 is ESM-only: require() of it from the CJS build works from Node 22.12 on.
 if (testing.createPaymentsMock().handlers.length !== 1) process.exit(2);`,
   );
   check(
-    'ESM import (main and ./testing, with msw 3 handlers)',
+    'ESM import (main, ./payouts, ./uploads and ./testing, with msw 3 handlers)',
     () => void run('node', ['esm.mjs'], merchant),
   );
   check(
-    'CJS require (main and ./testing, with msw 3 handlers)',
+    'CJS require (main, ./payouts, ./uploads and ./testing, with msw 3 handlers)',
     () => void run('node', ['cjs.cjs'], merchant),
   );
   writeFileSync(join(merchant, 'integration.test.mjs'), merchantTest('onUnhandledFrame'));

@@ -233,7 +233,7 @@ export class ResponseTooLargeError extends PaymentsError {
  * The service answered 2xx to a request that is not safe to repeat (a payout, a payer name), so it acted on
  * it, but the answer could not be read: the body was cut, stalled, too large, not JSON or of another shape. It
  * is never a connection error, because the request is done. Do not send it again: look it up
- * (`payouts.findByReference`); `payouts.lookupBeforeRetry` does so itself.
+ * (`findByReference`); `lookupBeforeRetry` does so itself.
  */
 export class AcceptedButUnreadableError extends ResponseValidationError {
   readonly headers: Headers;

@@ -7,7 +7,7 @@ import { type UnknownOption, unknownOptionMessage, unknownOptions } from './opti
  * `RequestValidationError`, so `field` and `issues` name the key as for any refused input.
  */
 export class UnknownOptionError extends RequestValidationError {
-  /** What takes the options: `PaymentsClient`, `payouts.lookupBeforeRetry`, `createPayoutOutbox`, ... */
+  /** What takes the options: `PaymentsClient`, `lookupBeforeRetry`, `createPayoutOutbox`, ... */
   readonly bag: string;
   /** Every key refused, each with the known key closest to it, when one is close. */
   readonly unknown: UnknownOption[];

@@ -48,7 +48,7 @@ export interface RequestContext {
 
 /** The context of one SDK call on `payments-service-sdk:call`: a method, a page of a list, a payout lookup. */
 export interface CallContext {
-  /** The SDK method: `payouts.create`, `transactions.list`, `payouts.lookupBeforeRetry`, `request`, ... */
+  /** The SDK method: `payouts.create`, `transactions.list`, `lookupBeforeRetry`, `request`, ... */
   operation: string;
   /** Lists: the page this call read. */
   page?: number;

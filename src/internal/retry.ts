@@ -8,7 +8,7 @@ import { retryAfterMs } from '../core/error.js';
  * would fail the same way again.
  *
  * Which requests: only those that are safe to repeat (see `isSafeToRepeat`). A payout POST that timed out
- * may have moved money, so repeating it blindly could pay twice; `payouts.lookupBeforeRetry` handles those.
+ * may have moved money, so repeating it blindly could pay twice; `lookupBeforeRetry` handles those.
  *
  * How long: exponential backoff from 0.5 s, doubling, capped at 8 s, with jitter so many clients that failed
  * together do not come back together. A `Retry-After` (whole seconds, or an HTTP date in the future) is the

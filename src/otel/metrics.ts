@@ -26,7 +26,7 @@ export function paymentsMetrics(meter: Meter, outboxes: readonly CountedOutbox[]
   });
   const payouts = meter.createCounter('payments.payouts', {
     unit: '{payout}',
-    description: 'Payouts sent with payouts.lookupBeforeRetry, by outcome.',
+    description: 'Payouts sent with lookupBeforeRetry, by outcome.',
   });
   const gauge =
     outboxes.length > 0

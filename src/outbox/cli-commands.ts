@@ -1,4 +1,5 @@
 import { type PaymentsClient, PayoutNotFinalError, RequestValidationError } from '../index.js';
+import { trackPayout } from '../payouts/index.js';
 import { formatOf, payoutLines } from './cli-lines.js';
 import { UsageError } from './cli-open.js';
 import { workText } from './cli-text.js';
@@ -134,7 +135,7 @@ export async function trackCommand(
       signal: stop.signal,
       ...(timeoutMs === undefined ? {} : { totalTimeout: timeoutMs }),
     };
-    for await (const change of client.payouts.track(reference, options)) {
+    for await (const change of trackPayout(client, reference, options)) {
       await outbox.observe(change.transaction);
       const what = change.kind === 'status' ? change.status : `${change.kind} ${change.uetr ?? ''}`.trim();
       changes.push(`${change.at}  ${what}${change.final ? ' (final)' : ''}`);

@@ -18,15 +18,14 @@ const refuse = (what: string): never => {
 };
 
 /** The client of a command that reads the outbox only: it never checks, sends or looks a payout up. */
-const READ_ONLY: PayoutOutboxClient = {
+const READ_ONLY = {
   payouts: {
     check: () => refuse('record payouts'),
     create: () => refuse('send payouts'),
-    search: () => Promise.reject(new Error('payments-outbox does not look payouts up here')),
     assignsReference: () => false,
   },
   transactions: { list: () => refuse('read the listing') },
-};
+} as unknown as PayoutOutboxClient;
 
 /**
  * The client a command that reads or sends to the service uses, from the environment: PAYMENTS_API_KEY,
@@ -60,7 +59,6 @@ export function serviceClient(env: NodeJS.ProcessEnv, command: string, recordOnl
       check: payouts.check.bind(payouts),
       assignsReference: payouts.assignsReference.bind(payouts),
       create: READ_ONLY.payouts.create,
-      search: READ_ONLY.payouts.search,
     },
     transactions: READ_ONLY.transactions,
   } as unknown as PaymentsClient;

@@ -4,17 +4,12 @@ import { DEFAULT_FINAL_STATUSES, type PaymentsClient, RequestValidationError } f
 import type { OutboxChange, PayoutOutboxStore, PayoutRecord, PayoutState } from './types.js';
 
 /**
- * What the outbox needs of a `PaymentsClient`: `check` (the client's own checks and `payoutLimits`) before recording,
- * `assignsReference` to know how the listing recognises a payout, `create` and `search` (the state machine's
- * POST and lookup), and the listing; `verify` and `verifiesBeneficiaries` where payouts are verified before they
- * are recorded (`verifyBeneficiary`).
+ * The client the outbox sends through: a `PaymentsClient`, whose `payouts.check` (with `payoutLimits`) runs before
+ * recording, `assignsReference` says how the listing recognises a payout, `create` and `searchByReference` are the
+ * state machine's POST and lookup, and `transactions.list` the tracking rounds' listing; `verify` where payouts
+ * are verified before they are recorded (`verifyBeneficiary`).
  */
-export type PayoutOutboxClient = {
-  payouts: Pick<PaymentsClient['payouts'], 'check' | 'create' | 'search' | 'assignsReference'> &
-    Partial<Pick<PaymentsClient['payouts'], 'verify' | 'verifiesBeneficiaries'>>;
-  /** The listing, read by tracking rounds. */
-  transactions: Pick<PaymentsClient['transactions'], 'list'>;
-};
+export type PayoutOutboxClient = PaymentsClient;
 
 /** How `work()` follows sent payouts (docs/payout-lifecycle.md). */
 export interface OutboxTrackingOptions {

@@ -2,6 +2,7 @@ import { PayoutMayHaveMovedError, RequestValidationError } from '../index.js';
 import { describeDoubt, inDoubt } from '../payouts/attempt/machine.js';
 import { type AttemptEffects, type AttemptStop, runAttempt } from '../payouts/attempt/run.js';
 import type { AttemptPolicy, AttemptState, PostAnswer } from '../payouts/attempt/state.js';
+import { searchByReference } from '../payouts/index.js';
 import { answerOfFailure } from '../payouts/payout-answers.js';
 import { lookupResult } from '../payouts/payout-recovery.js';
 import { windowStart } from '../payouts/proof/listing-proof.js';
@@ -138,7 +139,7 @@ function effects(s: Step): AttemptEffects {
         from: new Date(windowStart(window.since, window.marginMs)).toISOString(),
         to: new Date(s.clock()).toISOString(),
       };
-      const result = await settings.client.payouts.search(row.reference, {
+      const result = await searchByReference(settings.client, row.reference, {
         since: new Date(window.since),
         clock: s.clock,
         windowMarginMs: window.marginMs,

@@ -25,7 +25,7 @@ function describe(reference: string, row: OutboxRow, archivedAt: number | null):
 export function answerFromTombstone(tombstone: OutboxTombstone, given: StoredBody): EnqueueResult {
   const { reference, row } = tombstone;
   if (!row) {
-    const message = `was the reference of payout ${reference}, which this outbox recorded and whose row was deleted without a tombstone (before this release kept them, or by a TRUNCATE): it may have moved money, and whether this is the same payout cannot be told. If it is, look it up (payouts.lookupBeforeRetry with lookupFirst: true) rather than enqueue it again; if it is another payout, give it its own reference`;
+    const message = `was the reference of payout ${reference}, which this outbox recorded and whose row was deleted without a tombstone (before this release kept them, or by a TRUNCATE): it may have moved money, and whether this is the same payout cannot be told. If it is, look it up (lookupBeforeRetry with lookupFirst: true) rather than enqueue it again; if it is another payout, give it its own reference`;
     throw invalid('externalReference', message);
   }
   const differ = differences(row.body, given);

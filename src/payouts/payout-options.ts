@@ -34,7 +34,7 @@ export type PayoutAttemptEvent = { attempt: number; externalReference: string } 
   | { type: 'recovered' | 'not_sent' }
 );
 
-/** Options of `payouts.lookupBeforeRetry`. */
+/** Options of `lookupBeforeRetry`. */
 export interface LookupBeforeRetryOptions
   extends Omit<RequestOptions, 'maxRetries' | 'totalTimeout'>,
     Omit<SearchOptions, 'until'>,

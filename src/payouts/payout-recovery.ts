@@ -60,7 +60,7 @@ interface Run {
 }
 
 /**
- * `payouts.lookupBeforeRetry`: a driver of the payout state machine (`attempt/machine.ts`), which decides every
+ * `lookupBeforeRetry`: a driver of the payout state machine (`attempt/machine.ts`), which decides every
  * step; this file only sends, searches, sleeps and reports. See docs/payout-outcomes.md.
  */
 export async function recoverPayout(

@@ -55,10 +55,10 @@ function resumeAdvice({ body, assigned }: SentPayout): string {
     );
   }
   const resume = assigned
-    ? 'client.payouts.lookupBeforeRetry(body, { lookupFirst: true, match: remarkMatch({ remark, amount, currency }) }) ' +
+    ? 'lookupBeforeRetry(client, body, { lookupFirst: true, match: remarkMatch({ remark, amount, currency }) }) ' +
       `(the service lists ${body.currency.trim().toUpperCase()} payouts under a reference of its own: only a unique remark recognises one)`
-    : 'client.payouts.lookupBeforeRetry(body, { lookupFirst: true })';
-  return `Do not send it again blindly: resume with ${resume}, which sends it only once the listing proves it absent`;
+    : 'lookupBeforeRetry(client, body, { lookupFirst: true })';
+  return `Do not send it again blindly: resume with ${resume} (payments-service-sdk/payouts), which sends it only once the listing proves it absent`;
 }
 
 /** The error `create` throws for a POST that failed: input refused before sending and refusals as they are. */

@@ -1,55 +1,54 @@
 import * as z from 'zod/mini';
 import type { APIPromise } from '../core/api-promise.js';
+import { invalid } from '../core/error.js';
 import type { PagePromise } from '../core/pagination.js';
 import { isRecord } from '../core/values.js';
 import type { RequestOptions } from '../internal/config.js';
 import { route } from '../internal/path.js';
 import type { HttpMethod } from '../internal/transport.js';
 import { PayerNameCreateSchema, PayerNameUpdateSchema } from '../rules/payer-name.js';
-import { fieldIssues, parseRequest } from '../rules/schema.js';
+import { parseRequest } from '../rules/schema.js';
 import {
   type PayerName,
   type PayerNameCreateParams,
+  type PayerNameFields,
   type PayerNameListParams,
   PayerNameListParamsSchema,
   PayerNameSchema,
   type PayerNameUpdateParams,
 } from './payer-name-types.js';
-import { APIResource, lazyModule, pagedQuery } from './resource.js';
+import { APIResource, pagedQuery } from './resource.js';
 
 export * from './payer-name-types.js';
 
 const PATH = '/payer-names';
 const ONE = `${PATH}/{payerNameId}`;
 
-/** The streamed multipart body of a create with documents, loaded on first use: see payer-name-upload.ts. */
-const upload = lazyModule(() => import('./payer-name-upload.js'));
+const UPLOAD_ELSEWHERE =
+  "are sent as multipart by createPayerNameWithDocuments(client, body) from 'payments-service-sdk/uploads': " +
+  'payerNames.create sends JSON only, so a plain app never bundles the multipart encoder';
 
 /** /payer-names: the names payout recipients see, submitted for review and attached to payouts by id. */
 export class PayerNames extends APIResource {
   /**
-   * Submits a payer name for review (201, status `pending_review`; in sandbox it is `active` at once). With
-   * `documents` the request is a streamed `multipart/form-data`, sent once and never retried; `metadata`
-   * cannot ride along then (set it afterwards with `update`). Everything is checked before anything is sent.
+   * Submits a payer name for review (201, status `pending_review`; in sandbox it is `active` at once) as JSON.
+   * Documents go as a streamed `multipart/form-data`, which `createPayerNameWithDocuments` (the
+   * `payments-service-sdk/uploads` entry) sends: here a non-empty `documents` is refused before anything is sent.
    */
-  create(body: PayerNameCreateParams, options?: RequestOptions): APIPromise<PayerName> {
-    return this.api.call(async () => {
-      const { documents, ...fields } = isRecord(body) ? body : ({} as PayerNameCreateParams);
+  create(body: PayerNameFields, options?: RequestOptions): APIPromise<PayerName> {
+    return this.api.call(() => {
+      const { documents, ...fields } = (isRecord(body) ? body : {}) as PayerNameCreateParams;
+      if (documents !== undefined && !(Array.isArray(documents) && documents.length === 0)) {
+        throw invalid(['documents'], UPLOAD_ELSEWHERE);
+      }
       const input = isRecord(body) ? fields : body;
-      const call = { method: 'POST', path: PATH, schema: PayerNameSchema, options } as const;
-      if (documents === undefined || (Array.isArray(documents) && documents.length === 0)) {
-        return { ...call, body: parseRequest(PayerNameCreateSchema, input) };
-      }
-      const issues = fieldIssues(PayerNameCreateSchema, input);
-      if (fields.metadata !== undefined) {
-        issues.push({
-          path: ['metadata'],
-          message:
-            'cannot be sent with documents (multipart); create first, then set it with payerNames.update',
-        });
-      }
-      const { multipartBody } = await upload();
-      return { ...call, stream: await multipartBody(input, documents, issues) };
+      return {
+        method: 'POST',
+        path: PATH,
+        schema: PayerNameSchema,
+        options,
+        body: parseRequest(PayerNameCreateSchema, input),
+      };
     }, 'payerNames.create');
   }
 

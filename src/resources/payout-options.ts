@@ -3,7 +3,7 @@ import { optionKeys } from '../core/option-keys.js';
 import { refuseUnknownKeys } from '../core/unknown-option.js';
 import { REQUEST_OPTION_KEYS, type RequestOptions } from '../internal/config.js';
 import type { BankCodes } from '../payouts/beneficiary-check.js';
-import type * as Recovery from '../payouts/recovery.js';
+import type * as Send from '../payouts/send.js';
 import { type BeneficiaryCheckOptions, checksBeneficiary } from '../rules/beneficiary-check.js';
 import type { PayoutWire } from '../rules/payout.js';
 import type { APIResource } from './resource.js';
@@ -48,17 +48,17 @@ export function createExternalReference(prefix = 'payout'): string {
 
 /**
  * `verifyBeneficiary` for one client's payouts: whether a call checks (its own value, else `byDefault`), and the
- * check itself (`payouts/beneficiary-check.ts`, loaded lazily) with the bank codes this client keeps.
+ * check itself (`payouts/beneficiary-check.ts`, loaded lazily through `send`) with the bank codes this client keeps.
  */
 export function beneficiaryCheck(
   client: APIResource['client'],
   byDefault: boolean,
-  recovery: () => Promise<typeof Recovery>,
+  send: () => Promise<typeof Send>,
 ) {
   let banks: BankCodes | undefined;
   return async (wire: PayoutWire, call: unknown, options: RequestOptions): Promise<void> => {
     if (!checksBeneficiary(call, byDefault)) return;
-    const { BankCodes, checkBeneficiary } = await recovery();
+    const { BankCodes, checkBeneficiary } = await send();
     banks ??= new BankCodes(() => client.banks.list());
     await checkBeneficiary({ banks, lookup: (params, o) => client.banks.lookup(params, o) }, wire, options);
   };

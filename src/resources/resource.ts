@@ -22,7 +22,27 @@ export abstract class APIResource {
       readonly wallet: { readonly transactions: { list: WalletList } };
     },
     protected readonly api: Pipeline,
-  ) {}
+  ) {
+    pipelines.set(this, api);
+  }
+}
+
+const pipelines = new WeakMap<object, Pipeline>();
+
+/**
+ * The pipeline behind a client's namespace, for an entry of its own (`payments-service-sdk/uploads`) that sends
+ * through it: a `TypeError` naming `what` for anything that is not a namespace of a `PaymentsClient` of this copy
+ * of the SDK.
+ * @internal
+ */
+export function pipelineOf(namespace: unknown, what: string): Pipeline {
+  const api = pipelines.get(namespace ?? {});
+  if (!api) {
+    throw new TypeError(
+      `${what}: the first argument must be a PaymentsClient (from this copy of payments-service-sdk)`,
+    );
+  }
+  return api;
 }
 
 /** GET /wallet/transactions, as the wallet resource offers it (rows as the service sent them). */

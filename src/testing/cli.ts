@@ -6,7 +6,7 @@ import { DEFAULT_API_KEY } from './state.js';
 /** The port `payments-service-sdk mock` listens on without `--port`: the same every day, so a pasted .env holds. */
 export const DEFAULT_MOCK_PORT = 4010;
 
-/** A payout's life on the command's mock, so code that follows one (`payouts.track`) sees it end. */
+/** A payout's life on the command's mock, so code that follows one (`trackPayout`) sees it end. */
 const LIFE = { completeAfterMs: 2000, uetrAfterMs: 5000 };
 
 const USAGE = `Usage: payments-service-sdk mock [--port N] [--quiet]

@@ -15,6 +15,7 @@ import {
   remarkMatch,
 } from '../../src/index.js';
 import { createPayoutOutbox, memoryOutboxStore } from '../../src/outbox/index.js';
+import { findByReference, lookupBeforeRetry } from '../../src/payouts/index.js';
 import { createPaymentsMock, DEFAULT_API_KEY, type PaymentsMock } from '../../src/testing/index.js';
 import { BENEFICIARY, rejection } from '../helpers/fixtures.js';
 
@@ -90,7 +91,7 @@ describe('case 1: offset paging can skip the payout; a walk by time cannot', () 
       amount: '10.00',
     });
     straddle('tie find');
-    const found = await client.payouts.findByReference('tie-find', { currency: 'USD' });
+    const found = await findByReference(client, 'tie-find', { currency: 'USD' });
     expect(found?.id).toBe(payout.id);
   });
 
@@ -102,7 +103,7 @@ describe('case 1: offset paging can skip the payout; a walk by time cannot', () 
       hooks.afterPost = undefined;
       straddle('Invoice tie 1');
     };
-    const outcome = await client.payouts.lookupBeforeRetry(body, { ...WAITS, match: remarkMatch(body) });
+    const outcome = await lookupBeforeRetry(client, body, { ...WAITS, match: remarkMatch(body) });
     expect(outcome.status).toBe('recovered');
     expect(posts()).toBe(1);
     expect(withdrawals('Invoice tie 1')).toHaveLength(1);
@@ -153,7 +154,7 @@ describe('case 1: offset paging can skip the payout; a walk by time cannot', () 
         return response;
       },
     });
-    const found = await shifting.payouts.findByReference('shift-1', { match: remarkMatch(body) });
+    const found = await findByReference(shifting, 'shift-1', { match: remarkMatch(body) });
     expect(found?.description).toBe('Invoice shift 1');
     expect(reads).toBeGreaterThan(1);
   });
@@ -167,16 +168,16 @@ describe('case 2: one definition of "the service assigns this reference"', () =>
     );
     hooks.drop = true;
     const body = { amount: '1500', currency: 'XAF', beneficiary: BENEFICIARY, externalReference: 'xaf-1' };
-    const error = await rejection(client.payouts.lookupBeforeRetry(body, WAITS));
+    const error = await rejection(lookupBeforeRetry(client, body, WAITS));
     expect(error).toBeInstanceOf(PayoutOutcomeUnknownError);
     expect((error as PayoutOutcomeUnknownError).reason).toMatch(
       /lists XAF payouts under a reference it assigns/,
     );
     expect(posts()).toBe(1);
-    const search = await rejection(client.payouts.findByReference('xaf-1', { currency: 'XAF' }));
+    const search = await rejection(findByReference(client, 'xaf-1', { currency: 'XAF' }));
     expect(search).toBeInstanceOf(PayoutLookupIncompleteError);
     // Without the payout's currency, an XAF withdrawal in the window is a row that might be it.
-    const unsure = await rejection(client.payouts.findByReference('xaf-1'));
+    const unsure = await rejection(findByReference(client, 'xaf-1'));
     expect((unsure as PayoutLookupIncompleteError).reason).toMatch(
       /XAF withdrawal under a reference the service assigns/,
     );
@@ -194,7 +195,7 @@ describe('case 3: a remark that identifies a payout is normalised and checked li
     expect(posts()).toBe(0);
     const body = ngn('remark-1', 'Invoice  78');
     hooks.drop = true;
-    const outcome = await client.payouts.lookupBeforeRetry(body, { ...WAITS, match: remarkMatch(body) });
+    const outcome = await lookupBeforeRetry(client, body, { ...WAITS, match: remarkMatch(body) });
     expect(outcome.status).toBe('recovered');
     expect(posts()).toBe(1);
     expect(withdrawals('Invoice 78')).toHaveLength(1);
@@ -207,7 +208,7 @@ describe('case 3: a remark that identifies a payout is normalised and checked li
     mock.faults.next({ status: 503, match: 'POST /payouts' });
     const body = ngn('remark-2', 'Invoice 42');
     const error = await rejection(
-      client.payouts.lookupBeforeRetry(body, { ...WAITS, maxAttempts: 2, match: remarkMatch(body) }),
+      lookupBeforeRetry(client, body, { ...WAITS, maxAttempts: 2, match: remarkMatch(body) }),
     );
     expect(error).toBeInstanceOf(PayoutOutcomeUnknownError);
     expect((error as PayoutOutcomeUnknownError).reason).toMatch(
@@ -223,7 +224,7 @@ describe('case 3: a remark that identifies a payout is normalised and checked li
     mock.faults.next({ status: 503, match: 'POST /payouts' });
     const body = ngn('remark-3', remark);
     const error = await rejection(
-      client.payouts.lookupBeforeRetry(body, { ...WAITS, maxAttempts: 2, match: remarkMatch(body) }),
+      lookupBeforeRetry(client, body, { ...WAITS, maxAttempts: 2, match: remarkMatch(body) }),
     );
     expect(error).toBeInstanceOf(PayoutOutcomeUnknownError);
     expect((error as PayoutOutcomeUnknownError).reason).toMatch(/remark shortened/);
@@ -244,7 +245,7 @@ describe('case 3: a remark that identifies a payout is normalised and checked li
       beneficiary: BENEFICIARY,
       externalReference: 'usd-reused',
     };
-    const error = await rejection(client.payouts.lookupBeforeRetry(body, { ...WAITS, maxAttempts: 2 }));
+    const error = await rejection(lookupBeforeRetry(client, body, { ...WAITS, maxAttempts: 2 }));
     expect(error).toBeInstanceOf(PayoutReferenceReusedError);
     expect((error as PayoutReferenceReusedError).fields).toEqual(['amount']);
     expect(posts()).toBe(1);
@@ -285,7 +286,7 @@ describe("case 4: the lookup window follows the service's clock, not this machin
         beneficiary: BENEFICIARY,
         externalReference: `skew-${offset}`,
       };
-      const error = await rejection(client.payouts.lookupBeforeRetry(body, WAITS));
+      const error = await rejection(lookupBeforeRetry(client, body, WAITS));
       expect(error).toBeInstanceOf(PayoutOutcomeUnknownError);
       expect((error as PayoutOutcomeUnknownError).reason).toMatch(
         new RegExp(
@@ -334,7 +335,7 @@ describe('case 5: a refusal after a proof is final; the listing lag is the assum
     const body = ngn('restart-1', 'Invoice restart 1');
     await client.payouts.create(body);
     const error = await rejection(
-      client.payouts.lookupBeforeRetry(body, { ...WAITS, lookupFirst: true, match: remarkMatch(body) }),
+      lookupBeforeRetry(client, body, { ...WAITS, lookupFirst: true, match: remarkMatch(body) }),
     );
     // The listing hid the earlier payout past listingLagMs (0 here): the absence was taken as proven, so the
     // refusal is final. docs/payout-outcomes.md names this assumption; raise listingLagMs past your listing's lag.
@@ -346,7 +347,8 @@ describe('case 5: a refusal after a proof is final; the listing lag is the assum
     const { client, posts } = rig();
     mock.faults.next({ status: 503, match: 'POST /payouts' }).next({ status: 400, match: 'POST /payouts' });
     const error = await rejection(
-      client.payouts.lookupBeforeRetry(
+      lookupBeforeRetry(
+        client,
         { amount: '10.00', currency: 'USD', beneficiary: BENEFICIARY, externalReference: 'answered-1' },
         { ...WAITS, maxAttempts: 2 },
       ),

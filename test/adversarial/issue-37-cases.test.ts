@@ -38,6 +38,7 @@ import {
   type PaymentsMockOptions,
 } from 'payments-service-sdk/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { lookupBeforeRetry, payoutTracker, trackPayout } from '../../src/payouts/index.js';
 import { drive, settle, useFakeClock } from '../helpers/clock.js';
 import { BENEFICIARY } from '../helpers/fixtures.js';
 
@@ -209,7 +210,7 @@ describe('case 1: a 503 or 429 answered after the service committed is a doubt, 
       r.mock.faults.answerAfterCommit({ status, retryAfter: 30 }).listingLag(10_000);
       const body = ngn(`lbr-${status}`);
       const outcome = await drive(
-        r.client.payouts.lookupBeforeRetry(body, { match: matchOf(body), listingLagMs: 15_000 }),
+        lookupBeforeRetry(r.client, body, { match: matchOf(body), listingLagMs: 15_000 }),
       );
       expect(outcome).toMatchObject({ status: 'recovered', attempts: 1 });
       expect(r.posts).toHaveLength(1);
@@ -224,7 +225,7 @@ describe('case 1: a 503 or 429 answered after the service committed is a doubt, 
       r.mock.faults.answerAfterCommit({ status, retryAfter: 30 }).listingLag(10_000);
       const body = ngn(`lbr-wallet-${status}`);
       const outcome = await drive(
-        r.client.payouts.lookupBeforeRetry(body, { match: matchOf(body), listingLagMs: 15_000 }),
+        lookupBeforeRetry(r.client, body, { match: matchOf(body), listingLagMs: 15_000 }),
       );
       expect(outcome.status).toBe('recovered');
       expect(r.posts).toHaveLength(1);
@@ -267,7 +268,7 @@ describe('case 2: the lookup window holds a payout whatever timestamp startDate/
     await vi.advanceTimersByTimeAsync(50 * MINUTE);
     const restarted = r.newClient();
     const outcome = await drive(
-      restarted.payouts.lookupBeforeRetry(body, {
+      lookupBeforeRetry(restarted, body, {
         lookupFirst: true,
         since: sentAt,
         match: matchOf(body),
@@ -286,7 +287,7 @@ describe('case 2: the lookup window holds a payout whatever timestamp startDate/
     r.mock.faults.dropAfterCommit('POST /payouts').listingLag(0);
     const body = ngn('row-clock-ahead');
     const outcome = await settle(
-      r.client.payouts.lookupBeforeRetry(body, { match: matchOf(body), listingLagMs: 15_000 }),
+      lookupBeforeRetry(r.client, body, { match: matchOf(body), listingLagMs: 15_000 }),
     );
     expectFoundOrUnknown(r, outcome);
     expect(outcome.ok && outcome.value.status).toBe('recovered');
@@ -303,7 +304,7 @@ describe('case 3: a row with the payout’s own remark and another amount is nev
       r.mock.faults.dropAfterCommit('POST /payouts').listingLag(0);
       const body = ngn('net-of-fee-lbr');
       const outcome = await settle(
-        r.client.payouts.lookupBeforeRetry(body, { match: matchOf(body), listingLagMs: 15_000 }),
+        lookupBeforeRetry(r.client, body, { match: matchOf(body), listingLagMs: 15_000 }),
       );
       expectFoundOrUnknown(r, outcome);
     });
@@ -335,7 +336,7 @@ describe('case 3: a row with the payout’s own remark and another amount is nev
       r.mock.faults.dropAfterCommit('POST /payouts').listingLag(0);
       const body = xaf('centimes-lbr');
       const outcome = await settle(
-        r.client.payouts.lookupBeforeRetry(body, { match: matchOf(body), listingLagMs: 15_000 }),
+        lookupBeforeRetry(r.client, body, { match: matchOf(body), listingLagMs: 15_000 }),
       );
       expectFoundOrUnknown(r, outcome);
     });
@@ -358,7 +359,7 @@ describe('case 3: a row with the payout’s own remark and another amount is nev
     const body = ngn('readme-3000', { amount: '3000.00', remark: 'Invoice 1002' });
     // As README.md's `pay` builds it, amount and all.
     const match = remarkMatch({ remark: body.remark, amount: '2500.00', currency: 'NGN' });
-    const outcome = await settle(r.client.payouts.lookupBeforeRetry(body, { match, listingLagMs: 15_000 }));
+    const outcome = await settle(lookupBeforeRetry(r.client, body, { match, listingLagMs: 15_000 }));
     expectFoundOrUnknown(r, outcome);
   });
 });
@@ -378,7 +379,7 @@ describe('case 4: a remark the service lists shortened is still this payout', ()
     const body = long('cut-lbr');
     expect(Array.from(body.remark)).toHaveLength(77);
     const outcome = await settle(
-      r.client.payouts.lookupBeforeRetry(body, { match: matchOf(body), listingLagMs: 15_000 }),
+      lookupBeforeRetry(r.client, body, { match: matchOf(body), listingLagMs: 15_000 }),
     );
     expectFoundOrUnknown(r, outcome);
   });
@@ -463,7 +464,7 @@ describe('case 6: mobile money the client was not told about', () => {
     const first = await drive(r.client.payouts.create(xaf('mm-0')));
     expect(first.external_reference).not.toBe('mm-0');
     r.mock.faults.dropAfterCommit('POST /payouts').listingLag(0);
-    const outcome = await settle(r.client.payouts.lookupBeforeRetry(xaf('mm-1'), { listingLagMs: 15_000 }));
+    const outcome = await settle(lookupBeforeRetry(r.client, xaf('mm-1'), { listingLagMs: 15_000 }));
     if (outcome.ok) expect(outcome.value.status).toBe('recovered');
     else expect(outcome.error).toBeInstanceOf(PayoutOutcomeUnknownError);
     expect(r.posts.filter((p) => p.externalReference === 'mm-1')).toHaveLength(1);
@@ -477,7 +478,7 @@ describe('case 6: mobile money the client was not told about', () => {
     useFakeClock(NOW);
     const r = rig(mockOptions);
     r.mock.faults.bodyFault('cut', 'POST /payouts').listingLag(0);
-    const outcome = await settle(r.client.payouts.lookupBeforeRetry(xaf('mm-cut'), { listingLagMs: 15_000 }));
+    const outcome = await settle(lookupBeforeRetry(r.client, xaf('mm-cut'), { listingLagMs: 15_000 }));
     expectFoundOrUnknown(r, outcome);
   });
 
@@ -485,9 +486,7 @@ describe('case 6: mobile money the client was not told about', () => {
     useFakeClock(NOW);
     const r = rig(mockOptions);
     r.mock.faults.dropAfterCommit('POST /payouts').listingLag(0);
-    const outcome = await settle(
-      r.client.payouts.lookupBeforeRetry(xaf('mm-drop'), { listingLagMs: 15_000 }),
-    );
+    const outcome = await settle(lookupBeforeRetry(r.client, xaf('mm-drop'), { listingLagMs: 15_000 }));
     expectFoundOrUnknown(r, outcome);
   });
 
@@ -509,7 +508,7 @@ describe('case 6: mobile money the client was not told about', () => {
     useFakeClock(NOW);
     const r = rig(mockOptions);
     await drive(r.client.payouts.create(xaf('mm-a')));
-    await drive(r.client.payouts.lookupBeforeRetry(xaf('mm-b'), { listingLagMs: 15_000 }));
+    await drive(lookupBeforeRetry(r.client, xaf('mm-b'), { listingLagMs: 15_000 }));
     expect(r.warnings).toHaveLength(1);
     expect(r.warnings[0]).toContain('serviceAssignedCurrencies');
   });
@@ -561,9 +560,7 @@ describe('case 7: a reference reused with other details is refused on every path
 
   it('lookupBeforeRetry throws PayoutReferenceReusedError, and nothing moves', async () => {
     const { r, first } = await firstPayout();
-    const error = await settle(
-      r.client.payouts.lookupBeforeRetry(usd('900.00', other), { listingLagMs: 15_000 }),
-    );
+    const error = await settle(lookupBeforeRetry(r.client, usd('900.00', other), { listingLagMs: 15_000 }));
     expect(error.ok).toBe(false);
     expectReused(!error.ok && error.error, first.id);
     expect(r.made()).toHaveLength(1);
@@ -572,7 +569,7 @@ describe('case 7: a reference reused with other details is refused on every path
   it('lookupBeforeRetry({ lookupFirst }) that finds the first payout under the reference refuses it too', async () => {
     const { r, first } = await firstPayout();
     const error = await settle(
-      r.client.payouts.lookupBeforeRetry(usd('900.00', other), { lookupFirst: true, listingLagMs: 15_000 }),
+      lookupBeforeRetry(r.client, usd('900.00', other), { lookupFirst: true, listingLagMs: 15_000 }),
     );
     const said = error.ok ? JSON.stringify(error.value).slice(0, 300) : '';
     expect(error.ok, `resolved instead of refusing: ${said}`).toBe(false);
@@ -645,7 +642,7 @@ describe('case 8: payouts.create says when money may have moved', () => {
       expect(r.made()).toHaveLength(1);
       // Doing what the message says recovers the payout with no second POST.
       const resumed = await drive(
-        r.client.payouts.lookupBeforeRetry(body, { lookupFirst: true, listingLagMs: 15_000 }),
+        lookupBeforeRetry(r.client, body, { lookupFirst: true, listingLagMs: 15_000 }),
       );
       expect(resumed).toMatchObject({ status: 'recovered', attempts: 0 });
       expect(r.posts).toHaveLength(1);
@@ -682,7 +679,7 @@ describe('case 9: tracking survives clocks that disagree', () => {
     useFakeClock(NOW);
     const r = rig({ lifecycle: { completeAfterMs: MINUTE, backdateMs: 2_000 } });
     const payout = await drive(r.client.payouts.create(usd('backdated')));
-    const run = collect(r.client.payouts.track('backdated', { payout, totalTimeout: 10 * MINUTE }));
+    const run = collect(trackPayout(r.client, 'backdated', { payout, totalTimeout: 10 * MINUTE }));
     await vi.advanceTimersByTimeAsync(3 * MINUTE);
     await run.finished;
     expect(run.state.error).toBeUndefined();
@@ -701,7 +698,7 @@ describe('case 9: tracking survives clocks that disagree', () => {
     const answered = await drive(r.client.payouts.create(usd('by-answer')));
     const sentAt = new Date();
     await drive(r.client.payouts.create(usd('by-time')));
-    const tracker = r.client.payouts.tracker();
+    const tracker = payoutTracker(r.client);
     const a = collect(tracker.track('by-answer', { payout: answered, totalTimeout: 10 * MINUTE }));
     const b = collect(
       tracker.track('by-time', { since: sentAt, currency: 'USD', totalTimeout: 10 * MINUTE }),

@@ -9,6 +9,7 @@ import {
   PayoutOutcomeUnknownError,
   remarkMatch,
 } from '../../src/index.js';
+import { findByReference, lookupBeforeRetry } from '../../src/payouts/index.js';
 import { createPaymentsMock, DEFAULT_API_KEY, type PaymentsMock } from '../../src/testing/index.js';
 import { BENEFICIARY, rejection } from '../helpers/fixtures.js';
 
@@ -88,7 +89,7 @@ describe('the time-keyed cursor assumes created_at is printed at the precision t
       source_currency: 'USD',
       description: 'P',
     });
-    const found = await client.payouts.findByReference('sec-ctl', { currency: 'USD' });
+    const found = await findByReference(client, 'sec-ctl', { currency: 'USD' });
     expect(found?.external_reference).toBe('sec-ctl');
   });
 
@@ -103,9 +104,9 @@ describe('the time-keyed cursor assumes created_at is printed at the precision t
       source_currency: 'USD',
       description: 'P',
     });
-    const result = await client.payouts
-      .findByReference('sec-1', { currency: 'USD' })
-      .catch((error: unknown) => error);
+    const result = await findByReference(client, 'sec-1', { currency: 'USD' }).catch(
+      (error: unknown) => error,
+    );
     // Either found, or "cannot prove": never null for a payout that is listed.
     if (!(result instanceof PayoutLookupIncompleteError)) expect(result).not.toBeNull();
   });
@@ -126,7 +127,7 @@ describe('the time-keyed cursor assumes created_at is printed at the precision t
       source_currency: 'NGN',
       status: 'processing',
     });
-    const outcome = await client.payouts.lookupBeforeRetry(body, {
+    const outcome = await lookupBeforeRetry(client, body, {
       lookupFirst: true,
       visibilityWaits: [0],
       match: remarkMatch(body),
@@ -154,9 +155,11 @@ describe('the time-keyed cursor assumes created_at is printed at the precision t
       source_currency: 'NGN',
       status: 'processing',
     });
-    const outcome = await client.payouts
-      .lookupBeforeRetry(body, { lookupFirst: true, visibilityWaits: [0], match: remarkMatch(body) })
-      .catch((error: unknown) => error);
+    const outcome = await lookupBeforeRetry(client, body, {
+      lookupFirst: true,
+      visibilityWaits: [0],
+      match: remarkMatch(body),
+    }).catch((error: unknown) => error);
     expect(posts()).toBe(0);
     expect(withdrawals('Invoice sec 2')).toHaveLength(1);
     expect(outcome).toMatchObject({ status: 'recovered' });
@@ -175,9 +178,9 @@ describe('a row of a transaction_type the spec does not show is judged "another 
       source_currency: 'USD',
       description: 'P',
     });
-    const result = await client.payouts
-      .findByReference('type-1', { currency: 'USD' })
-      .catch((error: unknown) => error);
+    const result = await findByReference(client, 'type-1', { currency: 'USD' }).catch(
+      (error: unknown) => error,
+    );
     if (!(result instanceof PayoutLookupIncompleteError)) expect(result).not.toBeNull();
   });
 
@@ -200,7 +203,7 @@ describe('a row of a transaction_type the spec does not show is judged "another 
       status: 'processing',
     });
     await rejection(
-      client.payouts.lookupBeforeRetry(body, {
+      lookupBeforeRetry(client, body, {
         lookupFirst: true,
         visibilityWaits: [0],
         match: remarkMatch(body),
@@ -245,7 +248,7 @@ describe('a cache between the SDK and the service', () => {
       remark: 'Invoice cache ctl',
       externalReference: 'cache-ctl',
     };
-    const outcome = await client.payouts.lookupBeforeRetry(body, {
+    const outcome = await lookupBeforeRetry(client, body, {
       visibilityWaits: [0, 1000],
       maxAttempts: 2,
       match: remarkMatch(body),
@@ -269,9 +272,11 @@ describe('a cache between the SDK and the service', () => {
       remark: 'Invoice cache 1',
       externalReference: 'cache-1',
     };
-    const outcome = await client.payouts
-      .lookupBeforeRetry(body, { visibilityWaits: [0, 1000], maxAttempts: 2, match: remarkMatch(body) })
-      .catch((error: unknown) => error);
+    const outcome = await lookupBeforeRetry(client, body, {
+      visibilityWaits: [0, 1000],
+      maxAttempts: 2,
+      match: remarkMatch(body),
+    }).catch((error: unknown) => error);
     expect(withdrawals('Invoice cache 1')).toHaveLength(1);
     expect(posts()).toBe(1);
     expect(outcome).toBeInstanceOf(PayoutOutcomeUnknownError);
@@ -291,9 +296,11 @@ describe('a cache between the SDK and the service', () => {
       remark: 'Invoice cache 1',
       externalReference: 'cache-1',
     };
-    const outcome = await client.payouts
-      .lookupBeforeRetry(body, { visibilityWaits: [0, 1000], maxAttempts: 2, match: remarkMatch(body) })
-      .catch((error: unknown) => error);
+    const outcome = await lookupBeforeRetry(client, body, {
+      visibilityWaits: [0, 1000],
+      maxAttempts: 2,
+      match: remarkMatch(body),
+    }).catch((error: unknown) => error);
     expect(withdrawals('Invoice cache 1')).toHaveLength(1);
     expect(posts()).toBe(1);
     expect(outcome).toMatchObject({ status: 'recovered' });

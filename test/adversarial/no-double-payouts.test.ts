@@ -17,6 +17,7 @@ import {
   PayoutOutcomeUnknownError,
   type Transaction,
 } from '../../src/index.js';
+import { lookupBeforeRetry } from '../../src/payouts/index.js';
 import { createPaymentsMock, DEFAULT_API_KEY } from '../../src/testing/index.js';
 import { settle } from '../helpers/clock.js';
 import { BENEFICIARY } from '../helpers/fixtures.js';
@@ -125,7 +126,7 @@ async function runTrial(s: Scenario, ref: string): Promise<TrialResult> {
   }
   const match = s.match ? (tx: Transaction) => byRemark(ref)(tx) : undefined;
   const result = await settle(
-    (s.crash ? newClient() : client).payouts.lookupBeforeRetry(body, {
+    lookupBeforeRetry(s.crash ? newClient() : client, body, {
       visibilityWaits: WAITS,
       maxAttempts: MAX_ATTEMPTS,
       lookupFirst: s.crash,
@@ -245,7 +246,7 @@ describe('documented limit: a listing that lags past listingLagMs', () => {
     mock.faults.listingLag(LATE).dropAfterCommit('POST /payouts');
     const events: string[] = [];
     const result = await settle(
-      client.payouts.lookupBeforeRetry(usd('late-nodedupe'), {
+      lookupBeforeRetry(client, usd('late-nodedupe'), {
         visibilityWaits: WAITS,
         listingLagMs: LAG,
         onAttempt: (e) => events.push(e.type === 'lookup' ? `lookup:${e.found}` : e.type),
@@ -265,7 +266,7 @@ describe('documented limit: a listing that lags past listingLagMs', () => {
     mock.settings.dedupeByReference = true;
     mock.faults.listingLag(LATE).dropAfterCommit('POST /payouts');
     const result = await settle(
-      client.payouts.lookupBeforeRetry(usd('late-dedupe'), { visibilityWaits: WAITS, listingLagMs: LAG }),
+      lookupBeforeRetry(client, usd('late-dedupe'), { visibilityWaits: WAITS, listingLagMs: LAG }),
     );
     expect(result).toMatchObject({ ok: true, value: { status: 'created', attempts: 2 } });
     expect(storedRef('late-dedupe')).toBe(1);
@@ -277,7 +278,7 @@ describe('documented limit: a listing that lags past listingLagMs', () => {
     mock.settings.dedupeByReference = false;
     mock.faults.listingLag(LATE).dropAfterCommit('POST /payouts');
     const result = await settle(
-      client.payouts.lookupBeforeRetry(usd('late-covered'), { visibilityWaits: [...WAITS, LATE] }),
+      lookupBeforeRetry(client, usd('late-covered'), { visibilityWaits: [...WAITS, LATE] }),
     );
     expect(result).toMatchObject({ ok: true, value: { status: 'recovered', attempts: 1 } });
     expect(storedRef('late-covered')).toBe(1);

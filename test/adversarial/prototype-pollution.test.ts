@@ -4,6 +4,7 @@
  * redirect a request, replace its body, add query parameters, turn a 200 into a refusal or end a lookup early.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { lookupBeforeRetry } from '../../src/payouts/index.js';
 import { createPaymentsMock } from '../../src/testing/index.js';
 import { newerWithdrawals } from '../helpers/listings.js';
 import { usdPayout as usd, wiredClient } from '../helpers/wire.js';
@@ -62,7 +63,7 @@ describe('Object.prototype pollution', () => {
     proto.hasMore = false;
     proto.page = 2;
     mock.faults.dropAfterCommit('POST /payouts');
-    const outcome = await client.payouts.lookupBeforeRetry(usd('poll-2'), WAITS);
+    const outcome = await lookupBeforeRetry(client, usd('poll-2'), WAITS);
     for (const key of ['success', 'hasMore', 'page']) delete proto[key];
     expect(outcome).toMatchObject({ status: 'recovered' });
     expect(posts()).toBe(1);

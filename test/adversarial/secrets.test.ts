@@ -31,6 +31,8 @@ import {
   RequestValidationError,
   ResponseValidationError,
 } from '../../src/index.js';
+import { lookupBeforeRetry } from '../../src/payouts/index.js';
+import { createPayerNameWithDocuments } from '../../src/uploads/index.js';
 import { type CanaryGuard, GUARD_CANARY } from '../helpers/canary-guard.js';
 import { rejection } from '../helpers/fixtures.js';
 import { STRICT } from '../helpers/msw-strict.js';
@@ -333,7 +335,8 @@ describe('the canary key never leaks', { timeout: 60_000 }, () => {
     await provoke(
       'payout unknown',
       () =>
-        makeClient({ maxRetries: 0 }).payouts.lookupBeforeRetry(
+        lookupBeforeRetry(
+          makeClient({ maxRetries: 0 }),
           {
             amount: '5000.00',
             currency: 'NGN',
@@ -366,13 +369,13 @@ describe('the canary key never leaks', { timeout: 60_000 }, () => {
     ];
     await provoke(
       'upload 500',
-      () => makeClient().payerNames.create({ ...fields, documents }),
+      () => createPayerNameWithDocuments(makeClient(), { ...fields, documents }),
       InternalServerError,
     );
     server.use(http.post(`${BASE}/payer-names`, () => HttpResponse.error()));
     await provoke(
       'upload dropped',
-      () => makeClient().payerNames.create({ ...fields, documents }),
+      () => createPayerNameWithDocuments(makeClient(), { ...fields, documents }),
       APIConnectionError,
     );
     server.resetHandlers();

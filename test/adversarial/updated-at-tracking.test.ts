@@ -8,6 +8,7 @@
 
 import { afterEach, expect, it, vi } from 'vitest';
 import { PaymentsClient } from '../../src/index.js';
+import { waitForFinal } from '../../src/payouts/index.js';
 import { createPaymentsMock, DEFAULT_API_KEY } from '../../src/testing/index.js';
 import { settle, useFakeClock } from '../helpers/clock.js';
 import { BENEFICIARY } from '../helpers/fixtures.js';
@@ -39,9 +40,7 @@ it('waitForFinal sees a payout completed after 150 later payouts were created', 
   }
   await vi.advanceTimersByTimeAsync(5 * MINUTE);
   mock.transactions.setStatus(payout.id, 'completed'); // updated_at now: after every other row's created_at
-  const final = await settle(
-    client.payouts.waitForFinal('upd-track-1', { payout, totalTimeout: 30 * MINUTE }),
-  );
+  const final = await settle(waitForFinal(client, 'upd-track-1', { payout, totalTimeout: 30 * MINUTE }));
   const said = final.ok ? final.value.status : String(final.error);
   expect(said).toBe('completed');
 });

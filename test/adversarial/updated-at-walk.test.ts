@@ -6,6 +6,7 @@
 
 import { afterEach, expect, it, vi } from 'vitest';
 import { PaymentsClient, remarkMatch } from '../../src/index.js';
+import { lookupBeforeRetry } from '../../src/payouts/index.js';
 import { createPaymentsMock, DEFAULT_API_KEY } from '../../src/testing/index.js';
 import { settle, useFakeClock } from '../helpers/clock.js';
 import { BENEFICIARY } from '../helpers/fixtures.js';
@@ -44,7 +45,7 @@ it('lookupFirst after a lost answer: a payout completed after 150 later rows is 
   mock.transactions.setStatus(ours.id, 'completed'); // updated_at now: after every other row's
   await vi.advanceTimersByTimeAsync(50 * MINUTE);
   const outcome = await settle(
-    client.payouts.lookupBeforeRetry(body, {
+    lookupBeforeRetry(client, body, {
       lookupFirst: true,
       since: sentAt,
       match: remarkMatch(body),

@@ -16,6 +16,7 @@ import {
 } from '../../src/index.js';
 import { instrumentPayments } from '../../src/otel/index.js';
 import { createPayoutOutbox, memoryOutboxStore } from '../../src/outbox/index.js';
+import { findByReference, lookupBeforeRetry, payoutTracker, waitForFinal } from '../../src/payouts/index.js';
 import { createPaymentsMock, DEFAULT_API_KEY, startMockServer } from '../../src/testing/index.js';
 import { BENEFICIARY, rejection } from '../helpers/fixtures.js';
 
@@ -93,12 +94,12 @@ describe('unknown keys are refused, naming the key, before anything is sent', ()
   it('lookupBeforeRetry: { lookupfirst: true } and findByReference: { Since }', async () => {
     const { client, seen } = counted();
     const bad = { lookupfirst: true } as LookupBeforeRetryOptions;
-    refusal(await rejection(client.payouts.lookupBeforeRetry(usd('t-1'), bad)), 'lookupfirst', 'lookupFirst');
+    refusal(await rejection(lookupBeforeRetry(client, usd('t-1'), bad)), 'lookupfirst', 'lookupFirst');
     const since = { Since: new Date() } as FindByReferenceOptions;
-    refusal(await rejection(client.payouts.findByReference('t-1', since)), 'Since', 'since');
+    refusal(await rejection(findByReference(client, 't-1', since)), 'Since', 'since');
     // A key of lookupBeforeRetry is not one of findByReference.
     const extra = { lookupFirst: true } as FindByReferenceOptions;
-    refusal(await rejection(client.payouts.findByReference('t-1', extra)), 'lookupFirst');
+    refusal(await rejection(findByReference(client, 't-1', extra)), 'lookupFirst');
     expect(seen).toEqual([]);
   });
 
@@ -187,16 +188,16 @@ describe('every option bag: a typed error worded for what takes the options', ()
         () => client.payouts.check(usd('b-2'), { digit: 6 } as never),
       ],
       [
-        'Unknown option Since for payouts.findByReference: did you mean since?',
-        () => client.payouts.findByReference('b-3', { Since: new Date() } as FindByReferenceOptions),
+        'Unknown option Since for findByReference: did you mean since?',
+        () => findByReference(client, 'b-3', { Since: new Date() } as FindByReferenceOptions),
       ],
       [
-        'Unknown option pol for payouts.tracker: did you mean poll?',
-        () => client.payouts.tracker({ pol: {} } as never),
+        'Unknown option pol for payoutTracker: did you mean poll?',
+        () => payoutTracker(client, { pol: {} } as never),
       ],
       [
-        'Unknown option afterFinalMS for payouts.track: did you mean afterFinalMs?',
-        () => client.payouts.waitForFinal('b-4', { afterFinalMS: 1 } as never),
+        'Unknown option afterFinalMS for waitForFinal: did you mean afterFinalMs?',
+        () => waitForFinal(client, 'b-4', { afterFinalMS: 1 } as never),
       ],
       [
         'Unknown option allowUnclasified for beneficiaries.create: did you mean allowUnclassified?',
@@ -342,7 +343,7 @@ describe('the documented options of each bag are never refused', () => {
       totalTimeout: 60_000,
       verifyBeneficiary: true,
     };
-    await expect(client.payouts.lookupBeforeRetry(usd('all-2'), lookup)).resolves.toMatchObject({
+    await expect(lookupBeforeRetry(client, usd('all-2'), lookup)).resolves.toMatchObject({
       status: 'created',
     });
     const find: Required<FindByReferenceOptions> = {
@@ -358,7 +359,7 @@ describe('the documented options of each bag are never refused', () => {
       match: (tx, ref) => tx.external_reference === ref,
       maxLookupPages: 5,
     };
-    await expect(client.payouts.findByReference('all-2', find)).resolves.toMatchObject({
+    await expect(findByReference(client, 'all-2', find)).resolves.toMatchObject({
       external_reference: 'all-2',
     });
   });

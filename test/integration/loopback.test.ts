@@ -7,6 +7,7 @@ import {
   PayoutMayHaveMovedError,
   PermissionDeniedError,
 } from '../../src/index.js';
+import { lookupBeforeRetry } from '../../src/payouts/index.js';
 import {
   BANKS,
   DEFAULT_API_KEY,
@@ -15,6 +16,7 @@ import {
   startMockServer,
   UNKNOWN_ACCOUNT_NUMBER,
 } from '../../src/testing/index.js';
+import { createPayerNameWithDocuments } from '../../src/uploads/index.js';
 import { ngnPayout, rejection } from '../helpers/fixtures.js';
 
 let server: MockServer;
@@ -78,7 +80,7 @@ describe('startMockServer on 127.0.0.1', () => {
     expect(server.mock.account().payouts.has('lo-2')).toBe(true);
 
     server.mock.faults.dropAfterCommit('POST /payouts');
-    const outcome = await client.payouts.lookupBeforeRetry(ngnPayout('lo-3'), { visibilityWaits: [20, 50] });
+    const outcome = await lookupBeforeRetry(client, ngnPayout('lo-3'), { visibilityWaits: [20, 50] });
     expect(outcome).toMatchObject({ status: 'recovered', attempts: 1 });
     expect(
       server.mock.account().transactions.filter((t) => t.row.external_reference === 'lo-3'),
@@ -86,7 +88,7 @@ describe('startMockServer on 127.0.0.1', () => {
   });
 
   it('a multipart payer-name upload streams over real HTTP', async () => {
-    const created = await client.payerNames.create({
+    const created = await createPayerNameWithDocuments(client, {
       entity_type: 'business',
       display_name: 'Loopback Ltd',
       country: 'NG',

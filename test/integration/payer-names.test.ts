@@ -10,6 +10,7 @@ import {
   PermissionDeniedError,
   RequestValidationError,
 } from '../../src/index.js';
+import { createPayerNameWithDocuments } from '../../src/uploads/index.js';
 import { clientFor, rejection, useMock } from '../helpers/mock.js';
 import { createdPayerName } from '../helpers/payer-names.js';
 
@@ -159,7 +160,7 @@ describe('payerNames', () => {
     const png = new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3])], {
       type: 'image/png',
     });
-    const created = await clientFor(mock).payerNames.create({
+    const created = await createPayerNameWithDocuments(clientFor(mock), {
       ...acme,
       documents: [
         { file: pdf, fileName: 'incorporation.pdf', description: 'Certificate of incorporation' },
@@ -198,7 +199,7 @@ describe('payerNames', () => {
     try {
       writeFileSync(join(dir, 'utility-bill.jpg'), Buffer.alloc(1_234, 1));
       writeFileSync(join(dir, 'id.png'), Buffer.alloc(4_321, 2));
-      const created = await clientFor(mock).payerNames.create({
+      const created = await createPayerNameWithDocuments(clientFor(mock), {
         ...acme,
         documents: [
           join(dir, 'utility-bill.jpg'),
@@ -219,7 +220,7 @@ describe('payerNames', () => {
   });
 
   it('an unlabelled file after a labelled one gets a null description', async () => {
-    const created = await clientFor(mock).payerNames.create({
+    const created = await createPayerNameWithDocuments(clientFor(mock), {
       ...acme,
       documents: [
         { file: Buffer.from('%PDF-1.4 a'), fileName: 'a.pdf', description: 'First' },
@@ -235,7 +236,7 @@ describe('payerNames', () => {
   it('metadata with documents and unsupported file types are refused before sending', async () => {
     const client = clientFor(mock);
     const withMeta = await rejection(
-      client.payerNames.create({
+      createPayerNameWithDocuments(client, {
         ...acme,
         metadata: { a: 1 },
         documents: [{ file: Buffer.from('x'), fileName: 'a.pdf' }],
@@ -244,7 +245,10 @@ describe('payerNames', () => {
     expect(withMeta).toBeInstanceOf(RequestValidationError);
     expect((withMeta as RequestValidationError).field).toBe('metadata');
     const badType = await rejection(
-      client.payerNames.create({ ...acme, documents: [{ file: Buffer.from('x'), fileName: 'notes.txt' }] }),
+      createPayerNameWithDocuments(client, {
+        ...acme,
+        documents: [{ file: Buffer.from('x'), fileName: 'notes.txt' }],
+      }),
     );
     expect(badType).toBeInstanceOf(RequestValidationError);
     expect((badType as RequestValidationError).field).toBe('documents.0');
@@ -260,7 +264,7 @@ describe('payerNames', () => {
       { path: ['documents'], message: 'at least one document is required for this account' },
     ]);
     expect(mock.account().payerNames.size).toBe(0);
-    const created = await client.payerNames.create({
+    const created = await createPayerNameWithDocuments(client, {
       ...acme,
       documents: [{ file: Buffer.from('%PDF-1.4 cac'), fileName: 'cac.pdf', description: 'CAC certificate' }],
     });

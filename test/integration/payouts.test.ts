@@ -9,6 +9,7 @@ import {
   PayoutOutcomeUnknownError,
   RequestValidationError,
 } from '../../src/index.js';
+import { lookupBeforeRetry } from '../../src/payouts/index.js';
 import { payoutFee } from '../../src/testing/index.js';
 import {
   BENEFICIARY,
@@ -169,7 +170,7 @@ describe('payouts.lookupBeforeRetry', () => {
   });
 
   it('created at once when the first POST is answered', async () => {
-    const outcome = await clientFor(mock).payouts.lookupBeforeRetry(body('ok-1'), {
+    const outcome = await lookupBeforeRetry(clientFor(mock), body('ok-1'), {
       visibilityWaits: [20, 50],
     });
     expect(outcome).toMatchObject({ status: 'created', attempts: 1, externalReference: 'ok-1' });
@@ -183,7 +184,7 @@ describe('payouts.lookupBeforeRetry', () => {
   it('drop after commit: recovered from the listing, exactly one payout', async () => {
     mock.faults.dropAfterCommit('POST /payouts');
     const events: PayoutAttemptEvent[] = [];
-    const outcome = await clientFor(mock).payouts.lookupBeforeRetry(body('drop-1'), {
+    const outcome = await lookupBeforeRetry(clientFor(mock), body('drop-1'), {
       visibilityWaits: [20, 50],
       onAttempt: (e) => events.push(e),
     });
@@ -211,7 +212,7 @@ describe('payouts.lookupBeforeRetry', () => {
   it('NGN by default: a payout the lookups cannot find is not sent again (the service may assign the reference)', async () => {
     mock.faults.next({ status: 503, match: 'POST /payouts' });
     const error = await rejection(
-      clientFor(mock).payouts.lookupBeforeRetry(body('ngn-unknown-1'), { visibilityWaits: [20, 50] }),
+      lookupBeforeRetry(clientFor(mock), body('ngn-unknown-1'), { visibilityWaits: [20, 50] }),
     );
     expect(error).toBeInstanceOf(PayoutOutcomeUnknownError);
     expect((error as PayoutOutcomeUnknownError).reason).toMatch(
@@ -224,7 +225,7 @@ describe('payouts.lookupBeforeRetry', () => {
   it('503 before anything was stored: a doubt; proven absent after the listing lag, created by the second POST', async () => {
     mock.faults.next({ status: 503, match: 'POST /payouts' });
     const events: PayoutAttemptEvent[] = [];
-    const outcome = await clientFor(mock).payouts.lookupBeforeRetry(body('retry-1'), {
+    const outcome = await lookupBeforeRetry(clientFor(mock), body('retry-1'), {
       visibilityWaits: [20, 50],
       listingLagMs: 70,
       match: byReference,
@@ -250,7 +251,7 @@ describe('payouts.lookupBeforeRetry', () => {
     mock.faults.dropAfterCommit('POST /payouts').listingLag(30);
     const events: PayoutAttemptEvent[] = [];
     const outcome = await settle(
-      clientFor(mock).payouts.lookupBeforeRetry(body('lag-1'), {
+      lookupBeforeRetry(clientFor(mock), body('lag-1'), {
         visibilityWaits: [20, 50],
         onAttempt: (e) => events.push(e),
       }),
@@ -273,7 +274,7 @@ describe('payouts.lookupBeforeRetry', () => {
 
   it('listing lag shorter than the waits, real timers: recovered', async () => {
     mock.faults.dropAfterCommit('POST /payouts').listingLag(10);
-    const outcome = await clientFor(mock).payouts.lookupBeforeRetry(body('lag-2'), {
+    const outcome = await lookupBeforeRetry(clientFor(mock), body('lag-2'), {
       visibilityWaits: [20, 50],
     });
     expect(outcome.status).toBe('recovered');
@@ -284,7 +285,7 @@ describe('payouts.lookupBeforeRetry', () => {
   it('dedupe off and drop after commit: the lookup prevents a second POST, still one payout', async () => {
     mock.settings.dedupeByReference = false;
     mock.faults.dropAfterCommit('POST /payouts');
-    const outcome = await clientFor(mock).payouts.lookupBeforeRetry(body('nodedupe-1'), {
+    const outcome = await lookupBeforeRetry(clientFor(mock), body('nodedupe-1'), {
       visibilityWaits: [20, 50],
     });
     expect(outcome.status).toBe('recovered');
@@ -297,7 +298,7 @@ describe('payouts.lookupBeforeRetry', () => {
     useFakeClock(new Date('2026-03-02T09:00:00.000Z'));
     mock.faults.dropAfterCommit('POST /payouts').listingLag(1_000);
     const outcome = await settle(
-      clientFor(mock).payouts.lookupBeforeRetry(body('slow-1'), {
+      lookupBeforeRetry(clientFor(mock), body('slow-1'), {
         visibilityWaits: [20, 50],
         listingLagMs: 5_000,
         match: byReference,
@@ -317,7 +318,7 @@ describe('payouts.lookupBeforeRetry', () => {
 
   it('a payout found failed is still recovered (the failed listing is searched too); check its status', async () => {
     mock.faults.dropAfterCommit('POST /payouts');
-    const outcome = await clientFor(mock).payouts.lookupBeforeRetry(body('failed-1'), {
+    const outcome = await lookupBeforeRetry(clientFor(mock), body('failed-1'), {
       visibilityWaits: [20, 50],
       // The rail rejects the payout between the lost answer and the lookup.
       onAttempt: (e) => {
@@ -340,9 +341,9 @@ describe('payouts.lookupBeforeRetry', () => {
   it('through forAccount: POST and lookups run as the tenant account', async () => {
     const businessId = mock.state.businessAccountId;
     mock.faults.dropAfterCommit('POST /payouts');
-    const outcome = await clientFor(mock)
-      .forAccount(businessId)
-      .payouts.lookupBeforeRetry(body('tenant-1'), { visibilityWaits: [20, 50] });
+    const outcome = await lookupBeforeRetry(clientFor(mock).forAccount(businessId), body('tenant-1'), {
+      visibilityWaits: [20, 50],
+    });
     expect(outcome.status).toBe('recovered');
     expect(mock.account(businessId).payouts.has('tenant-1')).toBe(true);
     expect(mock.account().payouts.has('tenant-1')).toBe(false);
@@ -355,7 +356,7 @@ describe('payouts.lookupBeforeRetry', () => {
       .dropAfterCommit('POST /payouts')
       .next({ status: 503, match: 'GET /transactions', times: 100 });
     const error = await settle(
-      clientFor(mock).payouts.lookupBeforeRetry(body('unknown-1'), { visibilityWaits: [20, 50] }),
+      lookupBeforeRetry(clientFor(mock), body('unknown-1'), { visibilityWaits: [20, 50] }),
     ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PayoutOutcomeUnknownError);
     expect(error).toMatchObject({ externalReference: 'unknown-1', attempts: 1 });
@@ -373,7 +374,8 @@ describe('payouts.lookupBeforeRetry', () => {
 
   it('a definite refusal (400) is thrown at once, with no lookup', async () => {
     const error = await rejection(
-      clientFor(mock).payouts.lookupBeforeRetry(
+      lookupBeforeRetry(
+        clientFor(mock),
         { ...body('poor-1'), amount: '10000000', currency: 'USDT' },
         { visibilityWaits: [20, 50] },
       ),
@@ -384,7 +386,7 @@ describe('payouts.lookupBeforeRetry', () => {
 
   it('refuses a body without an externalReference before sending', async () => {
     const error = await rejection(
-      clientFor(mock).payouts.lookupBeforeRetry({
+      lookupBeforeRetry(clientFor(mock), {
         ...body(''),
         externalReference: undefined as unknown as string,
       }),

@@ -1,6 +1,7 @@
 import { trace } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
 import { PayoutOutcomeUnknownError } from '../../src/index.js';
+import { lookupBeforeRetry } from '../../src/payouts/index.js';
 import { BENEFICIARY, clientFor, settle, useFakeClock, useMock } from '../helpers/mock.js';
 import { CANARY_KEY } from '../helpers/server.js';
 import { expectNoKey, nameAndStatus, tree, useTracing } from './spans.js';
@@ -76,7 +77,7 @@ describe('instrumentPayments', () => {
 
   it('a payout whose 2xx body is cut, recovered by lookup: the POST and the lookup under the payout span', async () => {
     mock.faults.bodyFault('cut', 'POST /payouts');
-    const outcome = await client().payouts.lookupBeforeRetry(payout('cut-1'), { visibilityWaits: [0] });
+    const outcome = await lookupBeforeRetry(client(), payout('cut-1'), { visibilityWaits: [0] });
     expect(outcome).toMatchObject({ status: 'recovered', attempts: 1 });
 
     expect(tree(spans(), nameAndStatus).split('\n')).toEqual([
@@ -114,9 +115,10 @@ describe('instrumentPayments', () => {
 
   it('a lookupBeforeRetry that cannot tell: outcome unknown, the payout span in error', async () => {
     mock.faults.bodyFault('cut', 'POST /payouts').listingLag(3_600_000);
-    const error = await client()
-      .payouts.lookupBeforeRetry(payout('lag-1'), { visibilityWaits: [0, 0], listingLagMs: 0 })
-      .catch((e: unknown) => e);
+    const error = await lookupBeforeRetry(client(), payout('lag-1'), {
+      visibilityWaits: [0, 0],
+      listingLagMs: 0,
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PayoutOutcomeUnknownError);
 
     const span = spans().find((s) => s.name === 'payouts.lookupBeforeRetry')!;
@@ -138,7 +140,7 @@ describe('instrumentPayments', () => {
     useFakeClock();
     mock.faults.next({ status: 503, match: 'POST /payouts', times: 2 });
     const outcome = await settle(
-      client().payouts.lookupBeforeRetry(payout('absent-1'), {
+      lookupBeforeRetry(client(), payout('absent-1'), {
         maxAttempts: 2,
         visibilityWaits: [0],
         listingLagMs: 0,

@@ -8,6 +8,7 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
 import { INSTRUMENTATION_NAME, instrumentPayments } from '../../src/otel/index.js';
+import { findByReference, lookupBeforeRetry } from '../../src/payouts/index.js';
 import { VERSION } from '../../src/version.js';
 import { BENEFICIARY, clientFor, useMock } from '../helpers/mock.js';
 import { inMemoryMetrics, points, tree } from './spans.js';
@@ -138,24 +139,21 @@ describe('instrumentPayments, switched on and off', () => {
         .map((s) => s.name)
         .sort();
     let instrumentation = instrumentPayments({ tracerProvider: provider });
-    await clientFor(mock).payouts.lookupBeforeRetry(payout);
+    await lookupBeforeRetry(clientFor(mock), payout);
     instrumentation.disable();
     expect(referenceOn()).toEqual([]);
     expect(JSON.stringify(exporter.getFinishedSpans().map((s) => s.attributes))).not.toContain('inv-2041');
 
     exporter.reset();
     instrumentation = instrumentPayments({ tracerProvider: provider, recordReference: true });
-    await clientFor(mock)
-      .payouts.lookupBeforeRetry(
-        { ...payout, externalReference: 'inv-2042' },
-        { lookupFirst: true, visibilityWaits: [0] },
-      )
-      .catch(() => undefined);
+    await lookupBeforeRetry(
+      clientFor(mock),
+      { ...payout, externalReference: 'inv-2042' },
+      { lookupFirst: true, visibilityWaits: [0] },
+    ).catch(() => undefined);
     await clientFor(mock).payouts.create({ ...payout, externalReference: 'inv-2041' });
     // The service lists NGN payouts under its own reference: the search can find nothing to prove; the span is there.
-    await clientFor(mock)
-      .payouts.findByReference('inv-2041')
-      .catch(() => undefined);
+    await findByReference(clientFor(mock), 'inv-2041').catch(() => undefined);
     instrumentation.disable();
     expect(referenceOn()).toEqual(['payouts.create', 'payouts.findByReference']);
     const byName = (name: string) => exporter.getFinishedSpans().filter((s) => s.name === name);

@@ -7,6 +7,7 @@ import {
   type PaymentsInstrumentation,
 } from '../../src/otel/index.js';
 import { createPayoutOutbox, memoryOutboxStore } from '../../src/outbox/index.js';
+import { lookupBeforeRetry } from '../../src/payouts/index.js';
 import { VERSION } from '../../src/version.js';
 import { settle } from '../helpers/clock.js';
 import { BENEFICIARY, clientFor, useFakeClock, useMock } from '../helpers/mock.js';
@@ -86,7 +87,7 @@ describe('metrics', () => {
     useFakeClock();
     const client = clientFor(mock);
     const send = (ref: string, options = {}) =>
-      settle(client.payouts.lookupBeforeRetry(payout(ref), { visibilityWaits: [0], ...options }));
+      settle(lookupBeforeRetry(client, payout(ref), { visibilityWaits: [0], ...options }));
     await send('m-created');
     mock.faults.bodyFault('cut', 'POST /payouts');
     await send('m-recovered');
@@ -103,7 +104,7 @@ describe('metrics', () => {
     expect(refused.ok).toBe(false);
     // Neither a plain payouts.create nor input refused before sending is a lookupBeforeRetry outcome.
     await settle(client.payouts.create(payout('m-plain')));
-    await settle(client.payouts.lookupBeforeRetry({ ...payout('m-invalid'), amount: '-1' }));
+    await settle(lookupBeforeRetry(client, { ...payout('m-invalid'), amount: '-1' }));
 
     const metric = (await metrics.read()).get('payments.payouts');
     expect(metric?.descriptor.unit).toBe('{payout}');

@@ -1,5 +1,6 @@
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
+import { lookupBeforeRetry } from '../../src/payouts/index.js';
 import { settle } from '../helpers/clock.js';
 import { BENEFICIARY, clientFor, useFakeClock, useMock } from '../helpers/mock.js';
 import { useTracing } from './spans.js';
@@ -47,7 +48,7 @@ describe('payments.wait events', () => {
     useFakeClock();
     mock.faults.next({ status: 503, retryAfter: 1, match: 'POST /payouts' });
     const outcome = await settle(
-      clientFor(mock).payouts.lookupBeforeRetry(payout('wait-1'), {
+      lookupBeforeRetry(clientFor(mock), payout('wait-1'), {
         maxAttempts: 2,
         visibilityWaits: [0, 200],
         // The look at 0 is too soon to prove the 503's payout absent; the one 200 ms later can.

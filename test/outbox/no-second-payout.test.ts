@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { PaymentsClient, PayoutOutcomeUnknownError, RequestValidationError } from '../../src/index.js';
 import { createPayoutOutbox, memoryOutboxStore, type PayoutOutboxOptions } from '../../src/outbox/index.js';
+import { lookupBeforeRetry } from '../../src/payouts/index.js';
 import { createPaymentsMock, DEFAULT_API_KEY } from '../../src/testing/index.js';
 import { BENEFICIARY } from '../helpers/fixtures.js';
 
@@ -141,9 +142,11 @@ const refusals = {
 
 it('lookupBeforeRetry: a 409 after an unanswered POST proven absent is unknown: the service says the reference exists', async () => {
   const { client, posts } = scripted(['drop', refusals['409 duplicate']()]);
-  const error = await client.payouts
-    .lookupBeforeRetry(usd, { visibilityWaits: [0], maxAttempts: 2, listingLagMs: 0 })
-    .catch((e) => e);
+  const error = await lookupBeforeRetry(client, usd, {
+    visibilityWaits: [0],
+    maxAttempts: 2,
+    listingLagMs: 0,
+  }).catch((e) => e);
   expect(error).toBeInstanceOf(PayoutOutcomeUnknownError);
   expect(posts()).toBe(2);
 });

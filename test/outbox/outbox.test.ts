@@ -305,8 +305,8 @@ describe('payout outbox', () => {
 
   it('takes only a client that can check a body (payouts.check)', () => {
     const { client, store } = setup();
-    const { lookupBeforeRetry, findByReference } = client.payouts;
-    const partial = { payouts: { lookupBeforeRetry, findByReference } };
+    const { create, assignsReference } = client.payouts;
+    const partial = { payouts: { create, assignsReference } };
     expect(() => createPayoutOutbox({ client: partial as never, store })).toThrow(
       /client: must be a PaymentsClient/,
     );

@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PaymentsClient, RequestValidationError } from '../../src/index.js';
 import { type ExpectedPayout, reconcilePayouts, reconciliationCsv } from '../../src/outbox/index.js';
+import { findByReference, waitForFinal } from '../../src/payouts/index.js';
 import { createPaymentsMock, DEFAULT_API_KEY, FIXED_HISTORY_END } from '../../src/testing/index.js';
 import { BENEFICIARY, rejection } from '../helpers/fixtures.js';
 import { wiredClient } from '../helpers/wire.js';
@@ -248,8 +249,8 @@ describe('reconcilePayouts', () => {
     const since = new Date();
     const pages = await Promise.all([
       rejection(reconcilePayouts(client, { ...DAY, payouts: [], maxLookupPages: 0 })),
-      rejection(client.payouts.findByReference('r', { maxLookupPages: 1.5 })),
-      rejection(client.payouts.waitForFinal('r', { since, maxLookupPages: 0 })),
+      rejection(findByReference(client, 'r', { maxLookupPages: 1.5 })),
+      rejection(waitForFinal(client, 'r', { since, maxLookupPages: 0 })),
     ]);
     for (const error of pages) {
       expect((error as Error).message).toBe(
@@ -257,8 +258,8 @@ describe('reconcilePayouts', () => {
       );
     }
     const margins = await Promise.all([
-      rejection(client.payouts.findByReference('r', { windowMarginMs: -1 })),
-      rejection(client.payouts.waitForFinal('r', { since, windowMarginMs: 86_400_001 })),
+      rejection(findByReference(client, 'r', { windowMarginMs: -1 })),
+      rejection(waitForFinal(client, 'r', { since, windowMarginMs: 86_400_001 })),
     ]);
     for (const error of margins) {
       expect((error as Error).message).toBe(

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PaymentsClient, PayoutLookupIncompleteError } from '../../src/index.js';
+import { findByReference, lookupBeforeRetry } from '../../src/payouts/index.js';
 import { createPaymentsMock, DEFAULT_API_KEY, FIXED_HISTORY_END } from '../../src/testing/index.js';
 import { useFakeClock } from '../helpers/clock.js';
 import { BENEFICIARY } from '../helpers/fixtures.js';
@@ -49,7 +50,7 @@ describe('a currency whose references the service assigns is learned from the fi
       serviceAssignedCurrencies: ['XAF'],
     });
     await earlier.payouts.create(xaf('mm-2'));
-    const error = await c.payouts.findByReference('mm-2', { currency: 'XAF' }).catch((e: unknown) => e);
+    const error = await findByReference(c, 'mm-2', { currency: 'XAF' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PayoutLookupIncompleteError);
     expect((error as PayoutLookupIncompleteError).reason).toMatch(/XAF payouts under a reference it assigns/);
 
@@ -73,7 +74,7 @@ describe('a currency whose references the service assigns is learned from the fi
 
   it('is learned from a POST of lookupBeforeRetry too', async () => {
     const { client: c, warnings } = client();
-    const outcome = await c.payouts.lookupBeforeRetry(xaf('mm-6'));
+    const outcome = await lookupBeforeRetry(c, xaf('mm-6'));
     expect(outcome.status).toBe('created');
     expect(c.payouts.assignsReference('XAF')).toBe(true);
     expect(warnings).toHaveLength(1);

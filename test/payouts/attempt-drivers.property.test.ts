@@ -17,6 +17,7 @@ import * as fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { APIError, PaymentsClient, PayoutOutcomeUnknownError, remarkMatch } from '../../src/index.js';
 import { createPayoutOutbox, memoryOutboxStore, type PayoutRecord } from '../../src/outbox/index.js';
+import { lookupBeforeRetry } from '../../src/payouts/index.js';
 import { createPaymentsMock, DEFAULT_API_KEY, type PaymentsMock } from '../../src/testing/index.js';
 import { settle } from '../helpers/clock.js';
 import { BENEFICIARY } from '../helpers/fixtures.js';
@@ -225,9 +226,7 @@ async function byLookupBeforeRetry(mock: PaymentsMock, w: World, reference: stri
       ? { match: remarkMatch({ remark: reference, amount: body.amount, currency: 'NGN' }) }
       : {}),
   };
-  let result = await settle(
-    client.payouts.lookupBeforeRetry(body, { ...options, signal: controller.signal }),
-  );
+  let result = await settle(lookupBeforeRetry(client, body, { ...options, signal: controller.signal }));
   if (controller.signal.aborted) {
     // Only the reference survived: a lease later, the payout is taken up again, looked up first.
     expect(result, 'the call that died said it cannot tell').toMatchObject({
@@ -237,7 +236,7 @@ async function byLookupBeforeRetry(mock: PaymentsMock, w: World, reference: stri
     await vi.advanceTimersByTimeAsync(LEASE_MS);
     const left = SENDS - w.crashAfterPost;
     result = await settle(
-      client.payouts.lookupBeforeRetry(body, { ...options, lookupFirst: true, maxAttempts: left }),
+      lookupBeforeRetry(client, body, { ...options, lookupFirst: true, maxAttempts: left }),
     );
   }
   let outcome: Class;

@@ -6,6 +6,7 @@ import {
   RequestValidationError,
   remarkMatch,
 } from '../../src/index.js';
+import { lookupBeforeRetry } from '../../src/payouts/index.js';
 import { createPaymentsMock } from '../../src/testing/index.js';
 import { BENEFICIARY, rejection } from '../helpers/fixtures.js';
 import {
@@ -90,7 +91,7 @@ describe('the 10-digit NUBAN rule for NGN, whether or not verifyBeneficiary is o
       expect((error as RequestValidationError).message).toContain('10-digit NUBAN');
       expect(() => client.payouts.check(ngn({ ...ADA, accountNumber }))).toThrow(RequestValidationError);
       const retried = rejection(
-        client.payouts.lookupBeforeRetry({ ...ngn({ ...ADA, accountNumber }), externalReference: 'r-1' }),
+        lookupBeforeRetry(client, { ...ngn({ ...ADA, accountNumber }), externalReference: 'r-1' }),
       );
       expect(await retried).toBeInstanceOf(RequestValidationError);
     }
@@ -267,10 +268,11 @@ describe('verifyBeneficiary: a name check before money leaves', () => {
       externalReference: 'inv-1',
       remark: 'inv-1',
     };
-    const error = await rejection(verified().payouts.lookupBeforeRetry(body, { visibilityWaits: [0] }));
+    const error = await rejection(lookupBeforeRetry(verified(), body, { visibilityWaits: [0] }));
     expect(error).toMatchObject({ reason: 'name_mismatch' });
     expect(seen).toMatchObject({ payouts: 0, listings: 0 });
-    const outcome = await makeClient().payouts.lookupBeforeRetry(
+    const outcome = await lookupBeforeRetry(
+      makeClient(),
       { ...body, beneficiary: ADA },
       { verifyBeneficiary: true, visibilityWaits: [0] },
     );
@@ -295,7 +297,7 @@ describe('verifyBeneficiary: a name check before money leaves', () => {
       }),
     );
     const body = { ...ngn(), externalReference: 'inv-2', remark: 'inv-2' };
-    const outcome = await verified().payouts.lookupBeforeRetry(body, {
+    const outcome = await lookupBeforeRetry(verified(), body, {
       lookupFirst: true,
       match: remarkMatch(body),
       visibilityWaits: [0],

@@ -5,6 +5,7 @@
  */
 import { expect, it } from 'vitest';
 import { PaymentsClient } from '../../src/index.js';
+import { lookupBeforeRetry } from '../../src/payouts/index.js';
 import { cacheIssue } from '../../src/payouts/proof/listing-page.js';
 import { createPaymentsMock, DEFAULT_API_KEY } from '../../src/testing/index.js';
 import { BENEFICIARY } from '../helpers/fixtures.js';
@@ -37,15 +38,14 @@ async function lostAnswerBehindCache(age: string[]) {
   });
   const start = service.account().transactions.length;
   const made = () => service.account().transactions.length - start;
-  const outcome = await client.payouts
-    .lookupBeforeRetry(
-      { amount: '10.00', currency: 'USD', beneficiary: BENEFICIARY, externalReference: 'inv-age-1' },
-      { maxAttempts: 2, visibilityWaits: [0], timeout: 2000 },
-    )
-    .then(
-      (o) => o.status,
-      (e: Error) => e.name,
-    );
+  const outcome = await lookupBeforeRetry(
+    client,
+    { amount: '10.00', currency: 'USD', beneficiary: BENEFICIARY, externalReference: 'inv-age-1' },
+    { maxAttempts: 2, visibilityWaits: [0], timeout: 2000 },
+  ).then(
+    (o) => o.status,
+    (e: Error) => e.name,
+  );
   return { outcome, posts, made: made() };
 }
 

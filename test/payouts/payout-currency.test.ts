@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { PaymentsClient, PayoutOutcomeUnknownError } from '../../src/index.js';
+import { lookupBeforeRetry } from '../../src/payouts/index.js';
 import { createPaymentsMock, DEFAULT_API_KEY, FIXED_HISTORY_END } from '../../src/testing/index.js';
 import { settle, useFakeClock } from '../helpers/clock.js';
 import { BENEFICIARY } from '../helpers/fixtures.js';
@@ -35,7 +36,8 @@ for (const currency of ['NGN', 'NGN ', ' ngn']) {
     const { client, posts } = lossy();
     const before = mock.account().transactions.length;
     const result = await settle(
-      client.payouts.lookupBeforeRetry(
+      lookupBeforeRetry(
+        client,
         { amount: '2500.00', currency, beneficiary: BENEFICIARY, externalReference: `sp-${currency.trim()}` },
         { visibilityWaits: [0] },
       ),

@@ -6,6 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { PayoutOutcomeUnknownError } from '../../src/index.js';
+import { findByReference, lookupBeforeRetry } from '../../src/payouts/index.js';
 import { createPaymentsMock } from '../../src/testing/index.js';
 import { rejection } from '../helpers/fixtures.js';
 import { newerWithdrawals } from '../helpers/listings.js';
@@ -32,7 +33,7 @@ describe('a lookup is no proof when the listing moves or contradicts itself', ()
       }
     });
     mock.faults.dropAfterCommit('POST /payouts');
-    const outcome = await client.payouts.lookupBeforeRetry(usd('shift-1'), WAITS);
+    const outcome = await lookupBeforeRetry(client, usd('shift-1'), WAITS);
     expect(outcome).toMatchObject({ status: 'recovered', attempts: 1 });
     expect(posts()).toBe(1);
   });
@@ -46,7 +47,7 @@ describe('a lookup is no proof when the listing moves or contradicts itself', ()
         Object.assign(body.data as object, { totalPages: 1 });
     });
     mock.faults.dropAfterCommit('POST /payouts');
-    expect(await lying.client.payouts.lookupBeforeRetry(usd('lie-1'), WAITS)).toMatchObject({
+    expect(await lookupBeforeRetry(lying.client, usd('lie-1'), WAITS)).toMatchObject({
       status: 'recovered',
     });
     expect(lying.posts()).toBe(1);
@@ -58,7 +59,7 @@ describe('a lookup is no proof when the listing moves or contradicts itself', ()
       }
     });
     mock.faults.dropAfterCommit('POST /payouts');
-    expect(await torn.client.payouts.lookupBeforeRetry(usd('lie-2'), WAITS)).toMatchObject({
+    expect(await lookupBeforeRetry(torn.client, usd('lie-2'), WAITS)).toMatchObject({
       status: 'recovered',
     });
     expect(torn.posts()).toBe(1);
@@ -70,7 +71,7 @@ describe('a lookup is no proof when the listing moves or contradicts itself', ()
         Object.assign(body.data as object, { totalCount: 5 });
     });
     mock.faults.next({ status: 503, match: 'POST /payouts' });
-    const error = await rejection(client.payouts.lookupBeforeRetry(usd('short-1'), WAITS));
+    const error = await rejection(lookupBeforeRetry(client, usd('short-1'), WAITS));
     expect(error).toBeInstanceOf(PayoutOutcomeUnknownError);
     expect((error as PayoutOutcomeUnknownError).reason).toMatch(
       /held \d rows where the listing's counters promise 5/,
@@ -88,7 +89,7 @@ describe('a lookup is no proof when the listing moves or contradicts itself', ()
       }
     });
     mock.faults.dropAfterCommit('POST /payouts');
-    expect(await client.payouts.lookupBeforeRetry(usd('lie-3'), WAITS)).toMatchObject({
+    expect(await lookupBeforeRetry(client, usd('lie-3'), WAITS)).toMatchObject({
       status: 'recovered',
     });
     expect(posts()).toBe(1);
@@ -101,7 +102,7 @@ describe('a lookup is no proof when the listing moves or contradicts itself', ()
       }
     });
     mock.faults.dropAfterCommit('POST /payouts');
-    expect(await rejection(client.payouts.lookupBeforeRetry(usd('noref-1'), WAITS))).toBeInstanceOf(
+    expect(await rejection(lookupBeforeRetry(client, usd('noref-1'), WAITS))).toBeInstanceOf(
       PayoutOutcomeUnknownError,
     );
     expect(posts()).toBe(1);
@@ -119,8 +120,8 @@ describe('a lookup is no proof when the listing moves or contradicts itself', ()
         created_at: new Date().toISOString(),
       },
     });
-    expect(await client.payouts.findByReference('INV-1001')).toBeNull();
-    const outcome = await client.payouts.lookupBeforeRetry(usd('INV-1001'), { ...WAITS, lookupFirst: true });
+    expect(await findByReference(client, 'INV-1001')).toBeNull();
+    const outcome = await lookupBeforeRetry(client, usd('INV-1001'), { ...WAITS, lookupFirst: true });
     expect(outcome.status).toBe('created');
   });
 });
@@ -131,7 +132,7 @@ describe("the wallet listing's reference filter, where the client names its para
     const { client, wire, posts } = setup();
     const filtered = client.withOptions({ walletReferenceQuery: (reference) => ({ reference }) });
     mock.faults.dropAfterCommit('POST /payouts');
-    const outcome = await filtered.payouts.lookupBeforeRetry(usd('filter-1'), WAITS);
+    const outcome = await lookupBeforeRetry(filtered, usd('filter-1'), WAITS);
     expect(outcome).toMatchObject({ status: 'recovered', transaction: { external_reference: 'filter-1' } });
     expect(posts()).toBe(1);
     const reads = wire
@@ -145,7 +146,7 @@ describe("the wallet listing's reference filter, where the client names its para
     // A parameter the service ignores: every row comes back, none of them this payout.
     const ignored = client.withOptions({ walletReferenceQuery: () => ({ ref_typo: 'x' }) });
     mock.faults.next({ status: 503, match: 'POST /payouts' });
-    const outcome = await ignored.payouts.lookupBeforeRetry(usd('filter-2'), { ...WAITS, maxAttempts: 2 });
+    const outcome = await lookupBeforeRetry(ignored, usd('filter-2'), { ...WAITS, maxAttempts: 2 });
     expect(outcome).toMatchObject({ status: 'created', attempts: 2 });
     expect(posts()).toBe(2);
   });

@@ -12,6 +12,7 @@ import {
   RequestValidationError,
   type Transaction,
 } from '../../src/index.js';
+import { lookupBeforeRetry } from '../../src/payouts/index.js';
 import { createPaymentsMock, DEFAULT_API_KEY, FIXED_HISTORY_END } from '../../src/testing/index.js';
 import { settle, useFakeClock } from '../helpers/clock.js';
 import { BENEFICIARY } from '../helpers/fixtures.js';
@@ -57,7 +58,8 @@ describe('NGN: a cut connection after the 2xx', () => {
     const externalReference = 'inv-4711';
     mock.faults.bodyFault('cut', 'POST /payouts');
     const result = await settle(
-      client.payouts.lookupBeforeRetry(
+      lookupBeforeRetry(
+        client,
         { amount: '2500.00', currency: 'NGN', beneficiary: BENEFICIARY, remark, externalReference },
         { match: (tx) => tx.transaction_type === 'withdrawal' && tx.description === remark },
       ),
@@ -77,7 +79,7 @@ describe('a 429 storm on POST /payouts', () => {
   it('honours each Retry-After, then ends not_sent with the RateLimitError: nothing stored', async () => {
     const { client, posts } = counted();
     mock.faults.next({ status: 429, retryAfter: 30, times: 10, match: 'POST /payouts' });
-    const result = await settle(client.payouts.lookupBeforeRetry(usd('storm-1'), { visibilityWaits: [0] }));
+    const result = await settle(lookupBeforeRetry(client, usd('storm-1'), { visibilityWaits: [0] }));
     if (!result.ok) throw result.error;
     const outcome = result.value;
     expect(outcome).toMatchObject({ status: 'not_sent', externalReference: 'storm-1', attempts: 3 });
@@ -96,7 +98,7 @@ describe('a 429 storm on POST /payouts', () => {
   it('a Retry-After above the cap stops at once: not_sent after one POST, proven absent', async () => {
     const { client, posts } = counted();
     mock.faults.next({ status: 429, retryAfter: 3600, times: 10, match: 'POST /payouts' });
-    const result = await settle(client.payouts.lookupBeforeRetry(usd('storm-2'), { visibilityWaits: [0] }));
+    const result = await settle(lookupBeforeRetry(client, usd('storm-2'), { visibilityWaits: [0] }));
     if (!result.ok) throw result.error;
     expect(result.value).toMatchObject({ status: 'not_sent', attempts: 1, retryAfterMs: 3_600_000 });
     expect(posts()).toHaveLength(1);
@@ -107,14 +109,12 @@ describe('a 429 storm on POST /payouts', () => {
 describe('an option typo', () => {
   it('{ lookupfirst: true } is refused with a did-you-mean before anything is sent', async () => {
     const { client, seen } = counted();
-    const result = await settle(
-      client.payouts.lookupBeforeRetry(usd('typo-1'), { lookupfirst: true } as never),
-    );
+    const result = await settle(lookupBeforeRetry(client, usd('typo-1'), { lookupfirst: true } as never));
     expect(result.ok).toBe(false);
     const error = !result.ok ? result.error : undefined;
     expect(error).toBeInstanceOf(RequestValidationError);
     expect((error as Error).message).toBe(
-      'Unknown option lookupfirst for payouts.lookupBeforeRetry: did you mean lookupFirst?',
+      'Unknown option lookupfirst for lookupBeforeRetry: did you mean lookupFirst?',
     );
     expect(seen).toEqual([]);
   });
@@ -127,9 +127,7 @@ describe('not_sent only after the whole visibility schedule of the last attempt'
       .next({ status: 503, times: 2, match: 'POST /payouts' })
       .dropAfterCommit('POST /payouts')
       .listingLag(14);
-    const result = await settle(
-      client.payouts.lookupBeforeRetry(usd('late-1'), { visibilityWaits: [5, 5, 5] }),
-    );
+    const result = await settle(lookupBeforeRetry(client, usd('late-1'), { visibilityWaits: [5, 5, 5] }));
     if (!result.ok) throw result.error;
     expect(result.value).toMatchObject({ status: 'recovered', attempts: 3 });
     expect(posts()).toHaveLength(3);
@@ -141,7 +139,7 @@ describe('not_sent only after the whole visibility schedule of the last attempt'
     mock.settings.dedupeByReference = false;
     mock.faults.dropAfterCommit('POST /payouts').listingLag(60_000);
     const first = await settle(
-      client.payouts.lookupBeforeRetry(usd('late-2'), { visibilityWaits: [5], maxAttempts: 1 }),
+      lookupBeforeRetry(client, usd('late-2'), { visibilityWaits: [5], maxAttempts: 1 }),
     );
     if (!first.ok) throw first.error;
     expect(first.value).toMatchObject({ status: 'not_sent', attempts: 1 });
@@ -149,7 +147,7 @@ describe('not_sent only after the whole visibility schedule of the last attempt'
     // Later, as the docs say: the same reference, sent with lookupFirst.
     vi.advanceTimersByTime(60_000);
     const again = await settle(
-      client.payouts.lookupBeforeRetry(usd('late-2'), { visibilityWaits: [5], lookupFirst: true }),
+      lookupBeforeRetry(client, usd('late-2'), { visibilityWaits: [5], lookupFirst: true }),
     );
     if (!again.ok) throw again.error;
     expect(again.value).toMatchObject({ status: 'recovered', attempts: 0 });
@@ -161,7 +159,8 @@ describe('not_sent only after the whole visibility schedule of the last attempt'
     const { client, posts } = counted();
     mock.faults.bodyFault('cut', 'POST /payouts');
     const result = await settle(
-      client.payouts.lookupBeforeRetry(
+      lookupBeforeRetry(
+        client,
         { amount: '2500.00', currency: 'NGN', beneficiary: BENEFICIARY, externalReference: 'inv-4712' },
         { visibilityWaits: [0] },
       ),
@@ -179,7 +178,8 @@ describe('not_sent only after the whole visibility schedule of the last attempt'
     mock.faults.next({ status: 503, retryAfter: 1, times: 3, match: 'POST /payouts' });
     const remark = 'Invoice 4713';
     const result = await settle(
-      client.payouts.lookupBeforeRetry(
+      lookupBeforeRetry(
+        client,
         {
           amount: '2500.00',
           currency: 'NGN',
@@ -199,7 +199,7 @@ describe('not_sent only after the whole visibility schedule of the last attempt'
     const { client, posts } = counted();
     mock.faults.next({ status: 429, retryAfter: 30, times: 10, match: 'POST /payouts' });
     const result = await settle(
-      client.payouts.lookupBeforeRetry(usd('budget-1'), { visibilityWaits: [0], totalTimeout: 20_000 }),
+      lookupBeforeRetry(client, usd('budget-1'), { visibilityWaits: [0], totalTimeout: 20_000 }),
     );
     if (!result.ok) throw result.error;
     expect(result.value).toMatchObject({ status: 'not_sent', attempts: 1 });

@@ -8,6 +8,7 @@ import {
   PayoutOutcomeUnknownError,
   RequestValidationError,
 } from '../../src/index.js';
+import { findByReference, lookupBeforeRetry } from '../../src/payouts/index.js';
 import {
   BASE,
   fail,
@@ -87,7 +88,7 @@ afterEach(() => vi.useRealTimers());
 describe('payouts.lookupBeforeRetry', () => {
   it('returns created when the first POST succeeds', async () => {
     const service = payoutService(['none']);
-    const outcome = await settle(makeClient().payouts.lookupBeforeRetry(body));
+    const outcome = await settle(lookupBeforeRetry(makeClient(), body));
     expect(outcome).toMatchObject({
       ok: true,
       value: { status: 'created', attempts: 1, externalReference: 'inv-77' },
@@ -100,7 +101,7 @@ describe('payouts.lookupBeforeRetry', () => {
     const events: PayoutAttemptEvent['type'][] = [];
     const references = new Set<string>();
     const outcome = await settle(
-      makeClient().payouts.lookupBeforeRetry(body, {
+      lookupBeforeRetry(makeClient(), body, {
         onAttempt: (e) => events.push(e.type) && references.add(e.externalReference),
       }),
     );
@@ -116,7 +117,7 @@ describe('payouts.lookupBeforeRetry', () => {
 
   it('timeout after commit on a server that does not deduplicate: still one payout', async () => {
     const service = payoutService(['timeout-after-commit'], { dedupe: false });
-    const outcome = await settle(makeClient().payouts.lookupBeforeRetry(body, { timeout: 5000 }));
+    const outcome = await settle(lookupBeforeRetry(makeClient(), body, { timeout: 5000 }));
     expect(outcome).toMatchObject({ ok: true, value: { status: 'recovered' } });
     expect(service.payouts).toHaveLength(1);
   });
@@ -124,7 +125,7 @@ describe('payouts.lookupBeforeRetry', () => {
   it('503 before commit: a doubt; the lookup after the listing lag finds nothing, the second POST creates it', async () => {
     const service = payoutService(['error-before-commit', 'none']);
     const outcome = await settle(
-      makeClient().payouts.lookupBeforeRetry(body, { visibilityWaits: [100, 200], listingLagMs: 300 }),
+      lookupBeforeRetry(makeClient(), body, { visibilityWaits: [100, 200], listingLagMs: 300 }),
     );
     expect(outcome).toMatchObject({ ok: true, value: { status: 'created', attempts: 2 } });
     expect(service.payouts).toHaveLength(1);
@@ -136,7 +137,7 @@ describe('payouts.lookupBeforeRetry', () => {
     const service = payoutService(['drop-after-commit'], { lagMs: 3000, dedupe: false });
     const waits: number[] = [];
     const outcome = await settle(
-      makeClient().payouts.lookupBeforeRetry(body, {
+      lookupBeforeRetry(makeClient(), body, {
         visibilityWaits: [1000, 4000],
         onAttempt: (e) => e.type === 'lookup' && waits.push(e.waitedMs),
       }),
@@ -148,7 +149,7 @@ describe('payouts.lookupBeforeRetry', () => {
 
   it('a 400 is definite: thrown at once, no lookup, no retry', async () => {
     const service = payoutService(['bad-request']);
-    const outcome = await settle(makeClient().payouts.lookupBeforeRetry(body));
+    const outcome = await settle(lookupBeforeRetry(makeClient(), body));
     expect(outcome.ok).toBe(false);
     expect(!outcome.ok && outcome.error).toBeInstanceOf(BadRequestError);
     expect(service.posts()).toBe(1);
@@ -158,7 +159,7 @@ describe('payouts.lookupBeforeRetry', () => {
   it('attempts exhausted, each proven absent: not_sent with the last error and what happened, nothing stored', async () => {
     const service = payoutService(['error-before-commit', 'error-before-commit', 'error-before-commit']);
     const outcome = await settle(
-      makeClient().payouts.lookupBeforeRetry(body, { maxAttempts: 3, visibilityWaits: [10] }),
+      lookupBeforeRetry(makeClient(), body, { maxAttempts: 3, visibilityWaits: [10] }),
     );
     if (!outcome.ok) throw outcome.error;
     expect(outcome.value).toMatchObject({ status: 'not_sent', externalReference: 'inv-77', attempts: 3 });
@@ -182,7 +183,7 @@ describe('payouts.lookupBeforeRetry', () => {
       http.get(`${BASE}/transactions`, () => fail(500, 'listing down')),
     );
     const outcome = await settle(
-      makeClient({ maxRetries: 0 }).payouts.lookupBeforeRetry(body, { visibilityWaits: [10, 10] }),
+      lookupBeforeRetry(makeClient({ maxRetries: 0 }), body, { visibilityWaits: [10, 10] }),
     );
     expect(!outcome.ok && outcome.error).toBeInstanceOf(PayoutOutcomeUnknownError);
     expect(posts).toBe(1);
@@ -198,9 +199,7 @@ describe('payouts.lookupBeforeRetry', () => {
     );
     const found = transaction(9, { external_reference: 'inv-77' });
     const find = vi.fn(async () => found);
-    const outcome = await settle(
-      makeClient().payouts.lookupBeforeRetry(body, { find, visibilityWaits: [5] }),
-    );
+    const outcome = await settle(lookupBeforeRetry(makeClient(), body, { find, visibilityWaits: [5] }));
     expect(outcome).toMatchObject({ ok: true, value: { status: 'recovered', transaction: found } });
     expect(find).toHaveBeenCalledWith(expect.objectContaining({ externalReference: 'inv-77' }));
     expect(posts).toBe(1);
@@ -208,7 +207,7 @@ describe('payouts.lookupBeforeRetry', () => {
 
   it('requires the caller to persist an externalReference first', async () => {
     const { externalReference: _, ...noRef } = body;
-    const outcome = await settle(makeClient().payouts.lookupBeforeRetry(noRef as any));
+    const outcome = await settle(lookupBeforeRetry(makeClient(), noRef as any));
     expect(!outcome.ok && outcome.error).toBeInstanceOf(RequestValidationError);
     expect(!outcome.ok && (outcome.error as RequestValidationError).field).toBe('externalReference');
   });
@@ -233,7 +232,7 @@ describe('payouts.lookupBeforeRetry: when it must stop rather than send again', 
       ),
       http.get(`${BASE}/transactions`, emptyListing),
     );
-    const error = await unknownFrom(makeClient().payouts.lookupBeforeRetry(body, { visibilityWaits: [5] }));
+    const error = await unknownFrom(lookupBeforeRetry(makeClient(), body, { visibilityWaits: [5] }));
     expect(error.reason).toMatch(
       /^POST 2 was refused \(409 Duplicate externalReference\) after an earlier send was proven absent: the listing may lag past listingLagMs, and the payout was not found$/,
     );
@@ -249,9 +248,7 @@ describe('payouts.lookupBeforeRetry: when it must stop rather than send again', 
         return new Promise<Response>(() => {});
       }),
     );
-    const error = await unknownFrom(
-      makeClient().payouts.lookupBeforeRetry(body, { signal: controller.signal }),
-    );
+    const error = await unknownFrom(lookupBeforeRetry(makeClient(), body, { signal: controller.signal }));
     expect(error.reason).toMatch(/aborted after the payout was sent/);
   });
 
@@ -263,9 +260,7 @@ describe('payouts.lookupBeforeRetry: when it must stop rather than send again', 
         return HttpResponse.error();
       }),
     );
-    const outcome = await settle(
-      makeClient().payouts.lookupBeforeRetry(body, { signal: AbortSignal.abort() }),
-    );
+    const outcome = await settle(lookupBeforeRetry(makeClient(), body, { signal: AbortSignal.abort() }));
     expect(!outcome.ok && outcome.error).toBeInstanceOf(APIUserAbortError);
     expect(posts).toBe(0);
   });
@@ -286,7 +281,7 @@ describe('payouts.lookupBeforeRetry: when it must stop rather than send again', 
       }),
     );
     const error = await unknownFrom(
-      makeClient().payouts.lookupBeforeRetry(body, { visibilityWaits: [5], maxLookupPages: 2 }),
+      lookupBeforeRetry(makeClient(), body, { visibilityWaits: [5], maxLookupPages: 2 }),
     );
     expect(error.reason).toMatch(
       /the lookup was incomplete \(default listing: maxLookupPages \(2\) reached before /,
@@ -305,7 +300,7 @@ describe('payouts.lookupBeforeRetry: when it must stop rather than send again', 
         }),
       ),
     );
-    await unknownFrom(makeClient().payouts.lookupBeforeRetry(body, { visibilityWaits: [5] }));
+    await unknownFrom(lookupBeforeRetry(makeClient(), body, { visibilityWaits: [5] }));
   });
 
   it('a 2xx that cannot be read means the payout exists: never sent again', async () => {
@@ -317,7 +312,7 @@ describe('payouts.lookupBeforeRetry: when it must stop rather than send again', 
       }),
       http.get(`${BASE}/transactions`, emptyListing),
     );
-    const error = await unknownFrom(makeClient().payouts.lookupBeforeRetry(body, { visibilityWaits: [5] }));
+    const error = await unknownFrom(lookupBeforeRetry(makeClient(), body, { visibilityWaits: [5] }));
     expect(error.reason).toMatch(/accepted the payout \(2xx\)/);
     expect(posts).toBe(1);
   });
@@ -333,7 +328,7 @@ describe('payouts.lookupBeforeRetry: when it must stop rather than send again', 
         return emptyListing({ request });
       }),
     );
-    const outcome = await settle(makeClient().payouts.lookupBeforeRetry(body));
+    const outcome = await settle(lookupBeforeRetry(makeClient(), body));
     expect(!outcome.ok && (outcome.error as Error).message).toContain('Insufficient balance');
     expect(!outcome.ok && outcome.error).not.toBeInstanceOf(PayoutOutcomeUnknownError);
     expect(lookups).toBe(0);
@@ -351,14 +346,12 @@ describe('payouts.lookupBeforeRetry: when it must stop rather than send again', 
       http.get(`${BASE}/transactions`, emptyListing),
     );
     const ngn = { ...body, currency: 'NGN' };
-    const error = await unknownFrom(makeClient().payouts.lookupBeforeRetry(ngn, { visibilityWaits: [5] }));
+    const error = await unknownFrom(lookupBeforeRetry(makeClient(), ngn, { visibilityWaits: [5] }));
     expect(error.reason).toMatch(/lists NGN payouts under a reference it assigns/);
     expect(posts).toBe(1);
     const match = (tx: { external_reference?: string }, ref: string) => tx.external_reference === ref;
     posts = 0;
-    const outcome = await settle(
-      makeClient().payouts.lookupBeforeRetry(ngn, { visibilityWaits: [5], match }),
-    );
+    const outcome = await settle(lookupBeforeRetry(makeClient(), ngn, { visibilityWaits: [5], match }));
     expect(outcome).toMatchObject({ ok: true, value: { status: 'created', attempts: 2 } });
   });
 
@@ -371,14 +364,14 @@ describe('payouts.lookupBeforeRetry: when it must stop rather than send again', 
     // biome-ignore lint/suspicious/noSparseArray: a hole would otherwise become a wait of no length.
     [{ visibilityWaits: [, 1000] }, 'visibilityWaits'],
   ])('refuses %o before sending', async (options, field) => {
-    const outcome = await settle(makeClient().payouts.lookupBeforeRetry(body, options as never));
+    const outcome = await settle(lookupBeforeRetry(makeClient(), body, options as never));
     expect(!outcome.ok && (outcome.error as RequestValidationError).field).toBe(field);
   });
 
   it('takes null for maxAttempts, totalTimeout and visibilityWaits as their defaults, and sends once', async () => {
     const service = payoutService(['none']);
     const options = { maxAttempts: null, totalTimeout: null, visibilityWaits: null } as never;
-    const outcome = await settle(makeClient().payouts.lookupBeforeRetry(body, options));
+    const outcome = await settle(lookupBeforeRetry(makeClient(), body, options));
     expect(outcome).toMatchObject({ ok: true, value: { status: 'created', attempts: 1 } });
     expect(service.posts()).toBe(1);
   });
@@ -388,7 +381,7 @@ describe('payouts.lookupBeforeRetry: when it must stop rather than send again', 
     [{ maxLookupPages: null }, 'maxLookupPages'],
     [{ match: null }, 'match'],
   ])('refuses %o (no default applies to null) before sending', async (options, field) => {
-    const outcome = await settle(makeClient().payouts.lookupBeforeRetry(body, options as never));
+    const outcome = await settle(lookupBeforeRetry(makeClient(), body, options as never));
     expect(!outcome.ok && (outcome.error as RequestValidationError).field).toBe(field);
   });
 
@@ -400,7 +393,7 @@ describe('payouts.lookupBeforeRetry: when it must stop rather than send again', 
       maxLookupPages: 1.5,
       match: 'x',
     };
-    const outcome = await settle(makeClient().payouts.lookupBeforeRetry(body, options as never));
+    const outcome = await settle(lookupBeforeRetry(makeClient(), body, options as never));
     const fields =
       !outcome.ok && (outcome.error as RequestValidationError).issues.map((i) => i.path.join('.'));
     expect(fields).toEqual(['maxLookupPages', 'match', 'maxAttempts', 'totalTimeout', 'visibilityWaits']);
@@ -413,7 +406,7 @@ describe('payouts.lookupBeforeRetry: when it must stop rather than send again', 
     [{ maxLookupPages: 0 }, 'maxLookupPages'],
     [{ match: null }, 'match'],
   ])('findByReference refuses %o before sending', async (options, field) => {
-    const outcome = await settle(makeClient().payouts.findByReference('inv-77', options as never));
+    const outcome = await settle(findByReference(makeClient(), 'inv-77', options as never));
     expect(!outcome.ok && (outcome.error as RequestValidationError).field).toBe(field);
   });
 });
@@ -425,7 +418,7 @@ describe("payouts.lookupBeforeRetry: the caller's callbacks", () => {
     [{ lookupFirst: 'yes' }, 'lookupFirst'],
   ])('refuses %o before anything is sent', async (options, field) => {
     const service = payoutService(['none']);
-    const outcome = await settle(makeClient().payouts.lookupBeforeRetry(body, options as never));
+    const outcome = await settle(lookupBeforeRetry(makeClient(), body, options as never));
     expect(!outcome.ok && (outcome.error as RequestValidationError).field).toBe(field);
     expect(service.posts()).toBe(0);
   });
@@ -440,7 +433,7 @@ describe("payouts.lookupBeforeRetry: the caller's callbacks", () => {
     const onAttempt = () => {
       throw new Error('log sink down');
     };
-    const outcome = await settle(client.payouts.lookupBeforeRetry(body, { onAttempt }));
+    const outcome = await settle(lookupBeforeRetry(client, body, { onAttempt }));
     expect(outcome).toMatchObject({ ok: true, value: { status: 'created', attempts: 1 } });
     expect(service.posts()).toBe(1);
     expect(warnings.join('\n')).toContain('onAttempt threw (ignored): log sink down');

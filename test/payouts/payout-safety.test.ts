@@ -16,6 +16,7 @@ import {
   RequestValidationError,
   type Transaction,
 } from '../../src/index.js';
+import { findByReference, lookupBeforeRetry } from '../../src/payouts/index.js';
 import {
   createPaymentsMock,
   DEFAULT_API_KEY,
@@ -92,7 +93,7 @@ describe('a 2xx is a commitment', () => {
     for (const kind of ['cut', 'stall'] as const) {
       const { client, posts } = counted();
       mock.faults.bodyFault(kind);
-      const outcome = await client.payouts.lookupBeforeRetry(usd(`commit-${kind}`), { ...FAST, timeout: 50 });
+      const outcome = await lookupBeforeRetry(client, usd(`commit-${kind}`), { ...FAST, timeout: 50 });
       expect(outcome).toMatchObject({ status: 'recovered', attempts: 1 });
       expect(posts()).toBe(1);
       expect(stored(`commit-${kind}`)).toHaveLength(1);
@@ -103,7 +104,7 @@ describe('a 2xx is a commitment', () => {
   it('and if it cannot find it, the unknown outcome says the service accepted it', async () => {
     const { client, posts } = counted();
     mock.faults.bodyFault('cut').listingLag(60_000);
-    const error = await rejection(client.payouts.lookupBeforeRetry(usd('commit-lag'), FAST));
+    const error = await rejection(lookupBeforeRetry(client, usd('commit-lag'), FAST));
     expect(error).toBeInstanceOf(PayoutOutcomeUnknownError);
     expect((error as PayoutOutcomeUnknownError).reason).toMatch(/accepted the payout/);
     expect(posts()).toBe(1);
@@ -152,7 +153,7 @@ describe('a lookup is complete only at the declared end of every listing', () =>
     // The payout is stored and its connection dropped; 250 newer rows put it three queries down, and every
     // query that continues the walk answers no rows though its totalCount says there are some.
     mock.faults.dropAfterCommit('POST /payouts').pageFault('empty', 'GET /transactions', 100);
-    const error = await rejection(client.payouts.lookupBeforeRetry(usd('glitch-empty'), FAST));
+    const error = await rejection(lookupBeforeRetry(client, usd('glitch-empty'), FAST));
     expect(error).toBeInstanceOf(PayoutOutcomeUnknownError);
     expect((error as PayoutOutcomeUnknownError).reason).toMatch(
       /a page held 0 rows where the listing's counters promise \d+/,
@@ -165,7 +166,7 @@ describe('a lookup is complete only at the declared end of every listing', () =>
     fillListing(250);
     const { client, posts } = counted();
     mock.faults.dropAfterCommit('POST /payouts').pageFault('repeat', 'GET /transactions', 100);
-    const error = await rejection(client.payouts.lookupBeforeRetry(usd('glitch-repeat'), FAST));
+    const error = await rejection(lookupBeforeRetry(client, usd('glitch-repeat'), FAST));
     expect(error).toBeInstanceOf(PayoutOutcomeUnknownError);
     expect((error as PayoutOutcomeUnknownError).reason).toMatch(
       /outside the dates asked for|cannot advance|not newest first/,
@@ -178,7 +179,7 @@ describe('a lookup is complete only at the declared end of every listing', () =>
     fillListing(250);
     const { client, posts } = counted();
     await client.payouts.create(usd('deep-1'));
-    const found = await client.payouts.findByReference('deep-1');
+    const found = await findByReference(client, 'deep-1');
     expect(found?.external_reference).toBe('deep-1');
     expect(posts()).toBe(1);
   });
@@ -188,15 +189,15 @@ describe('findByReference and lookupFirst: resuming after a crash', () => {
   it('findByReference: the transaction, null on proof of absence, or PayoutLookupIncompleteError', async () => {
     const { client } = counted();
     await client.payouts.create(usd('ledger-1'));
-    expect((await client.payouts.findByReference('ledger-1'))?.external_reference).toBe('ledger-1');
-    expect(await client.payouts.findByReference('never-sent')).toBeNull();
+    expect((await findByReference(client, 'ledger-1'))?.external_reference).toBe('ledger-1');
+    expect(await findByReference(client, 'never-sent')).toBeNull();
     fillListing(250);
-    const error = await rejection(client.payouts.findByReference('never-sent', { maxLookupPages: 1 }));
+    const error = await rejection(findByReference(client, 'never-sent', { maxLookupPages: 1 }));
     expect(error).toBeInstanceOf(PayoutLookupIncompleteError);
     expect(error).toMatchObject({ externalReference: 'never-sent' });
     expect((error as PayoutLookupIncompleteError).reason).toMatch(/maxLookupPages \(1\) reached/);
     mock.faults.next({ match: 'GET /transactions', status: 503, times: 10 });
-    const down = await rejection(client.payouts.findByReference('never-sent', { since: new Date() }));
+    const down = await rejection(findByReference(client, 'never-sent', { since: new Date() }));
     expect(down).toBeInstanceOf(PayoutLookupIncompleteError);
     expect((down as Error).cause).toBeDefined();
   });
@@ -205,7 +206,7 @@ describe('findByReference and lookupFirst: resuming after a crash', () => {
     const before = counted();
     await before.client.payouts.create(usd('crash-1')); // the process dies right after this
     const after = counted();
-    const outcome = await after.client.payouts.lookupBeforeRetry(usd('crash-1'), {
+    const outcome = await lookupBeforeRetry(after.client, usd('crash-1'), {
       ...FAST,
       lookupFirst: true,
     });
@@ -216,7 +217,7 @@ describe('findByReference and lookupFirst: resuming after a crash', () => {
 
   it('lookupFirst: a payout never sent is sent once, after the lookups prove it absent', async () => {
     const { client, posts, seen } = counted();
-    const outcome = await client.payouts.lookupBeforeRetry(usd('crash-2'), { ...FAST, lookupFirst: true });
+    const outcome = await lookupBeforeRetry(client, usd('crash-2'), { ...FAST, lookupFirst: true });
     expect(outcome).toMatchObject({ status: 'created', attempts: 1 });
     expect(posts()).toBe(1);
     expect(seen.indexOf('POST /payouts')).toBeGreaterThan(seen.indexOf('GET /transactions'));
@@ -226,11 +227,12 @@ describe('findByReference and lookupFirst: resuming after a crash', () => {
     const { client, posts } = counted();
     fillListing(250);
     const incomplete = await rejection(
-      client.payouts.lookupBeforeRetry(usd('crash-3'), { ...FAST, lookupFirst: true, maxLookupPages: 1 }),
+      lookupBeforeRetry(client, usd('crash-3'), { ...FAST, lookupFirst: true, maxLookupPages: 1 }),
     );
     expect(incomplete).toBeInstanceOf(PayoutOutcomeUnknownError);
     const ngn = await rejection(
-      client.payouts.lookupBeforeRetry(
+      lookupBeforeRetry(
+        client,
         { ...usd('crash-4'), amount: '1000.00', currency: 'NGN' },
         {
           ...FAST,
@@ -254,10 +256,8 @@ describe('the reference goes out byte for byte', () => {
       const error = await rejection(client.payouts.create(usd(ref)));
       expect(error, JSON.stringify(ref)).toBeInstanceOf(RequestValidationError);
       expect((error as RequestValidationError).field).toBe('externalReference');
-      await expect(client.payouts.lookupBeforeRetry(usd(ref), FAST)).rejects.toBeInstanceOf(
-        RequestValidationError,
-      );
-      await expect(client.payouts.findByReference(ref)).rejects.toBeInstanceOf(RequestValidationError);
+      await expect(lookupBeforeRetry(client, usd(ref), FAST)).rejects.toBeInstanceOf(RequestValidationError);
+      await expect(findByReference(client, ref)).rejects.toBeInstanceOf(RequestValidationError);
     }
     expect(seen).toEqual([]);
     // Anything else is sent and stored exactly as given.
@@ -271,9 +271,7 @@ describe('nothing sent, nothing ambiguous', () => {
     const { client, seen } = counted();
     for (const name of ['Expect', 'Upgrade', 'Transfer-Encoding', 'Content-Length', 'Connection', 'Host']) {
       const headers = { [name]: name === 'Content-Length' ? '10' : 'x' };
-      const error = await rejection(
-        client.payouts.lookupBeforeRetry(usd(`hdr-${name}`), { ...FAST, headers }),
-      );
+      const error = await rejection(lookupBeforeRetry(client, usd(`hdr-${name}`), { ...FAST, headers }));
       expect(error, name).toBeInstanceOf(RequestValidationError);
       expect((error as RequestValidationError).field).toBe(name);
     }
@@ -296,7 +294,7 @@ describe('nothing sent, nothing ambiguous', () => {
 describe('PayoutOutcome is a discriminated union', () => {
   it('narrowing on status gives the payout or the transaction, never possibly undefined', async () => {
     const { client } = counted();
-    const outcome: PayoutOutcome = await client.payouts.lookupBeforeRetry(usd('union-1'), FAST);
+    const outcome: PayoutOutcome = await lookupBeforeRetry(client, usd('union-1'), FAST);
     if (outcome.status === 'created') {
       expectTypeOf(outcome.payout).toEqualTypeOf<Payout>();
       expect(outcome.payout.external_reference).toBe('union-1');

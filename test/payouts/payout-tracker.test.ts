@@ -3,6 +3,7 @@
  */
 import { afterEach, expect, it, vi } from 'vitest';
 import { PaymentsClient, type PayoutChange } from '../../src/index.js';
+import { payoutTracker } from '../../src/payouts/index.js';
 import { createPaymentsMock, DEFAULT_API_KEY } from '../../src/testing/index.js';
 import { BENEFICIARY } from '../helpers/fixtures.js';
 
@@ -46,7 +47,7 @@ it('a payout added once the tracker went idle still waits for the Retry-After th
   const { mock, client, listings, pay } = setup();
   const [a, c] = [await pay('idle-a'), await pay('idle-c')];
   mock.faults.next({ status: 429, retryAfter: 30, times: 3, match: 'GET /transactions' });
-  const tracker = client.payouts.tracker();
+  const tracker = payoutTracker(client);
   const stop = new AbortController();
   const first = drain(tracker.track('idle-a', { payout: a, signal: stop.signal }));
   // Three requests 30 s apart (the transport waits out two Retry-Afters), the third refused too: 30 s more asked.

@@ -14,6 +14,7 @@ import {
   remarkMatch,
   type Transaction,
 } from '../../src/index.js';
+import { payoutTracker, trackPayout, waitForFinal } from '../../src/payouts/index.js';
 import { type RoundSettings, readRound } from '../../src/payouts/tracking/tracker-round.js';
 import { createPaymentsMock, DEFAULT_API_KEY, type PaymentsMockOptions } from '../../src/testing/index.js';
 import { BENEFICIARY, rejection } from '../helpers/fixtures.js';
@@ -74,7 +75,7 @@ describe('client.payouts.track', () => {
     it(`follows a payout from processing to ${final}, and ends there`, async () => {
       const { mock, client, pay } = setup();
       const payout = await pay(`to-${final}`);
-      const run = collect(client.payouts.track(`to-${final}`, { payout }));
+      const run = collect(trackPayout(client, `to-${final}`, { payout }));
       await vi.advanceTimersByTimeAsync(10);
       expect(statuses(run.changes)).toEqual(['processing']);
       expect(run.changes[0]).toMatchObject({
@@ -95,7 +96,7 @@ describe('client.payouts.track', () => {
   it('waitForFinal resolves with the row of the first final status (a failed payout, out of the default listing)', async () => {
     const { mock, client, pay } = setup({ lifecycle: { completeAfterMs: 5 * MINUTE, failureShare: 1 } });
     const payout = await pay('fails-1');
-    const final = client.payouts.waitForFinal('fails-1', { payout });
+    const final = waitForFinal(client, 'fails-1', { payout });
     await vi.advanceTimersByTimeAsync(6 * MINUTE);
     const row: Transaction = await final;
     expect(row).toMatchObject({ id: payout.id, status: 'failed' });
@@ -107,7 +108,7 @@ describe('client.payouts.track', () => {
       lifecycle: { completeAfterMs: MINUTE, refundShare: 1, refundAfterMs: 30 * MINUTE },
     });
     const payout = await pay('late-refund');
-    const run = collect(client.payouts.track('late-refund', { payout, afterFinalMs: 2 * HOUR }));
+    const run = collect(trackPayout(client, 'late-refund', { payout, afterFinalMs: 2 * HOUR }));
     await vi.advanceTimersByTimeAsync(2 * MINUTE);
     expect(statuses(run.changes)).toEqual(['processing', 'completed']);
     expect(run.state.done).toBe(false);
@@ -123,7 +124,7 @@ describe('client.payouts.track', () => {
     const { mock, client, pay } = setup();
     const payout = await pay('backwards');
     mock.transactions.setStatus('backwards', 'sent');
-    const run = collect(client.payouts.track('backwards', { payout }));
+    const run = collect(trackPayout(client, 'backwards', { payout }));
     await vi.advanceTimersByTimeAsync(10);
     vi.setSystemTime(Date.now() + 1000);
     mock.transactions.setStatus('backwards', 'pending');
@@ -142,7 +143,7 @@ describe('client.payouts.track', () => {
       lifecycle: { completeAfterMs: MINUTE, uetrAfterMs: 3 * HOUR, imadShare: 1 },
     });
     const payout = await pay('wire-uetr');
-    const run = collect(client.payouts.track('wire-uetr', { payout, afterFinalMs: 6 * HOUR }));
+    const run = collect(trackPayout(client, 'wire-uetr', { payout, afterFinalMs: 6 * HOUR }));
     await vi.advanceTimersByTimeAsync(4 * HOUR);
     const uetr = run.changes.find((c) => c.kind === 'uetr');
     expect(uetr).toMatchObject({ status: 'completed', afterFinal: false });
@@ -159,7 +160,7 @@ describe('client.payouts.track', () => {
     const remark = 'Invoice 9001';
     await pay('ngn-remark', 'NGN', { remark });
     const unrecognised = await rejection(
-      client.payouts.waitForFinal('ngn-remark', { since: new Date(), currency: 'NGN' }),
+      waitForFinal(client, 'ngn-remark', { since: new Date(), currency: 'NGN' }),
     );
     expect(unrecognised).toBeInstanceOf(RequestValidationError);
     expect((unrecognised as RequestValidationError).field).toBe('match');
@@ -167,8 +168,8 @@ describe('client.payouts.track', () => {
     mock.transactions.setStatus('ngn-remark', 'completed');
     const match = remarkMatch({ remark, amount: 250, currency: 'NGN' });
     const both = Promise.all([
-      client.payouts.waitForFinal('ngn-id', { payout: byId }),
-      client.payouts.waitForFinal('ngn-remark', { since: new Date(), match, currency: 'NGN' }),
+      waitForFinal(client, 'ngn-id', { payout: byId }),
+      waitForFinal(client, 'ngn-remark', { since: new Date(), match, currency: 'NGN' }),
     ]);
     await vi.advanceTimersByTimeAsync(10);
     const [a, b] = await both;
@@ -179,21 +180,19 @@ describe('client.payouts.track', () => {
   it('gives up at totalTimeout with PayoutNotFinalError saying what it saw, and stops on abort', async () => {
     const { client, pay } = setup();
     const payout = await pay('slow');
-    const timeout = rejection(client.payouts.waitForFinal('slow', { payout, totalTimeout: 10 * MINUTE }));
+    const timeout = rejection(waitForFinal(client, 'slow', { payout, totalTimeout: 10 * MINUTE }));
     await vi.advanceTimersByTimeAsync(10 * MINUTE);
     const error = (await timeout) as PayoutNotFinalError;
     expect(error).toBeInstanceOf(PayoutNotFinalError);
     expect(error).toMatchObject({ externalReference: 'slow', status: 'processing' });
     expect(error.reason).toMatch(/totalTimeout reached; last seen processing/);
 
-    const never = rejection(
-      client.payouts.waitForFinal('never-sent', { since: new Date(), totalTimeout: MINUTE }),
-    );
+    const never = rejection(waitForFinal(client, 'never-sent', { since: new Date(), totalTimeout: MINUTE }));
     await vi.advanceTimersByTimeAsync(MINUTE);
     expect(((await never) as PayoutNotFinalError).reason).toMatch(/not seen in the listing since/);
 
     const stop = new AbortController();
-    const aborted = rejection(client.payouts.waitForFinal('slow', { payout, signal: stop.signal }));
+    const aborted = rejection(waitForFinal(client, 'slow', { payout, signal: stop.signal }));
     await vi.advanceTimersByTimeAsync(5_000);
     stop.abort();
     expect(await aborted).toBeInstanceOf(APIUserAbortError);
@@ -202,18 +201,18 @@ describe('client.payouts.track', () => {
   it('checks its options before any request: a reference, a window, a known option', async () => {
     const { client, listings } = setup();
     const cases: Array<[Promise<unknown>, string]> = [
-      [client.payouts.waitForFinal(' ref', { since: new Date() }), 'externalReference'],
-      [client.payouts.waitForFinal('ref'), 'since'],
-      [client.payouts.waitForFinal('ref', { since: new Date(), final: [] }), 'final'],
-      [client.payouts.waitForFinal('ref', { since: new Date(), poll: { minMs: -1 } }), 'poll.minMs'],
-      [client.payouts.waitForFinal('ref', { payout: { id: 'x' } as never }), 'payout'],
+      [waitForFinal(client, ' ref', { since: new Date() }), 'externalReference'],
+      [waitForFinal(client, 'ref'), 'since'],
+      [waitForFinal(client, 'ref', { since: new Date(), final: [] }), 'final'],
+      [waitForFinal(client, 'ref', { since: new Date(), poll: { minMs: -1 } }), 'poll.minMs'],
+      [waitForFinal(client, 'ref', { payout: { id: 'x' } as never }), 'payout'],
     ];
     for (const [promise, field] of cases) {
       const error = await rejection(promise);
       expect(error).toBeInstanceOf(RequestValidationError);
       expect((error as RequestValidationError).field).toBe(field);
     }
-    expect(() => client.payouts.track('ref', { sinse: new Date() } as never)).toThrow(/sinse.*since/);
+    expect(() => trackPayout(client, 'ref', { sinse: new Date() } as never)).toThrow(/sinse.*since/);
     expect(listings).toEqual([]);
   });
 
@@ -223,7 +222,7 @@ describe('client.payouts.track', () => {
     mock.transactions.setStatus('limited', 'completed');
     mock.faults.next({ status: 429, retryAfter: 30, times: 3, match: 'GET /transactions' });
     const rounds: Array<{ error?: unknown; nextInMs?: number }> = [];
-    const tracker = client.payouts.tracker({ onRound: (round) => rounds.push(round) });
+    const tracker = payoutTracker(client, { onRound: (round) => rounds.push(round) });
     const final = tracker.waitForFinal('limited', { payout });
     // The transport waits out each Retry-After (two retries), then the round fails with the third 429.
     await vi.advanceTimersByTimeAsync(60_010);
@@ -266,7 +265,7 @@ describe('one tracker for many payouts', () => {
     const refs = Array.from({ length: 40 }, (_, i) => `many-${i}`);
     const payouts: Array<Awaited<ReturnType<typeof pay>>> = [];
     for (const ref of refs) payouts.push(await pay(ref));
-    const tracker = client.payouts.tracker({ poll: { minMs: 1000, maxMs: 1000 } });
+    const tracker = payoutTracker(client, { poll: { minMs: 1000, maxMs: 1000 } });
     const runs = refs.map((ref, i) => collect(tracker.track(ref, { payout: payouts[i]! })));
     await vi.advanceTimersByTimeAsync(10);
     // default, failed: one page each, for 1 payout or 40.
@@ -291,7 +290,7 @@ describe('one tracker for many payouts', () => {
     const refs = Array.from({ length: 20 }, (_, i) => `joined-${i}`);
     const payouts: Array<Awaited<ReturnType<typeof pay>>> = [];
     for (const ref of refs) payouts.push(await pay(ref));
-    const tracker = client.payouts.tracker({ poll: { minMs: 30_000, maxMs: 60_000 } });
+    const tracker = payoutTracker(client, { poll: { minMs: 30_000, maxMs: 60_000 } });
     const runs: Array<ReturnType<typeof collect>> = [];
     // 20 payouts added 200 ms apart: the first starts a round at once (the tracker was idle), the others wait.
     for (const [i, ref] of refs.entries()) {
@@ -311,7 +310,7 @@ describe('one tracker for many payouts', () => {
   it('a payout added while the next round is far off brings it to minMs away, never before a Retry-After', async () => {
     const { mock, client, pay, listings } = setup();
     const [a, b, c] = [await pay('far-a'), await pay('far-b'), await pay('far-c')];
-    const tracker = client.payouts.tracker({ poll: { minMs: 30_000, maxMs: 600_000, factor: 10 } });
+    const tracker = payoutTracker(client, { poll: { minMs: 30_000, maxMs: 600_000, factor: 10 } });
     const runs = [collect(tracker.track('far-a', { payout: a }))];
     await vi.advanceTimersByTimeAsync(30_010); // the first round at once, the second (no change) 30 s later
     expect(listings).toHaveLength(4);
@@ -325,7 +324,7 @@ describe('one tracker for many payouts', () => {
     tracker.close();
     // A round that failed on a 429 asking 30 s: a payout added then waits for it all the same, not minMs (2 s).
     mock.faults.next({ status: 429, retryAfter: 30, times: 3, match: 'GET /transactions' });
-    const limited = client.payouts.tracker();
+    const limited = payoutTracker(client);
     runs.push(collect(limited.track('far-a', { payout: a })));
     await vi.advanceTimersByTimeAsync(60_010); // three requests, 30 s apart, the last one refused too
     expect(listings).toHaveLength(9);
@@ -343,7 +342,7 @@ describe('one tracker for many payouts', () => {
     const { mock, client, pay, listings } = setup({
       lifecycle: { completeAfterMs: MINUTE, refundShare: 1, refundAfterMs: MINUTE },
     });
-    const tracker = client.payouts.tracker({ poll: { minMs: 10 * MINUTE, maxMs: 10 * MINUTE } });
+    const tracker = payoutTracker(client, { poll: { minMs: 10 * MINUTE, maxMs: 10 * MINUTE } });
     const observed: PayoutChange[] = [];
     // A webhook handler that loses the refund's delivery.
     mock.onTransactionChange((tx) => {
@@ -364,7 +363,7 @@ describe('one tracker for many payouts', () => {
 
   it('duplicate and out-of-order observations change nothing', async () => {
     const { mock, client, pay } = setup();
-    const tracker = client.payouts.tracker({ poll: { minMs: HOUR, maxMs: HOUR } });
+    const tracker = payoutTracker(client, { poll: { minMs: HOUR, maxMs: HOUR } });
     const payout = await pay('ooo');
     const run = collect(tracker.track('ooo', { payout }));
     await vi.advanceTimersByTimeAsync(10);
@@ -402,7 +401,7 @@ describe('one tracker for many payouts', () => {
     }
     const payout = await pay('deep');
     const rounds: Array<{ complete: boolean; reason?: string; changes: number }> = [];
-    const tracker = client.payouts.tracker({ onRound: (round) => rounds.push(round) });
+    const tracker = payoutTracker(client, { onRound: (round) => rounds.push(round) });
     const run = collect(tracker.track('deep', { payout }));
     mock.faults.pageFault('empty', 'GET /transactions');
     await vi.advanceTimersByTimeAsync(10);
@@ -435,7 +434,7 @@ it('a round reads the default listing, then failed: a payout that fails between 
       return response;
     },
   });
-  const tracker = client.payouts.tracker({ poll: { minMs: HOUR, maxMs: HOUR } });
+  const tracker = payoutTracker(client, { poll: { minMs: HOUR, maxMs: HOUR } });
   const run = collect(tracker.track('fails-between', { payout }));
   await vi.advanceTimersByTimeAsync(10);
   expect(searches.map((s) => new URLSearchParams(s).get('status'))).toEqual([null, 'failed']);

@@ -5,6 +5,7 @@
  */
 import { afterEach, expect, it, vi } from 'vitest';
 import { PaymentsClient, type PayoutChange, type TrackingRound, type Transaction } from '../../src/index.js';
+import { payoutTracker, trackPayout } from '../../src/payouts/index.js';
 import { createPaymentsMock, DEFAULT_API_KEY, type PaymentsMock } from '../../src/testing/index.js';
 import { BENEFICIARY } from '../helpers/fixtures.js';
 
@@ -66,7 +67,7 @@ it('reports completed when its row is stamped 2 s before the processing row alre
   await vi.advanceTimersByTimeAsync(5_000);
   mock.transactions.setStatus('skewed-hosts', 'processing');
   const processingAt = stored(mock, payout.id).updated_at;
-  const run = collect(client.payouts.track('skewed-hosts', { payout, totalTimeout: 10 * MINUTE }));
+  const run = collect(trackPayout(client, 'skewed-hosts', { payout, totalTimeout: 10 * MINUTE }));
   await vi.advanceTimersByTimeAsync(10);
   expect(run.changes.map((c) => c.status)).toEqual(['processing']);
   // Another host of the service completes it, its clock 2 s behind the first one's.
@@ -87,7 +88,7 @@ it('reports completed when its row is stamped 2 s before the processing row alre
 it('keeps a final status against a later row that is not final, and warns once', async () => {
   const { mock, client, pay, warnings } = setup();
   const payout = await pay('stays-final');
-  const tracker = client.payouts.tracker();
+  const tracker = payoutTracker(client);
   const run = collect(tracker.track('stays-final', { payout, afterFinalMs: 10 * MINUTE }));
   await vi.advanceTimersByTimeAsync(1_000);
   const completed = mock.transactions.setStatus('stays-final', 'completed') as Transaction;
@@ -110,7 +111,7 @@ it('a payout followed by a clock 3 minutes off leaves the round reading every pa
   const byAnswer = await pay('by-answer');
   await pay('by-time');
   const rounds: TrackingRound[] = [];
-  const tracker = client.payouts.tracker({ onRound: (r) => rounds.push(r) });
+  const tracker = payoutTracker(client, { onRound: (r) => rounds.push(r) });
   const a = collect(tracker.track('by-answer', { payout: byAnswer }));
   const b = collect(tracker.track('by-time', { since: new Date() }));
   await vi.advanceTimersByTimeAsync(10);
@@ -131,7 +132,7 @@ it('a payout followed by a clock 10 minutes ahead is found by widening its windo
   const byAnswer = await pay('answered');
   await pay('ahead');
   const rounds: TrackingRound[] = [];
-  const tracker = client.payouts.tracker({ onRound: (r) => rounds.push(r) });
+  const tracker = payoutTracker(client, { onRound: (r) => rounds.push(r) });
   const a = collect(tracker.track('answered', { payout: byAnswer }));
   const b = collect(tracker.track('ahead', { since: new Date() }));
   await vi.advanceTimersByTimeAsync(10);
@@ -150,7 +151,7 @@ it('answers without a Date header leave a doubt on the payout followed by time a
   const { mock, client, pay } = setup({ dateHeader: false });
   const byAnswer = await pay('dated-by-answer');
   const rounds: TrackingRound[] = [];
-  const tracker = client.payouts.tracker({ onRound: (r) => rounds.push(r) });
+  const tracker = payoutTracker(client, { onRound: (r) => rounds.push(r) });
   const a = collect(tracker.track('dated-by-answer', { payout: byAnswer }));
   // Sent by a process that died before its answer: not listed (yet), followed by when it was sent.
   const b = collect(tracker.track('never-listed', { since: new Date(), totalTimeout: 30_000 }));

@@ -6,6 +6,7 @@
  */
 import { afterEach, expect, it, vi } from 'vitest';
 import { PaymentsClient, PayoutNotFinalError } from '../../src/index.js';
+import { trackPayout, waitForFinal } from '../../src/payouts/index.js';
 import { DEFAULT_TRACK_TOTAL_TIMEOUT_MS } from '../../src/payouts/tracking/tracker-settings.js';
 import { createPaymentsMock, DEFAULT_API_KEY } from '../../src/testing/index.js';
 import { BENEFICIARY, rejection } from '../helpers/fixtures.js';
@@ -43,7 +44,7 @@ it('waitForFinal of an NGN payout asked for by its own reference alone gives up 
     externalReference: 'ngn-by-reference',
     remark: 'Invoice 4242',
   });
-  const waiting = rejection(client.payouts.waitForFinal('ngn-by-reference', { since: new Date() }));
+  const waiting = rejection(waitForFinal(client, 'ngn-by-reference', { since: new Date() }));
   await vi.advanceTimersByTimeAsync(DEFAULT_TRACK_TOTAL_TIMEOUT_MS);
   const error = (await waiting) as PayoutNotFinalError;
   expect(DEFAULT_TRACK_TOTAL_TIMEOUT_MS).toBe(30 * MINUTE);
@@ -67,14 +68,14 @@ it('a payout given with its currency, or found, is not given the hint; totalTime
     beneficiary: BENEFICIARY,
     externalReference: 'usd-slow',
   });
-  const slow = rejection(client.payouts.waitForFinal('usd-slow', { payout: usd, totalTimeout: MINUTE }));
+  const slow = rejection(waitForFinal(client, 'usd-slow', { payout: usd, totalTimeout: MINUTE }));
   await vi.advanceTimersByTimeAsync(MINUTE);
   const error = (await slow) as PayoutNotFinalError;
   expect(error.status).toBe('processing');
   expect(error.reason).not.toMatch(/NGN/);
 
   const stop = new AbortController();
-  const unbounded = client.payouts.track('usd-slow', { payout: usd, totalTimeout: 0, signal: stop.signal });
+  const unbounded = trackPayout(client, 'usd-slow', { payout: usd, totalTimeout: 0, signal: stop.signal });
   const iterator = unbounded[Symbol.asyncIterator]();
   const first = iterator.next();
   await vi.advanceTimersByTimeAsync(10);

@@ -15,6 +15,7 @@ import {
   type PayerNameDocumentInput,
   RequestValidationError,
 } from '../../src/index.js';
+import { createPayerNameWithDocuments } from '../../src/uploads/index.js';
 import { payerName, rejection, valid } from '../helpers/payer-names.js';
 import { BASE, fail, makeClient, ok, useServer } from '../helpers/server.js';
 
@@ -69,7 +70,7 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-describe('payerNames.create with documents', () => {
+describe('createPayerNameWithDocuments (payments-service-sdk/uploads)', () => {
   it('streams five 10 MB documents (paths, Buffer, Blob, stream) that arrive intact, labels in place', async () => {
     const sources = [1, 2, 3, 4, 5].map((seed) => bytes(MB10, seed));
     const paths = [join(dir, 'licence.pdf'), join(dir, 'scan.JPG'), join(dir, 'stream.png')];
@@ -86,7 +87,7 @@ describe('payerNames.create with documents', () => {
       { file: createReadStream(paths[2]!), fileName: 'utility.png', size: MB10, description: 'Utility bill' },
     ];
     const received = receive();
-    const result = await makeClient().payerNames.create({ ...valid, documents });
+    const result = await createPayerNameWithDocuments(makeClient(), { ...valid, documents });
 
     expect(result.id).toBe(payerName().id);
     expect(received).toHaveLength(1);
@@ -120,7 +121,7 @@ describe('payerNames.create with documents', () => {
     const backing = bytes(300_000, 9);
     const view = backing.subarray(12_345, 12_345 + 200_000);
     const received = receive();
-    await makeClient().payerNames.create({
+    await createPayerNameWithDocuments(makeClient(), {
       ...valid,
       documents: [{ file: view, contentType: 'application/pdf' }],
     });
@@ -133,7 +134,10 @@ describe('payerNames.create with documents', () => {
   it('takes the name and type of a File, and a label beside it', async () => {
     const received = receive();
     const file = new File([bytes(500, 8)], 'passport.jpeg');
-    await makeClient().payerNames.create({ ...valid, documents: [{ file, description: 'Passport' }] });
+    await createPayerNameWithDocuments(makeClient(), {
+      ...valid,
+      documents: [{ file, description: 'Passport' }],
+    });
     expect(received[0]!.files).toEqual([
       { name: 'passport.jpeg', type: 'image/jpeg', size: 500, sha: sha256(bytes(500, 8)) },
     ]);
@@ -143,7 +147,7 @@ describe('payerNames.create with documents', () => {
   it('is sent once: a 503 is not retried, since the body cannot be replayed', async () => {
     const received = receive(() => fail(503, 'Service Unavailable', {}, { 'retry-after': '0' }));
     const error = await rejection(
-      makeClient({ maxRetries: 3 }).payerNames.create({
+      createPayerNameWithDocuments(makeClient({ maxRetries: 3 }), {
         ...valid,
         documents: [{ file: bytes(1000, 3), fileName: 'a.pdf' }],
       }),
@@ -179,14 +183,17 @@ describe('payerNames.create with documents', () => {
       server.use(http.all(`http://127.0.0.1:${port}/*`, () => passthrough()));
       const client = makeClient({ baseUrl: `http://127.0.0.1:${port}` });
       const stream = Readable.from([bytes(1000, 4), bytes(1000, 5)]);
-      await client.payerNames.create({
+      await createPayerNameWithDocuments(client, {
         ...valid,
         documents: [{ file: stream, fileName: 'a.pdf', size: 2000 }],
       });
       expect(lengths[0]).toBe(lengths[1]);
       const short = Readable.from([bytes(1000, 4)]);
       const error = await rejection(
-        client.payerNames.create({ ...valid, documents: [{ file: short, fileName: 'a.pdf', size: 2000 }] }),
+        createPayerNameWithDocuments(client, {
+          ...valid,
+          documents: [{ file: short, fileName: 'a.pdf', size: 2000 }],
+        }),
       );
       expect(error).toBeInstanceOf(APIConnectionError);
       expect((error as Error).message).toContain('1000 bytes, declared 2000');
@@ -194,6 +201,35 @@ describe('payerNames.create with documents', () => {
       loopback.closeAllConnections();
       await new Promise((resolve) => loopback.close(resolve));
     }
+  });
+
+  it('payerNames.create refuses documents before sending, pointing at the uploads entry', async () => {
+    // No handler: a request would fail the test. JSON cannot carry a file, and the core never loads the encoder.
+    const error = await rejection(
+      makeClient().payerNames.create({ ...valid, documents: [Buffer.from('%PDF')] } as never),
+    );
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect((error as RequestValidationError).issues).toEqual([
+      {
+        path: ['documents'],
+        message: expect.stringContaining(
+          "createPayerNameWithDocuments(client, body) from 'payments-service-sdk/uploads'",
+        ),
+      },
+    ]);
+  });
+
+  it('payerNames.create and createPayerNameWithDocuments send an empty documents list as JSON', async () => {
+    const types: (string | null)[] = [];
+    server.use(
+      http.post(`${BASE}/payer-names`, ({ request }) => {
+        types.push(request.headers.get('content-type'));
+        return ok(payerName(), 201);
+      }),
+    );
+    await makeClient().payerNames.create({ ...valid, documents: [] } as never);
+    await createPayerNameWithDocuments(makeClient(), { ...valid, documents: [] });
+    expect(types).toEqual(['application/json', 'application/json']);
   });
 
   it('sends JSON when the documents list is empty', async () => {
@@ -204,7 +240,7 @@ describe('payerNames.create with documents', () => {
         return ok(payerName(), 201);
       }),
     );
-    await makeClient().payerNames.create({ ...valid, metadata: { a: 1 }, documents: [] });
+    await createPayerNameWithDocuments(makeClient(), { ...valid, metadata: { a: 1 }, documents: [] });
     expect(type).toBe('application/json');
   });
 
@@ -275,7 +311,7 @@ describe('payerNames.create with documents', () => {
     ['not a list', 'documents', 'must be an array', 'a.pdf' as never],
   ])('refuses %s before sending, naming %s', async (_name, field, message, documents) => {
     const received = receive();
-    const error = await rejection(makeClient().payerNames.create({ ...valid, documents }));
+    const error = await rejection(createPayerNameWithDocuments(makeClient(), { ...valid, documents }));
     expect(error).toBeInstanceOf(RequestValidationError);
     expect((error as RequestValidationError).field).toBe(field);
     expect((error as RequestValidationError).message).toContain(message);
@@ -285,7 +321,7 @@ describe('payerNames.create with documents', () => {
   it('refuses metadata with documents, pointing at payerNames.update', async () => {
     const received = receive();
     const error = await rejection(
-      makeClient().payerNames.create({
+      createPayerNameWithDocuments(makeClient(), {
         ...valid,
         metadata: { crm: 'c-1' },
         documents: [{ file: bytes(10, 1), fileName: 'a.pdf' }],

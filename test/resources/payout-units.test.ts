@@ -11,6 +11,7 @@ import {
   toMajorUnits,
 } from '../../src/index.js';
 import { createPayoutOutbox, memoryOutboxStore } from '../../src/outbox/index.js';
+import { lookupBeforeRetry } from '../../src/payouts/index.js';
 import { BENEFICIARY, clientFor, rejection, useMock } from '../helpers/mock.js';
 
 const { mock, requests } = useMock();
@@ -145,7 +146,7 @@ describe("a major amount carries exactly its currency's digits", () => {
   it('lookupBeforeRetry, payouts.check and the outbox refuse the slip too, sending and recording nothing', async () => {
     const body = { amount: '250000', currency: 'NGN', beneficiary, externalReference: 'kobo-1' } as never;
     for (const lookupFirst of [false, true]) {
-      await refused(clientFor(mock).payouts.lookupBeforeRetry(body, { lookupFirst }));
+      await refused(lookupBeforeRetry(clientFor(mock), body, { lookupFirst }));
     }
     expect(() => clientFor(mock).payouts.check(body)).toThrow(/exactly 2 decimals in NGN/);
     const outbox = createPayoutOutbox({ client: clientFor(mock), store: memoryOutboxStore() });
@@ -235,10 +236,7 @@ describe('payoutLimits', () => {
   it('lookupBeforeRetry: refused before any lookup or POST, lookupFirst included', async () => {
     for (const lookupFirst of [false, true]) {
       const error = await refused(
-        limited().payouts.lookupBeforeRetry(
-          { ...usd('20000.00'), externalReference: 'cap-1' },
-          { lookupFirst },
-        ),
+        lookupBeforeRetry(limited(), { ...usd('20000.00'), externalReference: 'cap-1' }, { lookupFirst }),
       );
       expect(error.message).toContain('20000.00 USD is over the payout ceiling of 10000.00 USD');
     }

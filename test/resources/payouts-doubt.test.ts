@@ -36,7 +36,7 @@ const body: PayoutCreateParams = {
   remark: 'Invoice 42',
   externalReference: 'inv-42',
 };
-const RESUME = 'client.payouts.lookupBeforeRetry(body, { lookupFirst: true })';
+const RESUME = 'lookupBeforeRetry(client, body, { lookupFirst: true })';
 
 /** The error `create` rejected with, checked to be the doubt every ambiguous answer is. */
 function doubt(error: unknown): PayoutMayHaveMovedError {

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { PaymentsClient, PayoutOutcomeUnknownError, type Transaction } from '../../src/index.js';
+import { findByReference, lookupBeforeRetry } from '../../src/payouts/index.js';
 import { DEFAULT_API_KEY } from '../../src/testing/index.js';
 import { BENEFICIARY, rejection } from '../helpers/fixtures.js';
 import { call, useMocks } from '../helpers/mocks.js';
@@ -110,21 +111,19 @@ describe('how a merchant recognises an NGN payout: match', () => {
 
   it('a dropped NGN payout without match is never sent again: PayoutOutcomeUnknownError, one payout', async () => {
     main.faults.dropAfterCommit('POST /payouts');
-    const error = await rejection(client().payouts.lookupBeforeRetry(body, { visibilityWaits: [0] }));
+    const error = await rejection(lookupBeforeRetry(client(), body, { visibilityWaits: [0] }));
     expect(error).toBeInstanceOf(PayoutOutcomeUnknownError);
     expect(main.account().transactions.filter((t) => t.row.description === body.remark)).toHaveLength(1);
   });
 
   it("with match it is recovered, carrying the service's reference", async () => {
     main.faults.dropAfterCommit('POST /payouts');
-    const outcome = await client().payouts.lookupBeforeRetry(body, { visibilityWaits: [0], match: byRemark });
+    const outcome = await lookupBeforeRetry(client(), body, { visibilityWaits: [0], match: byRemark });
     expect(outcome.status).toBe('recovered');
     if (outcome.status !== 'recovered') return;
     expect(outcome.transaction.description).toBe(body.remark);
     expect(outcome.transaction.external_reference).not.toBe('inv-1005');
-    expect(await client().payouts.findByReference('inv-1005', { match: byRemark })).toEqual(
-      outcome.transaction,
-    );
+    expect(await findByReference(client(), 'inv-1005', { match: byRemark })).toEqual(outcome.transaction);
     expect(main.account().transactions.filter((t) => t.row.description === body.remark)).toHaveLength(1);
   });
 });

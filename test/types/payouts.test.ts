@@ -12,6 +12,7 @@ import type {
 } from '../../src/index.js';
 import { toMajorUnits } from '../../src/index.js';
 import type { PayoutOutbox } from '../../src/outbox/index.js';
+import { lookupBeforeRetry } from '../../src/payouts/index.js';
 
 /** The checks below are for the compiler: vitest runs this file too, so calls on the declared values never run. */
 const compileOnly = (_check: () => unknown) => {};
@@ -62,7 +63,7 @@ describe('1. the unit of a payout amount is checked', () => {
       const externalReference = 'inv-1';
       const minorAsMajor = { amount: 1000, currency: 'USD', beneficiary, externalReference };
       // @ts-expect-error minor units as `amount`
-      await client.payouts.lookupBeforeRetry(minorAsMajor);
+      await lookupBeforeRetry(client, minorAsMajor);
       // @ts-expect-error a response amount as `amount`
       client.payouts.check({ amount: payout.amount, currency: 'USD', beneficiary });
       // @ts-expect-error minor units as `amount`
@@ -72,7 +73,7 @@ describe('1. the unit of a payout amount is checked', () => {
       // @ts-expect-error both forms
       await outbox.enqueue({ amount: '10.00', amountMinor: 1000, currency: 'USD', beneficiary });
       await outbox.enqueue({ amountMinor: payout.destination_amount, currency: 'USD', beneficiary });
-      await client.payouts.lookupBeforeRetry({
+      await lookupBeforeRetry(client, {
         amount: '10.00',
         currency: 'USD',
         beneficiary,
@@ -159,7 +160,7 @@ describe("6. a major amount carries its currency's digits, and the total deducte
       await client.payouts.create({ amount: '2500.00', currency: 'XAF', beneficiary });
       // @ts-expect-error the outbox takes the same form
       await outbox.enqueue({ amount: '250000', currency: 'NGN', beneficiary });
-      await client.payouts.lookupBeforeRetry({
+      await lookupBeforeRetry(client, {
         // @ts-expect-error and lookupBeforeRetry
         amount: '2500',
         currency: 'NGN',

@@ -10,6 +10,7 @@ import {
 } from 'payments-service-sdk/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PaymentsClient, PayoutLookupIncompleteError } from '../../../src/index.js';
+import { findByReference } from '../../../src/payouts/index.js';
 import { CANARY_KEY, connect, data, envFor, type Session, stateFile, timePasses } from './helpers.js';
 
 const BENEFICIARY = {
@@ -91,7 +92,7 @@ describe('find_payout_by_reference answers "found: false" where the SDK cannot p
       remark: 'Invoice 900',
       externalReference: 'ngn-elsewhere',
     });
-    const bySdk = await client.payouts.findByReference('ngn-elsewhere').catch((e: unknown) => e);
+    const bySdk = await findByReference(client, 'ngn-elsewhere').catch((e: unknown) => e);
     expect(bySdk).toBeInstanceOf(PayoutLookupIncompleteError);
     const session = await start();
     const answer = await session.call('find_payout_by_reference', { externalReference: 'ngn-elsewhere' });
@@ -108,9 +109,7 @@ describe('find_payout_by_reference answers "found: false" where the SDK cannot p
       external_reference: undefined,
       description: 'Payout',
     });
-    const bySdk = await sdk()
-      .payouts.findByReference('usd-unlisted', { currency: 'USD' })
-      .catch((e: unknown) => e);
+    const bySdk = await findByReference(sdk(), 'usd-unlisted', { currency: 'USD' }).catch((e: unknown) => e);
     expect(bySdk).toBeInstanceOf(PayoutLookupIncompleteError);
     const session = await start();
     const answer = await session.call('find_payout_by_reference', { externalReference: 'usd-unlisted' });

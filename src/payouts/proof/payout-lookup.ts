@@ -51,7 +51,7 @@ export interface SearchOptions {
   maxLookupPages?: number;
 }
 
-/** Options of `payouts.findByReference`. */
+/** Options of `findByReference`. */
 export interface FindByReferenceOptions
   extends SearchOptions,
     Pick<RequestOptions, 'signal' | 'timeout' | 'headers'> {

@@ -58,7 +58,7 @@ export class PayoutTracker {
   #last: TrackingRound | undefined;
 
   /**
-   * Only `client.payouts.tracker()` makes one (through `InternalPayoutTracker`), so the constructor is private.
+   * Only `payoutTracker(client)` makes one (through `InternalPayoutTracker`), so the constructor is private.
    * Options are checked here: a bad one is a `RequestValidationError` naming it.
    */
   private constructor(deps: TrackerDeps, options: PayoutTrackerOptions = {}) {
@@ -287,7 +287,7 @@ export class PayoutTracker {
 }
 
 /**
- * `PayoutTracker` as `client.payouts.tracker()` builds it. The class's constructor is private, so the published
+ * `PayoutTracker` as `payoutTracker(client)` builds it. The class's constructor is private, so the published
  * types offer no way to make a tracker without a client; this alias is not exported from the package.
  */
 export const InternalPayoutTracker = PayoutTracker as unknown as new (

@@ -43,7 +43,7 @@ export interface TrackingRound {
   nextInMs?: number;
 }
 
-/** Options of a tracker (`client.payouts.tracker()`), shared by every payout it follows. */
+/** Options of a tracker (`payoutTracker(client)`), shared by every payout it follows. */
 export interface PayoutTrackerOptions {
   /** Statuses that end tracking. Default `completed`, `failed`, `rejected`, `cancelled`, `refunded`. */
   final?: readonly string[];
@@ -91,7 +91,7 @@ export interface TrackOptions {
   totalTimeout?: number;
 }
 
-/** Options of `client.payouts.track` and `waitForFinal`: one payout's, and its own tracker's. */
+/** Options of `trackPayout` and `waitForFinal`: one payout's, and its own tracker's. */
 export interface TrackPayoutOptions extends TrackOptions, Omit<PayoutTrackerOptions, 'final'> {}
 
 export const TRACKER_OPTION_KEYS = optionKeys<PayoutTrackerOptions>()([
@@ -101,13 +101,16 @@ export const TRACK_OPTION_KEYS = optionKeys<TrackOptions>()([
   'payout since currency match final afterFinalMs signal totalTimeout',
 ]);
 
-/** The options of `client.payouts.track` and `waitForFinal`, as its tracker's and its track's. */
-export function splitTrackOptions(given: TrackPayoutOptions): [PayoutTrackerOptions, TrackOptions] {
+/** The options of `trackPayout` and `waitForFinal`, as its tracker's and its track's. */
+export function splitTrackOptions(
+  given: TrackPayoutOptions,
+  what: 'trackPayout' | 'waitForFinal',
+): [PayoutTrackerOptions, TrackOptions] {
   const options = ownData(given);
   refuseUnknownKeys(
     options,
     [...TRACK_OPTION_KEYS, ...TRACKER_OPTION_KEYS.filter((k) => k !== 'final')],
-    'payouts.track',
+    what,
   );
   const tracking: Record<string, unknown> = {};
   const track: Record<string, unknown> = {};

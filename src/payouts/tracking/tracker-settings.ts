@@ -69,7 +69,7 @@ const TrackSchema = z.looseObject({
 
 /** The tracker's options, checked, with their defaults. */
 export function trackerSettings(given: PayoutTrackerOptions = {}) {
-  refuseUnknownKeys(given, TRACKER_OPTION_KEYS, 'payouts.tracker');
+  refuseUnknownKeys(given, TRACKER_OPTION_KEYS, 'payoutTracker');
   parseRequest(TrackerSchema, given);
   const minMs = given.poll?.minMs ?? 2000;
   const maxMs = given.poll?.maxMs ?? Math.max(60_000, minMs);

@@ -1,5 +1,6 @@
 import { type PaymentsClient, type PayoutMatch, remarkKey, remarkMatch } from 'payments-service-sdk';
 import type { PayoutRecord } from 'payments-service-sdk/outbox';
+import { findByReference } from 'payments-service-sdk/payouts';
 import * as z from 'zod';
 import { accountId, READ_ONLY, registerTool, type ToolContext } from '../context.js';
 import { result, transactionOut } from '../format.js';
@@ -110,7 +111,7 @@ export function registerFindPayout(ctx: ToolContext): void {
       const identity = (await recorded(ctx, id, ref, client)) ?? {
         match: payoutMatch(ref, (c) => client.payouts.assignsReference(c), currency),
       };
-      const found = await client.payouts.findByReference(ref, {
+      const found = await findByReference(client, ref, {
         ...identity,
         ...(from ? { since: from } : {}),
       });

@@ -1,13 +1,14 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { PayoutNotFinalError, RequestValidationError, type Transaction } from 'payments-service-sdk';
 import type { PayoutRecord } from 'payments-service-sdk/outbox';
+import { trackPayout } from 'payments-service-sdk/payouts';
 import * as z from 'zod';
 import { accountId, type CallExtra, READ_ONLY, registerTool, type ToolContext } from '../context.js';
 import { result, transactionOut } from '../format.js';
 import { identityOf, recordOf } from './find-payout.js';
 
 /**
- * `track_payout`: follows a payout `send_payout` recorded, read-only, with the SDK's tracker (`payouts.track`),
+ * `track_payout`: follows a payout `send_payout` recorded, read-only, with the SDK's tracker (`trackPayout`),
  * until the listing shows a final status, and for at most `PAYMENTS_MCP_TRACK_WAIT_MS`: an agent waits on the
  * call, and a host ends a call of its own accord (many after 60 s).
  */
@@ -39,7 +40,7 @@ async function follow(
   const answered = record.payout ?? record.transaction;
   const how = answered ? { payout: answered } : { since: record.createdAt, ...identityOf(record) };
   const seen: Seen = { final: false };
-  const changes = ctx.client(id).payouts.track(record.reference, {
+  const changes = trackPayout(ctx.client(id), record.reference, {
     ...how,
     totalTimeout: bound,
     // Asked to wait for the UETR, it goes on after the final status until the wait is over.

@@ -1,15 +1,53 @@
+import type { APIPromise } from '../core/api-promise.js';
 import { type FieldIssue, RequestValidationError } from '../core/error.js';
 import { isRecord } from '../core/values.js';
+import type { RequestOptions } from '../internal/config.js';
+import type {
+  PayerName,
+  PayerNameCreateParams,
+  PayerNameDocumentInput,
+} from '../resources/payer-name-types.js';
+import { PayerNameSchema } from '../resources/payer-name-types.js';
+import { pipelineOf } from '../resources/resource.js';
+import { encodeMultipart, preparePart, type UploadInput, type UploadPart } from '../resources/uploads.js';
 import { DOCUMENT_POLICY, PayerNameCreateSchema } from '../rules/payer-name.js';
-import { parseRequest } from '../rules/schema.js';
-import type { PayerNameDocumentInput } from './payer-name-types.js';
-import { encodeMultipart, preparePart, type UploadInput, type UploadPart } from './uploads.js';
+import { fieldIssues, parseRequest } from '../rules/schema.js';
 
 /**
- * A payer name created with documents: the files checked and streamed as `multipart/form-data`. Loaded by
- * `payerNames.create` on the first call with documents, so a plain call never loads the multipart encoder
- * (issue 34).
+ * POST /payer-names with documents: submits a payer name for review (201, status `pending_review`; in sandbox
+ * it is `active` at once), the files checked and sent as a streamed `multipart/form-data`, once and never
+ * retried. `metadata` cannot ride along (set it afterwards with `payerNames.update`). Everything is checked
+ * before anything is sent. With no documents it sends JSON, as `payerNames.create` does.
+ *
+ * ```ts
+ * import { createPayerNameWithDocuments } from 'payments-service-sdk/uploads';
+ * const name = await createPayerNameWithDocuments(client, { ...fields, documents: ['./cac.pdf'] });
+ * ```
  */
+export function createPayerNameWithDocuments(
+  client: { readonly payerNames: object },
+  body: PayerNameCreateParams,
+  options?: RequestOptions,
+): APIPromise<PayerName> {
+  const api = pipelineOf(client?.payerNames, 'createPayerNameWithDocuments');
+  return api.call(async () => {
+    const { documents, ...fields } = isRecord(body) ? body : ({} as PayerNameCreateParams);
+    const input = isRecord(body) ? fields : body;
+    const call = { method: 'POST', path: '/payer-names', schema: PayerNameSchema, options } as const;
+    if (documents === undefined || (Array.isArray(documents) && documents.length === 0)) {
+      return { ...call, body: parseRequest(PayerNameCreateSchema, input) };
+    }
+    const issues = fieldIssues(PayerNameCreateSchema, input);
+    if (fields.metadata !== undefined) {
+      issues.push({
+        path: ['metadata'],
+        message:
+          'cannot be sent with documents (multipart); create first, then set it with payerNames.update',
+      });
+    }
+    return { ...call, stream: await multipartBody(input, documents, issues) };
+  }, 'payerNames.create');
+}
 
 type DescribedDocument = UploadInput & { description?: unknown };
 
@@ -39,7 +77,7 @@ function prepareDocuments(documents: PayerNameDocumentInput[]) {
  * The multipart body of a create with `documents`, or a `RequestValidationError` naming every problem:
  * `issues` (those of the fields, found by the caller) and those of each document.
  */
-export async function multipartBody(input: unknown, documents: unknown, issues: FieldIssue[]) {
+async function multipartBody(input: unknown, documents: unknown, issues: FieldIssue[]) {
   const prepared = Array.isArray(documents)
     ? await prepareDocuments(documents)
     : [{ issues: [{ path: ['documents'], message: 'must be an array of files' }] }];

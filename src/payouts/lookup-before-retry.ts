@@ -1,0 +1,102 @@
+import { invalid } from '../core/error.js';
+import { ownData } from '../core/own.js';
+import { refuseUnknownKeys } from '../core/unknown-option.js';
+import { type CallContext, count, traceCall } from '../internal/channels.js';
+import type { RequestOptions } from '../internal/config.js';
+import { checksBeneficiary } from '../rules/beneficiary-check.js';
+import type { CurrencyCode } from '../rules/currency-codes.js';
+import type { PayoutCreateParams, PayoutWire } from '../rules/payout.js';
+import { portSearchDeps } from './find.js';
+import { isRefusal } from './payout-answers.js';
+import {
+  LOOKUP_BEFORE_RETRY_OPTION_KEYS,
+  type LookupBeforeRetryOptions,
+  refuseUntil,
+} from './payout-options.js';
+import { type PayoutOutcome, PayoutOutcomeUnknownError } from './payout-outcome.js';
+import { recoverPayout } from './payout-recovery.js';
+import { judgeAnswer } from './payout-send.js';
+import { type PaymentsClientLike, type PayoutPort, payoutPort } from './port.js';
+import type { ProofWindow } from './proof/listing-proof.js';
+import { searchFor } from './proof/payout-lookup.js';
+
+/**
+ * Sends a payout so that money moves at most once. On an ambiguous failure (no response, timeout, 408,
+ * 429, 5xx, an unreadable 2xx) it looks for the payout by `externalReference` in the transaction listing
+ * before trying again. Throws `PayoutOutcomeUnknownError` if it still cannot tell.
+ *
+ * ```ts
+ * import { lookupBeforeRetry } from 'payments-service-sdk/payouts';
+ * const outcome = await lookupBeforeRetry(client, { ...body, externalReference: saved.reference });
+ * ```
+ */
+export async function lookupBeforeRetry<C extends string = CurrencyCode, A extends string = string>(
+  client: PaymentsClientLike,
+  body: PayoutCreateParams<C, A> & { externalReference: string },
+  given: LookupBeforeRetryOptions = {},
+): Promise<PayoutOutcome> {
+  return traceCall('payouts.lookupBeforeRetry', async (context) => {
+    const port = payoutPort(client, 'lookupBeforeRetry');
+    const options = ownData(given);
+    refuseUntil(options);
+    // First of all: a typo such as `lookupfirst` would send the payout without looking (a second payout).
+    refuseUnknownKeys(options, LOOKUP_BEFORE_RETRY_OPTION_KEYS, 'lookupBeforeRetry');
+    const checked = port.check(body, { digits: options.digits });
+    checksBeneficiary(options.verifyBeneficiary, false); // a bad value is refused before anything is sent
+    if (!checked.externalReference) {
+      const message = 'is required: create one with createExternalReference() and persist it before sending';
+      throw invalid(['externalReference'], message);
+    }
+    if (context) context.externalReference = checked.externalReference;
+    const payout = { ...checked, externalReference: checked.externalReference };
+    try {
+      const warn = (message: string) => port.api.logger.log('warn', message);
+      const { signal, timeout, headers, verifyBeneficiary: on } = options;
+      const verify = () => port.checkBeneficiary(checked, on, { signal, timeout, headers });
+      const steps = { post: poster(port, options.digits), search: searcher(port, context, options, checked) };
+      const outcome = await recoverPayout({ ...steps, warn, verify }, payout, options);
+      if (context) Object.assign(context, { outcome: outcome.status, attempts: outcome.attempts });
+      return outcome;
+    } catch (error) {
+      if (context && error instanceof PayoutOutcomeUnknownError) {
+        Object.assign(context, { outcome: 'unknown', attempts: error.attempts });
+      }
+      // The one refusal recoverPayout rethrows is the first POST's: the service said no, nothing moved.
+      if (context && isRefusal(error)) Object.assign(context, { outcome: 'refused', attempts: 1 });
+      throw error;
+    }
+  });
+}
+
+/** One POST /payouts, as `create` sends it, its answer judged: another payout's details are the spec's repeat. */
+function poster(port: PayoutPort, digits: number | undefined) {
+  return async (body: PayoutWire, options: RequestOptions) => {
+    const { data, response } = await port.api.call(port.post(body, options), 'payouts.create').withResponse();
+    const assigned = port.assignsReference(body.currency);
+    const wrong = judgeAnswer(data, { body, assigned, abortedBefore: false, digits }, port.api);
+    if (wrong) throw wrong;
+    return { payout: data, requestId: response.requestId };
+  };
+}
+
+/** Each listing search, a `payouts.lookup` call of its own; its pages count on the payout's context. */
+function searcher(
+  port: PayoutPort,
+  context: CallContext | undefined,
+  options: LookupBeforeRetryOptions,
+  checked: PayoutWire,
+) {
+  const searchOptions = { ...options, currency: checked.currency, payout: checked };
+  return (ref: string, window: ProofWindow) =>
+    traceCall(
+      'payouts.lookup',
+      async (lookup) => {
+        count(context, 'lookups');
+        const pages = () => count(context, 'pages');
+        const result = await searchFor(portSearchDeps(port), ref, window, searchOptions, pages);
+        if (lookup) lookup.found = Boolean(result.found);
+        return result;
+      },
+      { externalReference: ref },
+    );
+}
