@@ -55,19 +55,20 @@ const CPU = { warmup: 300, blocks: 120, perBlock: 25 };
 const WALK = { pageSize: 100, rounds: 2, pagesPerTurn: 10, sampleEveryPages: 50 };
 const signedMb = (mb) => `${mb >= 0 ? '+' : ''}${mb.toFixed(2)} MB`;
 const asRatio = (n) => `${n.toFixed(2)}x`;
-// Issue #34: CPU at most 0.95x openai-node's (SDK / openai-node), walk at least 0.85x fetch, start-up at most
-// 1.5x fetch, an app bundle (PaymentsClient + one call) at most 33.5 kB gzipped (stripe-node's) and the whole
-// core entry at most 36 kB; upload peak RSS growth under 32 MB (issue #16).
+// Issue 41: CPU at most 1.0x openai-node's (SDK / openai-node; 0.95x the aim), walk at least 0.85x fetch,
+// start-up at most 1.6x fetch, an app (PaymentsClient + one call) bundled as one file at most 36 kB gzipped
+// (stripe-node's 33.5 kB the aim) and the whole core entry as one file at most 40 kB; the outbox at least 0.7x raw
+// payouts.create with 1 worker and 0.5x with 16; upload peak RSS growth under 32 MB (issue 16).
 const TARGETS = {
-  cpuVsOpenai: 0.95,
+  cpuVsOpenai: 1.0,
   walk: 0.85,
   heapMb: 16,
-  startup: 1.5,
-  sizeKb: 36,
-  appKb: 33.5,
+  startup: 1.6,
+  sizeKb: 40,
+  appKb: 36,
   uploadMb: 32,
   outboxHeapMb: 4,
-  outboxVsRaw: 0.7,
+  outboxVsRaw: { 1: 0.7, 16: 0.5 },
   outboxRoundTrips: 3,
 };
 
@@ -304,8 +305,12 @@ async function walk(client, origin) {
 
 // 5 ───────────────────────────────────────────────────────────────────────────────────────────────────────
 async function sizes() {
-  const { whole, app } = await measureSizes();
+  const { whole, app, wholeOneFile, appOneFile } = await measureSizes();
   console.log('  esbuild bundle, esm, minified, platform neutral (browser conditions), gzip -9');
+  console.log("  as one file (esbuild's default: a lazy import is inlined), where the targets are:");
+  console.log(`  (a) whole SDK with its dependencies:       ${kB(wholeOneFile.gzipped)} gzipped`);
+  console.log(`  (b) app importing PaymentsClient, 1 call:  ${kB(appOneFile.gzipped)} gzipped`);
+  console.log('  split as a bundler that splits chunks builds it (the entry chunk):');
   console.log(
     `  (a) whole SDK with its dependencies:       ${kB(whole.gzipped)} gzipped (${kB(whole.minified)} minified)`,
   );
@@ -314,9 +319,9 @@ async function sizes() {
   );
   console.log(
     `  loaded on first use, beside (a) and (b): ${whole.lazy.chunks} lazy chunks, ${kB(whole.lazy.gzipped)} gzipped ` +
-      '(payout recovery and lookup, the multipart upload)',
+      '(what payouts.create needs after its checks; recovery, tracking and uploads are entries of their own)',
   );
-  if (whole.gzipped > TARGETS.sizeKb * 1000) {
+  if (wholeOneFile.gzipped > TARGETS.sizeKb * 1000) {
     const { packages, inputs, modules } = await breakdown(whole);
     console.log(
       `  over ${TARGETS.sizeKb} kB; gzipped bytes each package adds to (a), minified bytes in brackets:`,
@@ -328,7 +333,12 @@ async function sizes() {
     console.log("  the SDK's own largest modules (bundled from src/):");
     for (const m of modules) console.log(`    ${kB(m.bytes).padStart(8)}  ${m.path}`);
   }
-  return { wholeKb: whole.gzipped / 1000, appKb: app.gzipped / 1000 };
+  return {
+    wholeKb: wholeOneFile.gzipped / 1000,
+    appKb: appOneFile.gzipped / 1000,
+    wholeSplitKb: whole.gzipped / 1000,
+    appSplitKb: app.gzipped / 1000,
+  };
 }
 
 async function main() {
@@ -380,8 +390,8 @@ function outboxRows(outbox) {
       [
         `outbox on ${name} vs raw, 1/4/16`,
         `${[1, 4, 16].map((c) => fmt(rates[c], 0)).join(' / ')}/s = ${ratios.map(asRatio).join(' / ')}`,
-        `>= ${asRatio(TARGETS.outboxVsRaw)} each`,
-        ratios.every((r) => r >= TARGETS.outboxVsRaw),
+        `>= ${asRatio(TARGETS.outboxVsRaw[1])} / - / ${asRatio(TARGETS.outboxVsRaw[16])}`,
+        ratios[0] >= TARGETS.outboxVsRaw[1] && ratios[2] >= TARGETS.outboxVsRaw[16],
       ],
       [
         `outbox on ${name}, DB round trips/payout`,
@@ -430,14 +440,14 @@ function summary({ cpu, walk, upload, startup, size, tracing, outbox, proof, tra
       undefined,
     ],
     [
-      'gzip, whole SDK + deps',
-      `${fmt(size.wholeKb)} kB`,
+      'gzip, whole core entry + deps, one file',
+      `${fmt(size.wholeKb)} kB (split: ${fmt(size.wholeSplitKb)} kB)`,
       `<= ${TARGETS.sizeKb} kB`,
       size.wholeKb <= TARGETS.sizeKb,
     ],
     [
-      'gzip, app (PaymentsClient)',
-      `${fmt(size.appKb)} kB`,
+      'gzip, app (PaymentsClient), one file',
+      `${fmt(size.appKb)} kB (split: ${fmt(size.appSplitKb)} kB)`,
       `<= ${TARGETS.appKb} kB`,
       size.appKb <= TARGETS.appKb,
     ],

@@ -40,7 +40,7 @@ function startServer() {
 }
 
 const payout = (i) => ({
-  amount: String(100 + (i % 900)),
+  amount: `${100 + (i % 900)}.00`, // NGN and USD carry exactly two decimals (issue 38)
   currency: i % 2 ? 'USD' : 'NGN',
   beneficiary: BENEFICIARY,
 });

@@ -138,8 +138,26 @@ type Issues = { issues: z.core.$ZodRawIssue[] };
 const issue = (ctx: Issues, path: string, message: string, input: unknown) =>
   ctx.issues.push({ code: 'custom', path: [path], message, input });
 
+/**
+ * `build(digits)`, built once per `digits`: building a body schema took about a tenth of a `create`'s CPU, and the
+ * outbox checked a body at enqueue and at each send (paired A/B in docs/performance.md). A `digits` no currency
+ * has is refused elsewhere; its schema is built and not kept, so a caller cannot grow the cache.
+ */
+function perDigits<S>(build: (digits: number | undefined) => S): (digits?: number) => S {
+  const kept = new Map<number | undefined, S>();
+  return (digits) => {
+    if (digits !== undefined && !(Number.isInteger(digits) && digits >= 0 && digits <= 18))
+      return build(digits);
+    const schema = kept.get(digits) ?? build(digits);
+    kept.set(digits, schema);
+    return schema;
+  };
+}
+
 /** The body schema; `digits` overrides the currency's minor-unit digits (for USDC/USDT, which the spec leaves open). */
-export function payoutBodySchema(digits?: number) {
+export const payoutBodySchema = perDigits(buildBodySchema);
+
+function buildBodySchema(digits: number | undefined) {
   return strictObject(requestShape).check(
     z.superRefine(
       (body, ctx) => {
@@ -226,7 +244,7 @@ export function toWire(body: RequestInput, digits?: number): { wire: PayoutWire;
 
 // The wire form: `amount` a JSON number in major units, as the spec states it.
 const WIRE_FIELDS = Object.keys(fieldsShape).concat('amount');
-const wireSchema = (digits?: number) =>
+const wireSchema = perDigits((digits) =>
   strictObject({ amount: z.number('must be a number'), ...fieldsShape }).check(
     z.superRefine(
       (body, ctx) => {
@@ -241,7 +259,8 @@ const wireSchema = (digits?: number) =>
       },
       { when: () => true },
     ),
-  );
+  ),
+);
 
 /**
  * Every problem with a payout body as it arrives on the wire (fields the spec does not name at the top level,
