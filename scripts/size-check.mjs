@@ -186,6 +186,8 @@ async function strayModules() {
   const source = ENTRIES.app.code.replace(JSON.stringify(DIST), JSON.stringify(SOURCE));
   const noCompiler = fileURLToPath(new URL('../src/rules/no-compiler.ts', import.meta.url));
   const result = await esbuild.build({
+    // Input paths relative to the repository, wherever the script is run from.
+    absWorkingDir: ROOT,
     stdin: { contents: source, resolveDir: ROOT, sourcefile: 'entry.mjs', loader: 'js' },
     bundle: true,
     write: false,

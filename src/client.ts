@@ -79,7 +79,7 @@ export class PaymentsClient {
   readonly transactions: Transactions;
   /** GET /wallet/supported-currencies, /wallet/wallets, /wallet/transactions. */
   readonly wallet: Wallet;
-  /** POST /payouts, with `lookupBeforeRetry`. */
+  /** POST /payouts (`create`, `check`, `verify`); recovery and tracking are `payments-service-sdk/payouts`. */
   readonly payouts: Payouts;
   /** /beneficiaries. */
   readonly beneficiaries: Beneficiaries;

@@ -1,4 +1,5 @@
 import { PaymentsClient } from '../index.js';
+import { type PayoutPort, providePayoutPort } from '../payouts/port.js';
 import type { PayoutOutboxClient } from './options.js';
 import { createPayoutOutbox, type PayoutOutbox } from './outbox.js';
 import { type PostgresQueryable, postgresOutboxStore } from './postgres.js';
@@ -28,6 +29,13 @@ const READ_ONLY = {
 } as unknown as PayoutOutboxClient;
 
 /**
+ * The payout port of a client that never sends (`READ_ONLY`, and `enqueue`'s records-only one): the outbox takes
+ * only a client with a port, and here every use of it refuses. A command of this kind never looks a payout up.
+ */
+const REFUSING_PORT = new Proxy({} as PayoutPort, { get: () => refuse('look payouts up') });
+providePayoutPort(READ_ONLY.payouts, REFUSING_PORT);
+
+/**
  * The client a command that reads or sends to the service uses, from the environment: PAYMENTS_API_KEY,
  * PAYMENTS_BASE_URL, PAYMENTS_SERVICE_ASSIGNED_CURRENCIES (your client's `serviceAssignedCurrencies`, comma
  * separated) and PAYMENTS_LOG. `recordOnly` (enqueue): nothing is sent, so a key is not required; the payouts
@@ -54,14 +62,13 @@ export function serviceClient(env: NodeJS.ProcessEnv, command: string, recordOnl
   if (!recordOnly) return client;
   // Records only: the client checks; it never sends or reads.
   const { payouts } = client;
-  return {
-    payouts: {
-      check: payouts.check.bind(payouts),
-      assignsReference: payouts.assignsReference.bind(payouts),
-      create: READ_ONLY.payouts.create,
-    },
-    transactions: READ_ONLY.transactions,
-  } as unknown as PaymentsClient;
+  const checking = {
+    check: payouts.check.bind(payouts),
+    assignsReference: payouts.assignsReference.bind(payouts),
+    create: READ_ONLY.payouts.create,
+  };
+  providePayoutPort(checking, REFUSING_PORT);
+  return { payouts: checking, transactions: READ_ONLY.transactions } as unknown as PaymentsClient;
 }
 
 /** What a command opened: the outbox, and how to close its database. */

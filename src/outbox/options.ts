@@ -1,6 +1,7 @@
 import { optionKeys } from '../core/option-keys.js';
 import { refuseUnknownKeys } from '../core/unknown-option.js';
 import { DEFAULT_FINAL_STATUSES, type PaymentsClient, RequestValidationError } from '../index.js';
+import { hasPayoutPort } from '../payouts/port.js';
 import type { OutboxChange, PayoutOutboxStore, PayoutRecord, PayoutState } from './types.js';
 
 /**
@@ -205,6 +206,13 @@ export function resolveOptions<Tx>(options: PayoutOutboxOptions<Tx>) {
   }
   if (typeof options.client.payouts.check !== 'function') {
     const message = 'must be a PaymentsClient: payouts.check, which enqueue checks a body with, is missing';
+    throw new RequestValidationError([{ path: ['client'], message }]);
+  }
+  // Refused here, before anything is recorded: else the first payout in doubt would fail its every lookup.
+  if (!hasPayoutPort(options.client)) {
+    const message =
+      'must be a PaymentsClient of this copy of payments-service-sdk (one from require() beside an outbox from ' +
+      'import is another copy): the outbox looks its payouts up through it';
     throw new RequestValidationError([{ path: ['client'], message }]);
   }
   const tracking = trackingOf(options.tracking);

@@ -6,7 +6,7 @@ import { BeneficiaryVerificationError, type BeneficiaryVerificationFacts } from 
 
 /**
  * `verifyBeneficiary`: the name check before money leaves, one implementation for every payout path (`create`,
- * `lookupBeforeRetry`, `verify`, the outbox's `enqueue`, the MCP server). Loaded with payout recovery, lazily.
+ * `lookupBeforeRetry`, `verify`, the outbox's `enqueue`, the MCP server). Loaded lazily, with what `create` needs after its checks (`send.ts`).
  */
 
 type Failed = { request: 'GET /banks' | 'POST /lookup'; problem: string };

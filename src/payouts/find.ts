@@ -70,7 +70,7 @@ export async function findByReference(
 ): Promise<Transaction | null> {
   return traceCall('payouts.findByReference', async (context) => {
     const deps = portSearchDeps(payoutPort(client, 'findByReference'));
-    const result = await searchOnce(deps, externalReference, given, context);
+    const result = await searchOnce('findByReference', deps, externalReference, given, context);
     if (result.found) return result.found;
     if (result.complete) return null;
     const cause = result.error === undefined ? {} : { cause: result.error };
@@ -90,7 +90,7 @@ export async function searchByReference(
 ): Promise<SearchResult> {
   return traceCall('payouts.lookup', async (context) => {
     const deps = portSearchDeps(payoutPort(client, 'searchByReference'));
-    return searchOnce(deps, externalReference, given, context);
+    return searchOnce('searchByReference', deps, externalReference, given, context);
   });
 }
 
@@ -99,13 +99,14 @@ export async function searchByReference(
  * then the listings read. A request that fails is reported (`complete: false`), not thrown.
  */
 async function searchOnce(
+  what: 'findByReference' | 'searchByReference',
   deps: SearchDeps,
   ref: string,
   given: FindByReferenceOptions,
   context: CallContext | undefined,
 ): Promise<SearchResult> {
   const options = ownData(given);
-  refuseUnknownKeys(options, FIND_BY_REFERENCE_OPTION_KEYS, 'findByReference');
+  refuseUnknownKeys(options, FIND_BY_REFERENCE_OPTION_KEYS, what);
   const problem = referenceIssue(ref);
   if (problem) throw invalid(['externalReference'], problem);
   parseRequest(SearchOptionsSchema, options);

@@ -91,7 +91,7 @@ export class PayoutLookupIncompleteError extends PaymentsError {
  * refusal (a 4xx but 408 and 429): no answer, a timeout, the caller's abort once it was sent, 408, 429, any 5xx,
  * or a 2xx whose body could not be read. The service may have made the payout. It is a
  * `PayoutOutcomeUnknownError`, so one catch serves `create` and `lookupBeforeRetry`; the message says how to
- * resume (`lookupBeforeRetry(body, { lookupFirst: true })`), and `cause` is the error of the POST.
+ * resume (`lookupBeforeRetry(client, body, { lookupFirst: true })`), and `cause` is the error of the POST.
  */
 export class PayoutMayHaveMovedError extends PayoutOutcomeUnknownError {
   static {

@@ -50,6 +50,11 @@ export function providePayoutPort(payouts: object, port: PayoutPort): void {
   ports.set(payouts, port);
 }
 
+/** Whether `client` is a `PaymentsClient` of this copy of the SDK, which the payout functions can reach. */
+export function hasPayoutPort(client: unknown): boolean {
+  return ports.has((client as { payouts?: object } | null)?.payouts ?? {});
+}
+
 /**
  * The port of `client`'s payouts: a `TypeError` naming `what` for anything that is not a `PaymentsClient` of this
  * copy of the SDK (a second copy, e.g. one loaded by `require` beside one loaded by `import`, is refused too).

@@ -312,6 +312,18 @@ describe('payout outbox', () => {
     );
   });
 
+  it('takes only a client its lookups can reach: a look-alike with check and create is refused at once', () => {
+    const { client, store } = setup();
+    // What a client of another copy of the SDK (require() beside import) or a hand-made double looks like: it would
+    // enqueue and POST, then fail every lookup of its first payout in doubt. Refused before anything is recorded.
+    const { check, create, assignsReference } = client.payouts;
+    const payouts = { check: check.bind(client.payouts), create, assignsReference };
+    const lookalike = { payouts, transactions: client.transactions };
+    expect(() => createPayoutOutbox({ client: lookalike as never, store })).toThrow(
+      /client: must be a PaymentsClient of this copy of payments-service-sdk/,
+    );
+  });
+
   it('settles many payouts with a bounded number of owners working at once', async () => {
     const { mock, outbox, posts } = setup();
     const references = [];

@@ -62,6 +62,17 @@ describe('the payouts and uploads entries take a PaymentsClient first, and nothi
     });
   }
 
+  it('an unknown option names the function it was given to', async () => {
+    const client = makeClient();
+    for (const [name, call] of [
+      ['findByReference', () => findByReference(client, 'e-1', { Since: new Date() } as never)],
+      ['searchByReference', () => searchByReference(client, 'e-1', { Since: new Date() } as never)],
+    ] as const) {
+      const error = await failure(call);
+      expect((error as Error).message).toBe(`Unknown option Since for ${name}: did you mean since?`);
+    }
+  });
+
   it('a derived client (forAccount, withOptions) is a client', () => {
     const client = new PaymentsClient({ apiKey: 'sk_x', baseUrl: 'https://payments.test' });
     const tenant = client.forAccount('3f1c2a4e-8b7d-4c6a-9e0f-1a2b3c4d5e6f');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { payoutBodySchema, payoutWireIssues } from '../../src/rules/payout.js';
+import { PayoutCreateSchema, payoutBodySchema, payoutWireIssues } from '../../src/rules/payout.js';
 import { fieldIssues } from '../../src/rules/schema.js';
 import { BENEFICIARY } from '../helpers/fixtures.js';
 
@@ -18,6 +18,13 @@ describe('a payout body schema is built once per digits, and each keeps its own 
     expect(fieldIssues(payoutBodySchema(2), usdc('10.123456')).map((i) => i.path)).toEqual([['amount']]);
     expect(fieldIssues(payoutBodySchema(2), usdc('10.12'))).toEqual([]);
     expect(fieldIssues(payoutBodySchema(6), usdc('10.123456'))).toEqual([]);
+  });
+
+  it('exports a copy of its own as PayoutCreateSchema, so changing it cannot change what create accepts', () => {
+    expect(PayoutCreateSchema).not.toBe(payoutBodySchema());
+    expect(fieldIssues(PayoutCreateSchema, usdc('10.00'))).toEqual(
+      fieldIssues(payoutBodySchema(), usdc('10.00')),
+    );
   });
 
   it('does not keep a schema for digits no currency has (a caller cannot grow the cache)', () => {
