@@ -1,8 +1,7 @@
 import * as z from 'zod/mini';
-import type { FieldIssue } from '../core/error.js';
 import { ownField } from '../core/own.js';
 import { accountNumberIssues } from './beneficiary-check.js';
-import { amountIssue, majorOf, majorSpellingIssue, minorUnits } from './currency.js';
+import { majorOf, majorSpellingIssue, minorUnits } from './currency.js';
 import {
   type CheckedAmount,
   type CheckedCurrency,
@@ -12,15 +11,7 @@ import {
   type TotalDeducted,
 } from './currency-codes.js';
 import { isUuid } from './ids.js';
-import {
-  extraIssues,
-  fieldIssues,
-  gatherExtra,
-  looseObject,
-  object,
-  recordOf,
-  strictObject,
-} from './schema.js';
+import { extraIssues, looseObject, object, recordOf, strictObject } from './schema.js';
 
 /**
  * POST /payouts as the spec states it: `amount` (number, major units), `currency` (a code) and `beneficiary`
@@ -70,7 +61,8 @@ const minorAmount = z
   .check(z.refine(Number.isSafeInteger, 'must be a whole number of minor units within 2^53'));
 
 /** The fields the request and the wire share: everything but the amount. */
-const fieldsShape = {
+/** The body's fields but its amount, shared with the wire form (`payout-wire.ts`). */
+export const fieldsShape = {
   /** Currency code (the service reads it trimmed, in any case). */
   currency: string.check(z.refine((c) => c.trim() !== '', 'is required')),
   /** Validate the account with `banks.lookup` first and take `bankCode` from `banks.list`. */
@@ -134,8 +126,8 @@ const requestShape = {
 /** The body fields the SDK takes, the one pass-through (`extra`) included. */
 const PAYOUT_FIELDS = Object.keys(requestShape);
 
-type Issues = { issues: z.core.$ZodRawIssue[] };
-const issue = (ctx: Issues, path: string, message: string, input: unknown) =>
+export type Issues = { issues: z.core.$ZodRawIssue[] };
+export const issue = (ctx: Issues, path: string, message: string, input: unknown) =>
   ctx.issues.push({ code: 'custom', path: [path], message, input });
 
 /**
@@ -143,7 +135,7 @@ const issue = (ctx: Issues, path: string, message: string, input: unknown) =>
  * outbox checked a body at enqueue and at each send (paired A/B in docs/performance.md). A `digits` no currency
  * has is refused elsewhere; its schema is built and not kept, so a caller cannot grow the cache.
  */
-function perDigits<S>(build: (digits: number | undefined) => S): (digits?: number) => S {
+export function perDigits<S>(build: (digits: number | undefined) => S): (digits?: number) => S {
   const kept = new Map<number | undefined, S>();
   return (digits) => {
     if (digits !== undefined && !(Number.isInteger(digits) && digits >= 0 && digits <= 18))
@@ -241,34 +233,6 @@ export function toWire(body: RequestInput, digits?: number): { wire: PayoutWire;
     amount === undefined ? majorOf(fields.currency, ownField(body, 'amountMinor')!, digits) : undefined;
   const major = amount?.trim() ?? (converted as { major: string }).major;
   return { wire: { ...ownField(body, 'extra'), ...fields, amount: Number(major) }, major };
-}
-
-// The wire form: `amount` a JSON number in major units, as the spec states it.
-const WIRE_FIELDS = Object.keys(fieldsShape).concat('amount');
-const wireSchema = perDigits((digits) =>
-  strictObject({ amount: z.number('must be a number'), ...fieldsShape }).check(
-    z.superRefine(
-      (body, ctx) => {
-        if (!body || typeof body !== 'object') return;
-        const { amount, currency } = body as Record<string, unknown>;
-        const problem =
-          typeof amount === 'number' && typeof currency === 'string'
-            ? amountIssue(currency, amount, digits)
-            : undefined;
-        if (problem) issue(ctx, 'amount', problem, amount);
-        ctx.issues.push(...extraIssues(body.extra, WIRE_FIELDS));
-      },
-      { when: () => true },
-    ),
-  ),
-);
-
-/**
- * Every problem with a payout body as it arrives on the wire (fields the spec does not name at the top level,
- * as `extra` sends them), `[]` when valid: what the mock answers with 400 `Validation failed`.
- */
-export function payoutWireIssues(body: Record<string, unknown>, digits?: number): FieldIssue[] {
-  return fieldIssues(wireSchema(digits), gatherExtra(body, WIRE_FIELDS));
 }
 
 /**

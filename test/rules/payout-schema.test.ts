@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PayoutCreateSchema, payoutBodySchema, payoutWireIssues } from '../../src/rules/payout.js';
+import { PayoutCreateSchema, payoutBodySchema } from '../../src/rules/payout.js';
+import { payoutWireIssues } from '../../src/rules/payout-wire.js';
 import { fieldIssues } from '../../src/rules/schema.js';
 import { BENEFICIARY } from '../helpers/fixtures.js';
 

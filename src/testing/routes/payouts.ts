@@ -1,10 +1,7 @@
 import type { FieldIssue } from '../../core/error.js';
 import { toMinorUnits } from '../../rules/currency.js';
-import {
-  PAYOUT_BENEFICIARY_FIELDS as BENEFICIARY_FIELDS,
-  type PayoutWire,
-  payoutWireIssues,
-} from '../../rules/payout.js';
+import { PAYOUT_BENEFICIARY_FIELDS as BENEFICIARY_FIELDS, type PayoutWire } from '../../rules/payout.js';
+import { payoutWireIssues } from '../../rules/payout-wire.js';
 import { MockHttpError, type RouteContext, type Routes, validationFailed } from '../http.js';
 import { rowClock } from '../lifecycle.js';
 import type { MockSettings } from '../options.js';
