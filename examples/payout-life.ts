@@ -6,12 +6,11 @@
  */
 import {
   type PaymentsClient,
-  type PayoutChange,
   type PayoutMatch,
   PayoutNotFinalError,
   type Transaction,
 } from 'payments-service-sdk';
-import { lookupBeforeRetry, payoutTracker } from 'payments-service-sdk/payouts';
+import { lookupBeforeRetry, type PayoutChange, payoutTracker } from 'payments-service-sdk/payouts';
 import type { PaymentsMock } from 'payments-service-sdk/testing';
 
 export interface PayoutLifeContext {

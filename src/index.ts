@@ -38,15 +38,13 @@ export {
   type BeneficiaryVerificationFacts,
   type BeneficiaryVerificationReason,
 } from './payouts/beneficiary-error.js';
+// Every error the SDK throws is exported here, where a `catch` meets it; the payouts entry's own types are there.
 export {
   PayoutLookupIncompleteError,
   PayoutMayHaveMovedError,
-  type PayoutOutcome,
   PayoutOutcomeUnknownError,
   PayoutReferenceReusedError,
 } from './payouts/payout-outcome.js';
-export type { LookupBeforeRetryOptions, PayoutAttemptEvent } from './payouts/payout-recovery.js';
-export type { SearchResult } from './payouts/proof/listing-proof.js';
 export {
   type AmountAsSent,
   type PayoutMatch,
@@ -56,9 +54,6 @@ export {
   remarkKey,
   remarkMatch,
 } from './payouts/proof/payout-identity.js';
-// Types only from the lookup and recovery modules, which the payouts resource loads lazily; the errors come
-// from payout-outcome.ts, so this entry does not load those modules (issue 34).
-export type { FindByReferenceOptions, SearchOptions } from './payouts/proof/payout-lookup.js';
 export type { PayoutDifference } from './payouts/same-payout.js';
 export type { PayoutLife } from './payouts/tracking/payout-status.js';
 export {
@@ -67,14 +62,6 @@ export {
   PayoutNotFinalError,
   STATUS_ORDER,
 } from './payouts/tracking/payout-status.js';
-export type { PayoutTracker } from './payouts/tracking/payout-tracker.js';
-export type {
-  PayoutChange,
-  PayoutTrackerOptions,
-  TrackingRound,
-  TrackOptions,
-  TrackPayoutOptions,
-} from './payouts/tracking/tracker-options.js';
 export {
   type Account,
   type AccountCreateParams,

@@ -23,7 +23,7 @@ import {
  * What a payout search reads: the transaction listing, and where the client names its parameter, the wallet
  * listing's reference filter (rows to check first).
  */
-export function searchDepsOf(
+function searchDepsOf(
   client: PortListings,
   query: Pipeline['walletReferenceQuery'],
   assigns: (currency: string) => boolean,

@@ -4,17 +4,13 @@
  * a final status (`payoutTracker`, `trackPayout`, `waitForFinal`). Each takes the `PaymentsClient` first.
  *
  * An entry of its own so that an app which only calls endpoints never bundles the listing proof, the recovery
- * steps or the tracker, whatever its bundler does with lazy imports (issue 41). Their errors and option types are
- * exported by the main entry too, where a `catch` meets them.
+ * steps or the tracker, whatever its bundler does with lazy imports (issue 41). Their option and result types are
+ * exported here; their errors by the main entry, with every other error the SDK throws.
  */
 export { findByReference, searchByReference } from './find.js';
 export { lookupBeforeRetry } from './lookup-before-retry.js';
 export type { LookupBeforeRetryOptions, PayoutAttemptEvent } from './payout-options.js';
-export {
-  PayoutLookupIncompleteError,
-  type PayoutOutcome,
-  PayoutOutcomeUnknownError,
-} from './payout-outcome.js';
+export type { PayoutOutcome } from './payout-outcome.js';
 export type { PaymentsClientLike } from './port.js';
 export type { SearchResult } from './proof/listing-proof.js';
 export type { FindByReferenceOptions, SearchOptions } from './proof/payout-lookup.js';

@@ -8,7 +8,8 @@ import type { ListTransactions } from './proof/listing-proof.js';
 /**
  * What the payout functions of `payments-service-sdk/payouts` (`lookupBeforeRetry`, `trackPayout`, ...) reach a
  * client through. The client's payouts namespace (resources/payouts.ts, a layer above) provides it when it is
- * built, so the functions take a `PaymentsClient` while importing nothing above this folder.
+ * built, so the functions take a `PaymentsClient` while importing nothing above this folder. The uploads entry
+ * sends through the same port's pipeline: one registry says whether a value is a client of this copy.
  */
 export interface PayoutPort {
   /** The client's pipeline: its calls, logger and settings. */

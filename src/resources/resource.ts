@@ -1,11 +1,10 @@
 import * as z from 'zod/mini';
 import type { APIPromise } from '../core/api-promise.js';
-import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../internal/config.js';
 import { pickList } from '../internal/envelope.js';
 import type { Pipeline } from '../internal/pipeline.js';
 import type { QueryValue } from '../internal/transport.js';
-import type { ListTransactions } from '../payouts/proof/listing-proof.js';
+import type { PortListings } from '../payouts/port.js';
 import { parseRequest, type Schema } from '../rules/schema.js';
 import type { Banks } from './banks.js';
 
@@ -16,40 +15,10 @@ import type { Banks } from './banks.js';
 export abstract class APIResource {
   /** @internal Only the client builds its namespaces. */
   constructor(
-    protected readonly client: {
-      readonly banks: Pick<Banks, 'list' | 'lookup'>;
-      readonly transactions: { list: ListTransactions };
-      readonly wallet: { readonly transactions: { list: WalletList } };
-    },
+    protected readonly client: { readonly banks: Pick<Banks, 'list' | 'lookup'> } & PortListings,
     protected readonly api: Pipeline,
-  ) {
-    pipelines.set(this, api);
-  }
+  ) {}
 }
-
-const pipelines = new WeakMap<object, Pipeline>();
-
-/**
- * The pipeline behind a client's namespace, for an entry of its own (`payments-service-sdk/uploads`) that sends
- * through it: a `TypeError` naming `what` for anything that is not a namespace of a `PaymentsClient` of this copy
- * of the SDK.
- * @internal
- */
-export function pipelineOf(namespace: unknown, what: string): Pipeline {
-  const api = pipelines.get(namespace ?? {});
-  if (!api) {
-    throw new TypeError(
-      `${what}: the first argument must be a PaymentsClient (from this copy of payments-service-sdk)`,
-    );
-  }
-  return api;
-}
-
-/** GET /wallet/transactions, as the wallet resource offers it (rows as the service sent them). */
-type WalletList = (
-  params: { pageSize?: number; query?: Record<string, QueryValue> },
-  options: RequestOptions,
-) => PagePromise<Record<string, unknown>>;
 
 /**
  * Validates list params of the shape `{ page?, pageSize?, query? }` and flattens them into one query, the

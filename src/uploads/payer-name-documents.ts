@@ -2,13 +2,13 @@ import type { APIPromise } from '../core/api-promise.js';
 import { type FieldIssue, RequestValidationError } from '../core/error.js';
 import { isRecord } from '../core/values.js';
 import type { RequestOptions } from '../internal/config.js';
+import { type PaymentsClientLike, payoutPort } from '../payouts/port.js';
 import type {
   PayerName,
   PayerNameCreateParams,
   PayerNameDocumentInput,
 } from '../resources/payer-name-types.js';
 import { PayerNameSchema } from '../resources/payer-name-types.js';
-import { pipelineOf } from '../resources/resource.js';
 import { encodeMultipart, preparePart, type UploadInput, type UploadPart } from '../resources/uploads.js';
 import { DOCUMENT_POLICY, PayerNameCreateSchema } from '../rules/payer-name.js';
 import { fieldIssues, parseRequest } from '../rules/schema.js';
@@ -25,11 +25,12 @@ import { fieldIssues, parseRequest } from '../rules/schema.js';
  * ```
  */
 export function createPayerNameWithDocuments(
-  client: { readonly payerNames: object },
+  client: PaymentsClientLike,
   body: PayerNameCreateParams,
   options?: RequestOptions,
 ): APIPromise<PayerName> {
-  const api = pipelineOf(client?.payerNames, 'createPayerNameWithDocuments');
+  // The port the client's payouts namespace provides carries its pipeline: one check that `client` is a client.
+  const { api } = payoutPort(client, 'createPayerNameWithDocuments');
   return api.call(async () => {
     const { documents, ...fields } = isRecord(body) ? body : ({} as PayerNameCreateParams);
     const input = isRecord(body) ? fields : body;

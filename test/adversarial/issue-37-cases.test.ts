@@ -13,7 +13,6 @@
 import { DatabaseSync } from 'node:sqlite';
 import {
   PaymentsClient,
-  type PayoutChange,
   type PayoutCreateParams,
   type PayoutMatch,
   PayoutOutcomeUnknownError,
@@ -30,6 +29,7 @@ import {
   type PayoutRecord,
   sqliteOutboxStore,
 } from 'payments-service-sdk/outbox';
+import type { PayoutChange } from 'payments-service-sdk/payouts';
 import {
   createPaymentsMock,
   DEFAULT_API_KEY,

@@ -6,8 +6,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { closest } from '../../src/core/option-keys.js';
 import {
   type ClientOptions,
-  type FindByReferenceOptions,
-  type LookupBeforeRetryOptions,
   PaymentsClient,
   type PayoutCreateOptions,
   type RequestOptions,
@@ -16,9 +14,16 @@ import {
 } from '../../src/index.js';
 import { instrumentPayments } from '../../src/otel/index.js';
 import { createPayoutOutbox, memoryOutboxStore } from '../../src/outbox/index.js';
-import { findByReference, lookupBeforeRetry, payoutTracker, waitForFinal } from '../../src/payouts/index.js';
+import {
+  type FindByReferenceOptions,
+  findByReference,
+  type LookupBeforeRetryOptions,
+  lookupBeforeRetry,
+  payoutTracker,
+  waitForFinal,
+} from '../../src/payouts/index.js';
 import { createPaymentsMock, DEFAULT_API_KEY, startMockServer } from '../../src/testing/index.js';
-import { BENEFICIARY, rejection } from '../helpers/fixtures.js';
+import { BENEFICIARY, rejection, thrownBy } from '../helpers/fixtures.js';
 
 const mock = createPaymentsMock();
 afterEach(() => mock.reset());
@@ -131,16 +136,6 @@ describe('unknown keys are refused, naming the key, before anything is sent', ()
     expect(closest('MAXRETRIES', ['maxRetries'])).toBe('maxRetries');
   });
 });
-
-/** What a bag's typo throws, synchronously or as a rejection. */
-async function thrownBy(attempt: () => unknown): Promise<unknown> {
-  try {
-    await attempt();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the call to throw');
-}
 
 describe('every option bag: a typed error worded for what takes the options', () => {
   it('new PaymentsClient({ maxRetry: 2 }): "did you mean maxRetries?", no "Invalid request:"', () => {

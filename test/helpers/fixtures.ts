@@ -10,6 +10,16 @@ export async function rejection(promise: PromiseLike<unknown>): Promise<unknown>
   throw new Error('expected the call to reject');
 }
 
+/** What `attempt` throws, synchronously or as a rejection. */
+export async function thrownBy(attempt: () => unknown): Promise<unknown> {
+  try {
+    await attempt();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected the call to throw');
+}
+
 /** A payout beneficiary the mock's name enquiry resolves (`KNOWN_ACCOUNT_NUMBER` at GTBank). */
 export const BENEFICIARY = {
   accountName: 'ADAEZE KEMI OKAFOR',

@@ -4,12 +4,11 @@ import {
   BadRequestError,
   createExternalReference,
   InternalServerError,
-  type PayoutAttemptEvent,
   PayoutMayHaveMovedError,
   PayoutOutcomeUnknownError,
   RequestValidationError,
 } from '../../src/index.js';
-import { lookupBeforeRetry } from '../../src/payouts/index.js';
+import { lookupBeforeRetry, type PayoutAttemptEvent } from '../../src/payouts/index.js';
 import { payoutFee } from '../../src/testing/index.js';
 import {
   BENEFICIARY,

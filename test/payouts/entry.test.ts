@@ -9,7 +9,7 @@ import {
   waitForFinal,
 } from '../../src/payouts/index.js';
 import { createPayerNameWithDocuments } from '../../src/uploads/index.js';
-import { BENEFICIARY } from '../helpers/fixtures.js';
+import { BENEFICIARY, thrownBy } from '../helpers/fixtures.js';
 import { makeClient, useServer } from '../helpers/server.js';
 
 // Any request at all fails the test: every refusal below happens before one leaves.
@@ -23,16 +23,6 @@ const body = {
 } as const;
 const MESSAGE =
   /^\w+: the first argument must be a PaymentsClient \(from this copy of payments-service-sdk\)$/;
-
-/** The rejection or the throw of `run`, whichever it is. */
-async function failure(run: () => unknown): Promise<unknown> {
-  try {
-    await run();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a failure');
-}
 
 describe('the payouts and uploads entries take a PaymentsClient first, and nothing else', () => {
   // A look-alike (a hand-made object, a client's namespace, a client of another copy of the SDK) has no pipeline
@@ -54,7 +44,7 @@ describe('the payouts and uploads entries take a PaymentsClient first, and nothi
   for (const [name, call] of calls) {
     it(`${name} refuses anything but a client, naming itself`, async () => {
       for (const [, impostor] of impostors) {
-        const error = await failure(() => call(impostor as never));
+        const error = await thrownBy(() => call(impostor as never));
         expect(error).toBeInstanceOf(TypeError);
         expect((error as Error).message).toMatch(MESSAGE);
         expect((error as Error).message.startsWith(`${name}:`)).toBe(true);
@@ -68,7 +58,7 @@ describe('the payouts and uploads entries take a PaymentsClient first, and nothi
       ['findByReference', () => findByReference(client, 'e-1', { Since: new Date() } as never)],
       ['searchByReference', () => searchByReference(client, 'e-1', { Since: new Date() } as never)],
     ] as const) {
-      const error = await failure(call);
+      const error = await thrownBy(call);
       expect((error as Error).message).toBe(`Unknown option Since for ${name}: did you mean since?`);
     }
   });

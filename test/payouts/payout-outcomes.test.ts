@@ -6,13 +6,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   PaymentsClient,
-  type PayoutOutcome,
   PayoutOutcomeUnknownError,
   RateLimitError,
   RequestValidationError,
   type Transaction,
 } from '../../src/index.js';
-import { lookupBeforeRetry } from '../../src/payouts/index.js';
+import { lookupBeforeRetry, type PayoutOutcome } from '../../src/payouts/index.js';
 import { createPaymentsMock, DEFAULT_API_KEY, FIXED_HISTORY_END } from '../../src/testing/index.js';
 import { settle, useFakeClock } from '../helpers/clock.js';
 import { BENEFICIARY } from '../helpers/fixtures.js';

@@ -3,12 +3,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   APIUserAbortError,
   BadRequestError,
-  type PayoutAttemptEvent,
   type PayoutCreateParams,
   PayoutOutcomeUnknownError,
   RequestValidationError,
 } from '../../src/index.js';
-import { findByReference, lookupBeforeRetry } from '../../src/payouts/index.js';
+import { findByReference, lookupBeforeRetry, type PayoutAttemptEvent } from '../../src/payouts/index.js';
 import {
   BASE,
   fail,

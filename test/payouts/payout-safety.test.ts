@@ -11,12 +11,11 @@ import {
   type Payout,
   PayoutLookupIncompleteError,
   PayoutMayHaveMovedError,
-  type PayoutOutcome,
   PayoutOutcomeUnknownError,
   RequestValidationError,
   type Transaction,
 } from '../../src/index.js';
-import { findByReference, lookupBeforeRetry } from '../../src/payouts/index.js';
+import { findByReference, lookupBeforeRetry, type PayoutOutcome } from '../../src/payouts/index.js';
 import {
   createPaymentsMock,
   DEFAULT_API_KEY,

@@ -2,8 +2,8 @@
  * Review 3: the shared tracker's schedule (src/payouts/tracking/payout-tracker.ts #join) and the service's Retry-After.
  */
 import { afterEach, expect, it, vi } from 'vitest';
-import { PaymentsClient, type PayoutChange } from '../../src/index.js';
-import { payoutTracker } from '../../src/payouts/index.js';
+import { PaymentsClient } from '../../src/index.js';
+import { type PayoutChange, payoutTracker } from '../../src/payouts/index.js';
 import { createPaymentsMock, DEFAULT_API_KEY } from '../../src/testing/index.js';
 import { BENEFICIARY } from '../helpers/fixtures.js';
 

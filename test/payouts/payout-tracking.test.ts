@@ -7,14 +7,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   APIUserAbortError,
   PaymentsClient,
-  type PayoutChange,
   PayoutNotFinalError,
   RateLimitError,
   RequestValidationError,
   remarkMatch,
   type Transaction,
 } from '../../src/index.js';
-import { payoutTracker, trackPayout, waitForFinal } from '../../src/payouts/index.js';
+import { type PayoutChange, payoutTracker, trackPayout, waitForFinal } from '../../src/payouts/index.js';
 import { type RoundSettings, readRound } from '../../src/payouts/tracking/tracker-round.js';
 import { createPaymentsMock, DEFAULT_API_KEY, type PaymentsMockOptions } from '../../src/testing/index.js';
 import { BENEFICIARY, rejection } from '../helpers/fixtures.js';

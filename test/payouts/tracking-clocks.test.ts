@@ -4,8 +4,13 @@
  * Black-box through `client.payouts.track` and a shared tracker, against the mock; fake timers throughout.
  */
 import { afterEach, expect, it, vi } from 'vitest';
-import { PaymentsClient, type PayoutChange, type TrackingRound, type Transaction } from '../../src/index.js';
-import { payoutTracker, trackPayout } from '../../src/payouts/index.js';
+import { PaymentsClient, type Transaction } from '../../src/index.js';
+import {
+  type PayoutChange,
+  payoutTracker,
+  type TrackingRound,
+  trackPayout,
+} from '../../src/payouts/index.js';
 import { createPaymentsMock, DEFAULT_API_KEY, type PaymentsMock } from '../../src/testing/index.js';
 import { BENEFICIARY } from '../helpers/fixtures.js';
 

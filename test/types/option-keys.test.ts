@@ -1,7 +1,7 @@
 // Compile-time checks: `npm run typecheck` (tsc) fails if an `@ts-expect-error` below stops being an error.
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { optionKeys } from '../../src/core/option-keys.js';
-import type { PayoutOutcome } from '../../src/index.js';
+import type { PayoutOutcome } from '../../src/payouts/index.js';
 
 interface Bag {
   a?: number;
