@@ -49,10 +49,28 @@ export function points<T>(metric: MetricData | undefined): [Record<string, unkno
     .sort(([a], [b]) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
 }
 
+/**
+ * The SDK's in-memory exporter, answering each export at once. Its own answer comes on a `setTimeout`: a span
+ * ended under a test's fake clock, dropped when the test ends, never got it, and the next test's `forceFlush`
+ * waited the provider's 30 s for it (a CI run failed so, 2026-11-29).
+ */
+class PromptSpanExporter extends InMemorySpanExporter {
+  override export(spans: ReadableSpan[], done: Parameters<InMemorySpanExporter['export']>[1]): void {
+    let answered = false;
+    const answer: typeof done = (result) => {
+      if (!answered) done(result);
+      answered = true;
+    };
+    // A stopped exporter answers FAILED at once; otherwise the spans are stored before `export` returns.
+    super.export(spans, answer);
+    answer({ code: 0 }); // ExportResultCode.SUCCESS
+  }
+}
+
 export function useTracing(
   options: { contextManager?: boolean; instrument?: Omit<InstrumentPaymentsOptions, 'tracerProvider'> } = {},
 ) {
-  const exporter = new InMemorySpanExporter();
+  const exporter = new PromptSpanExporter();
   const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
   const metrics = inMemoryMetrics();
   let instrumentation: PaymentsInstrumentation | undefined;
