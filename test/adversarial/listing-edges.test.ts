@@ -2,7 +2,7 @@
  * Ways the proof of absence can still be wrong. Each test states what
  * the spec allows that the SDK does not survive. Tests marked "FAILS:" fail on the reviewed code (a7783e5).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   PaymentsClient,
   PayoutLookupIncompleteError,
@@ -11,10 +11,14 @@ import {
 } from '../../src/index.js';
 import { findByReference, lookupBeforeRetry } from '../../src/payouts/index.js';
 import { createPaymentsMock, DEFAULT_API_KEY, type PaymentsMock } from '../../src/testing/index.js';
+import { drive, settleError, useFakeClock } from '../helpers/clock.js';
 import { BENEFICIARY, rejection } from '../helpers/fixtures.js';
 
 let mock: PaymentsMock;
-afterEach(() => mock?.reset());
+afterEach(() => {
+  vi.useRealTimers();
+  mock?.reset();
+});
 
 type Fetch = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
 
@@ -206,6 +210,7 @@ describe('a row of a transaction_type the spec does not show is judged "another 
       lookupBeforeRetry(client, body, {
         lookupFirst: true,
         visibilityWaits: [0],
+        listingLagMs: 0,
         match: remarkMatch(body),
       }),
     ).catch(() => undefined);
@@ -238,6 +243,7 @@ describe('a cache between the SDK and the service', () => {
   }
 
   it('control: without the cache the lookup after the last wait finds the payout', async () => {
+    useFakeClock(); // the visibility waits and the listing's lag pass on the fake clock
     const { client, posts } = rig();
     mock.faults.listingLag(300);
     mock.faults.dropAfterCommit('POST /payouts');
@@ -248,11 +254,13 @@ describe('a cache between the SDK and the service', () => {
       remark: 'Invoice cache ctl',
       externalReference: 'cache-ctl',
     };
-    const outcome = await lookupBeforeRetry(client, body, {
-      visibilityWaits: [0, 1000],
-      maxAttempts: 2,
-      match: remarkMatch(body),
-    });
+    const outcome = await drive(
+      lookupBeforeRetry(client, body, {
+        visibilityWaits: [0, 1000],
+        maxAttempts: 2,
+        match: remarkMatch(body),
+      }),
+    );
     expect(outcome.status).toBe('recovered');
     expect(posts()).toBe(1);
   });
@@ -262,6 +270,7 @@ describe('a cache between the SDK and the service', () => {
   // after the last visibility wait read the answer cached before the payout was listed, and the payout was sent
   // again. Now a cache that ignores no-cache gets an unknown outcome naming it; one that honours it, the payout.
   it('lookupBeforeRetry does not take a cached answer for a fresh read', async () => {
+    useFakeClock();
     const { client, posts, withdrawals } = rig(caching);
     mock.faults.listingLag(300);
     mock.faults.dropAfterCommit('POST /payouts');
@@ -272,11 +281,13 @@ describe('a cache between the SDK and the service', () => {
       remark: 'Invoice cache 1',
       externalReference: 'cache-1',
     };
-    const outcome = await lookupBeforeRetry(client, body, {
-      visibilityWaits: [0, 1000],
-      maxAttempts: 2,
-      match: remarkMatch(body),
-    }).catch((error: unknown) => error);
+    const outcome = await settleError(
+      lookupBeforeRetry(client, body, {
+        visibilityWaits: [0, 1000],
+        maxAttempts: 2,
+        match: remarkMatch(body),
+      }),
+    );
     expect(withdrawals('Invoice cache 1')).toHaveLength(1);
     expect(posts()).toBe(1);
     expect(outcome).toBeInstanceOf(PayoutOutcomeUnknownError);
@@ -286,6 +297,7 @@ describe('a cache between the SDK and the service', () => {
   });
 
   it('a cache that honours Cache-Control: no-cache does not stand between the lookup and the payout', async () => {
+    useFakeClock();
     const { client, posts, withdrawals } = rig((f) => caching(f, true));
     mock.faults.listingLag(300);
     mock.faults.dropAfterCommit('POST /payouts');
@@ -296,11 +308,13 @@ describe('a cache between the SDK and the service', () => {
       remark: 'Invoice cache 1',
       externalReference: 'cache-1',
     };
-    const outcome = await lookupBeforeRetry(client, body, {
-      visibilityWaits: [0, 1000],
-      maxAttempts: 2,
-      match: remarkMatch(body),
-    }).catch((error: unknown) => error);
+    const outcome = await drive(
+      lookupBeforeRetry(client, body, {
+        visibilityWaits: [0, 1000],
+        maxAttempts: 2,
+        match: remarkMatch(body),
+      }),
+    );
     expect(withdrawals('Invoice cache 1')).toHaveLength(1);
     expect(posts()).toBe(1);
     expect(outcome).toMatchObject({ status: 'recovered' });

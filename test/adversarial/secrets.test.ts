@@ -349,7 +349,7 @@ describe('the canary key never leaks', { timeout: 60_000 }, () => {
             },
             externalReference: 'secrets-1',
           },
-          { visibilityWaits: [1, 1] },
+          { visibilityWaits: [1, 1], listingLagMs: 2 },
         ),
       PayoutOutcomeUnknownError,
     );

@@ -211,7 +211,10 @@ describe('payouts.lookupBeforeRetry', () => {
   it('NGN by default: a payout the lookups cannot find is not sent again (the service may assign the reference)', async () => {
     mock.faults.next({ status: 503, match: 'POST /payouts' });
     const error = await rejection(
-      lookupBeforeRetry(clientFor(mock), body('ngn-unknown-1'), { visibilityWaits: [20, 50] }),
+      lookupBeforeRetry(clientFor(mock), body('ngn-unknown-1'), {
+        visibilityWaits: [20, 50],
+        listingLagMs: 70,
+      }),
     );
     expect(error).toBeInstanceOf(PayoutOutcomeUnknownError);
     expect((error as PayoutOutcomeUnknownError).reason).toMatch(

@@ -149,7 +149,7 @@ describe('instrumentPayments, switched on and off', () => {
     await lookupBeforeRetry(
       clientFor(mock),
       { ...payout, externalReference: 'inv-2042' },
-      { lookupFirst: true, visibilityWaits: [0] },
+      { lookupFirst: true, visibilityWaits: [0], listingLagMs: 0 },
     ).catch(() => undefined);
     await clientFor(mock).payouts.create({ ...payout, externalReference: 'inv-2041' });
     // The service lists NGN payouts under its own reference: the search can find nothing to prove; the span is there.

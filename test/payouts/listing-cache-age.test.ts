@@ -41,7 +41,7 @@ async function lostAnswerBehindCache(age: string[]) {
   const outcome = await lookupBeforeRetry(
     client,
     { amount: '10.00', currency: 'USD', beneficiary: BENEFICIARY, externalReference: 'inv-age-1' },
-    { maxAttempts: 2, visibilityWaits: [0], timeout: 2000 },
+    { maxAttempts: 2, visibilityWaits: [0], listingLagMs: 0, timeout: 2000 },
   ).then(
     (o) => o.status,
     (e: Error) => e.name,

@@ -111,7 +111,9 @@ describe('how a merchant recognises an NGN payout: match', () => {
 
   it('a dropped NGN payout without match is never sent again: PayoutOutcomeUnknownError, one payout', async () => {
     main.faults.dropAfterCommit('POST /payouts');
-    const error = await rejection(lookupBeforeRetry(client(), body, { visibilityWaits: [0] }));
+    const error = await rejection(
+      lookupBeforeRetry(client(), body, { visibilityWaits: [0], listingLagMs: 0 }),
+    );
     expect(error).toBeInstanceOf(PayoutOutcomeUnknownError);
     expect(main.account().transactions.filter((t) => t.row.description === body.remark)).toHaveLength(1);
   });
