@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 /**
- * Proves the SDK on every runtime users have. The full vitest suite runs on Node 22 and 26 at the same time, which
- * is also the proof that no test depends on the machine's speed (CI's own test step covers Node 24). The smoke checks of `scripts/runtime-checks.mjs` run against the built main entry
- * (dist/index.js) on Node 22, 24 and 26, Bun and Deno (`runtime-smoke.mjs`), and bundled into a worker inside
- * Cloudflare's workerd through miniflare and inside Vercel's edge-runtime (`runtime-edge.mjs`); each against
- * a loopback mock served by this Node.
+ * Proves the SDK on every runtime users have. The full vitest suite runs on Node 22, the oldest Node the SDK
+ * supports; CI starts it (`--suites`) beside its own main run on Node 24, so two suites share the machine, which is
+ * also the proof that no test depends on the machine's speed. The smoke checks of `scripts/runtime-checks.mjs` run
+ * against the built main entry (dist/index.js) on Node 22, 24 and 26, Bun and Deno (`runtime-smoke.mjs`), and
+ * bundled into a worker inside Cloudflare's workerd through miniflare and inside Vercel's edge-runtime
+ * (`runtime-edge.mjs`); each against a loopback mock served by this Node.
  *
  * Runtimes come from npm at pinned versions, each installed by `npm ci` from its lock in scripts/pins, and are
  * cached outside the repo, in
@@ -14,6 +15,7 @@
  *
  *   node scripts/runtimes.mjs                    every runtime
  *   node scripts/runtimes.mjs workerd deno       only these (node22 node24 node26 bun deno workerd edge-runtime)
+ *   node scripts/runtimes.mjs --suites           only the full suites (Node 22); --no-suites: all but them
  *
  * Prints one line per runtime and closes with `runtimes: N passed, M failed`, counting checks (install, vitest,
  * smoke, CJS require); exits 1 when any failed. Builds dist/ first if it is missing.
@@ -34,7 +36,7 @@ const root = resolve(import.meta.dirname, '..');
 const PINNED = [
   { id: 'node22', name: 'node', suite: true },
   { id: 'node24', name: 'node' },
-  { id: 'node26', name: 'node', suite: true },
+  { id: 'node26', name: 'node' },
   { id: 'bun', name: 'bun' },
   { id: 'deno', name: 'deno' },
   { id: 'workerd', name: 'miniflare', edge: 'workerd' },
@@ -58,7 +60,7 @@ async function vitest(runtime, bin) {
   const { code, output } = await run(
     bin,
     ['node_modules/vitest/vitest.mjs', 'run', '--reporter=dot', '--reporter=json', `--outputFile=${report}`],
-    // Two suites share the machine (see main): each may take twice as long as alone.
+    // Two suites share the machine (CI's main run beside this one): each may take twice as long as alone.
     { cwd: root, env: envFor(bin), timeout: 20 * MINUTE },
   );
   let passed = 0;
@@ -231,8 +233,20 @@ if (typeof c.transactions.list !== 'function' || sdk.toMinorUnits('NGN', '1.50')
 }
 
 async function main() {
-  const only = process.argv.slice(2);
-  const runtimes = PINNED.filter((r) => only.length === 0 || only.includes(r.id));
+  const flags = process.argv.slice(2).filter((a) => a.startsWith('--'));
+  const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+  const badFlag = flags.find((f) => f !== '--suites' && f !== '--no-suites');
+  if (badFlag || flags.length > 1) {
+    console.log(
+      `${badFlag ? `unknown flag ${badFlag}` : 'one of --suites and --no-suites'}; known: --suites, --no-suites`,
+    );
+    return 2;
+  }
+  const suitesOnly = flags[0] === '--suites';
+  const runSuites = flags[0] !== '--no-suites';
+  const runtimes = PINNED.filter(
+    (r) => (only.length === 0 || only.includes(r.id)) && (!suitesOnly || r.suite),
+  );
   const unknown = only.filter((id) => !PINNED.some((r) => r.id === id));
   if (runtimes.length === 0 || unknown.length > 0) {
     console.log(`unknown runtime ${unknown.join(' ')}; known: ${PINNED.map((r) => r.id).join(' ')}`);
@@ -281,12 +295,10 @@ async function main() {
       record(row, { ok: false, summary: 'install failed', output: error.message });
     }
   }
-  // The full suites run at the same time: two suites side by side on a small machine are exactly the load that
-  // exposes a test depending on the machine's speed, so this is also the proof that none does.
-  const suites = rows.filter((row) => row.got && row.runtime.suite);
+  const suites = runSuites ? rows.filter((row) => row.got && row.runtime.suite) : [];
   const ran = await Promise.all(suites.map((row) => vitest(row.runtime, row.got.bin)));
   for (const [i, row] of suites.entries()) record(row, ran[i]);
-  for (const row of rows.filter((r) => r.got)) {
+  for (const row of suitesOnly ? [] : rows.filter((r) => r.got)) {
     record(row, await smoke(row.runtime, row.got.bin ?? row.got.dir, file));
     if (row.runtime.name === 'node') record(row, await cjs(row.got.bin));
   }
