@@ -384,6 +384,11 @@ async function main() {
 /** Per store: the outbox's rate against raw payouts.create at each concurrency, and its round trips per payout. */
 function outboxRows(outbox) {
   if (!outbox) return [['outbox', 'failed (see 7)']];
+  const p = outbox.phases;
+  const phaseRow = p && [
+    'outbox on sqlite, 1 worker, ms/payout',
+    `${fmt(p.total, 2)}: claim ${fmt(p.claim, 2)}, POST ${fmt(p.post, 2)}, answer ${fmt(p.write, 2)}, rest ${fmt(p.rest, 2)}`,
+  ];
   return Object.entries(outbox.stores).flatMap(([name, { rates, roundTrips }]) => {
     const ratios = [1, 4, 16].map((c) => rates[c] / outbox.raw[c]);
     return [
@@ -399,6 +404,7 @@ function outboxRows(outbox) {
         `<= ${TARGETS.outboxRoundTrips}`,
         roundTrips <= TARGETS.outboxRoundTrips,
       ],
+      ...(name === 'sqlite' && phaseRow ? [phaseRow] : []),
     ];
   });
 }

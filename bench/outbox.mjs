@@ -4,7 +4,8 @@
 //    settled per second from `pending` to `created` by 1, 4 and 16 workers (outboxes with their own owner ids), on
 //    SQLite and on PostgreSQL (a throwaway cluster, as the tests start one), NGN and USD in turn: the ratio is the
 //    issue's target (>= 0.7x the raw rate)
-// 2. database round trips per payout: every store call, counted, enqueue's insert included
+// 2. database round trips per payout: every store call, counted, enqueue's insert included; one worker's payout
+//    on SQLite phase by phase (claim and mark, POST, answer written, the rest) beside raw payouts.create
 // 3. heap after each 1,000 of 10,000 payouts enqueued and settled (SQLite store, collected first): flat or not
 // Figures only; not a test.
 import { fork } from 'node:child_process';
@@ -154,6 +155,51 @@ function countingSteps(store, steps) {
   };
 }
 
+/**
+ * One worker's payout phase by phase on a SQLite file store: the claim (which marks the payout in the same
+ * transaction), the POST, the answer written, and the rest (the state machine, the loop). Milliseconds per payout.
+ */
+async function phases(baseUrl, dir) {
+  const spent = { claim: 0, post: 0, write: 0 };
+  const timed = async (key, run) => {
+    const t0 = performance.now();
+    try {
+      return await run();
+    } finally {
+      spent[key] += performance.now() - t0;
+    }
+  };
+  const client = new PaymentsClient({
+    apiKey: DEFAULT_API_KEY,
+    baseUrl,
+    logLevel: 'off',
+    fetch: (input, init) => timed('post', () => fetch(input, init)),
+  });
+  const database = new DatabaseSync(join(dir, 'phases.db'));
+  const inner = sqliteOutboxStore({ database });
+  await inner.migrate();
+  const store = {
+    ...inner,
+    claim: (...args) => timed('claim', () => inner.claim(...args)),
+    write: (...args) => timed('write', () => inner.write(...args)),
+  };
+  const outbox = createPayoutOutbox({ client, store, visibilityWaits: [200], tracking: false });
+  await enqueue(outbox, PER_RUN, 4_000_000);
+  for (const key of Object.keys(spent)) spent[key] = 0;
+  const t0 = performance.now();
+  await outbox.work({ concurrency: 1, until: 'drained', drainWithinMs: 0, pollMs: 10 });
+  const total = performance.now() - t0;
+  database.close();
+  const per = (ms) => ms / PER_RUN;
+  return {
+    total: per(total),
+    claim: per(spent.claim),
+    post: per(spent.post),
+    write: per(spent.write),
+    rest: per(total - spent.claim - spent.post - spent.write),
+  };
+}
+
 export async function outboxBench() {
   const { child, ready } = startServer();
   const dir = mkdtempSync(join(tmpdir(), 'outbox-bench-'));
@@ -174,6 +220,13 @@ export async function outboxBench() {
       return { store: sqliteOutboxStore({ database }), close: async () => database.close() };
     };
     results.stores.sqlite = await outboxRates(client, 'SQLite', sqlite, 2_000_000);
+    const p = await phases(await ready, dir);
+    results.phases = p;
+    console.log(
+      `  SQLite, 1 worker, ms per payout: ${fmt(p.total, 2)} = claim and mark ${fmt(p.claim, 2)} + POST ` +
+        `${fmt(p.post, 2)} + answer written ${fmt(p.write, 2)} + the rest ${fmt(p.rest, 2)} ` +
+        `(raw payouts.create: ${fmt(1000 / results.raw[1], 2)} ms)`,
+    );
     if (postgresBinDir()) {
       postgres = await startPostgres();
       const open = async (workers) => {
