@@ -1,10 +1,12 @@
-import { PayoutMayHaveMovedError, RequestValidationError } from '../index.js';
+import { RequestValidationError } from '../index.js';
 import { describeDoubt, inDoubt } from '../payouts/attempt/machine.js';
 import { type AttemptEffects, type AttemptStop, runAttempt } from '../payouts/attempt/run.js';
 import type { AttemptPolicy, AttemptState, PostAnswer } from '../payouts/attempt/state.js';
 import { searchByReference } from '../payouts/index.js';
 import { answerOfFailure } from '../payouts/payout-answers.js';
 import { lookupResult } from '../payouts/payout-recovery.js';
+import { postChecked } from '../payouts/payout-send.js';
+import { payoutPort } from '../payouts/port.js';
 import { windowStart } from '../payouts/proof/listing-proof.js';
 import { appendAttempts, attemptOf, toRecord } from './record.js';
 import { matchOf, notSentReason } from './sight.js';
@@ -102,7 +104,9 @@ function policyOf(settings: StepSettings, row: OutboxRow): AttemptPolicy {
 function effects(s: Step): AttemptEffects {
   const { settings, row } = s;
   const { body, digits } = row.body;
-  const wire = settings.client.payouts.check(body, { digits });
+  // Checked once here; the POST sends this body as checked (`postChecked`), not checked again.
+  const port = payoutPort(settings.client, 'the payout outbox');
+  const wire = port.check(body, { digits });
   const currency = { currency: wire.currency, payout: wire };
   const match = matchOf(s);
   // What the lease's guard reserves for one POST and its visibility waits.
@@ -113,21 +117,14 @@ function effects(s: Step): AttemptEffects {
     post: async () => {
       let answer: PostAnswer;
       try {
-        // `verifyBeneficiary: false`: a payout is checked before it is recorded (enqueue), not again here.
-        const options = {
-          timeout: settings.timeout,
-          maxRetries: 0,
-          verifyBeneficiary: false,
-          ...(digits === undefined ? {} : { digits }),
-        };
-        const { data, response } = await settings.client.payouts.create(body, options).withResponse();
-        answer = { kind: 'committed', payout: data, requestId: response.requestId };
-        const detail = `created ${data.id}`;
-        s.trail.push(attemptOf('post', undefined, detail, { status: 200, requestId: response.requestId }));
+        // No beneficiary check: a payout is verified before it is recorded (enqueue), not again here.
+        const options = { timeout: settings.timeout, maxRetries: 0 };
+        const { payout, requestId } = await postChecked(port, wire, options, digits);
+        answer = { kind: 'committed', payout, requestId };
+        s.trail.push(attemptOf('post', undefined, `created ${payout.id}`, { status: 200, requestId }));
       } catch (error) {
         answer = answerOfFailure(error);
-        // `create` wraps a doubt: the trail names what came back (a 503, a cut 2xx), not the wrapper.
-        s.trail.push(attemptOf('post', error instanceof PayoutMayHaveMovedError ? error.cause : error));
+        s.trail.push(attemptOf('post', error));
       }
       await settings.hooks.afterPost?.(row.reference);
       return answer;

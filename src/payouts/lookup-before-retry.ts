@@ -15,7 +15,7 @@ import {
 } from './payout-options.js';
 import { type PayoutOutcome, PayoutOutcomeUnknownError } from './payout-outcome.js';
 import { recoverPayout } from './payout-recovery.js';
-import { judgeAnswer } from './payout-send.js';
+import { postChecked } from './payout-send.js';
 import { type PaymentsClientLike, type PayoutPort, payoutPort } from './port.js';
 import type { ProofWindow } from './proof/listing-proof.js';
 import { searchFor } from './proof/payout-lookup.js';
@@ -53,7 +53,9 @@ export async function lookupBeforeRetry<C extends string = CurrencyCode, A exten
       const warn = (message: string) => port.api.logger.log('warn', message);
       const { signal, timeout, headers, verifyBeneficiary: on } = options;
       const verify = () => port.checkBeneficiary(checked, on, { signal, timeout, headers });
-      const steps = { post: poster(port, options.digits), search: searcher(port, context, options, checked) };
+      const post = (wire: PayoutWire, request: RequestOptions) =>
+        postChecked(port, wire, request, options.digits);
+      const steps = { post, search: searcher(port, context, options, checked) };
       const outcome = await recoverPayout({ ...steps, warn, verify }, payout, options);
       if (context) Object.assign(context, { outcome: outcome.status, attempts: outcome.attempts });
       return outcome;
@@ -66,17 +68,6 @@ export async function lookupBeforeRetry<C extends string = CurrencyCode, A exten
       throw error;
     }
   });
-}
-
-/** One POST /payouts, as `create` sends it, its answer judged: another payout's details are the spec's repeat. */
-function poster(port: PayoutPort, digits: number | undefined) {
-  return async (body: PayoutWire, options: RequestOptions) => {
-    const { data, response } = await port.api.call(port.post(body, options), 'payouts.create').withResponse();
-    const assigned = port.assignsReference(body.currency);
-    const wrong = judgeAnswer(data, { body, assigned, abortedBefore: false, digits }, port.api);
-    if (wrong) throw wrong;
-    return { payout: data, requestId: response.requestId };
-  };
 }
 
 /** Each listing search, a `payouts.lookup` call of its own; its pages count on the payout's context. */

@@ -6,10 +6,12 @@ import {
   APIUserAbortError,
   type PaymentsError,
 } from '../core/error.js';
+import type { RequestOptions } from '../internal/config.js';
 import type { Pipeline } from '../internal/pipeline.js';
 import type { Payout, PayoutWire } from '../rules/payout.js';
 import { answerOfFailure } from './payout-answers.js';
 import { PayoutMayHaveMovedError, PayoutReferenceReusedError } from './payout-outcome.js';
+import type { PayoutPort } from './port.js';
 import { payoutDifferences } from './same-payout.js';
 
 /**
@@ -111,4 +113,23 @@ export function learnReference(sent: PayoutWire, payout: Payout, client: Learner
       `serviceAssignedCurrencies (a lookup by your reference proves nothing; pass match). Name ${currency} in the ` +
       'client option serviceAssignedCurrencies so that this holds from the start, after a restart too',
   );
+}
+
+/**
+ * One POST /payouts of a body `check` made, as `create` sends it, its answer judged. For the state machine's
+ * drivers (`lookupBeforeRetry`, the outbox): they check a payout once, then send the body as checked, so its
+ * rules run once per payout and what is sent is what was checked. A failure is thrown as it came (no
+ * `PayoutMayHaveMovedError` around it): the machine reads it by `answerOfFailure`.
+ */
+export async function postChecked(
+  port: Pick<PayoutPort, 'api' | 'post' | 'assignsReference'>,
+  body: PayoutWire,
+  options: RequestOptions,
+  digits: number | undefined,
+): Promise<{ payout: Payout; requestId: string | undefined }> {
+  const { data, response } = await port.api.call(port.post(body, options), 'payouts.create').withResponse();
+  const assigned = port.assignsReference(body.currency);
+  const wrong = judgeAnswer(data, { body, assigned, abortedBefore: false, digits }, port.api);
+  if (wrong) throw wrong;
+  return { payout: data, requestId: response.requestId };
 }

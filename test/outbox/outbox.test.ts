@@ -88,6 +88,20 @@ describe('payout outbox', () => {
     expect(posts).toHaveLength(1);
   });
 
+  it('checks a payout once when it sends it, and sends the body as checked', async () => {
+    const { client, outbox, posts } = setup();
+    const { reference } = await outbox.enqueue(usd({ amount: ' 25.00 ' }));
+    const check = vi.spyOn(client.payouts, 'check');
+    expect(await outbox.settle(reference)).toMatchObject({ state: 'created', sends: 1 });
+    expect(check).toHaveBeenCalledTimes(1);
+    // The checked body: the amount trimmed, as the major-unit number the spec asks for.
+    expect(JSON.parse(posts[0]!)).toMatchObject({
+      amount: 25,
+      currency: 'USD',
+      externalReference: reference,
+    });
+  });
+
   it('finds an NGN payout whose 2xx was cut by its remark, and never sends it again', async () => {
     const { mock, outbox, posts } = setup();
     mock.faults.bodyFault('cut');
