@@ -248,6 +248,14 @@ async function main() {
     (r) => (only.length === 0 || only.includes(r.id)) && (!suitesOnly || r.suite),
   );
   const unknown = only.filter((id) => !PINNED.some((r) => r.id === id));
+  if (unknown.length === 0 && runtimes.length === 0) {
+    console.log(
+      `no full suite runs on ${only.join(' ')}; --suites runs on ${PINNED.filter((r) => r.suite)
+        .map((r) => r.id)
+        .join(' ')}`,
+    );
+    return 2;
+  }
   if (runtimes.length === 0 || unknown.length > 0) {
     console.log(`unknown runtime ${unknown.join(' ')}; known: ${PINNED.map((r) => r.id).join(' ')}`);
     return 2;

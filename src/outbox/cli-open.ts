@@ -22,7 +22,6 @@ const refuse = (what: string): never => {
 const READ_ONLY = {
   payouts: {
     check: () => refuse('record payouts'),
-    create: () => refuse('send payouts'),
     assignsReference: () => false,
   },
   transactions: { list: () => refuse('read the listing') },
@@ -30,9 +29,12 @@ const READ_ONLY = {
 
 /**
  * The payout port of a client that never sends (`READ_ONLY`, and `enqueue`'s records-only one): the outbox takes
- * only a client with a port, and here every use of it refuses. A command of this kind never looks a payout up.
+ * only a client with a port, and here every use of it refuses, naming what was asked. The outbox sends and looks
+ * payouts up through the port only, so this is what keeps such a command from moving money.
  */
-const REFUSING_PORT = new Proxy({} as PayoutPort, { get: () => refuse('look payouts up') });
+const REFUSING_PORT = new Proxy({} as PayoutPort, {
+  get: (_, use) => refuse(use === 'post' || use === 'check' ? 'send payouts' : 'look payouts up'),
+});
 providePayoutPort(READ_ONLY.payouts, REFUSING_PORT);
 
 /**
@@ -65,7 +67,6 @@ export function serviceClient(env: NodeJS.ProcessEnv, command: string, recordOnl
   const checking = {
     check: payouts.check.bind(payouts),
     assignsReference: payouts.assignsReference.bind(payouts),
-    create: READ_ONLY.payouts.create,
   };
   providePayoutPort(checking, REFUSING_PORT);
   return { payouts: checking, transactions: READ_ONLY.transactions } as unknown as PaymentsClient;

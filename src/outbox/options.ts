@@ -6,9 +6,10 @@ import type { OutboxChange, PayoutOutboxStore, PayoutRecord, PayoutState } from 
 
 /**
  * The client the outbox sends through: a `PaymentsClient`, whose `payouts.check` (with `payoutLimits`) runs before
- * recording, `assignsReference` says how the listing recognises a payout, `create` and `searchByReference` are the
- * state machine's POST and lookup, and `transactions.list` the tracking rounds' listing; `verify` where payouts
- * are verified before they are recorded (`verifyBeneficiary`).
+ * recording and once more before each send, `assignsReference` says how the listing recognises a payout, the POST
+ * is sent as `payouts.create` sends it (the body as checked, not checked again) and the lookup is
+ * `searchByReference`: the state machine's two effects. `transactions.list` is the tracking rounds' listing;
+ * `verify` runs where payouts are verified before they are recorded (`verifyBeneficiary`).
  */
 export type PayoutOutboxClient = PaymentsClient;
 

@@ -6,7 +6,7 @@ import {
 } from '../core/error.js';
 import type { PostAnswer } from './attempt/state.js';
 import { BeneficiaryVerificationError } from './beneficiary-error.js';
-import { PayoutMayHaveMovedError, PayoutReferenceReusedError } from './payout-outcome.js';
+import { PayoutReferenceReusedError } from './payout-outcome.js';
 
 /**
  * What one failed POST /payouts says about the payout, for `lookupBeforeRetry`: whether it proves nothing moved,
@@ -76,12 +76,8 @@ export function describePosts(errors: unknown[]): string {
  * 5xx) is a doubt, since a gateway or a rate limiter can answer so after the service committed.
  */
 export function answerOfFailure(error: unknown): PostAnswer {
-  // `payouts.create` wraps a doubt in PayoutMayHaveMovedError: what came back is its cause. A reference another
-  // payout holds (the spec: a repeat returns the original) made nothing new: refused.
-  if (error instanceof PayoutMayHaveMovedError && error.cause !== undefined) {
-    const answer = answerOfFailure(error.cause);
-    return answer.kind === 'refused' || answer.kind === 'unsent' ? { ...answer, error } : answer;
-  }
+  // The drivers read the POST's own failure (`postChecked` throws it unwrapped). A reference another payout holds
+  // (the spec: a repeat returns the original) made nothing new: refused.
   if (error instanceof PayoutReferenceReusedError) return { kind: 'refused', error };
   // Refused before the POST by the SDK: its checks, or `verifyBeneficiary`'s.
   if (error instanceof RequestValidationError || error instanceof BeneficiaryVerificationError)
