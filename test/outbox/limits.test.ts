@@ -57,3 +57,20 @@ it('an archived payout recorded under a ceiling since lowered is answered with i
   expect((other as Error).message).toMatch(/payout ceiling/);
   expect(posts()).toBe(1);
 });
+
+it('a payout recorded but never sent, under a ceiling since lowered, ends refused and is never sent', async () => {
+  const mock = createPaymentsMock();
+  const { client, posts } = wiredClient(mock);
+  const store = memoryOutboxStore();
+  const before = createPayoutOutbox({
+    client: client.withOptions({ payoutLimits: { USD: '100.00' } }),
+    store,
+  });
+  await before.enqueue(usd('50.00', 'ceiling-unsent'));
+  // The operator lowers the ceiling before any worker sent it.
+  const after = createPayoutOutbox({ client: client.withOptions({ payoutLimits: { USD: '10.00' } }), store });
+  const settled = await after.settle('ceiling-unsent');
+  expect(settled).toMatchObject({ state: 'refused', sends: 0 });
+  expect(settled.reason).toMatch(/no longer passes the checks, so nothing was sent: .*payout ceiling/);
+  expect(posts()).toBe(0);
+});
