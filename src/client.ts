@@ -5,11 +5,11 @@ import { refuseUnknownKeys } from './core/unknown-option.js';
 import {
   assertAccountId,
   type ClientOptions,
-  type RequestOptions,
   type ResolvedConfig,
   resolveConfig,
 } from './internal/config.js';
 import { type PaginateParams, Pipeline } from './internal/pipeline.js';
+import type { RequestOptions } from './internal/request-options.js';
 import type { HttpMethod, QueryValue } from './internal/transport.js';
 import { Accounts } from './resources/accounts.js';
 import { Banks } from './resources/banks.js';

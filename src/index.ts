@@ -26,11 +26,12 @@ export type { UnknownOption } from './core/option-keys.js';
 export { Page, PagePromise } from './core/pagination.js';
 export { UnknownOptionError } from './core/unknown-option.js';
 export type { CallContext, RequestContext } from './internal/channels.js';
-export type { ClientOptions, FetchOptions, RequestOptions } from './internal/config.js';
+export type { ClientOptions, FetchOptions } from './internal/config.js';
 export type { ClientHooks, RequestEvent, ResponseEvent, RetryEvent } from './internal/hooks.js';
 export { LIST_SHAPES, type ListShape } from './internal/list-shapes.js';
 export type { Logger, LogLevel } from './internal/logger.js';
 export type { PaginateParams } from './internal/pipeline.js';
+export type { RequestOptions } from './internal/request-options.js';
 export type { HttpMethod, QueryValue } from './internal/transport.js';
 export type { AppInfo } from './internal/user-agent.js';
 export {

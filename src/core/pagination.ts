@@ -205,17 +205,20 @@ function assertMaxPages(maxPages: number): number {
  */
 export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
   readonly #loadFirst: () => Promise<Page<T>>;
-  readonly #maxPages: number;
+  readonly #maxPages: () => number;
   #first: Promise<Page<T>> | undefined;
 
-  /** `maxPages`: the walk (`for await`, `.pages()`, `.toArray()`) stops after this many pages. */
-  constructor(loadFirst: () => Promise<Page<T>>, maxPages = Number.POSITIVE_INFINITY) {
+  /**
+   * `maxPages`: the walk (`for await`, `.pages()`, `.toArray()`) stops after this many pages; read once the first
+   * page is in, from the list's options as its bag checked them.
+   */
+  constructor(loadFirst: () => Promise<Page<T>>, maxPages: () => number = () => Number.POSITIVE_INFINITY) {
     this.#loadFirst = loadFirst;
     this.#maxPages = maxPages;
   }
 
   #firstPage(): Promise<Page<T>> {
-    this.#first ??= Promise.resolve(this.#maxPages).then(assertMaxPages).then(this.#loadFirst);
+    this.#first ??= Promise.resolve().then(this.#loadFirst);
     return this.#first;
   }
 
@@ -240,8 +243,9 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
 
   /** Page after page, fetched one at a time, up to `maxPages` (default: the list's own). */
   async *pages(options: { maxPages?: number } = {}): AsyncGenerator<Page<T>, void, undefined> {
-    const maxPages = options.maxPages === undefined ? this.#maxPages : assertMaxPages(options.maxPages);
-    yield* pagesFrom(await this.#firstPage(), maxPages);
+    const asked = options.maxPages === undefined ? undefined : assertMaxPages(options.maxPages);
+    const first = await this.#firstPage();
+    yield* pagesFrom(first, asked ?? this.#maxPages());
   }
 
   /** Every item of every page: `for await (const item of client.transactions.list())`. */

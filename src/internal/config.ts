@@ -9,7 +9,8 @@ import { AssignedCurrencies } from './assigned-currencies.js';
 import { type ClientHooks, HOOK_KEYS } from './hooks.js';
 import { isLogLevel, LevelLogger, type Logger, type LogLevel } from './logger.js';
 import { redactor } from './redact.js';
-import { type AppInfo, TOKEN, userAgent } from './user-agent.js';
+import { assertHeaders, headerValueIssue, LIMITS, type Limits, limitIssue } from './request-options.js';
+import { type AppInfo, userAgent } from './user-agent.js';
 
 /** The path every endpoint of the spec is relative to. */
 export const API_PREFIX = '/api/v1/external';
@@ -99,27 +100,6 @@ export type FetchOptions = Omit<
   dispatcher?: unknown;
 };
 
-/** Per-call options, accepted as the last argument of every method. */
-export interface RequestOptions {
-  signal?: AbortSignal | undefined;
-  /** Milliseconds per attempt, overriding the client's. */
-  timeout?: number | undefined;
-  /** Milliseconds for the whole call, retries included, overriding the client's. */
-  totalTimeout?: number | undefined;
-  /** Largest response body read, in bytes, overriding the client's. */
-  maxResponseBytes?: number | undefined;
-  /** Lists only: a walk (`for await`, `.pages()`, `.toArray()`) stops after this many pages. Default: none. */
-  maxPages?: number | undefined;
-  /** Retries for this call, overriding the client's (ignored for requests that are not safe to repeat). */
-  maxRetries?: number | undefined;
-  headers?: Record<string, string> | undefined;
-}
-
-/** The keys of `RequestOptions`, for it and the bags that extend it. */
-export const REQUEST_OPTION_KEYS = optionKeys<RequestOptions>()([
-  'signal timeout totalTimeout maxResponseBytes maxPages maxRetries headers',
-]);
-
 /** Client options after defaults and checks. The key lives here and only here. */
 export type ResolvedConfig = Readonly<ReturnType<typeof resolveConfig>>;
 
@@ -153,79 +133,20 @@ function normaliseBaseUrl(raw: string, allowInsecureHttp: boolean): string {
   return `${url.origin}${path || API_PREFIX}`;
 }
 
-/**
- * Headers a `headers` option may not set, and why. The key and the tenant scope are set from `apiKey` and
- * `accountId`, where they are checked. The framing headers fetch sets itself and refuses from the caller (with
- * a TypeError thrown before anything is sent, which would otherwise look like a network failure and make a
- * payout's outcome seem unknown).
- */
-const OWNED_HEADERS = new Map([
-  ['x-api-key', 'is set by the client: use apiKey'],
-  ['x-account-id', 'is set by the client: use accountId (or forAccount)'],
-  ...'connection content-length expect host keep-alive te trailer transfer-encoding upgrade'
-    .split(' ')
-    .map((name) => [name, 'is set by fetch itself and cannot be sent'] as const),
-]);
-
-/**
- * Rejects values that could split a header (CR/LF) and anything fetch would refuse anyway (a name that is not
- * a token, a character beyond Latin-1), so the caller gets a RequestValidationError rather than a TypeError.
- */
-function assertHeader(name: string, value: string): void {
-  if (!TOKEN.test(name)) throw invalid([name], 'is not a valid header name');
-  if (/[^\t\x20-\x7e\x80-\xff]/.test(value)) {
-    throw invalid([name], 'must hold only visible Latin-1 characters: no CR, LF or NUL');
-  }
-}
-
-/** Checks every header of a `headers` option (client or per call). */
-export function assertHeaders(headers: Record<string, string>): void {
-  for (const [name, value] of Object.entries(headers)) {
-    const owned = OWNED_HEADERS.get(name.toLowerCase());
-    if (owned) throw invalid([name], owned);
-    assertHeader(name, value);
-  }
-}
-
 export function assertAccountId(accountId: string): void {
   if (!isUuid(accountId)) throw invalid(['accountId'], 'must be a uuid');
 }
 
-/** The longest timer JavaScript can set; a longer one (fetch's timeout, a wait) fires at once. */
-export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
-
-type Limits = Record<'timeout' | 'totalTimeout' | 'maxRetries' | 'maxResponseBytes', number>;
-
-/** Each limit a call may set: its range of whole numbers, and the client's default. */
-const LIMITS: Record<keyof Limits, [min: number, max: number, byDefault: number]> = {
-  timeout: [0, MAX_TIMEOUT_MS, 60_000],
-  totalTimeout: [0, MAX_TIMEOUT_MS, 0],
-  maxRetries: [0, Number.MAX_SAFE_INTEGER, 2],
-  maxResponseBytes: [1, Number.MAX_SAFE_INTEGER, 8 * 1024 * 1024],
-};
-
-/** The limits `options` sets, checked, and for the rest (absent or null) `fallback`'s or the defaults. */
-function limits(options: Partial<Record<keyof Limits, unknown>>, fallback?: Limits): Limits {
+/** The limits `options` sets, checked, and the defaults for the rest (absent or null). */
+function limits(options: Partial<Record<keyof Limits, unknown>>): Limits {
   const checked = {} as Limits;
   for (const name of Object.keys(LIMITS) as (keyof Limits)[]) {
-    const [min, max, byDefault] = LIMITS[name];
-    const value = options[name] as number | null | undefined;
-    if (value != null && !(Number.isInteger(value) && value >= min && value <= max)) {
-      throw invalid([name], `must be a whole number from ${min} to ${max}`);
-    }
-    checked[name] = value ?? fallback?.[name] ?? byDefault;
+    const value = options[name];
+    const problem = value == null ? undefined : limitIssue(name, value);
+    if (problem) throw invalid([name], problem);
+    checked[name] = (value as number | null | undefined) ?? LIMITS[name][2];
   }
   return checked;
-}
-
-/**
- * The limits of one call: those the call sets, checked as strictly as the client's (a bad one would send and
- * then fail), and the client's, checked once by `resolveConfig`, for the rest.
- */
-export function callLimits(options: RequestOptions | undefined, config: ResolvedConfig, at: string): Limits {
-  if (!options) return config;
-  refuseUnknownKeys(options, REQUEST_OPTION_KEYS, `request options (${at})`);
-  return limits(options, config);
 }
 
 /** An environment variable where one exists (Node, Bun, Deno with --allow-env); undefined elsewhere. */
@@ -256,7 +177,8 @@ export function resolveConfig(given: ClientOptions, learned?: Set<string>) {
   }
   const apiKey = options.apiKey ?? readEnv('PAYMENTS_API_KEY');
   if (!apiKey) throw new PaymentsError('No API key: pass { apiKey } or set PAYMENTS_API_KEY.');
-  assertHeader('apiKey', apiKey);
+  const keyIssue = headerValueIssue(apiKey);
+  if (keyIssue) throw invalid(['apiKey'], keyIssue);
   const redact = redactor(apiKey);
   const rawBaseUrl = options.baseUrl ?? readEnv('PAYMENTS_BASE_URL');
   if (!rawBaseUrl) throw new PaymentsError('No base URL: pass { baseUrl } or set PAYMENTS_BASE_URL.');

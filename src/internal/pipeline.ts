@@ -5,14 +5,14 @@ import {
   type WithResponse,
 } from '../core/api-promise.js';
 import { type APIError, invalid } from '../core/error.js';
-import { ownData } from '../core/own.js';
 import { InternalPage as Page, PagePromise } from '../core/pagination.js';
 import { type Schema, validationPath } from '../rules/schema.js';
 import { type CallContext, traceCall } from './channels.js';
-import type { RequestOptions, ResolvedConfig } from './config.js';
+import type { ResolvedConfig } from './config.js';
 import type { Unwrapped } from './envelope.js';
 import { LIST_SHAPES, type ListShape, readPage } from './list-shapes.js';
 import type { LevelLogger } from './logger.js';
+import { type RequestOptions, requestOptions } from './request-options.js';
 import { jsonPayload, readCommitted, responseOf, shapeError, validate } from './response.js';
 import { type BoundedLoad, walkByTime } from './time-walk.js';
 import { type QueryValue, send, type TransportRequest, type TransportResult } from './transport.js';
@@ -21,7 +21,8 @@ import { type QueryValue, send, type TransportRequest, type TransportResult } fr
  * The request pipeline every method goes through: the transport sends (auth, retries, timeouts, limits) and
  * returns one `TransportResult`, then the response stage (`response.ts`) turns it into data or an error. Resources
  * describe their calls as `Call`s and `PaginateParams`; the client's `request` and `paginate` are the same two entry
- * points. The caller's options are copied here, once per call (`ownData`), and read from the copy below.
+ * points. The caller's request options are read here, once per call (`requestOptions`: copied and checked),
+ * unless the method's own bag read them already (`payouts.create`'s), and the layers below read that copy.
  */
 
 /** One request and what to make of its response. */
@@ -104,7 +105,9 @@ export class Pipeline {
 
   async #call<T>(call: Call<T>, context?: CallContext): Promise<WithResponse<T>> {
     if (context && call.traced) Object.assign(context, call.traced);
-    const result = await this.#send({ ...call, options: ownData(call.options) }, context);
+    const given = call.options;
+    const options = given && requestOptions.read(given, `request options (${call.method} ${call.path})`);
+    const result = await this.#send({ ...call, options }, context);
     const response = responseOf(result, call.doneOnRepeat);
     const info = responseInfo(response);
     if (call.responseType === 'text') return { data: response.text as T, response: info };
@@ -119,11 +122,17 @@ export class Pipeline {
   /**
    * A list walked page by page; see `PagePromise`. `byTime`: a newest-first listing with `startDate`/`endDate`
    * (GET /transactions), walked by time unless the caller asked for a page number (see `time-walk.ts`).
+   * `readOptions`: how the list's options are read, when the method's own bag takes more than request options.
    */
-  list<T>(list: PaginateParams<T>, operation = 'paginate', byTime = false): PagePromise<T> {
+  list<T>(
+    list: PaginateParams<T>,
+    operation = 'paginate',
+    byTime = false,
+    readOptions = () => requestOptions.read(list.options, `request options (GET ${list.path})`),
+  ): PagePromise<T> {
     // Resolved on first use, so invalid input rejects the PagePromise like any other failure.
     let query: Record<string, QueryValue> | undefined;
-    const options = ownData(list.options);
+    let options: RequestOptions | undefined;
     const load = (page: number): Promise<Page<T>> => traceCall(operation, (c) => read(page, c), { page });
     /** Page `page` of the query with other bounds, for the walk by time. */
     const bounded: BoundedLoad<T> = ({ page = 1, ...bounds }) =>
@@ -154,14 +163,18 @@ export class Pipeline {
       const byPage = !byTime || (query !== undefined && Object.hasOwn(query, 'page'));
       return new Page<T>({ ...info, rows }, load, responseInfo(response), byPage ? undefined : walk);
     };
-    return new PagePromise(async () => {
-      // A typo in `shape` must not fall back to detection.
-      if (list.shape !== undefined && !(LIST_SHAPES as readonly unknown[]).includes(list.shape)) {
-        throw invalid(['shape'], `must be one of: ${LIST_SHAPES.join(', ')}`);
-      }
-      query = typeof list.query === 'function' ? list.query() : list.query;
-      return load(query && Object.hasOwn(query, 'page') && typeof query.page === 'number' ? query.page : 1);
-    }, options?.maxPages);
+    return new PagePromise(
+      async () => {
+        // A typo in `shape` must not fall back to detection.
+        if (list.shape !== undefined && !(LIST_SHAPES as readonly unknown[]).includes(list.shape)) {
+          throw invalid(['shape'], `must be one of: ${LIST_SHAPES.join(', ')}`);
+        }
+        options = readOptions();
+        query = typeof list.query === 'function' ? list.query() : list.query;
+        return load(query && Object.hasOwn(query, 'page') && typeof query.page === 'number' ? query.page : 1);
+      },
+      () => options?.maxPages ?? Number.POSITIVE_INFINITY,
+    );
   }
 
   async #send(request: TransportRequest, context?: CallContext): Promise<TransportResult> {

@@ -1,5 +1,5 @@
 import { invalid } from '../core/error.js';
-import { assertHeaders, type ResolvedConfig } from './config.js';
+import type { ResolvedConfig } from './config.js';
 import { assertSafePath } from './path.js';
 import type { TransportRequest } from './transport.js';
 
@@ -73,7 +73,6 @@ function buildHeaders(config: ResolvedConfig, request: TransportRequest): [strin
     baseHeaders.set(config, pairs);
   }
   if (own) {
-    assertHeaders(own);
     const headers = new Headers(config.headers);
     for (const [name, value] of Object.entries(own)) headers.set(name, value);
     pairs = withClientHeaders(headers, config);

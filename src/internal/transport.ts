@@ -9,11 +9,12 @@ import {
 } from '../core/error.js';
 import { messageOf } from '../core/values.js';
 import { type ReadBody, readWithin, type TransportResponse, toTransportResponse } from './body.js';
-import { callLimits, type RequestOptions, type ResolvedConfig } from './config.js';
+import type { ResolvedConfig } from './config.js';
 import { ATTEMPT_FAILURES, type Failure, failureOf } from './failure.js';
 import { attemptObserver } from './hooks.js';
 import { redactHeaders, safeCause } from './redact.js';
 import { telemetryUrls, unsetOptions, wireRequest } from './request.js';
+import { callLimits, type RequestOptions } from './request-options.js';
 import { isSafeToRepeat, KY_RETRY, MAX_RETRY_AFTER_MS, RETRY_STATUSES, timingHeaders } from './retry.js';
 
 /** The HTTP methods the API uses. */
@@ -21,7 +22,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** A query parameter value; `undefined` and `null` are left out of the URL. */
 export type QueryValue = string | number | boolean | null | undefined;
 
-/** One request, as the pipeline describes it. Its `options` are the caller's, already copied (`ownData`). */
+/** One request, as the pipeline describes it. Its `options` are the caller's as a bag read them: copied and checked. */
 export interface TransportRequest {
   method: HttpMethod;
   /** Relative to the base URL, e.g. `/transactions`. */
@@ -85,7 +86,7 @@ export async function send(config: ResolvedConfig, request: TransportRequest): P
   if (signal?.aborted) throw new APIUserAbortError();
   const streaming = request.stream !== undefined;
   const commits = !isSafeToRepeat(request.method, request.idempotent);
-  const limits = callLimits(request.options, config, `${request.method} ${request.path}`);
+  const limits = callLimits(request.options, config);
   const maxRetries = streaming || commits ? 0 : limits.maxRetries;
   const log = config.logger;
   const target = `${request.method} ${request.path}`;

@@ -1,5 +1,5 @@
 import { APIUserAbortError, NotFoundError, RequestValidationError } from '../core/error.js';
-import type { RequestOptions } from '../internal/config.js';
+import type { RequestOptions } from '../internal/request-options.js';
 import { BANK_LIST_TTL_MS, isNaira, sameHolderName } from '../rules/beneficiary-check.js';
 import type { PayoutWire } from '../rules/payout.js';
 import { BeneficiaryVerificationError, type BeneficiaryVerificationFacts } from './beneficiary-error.js';
@@ -32,7 +32,7 @@ export interface BeneficiaryCheckDeps {
   banks: BankCodes;
   lookup: (
     params: { bankCode: string; accountNumber: string },
-    options: RequestOptions,
+    options: RequestOptions | undefined,
   ) => PromiseLike<{ accountNumber: string; accountName: string; bankCode: string }>;
 }
 
@@ -89,7 +89,7 @@ export class BankCodes {
 export async function checkBeneficiary(
   deps: BeneficiaryCheckDeps,
   wire: PayoutWire,
-  options: RequestOptions,
+  options: RequestOptions | undefined,
 ): Promise<void> {
   if (!isNaira(wire.currency)) return;
   const { accountName } = wire.beneficiary;

@@ -1,20 +1,16 @@
 import * as z from 'zod/mini';
 import { APIUserAbortError, invalid, RequestValidationError } from '../core/error.js';
-import { ownData } from '../core/own.js';
-import { refuseUnknownKeys } from '../core/unknown-option.js';
 import { type CallContext, count, traceCall } from '../internal/channels.js';
 import type { Pipeline } from '../internal/pipeline.js';
 import { referenceIssue } from '../rules/payout.js';
-import { parseRequest } from '../rules/schema.js';
 import { type Transaction, TransactionSchema } from '../rules/transactions.js';
 import { PayoutLookupIncompleteError } from './payout-outcome.js';
 import { type PaymentsClientLike, type PayoutPort, type PortListings, payoutPort } from './port.js';
 import type { SearchResult } from './proof/listing-proof.js';
 import {
-  FIND_BY_REFERENCE_OPTION_KEYS,
   type FindByReferenceOptions,
+  findOptions,
   type SearchDeps,
-  SearchOptionsSchema,
   searchFor,
   windowOf,
 } from './proof/payout-lookup.js';
@@ -105,11 +101,9 @@ async function searchOnce(
   given: FindByReferenceOptions,
   context: CallContext | undefined,
 ): Promise<SearchResult> {
-  const options = ownData(given);
-  refuseUnknownKeys(options, FIND_BY_REFERENCE_OPTION_KEYS, what);
+  const options = findOptions.read(given, what) ?? {};
   const problem = referenceIssue(ref);
   if (problem) throw invalid(['externalReference'], problem);
-  parseRequest(SearchOptionsSchema, options);
   if (context) context.externalReference = ref;
   const pages = () => count(context, 'pages');
   try {

@@ -1,18 +1,11 @@
 import { invalid } from '../core/error.js';
-import { ownData } from '../core/own.js';
-import { refuseUnknownKeys } from '../core/unknown-option.js';
 import { type CallContext, count, traceCall } from '../internal/channels.js';
-import type { RequestOptions } from '../internal/config.js';
-import { checksBeneficiary } from '../rules/beneficiary-check.js';
+import type { RequestOptions } from '../internal/request-options.js';
 import type { CurrencyCode } from '../rules/currency-codes.js';
 import type { PayoutCreateParams, PayoutWire } from '../rules/payout.js';
 import { portSearchDeps } from './find.js';
 import { isRefusal } from './payout-answers.js';
-import {
-  LOOKUP_BEFORE_RETRY_OPTION_KEYS,
-  type LookupBeforeRetryOptions,
-  refuseUntil,
-} from './payout-options.js';
+import { type LookupBeforeRetryOptions, recoveryOptions, refuseUntil } from './payout-options.js';
 import { type PayoutOutcome, PayoutOutcomeUnknownError } from './payout-outcome.js';
 import { recoverPayout } from './payout-recovery.js';
 import { postChecked } from './payout-send.js';
@@ -37,12 +30,10 @@ export async function lookupBeforeRetry<C extends string = CurrencyCode, A exten
 ): Promise<PayoutOutcome> {
   return traceCall('payouts.lookupBeforeRetry', async (context) => {
     const port = payoutPort(client, 'lookupBeforeRetry');
-    const options = ownData(given);
-    refuseUntil(options);
+    refuseUntil(given ?? {});
     // First of all: a typo such as `lookupfirst` would send the payout without looking (a second payout).
-    refuseUnknownKeys(options, LOOKUP_BEFORE_RETRY_OPTION_KEYS, 'lookupBeforeRetry');
+    const options = recoveryOptions.read(given, 'lookupBeforeRetry') ?? {};
     const checked = port.check(body, { digits: options.digits });
-    checksBeneficiary(options.verifyBeneficiary, false); // a bad value is refused before anything is sent
     if (!checked.externalReference) {
       const message = 'is required: create one with createExternalReference() and persist it before sending';
       throw invalid(['externalReference'], message);

@@ -1,13 +1,11 @@
-import * as z from 'zod/mini';
+import { option } from '../rules/option-bag.js';
 
 /**
- * Checks of option bags written once for the lookups, the recovery and the tracker. Kept apart from
- * `payout-lookup.ts`, which the entry loads lazily, so the tracker does not pull it in.
+ * Checks of option bags written once for the lookups, the recovery and the tracker (their bags: `optionBag`).
+ * Kept apart from `payout-lookup.ts`, which the entry loads lazily, so the tracker does not pull it in.
  */
 
-/** An option that, when given, must pass `ok`; `message` says what it must be. */
-export const option = (ok: (value: never) => boolean, message: string) =>
-  z.optional(z.custom((value) => ok(value as never), message));
+export { option };
 
 export const atLeastOne = option(
   (n: unknown) => Number.isInteger(n) && (n as number) >= 1,

@@ -1,12 +1,11 @@
 import * as z from 'zod/mini';
 import { invalid } from '../core/error.js';
-import { optionKeys } from '../core/option-keys.js';
-import { MAX_TIMEOUT_MS, type RequestOptions } from '../internal/config.js';
+import { MAX_TIMEOUT_MS, REQUEST_OPTION_SHAPE, type RequestOptions } from '../internal/request-options.js';
 import type { BeneficiaryCheckOptions } from '../rules/beneficiary-check.js';
-import { parseRequest } from '../rules/schema.js';
+import { anyValue, optionBag } from '../rules/option-bag.js';
 import type { Transaction } from '../rules/transactions.js';
 import { atLeastOne, isFunction, option, wholeMs } from './option-checks.js';
-import { type SearchOptions, SearchOptionsSchema } from './proof/payout-lookup.js';
+import { SEARCH_OPTION_SHAPE, type SearchOptions } from './proof/payout-lookup.js';
 
 /** One step of `lookupBeforeRetry`, for logging. */
 export type PayoutAttemptEvent = { attempt: number; externalReference: string } & (
@@ -83,20 +82,24 @@ export interface LookupBeforeRetryOptions
   totalTimeout?: number;
 }
 
-export const LOOKUP_BEFORE_RETRY_OPTION_KEYS = optionKeys<LookupBeforeRetryOptions>()([
-  'signal timeout maxResponseBytes maxPages headers match maxLookupPages maxAttempts digits visibilityWaits',
-  'lookupFirst since clock windowMarginMs find onAttempt beforePost totalTimeout listingLagMs verifyBeneficiary',
-]);
-
 /** `listingLagMs` when not given: the default visibility waits' total. */
 export const DEFAULT_LISTING_LAG_MS = 15_000;
 
 const ms = (w: unknown) => typeof w === 'number' && Number.isFinite(w) && w >= 0 && w <= MAX_TIMEOUT_MS;
 
+const { signal, timeout, maxResponseBytes, maxPages, headers } = REQUEST_OPTION_SHAPE;
+const { until: _, ...searchShape } = SEARCH_OPTION_SHAPE;
+
 // null is taken as absent here (the default applies), as it always was. The callbacks are checked too: one that
 // is not a function would otherwise fail only when first called, after a POST may have moved the money.
-const RecoveryOptionsSchema = z.looseObject({
-  ...SearchOptionsSchema.shape,
+/** The options of `lookupBeforeRetry`: read first of all, since a typo such as `lookupfirst` is a second payout. */
+export const recoveryOptions = optionBag<LookupBeforeRetryOptions>({
+  ...searchShape,
+  signal,
+  timeout,
+  maxResponseBytes,
+  maxPages,
+  headers,
   find: option(isFunction, 'must be a function'),
   onAttempt: option(isFunction, 'must be a function'),
   beforePost: option(isFunction, 'must be a function'),
@@ -115,11 +118,13 @@ const RecoveryOptionsSchema = z.looseObject({
       `must be a non-empty list of milliseconds (0 to ${MAX_TIMEOUT_MS})`,
     ),
   ),
+  // Checked by the body schema it builds, where its meaning (the currency's) is known.
+  digits: anyValue,
+  verifyBeneficiary: option((b: unknown) => typeof b === 'boolean', 'must be true or false'),
 });
 
-/** Checks every option of `lookupBeforeRetry` before anything is sent; its attempts, waits and deadline. */
-export function checkRecoveryOptions(options: LookupBeforeRetryOptions) {
-  parseRequest(RecoveryOptionsSchema, options);
+/** The attempts, waits and deadline of `lookupBeforeRetry`'s options (read by `recoveryOptions`). */
+export function recoveryLimits(options: LookupBeforeRetryOptions) {
   const total = options.totalTimeout ?? 0;
   return {
     maxAttempts: options.maxAttempts ?? 3,

@@ -1,5 +1,5 @@
 import { APIUserAbortError } from '../core/error.js';
-import type { RequestOptions } from '../internal/config.js';
+import type { RequestOptions } from '../internal/request-options.js';
 import { MAX_RETRY_AFTER_MS } from '../internal/retry.js';
 import { sleep } from '../internal/sleep.js';
 import type { Payout, PayoutWire } from '../rules/payout.js';
@@ -14,10 +14,10 @@ import {
 } from './attempt/state.js';
 import { answerOfFailure, describePosts } from './payout-answers.js';
 import {
-  checkRecoveryOptions,
   DEFAULT_LISTING_LAG_MS,
   type LookupBeforeRetryOptions,
   type PayoutAttemptEvent,
+  recoveryLimits,
 } from './payout-options.js';
 import {
   type PayoutOutcome,
@@ -68,7 +68,7 @@ export async function recoverPayout(
   body: PayoutWire & { externalReference: string },
   options: LookupBeforeRetryOptions,
 ): Promise<PayoutOutcome> {
-  const { maxAttempts, waits, deadline } = checkRecoveryOptions(options);
+  const { maxAttempts, waits, deadline } = recoveryLimits(options);
   const ref = body.externalReference;
   const clock = options.clock ?? Date.now;
   const run: Run = {

@@ -6,8 +6,8 @@ import {
   APIUserAbortError,
   type PaymentsError,
 } from '../core/error.js';
-import type { RequestOptions } from '../internal/config.js';
 import type { Pipeline } from '../internal/pipeline.js';
+import type { RequestOptions } from '../internal/request-options.js';
 import type { Payout, PayoutWire } from '../rules/payout.js';
 import { answerOfFailure } from './payout-answers.js';
 import { PayoutMayHaveMovedError, PayoutReferenceReusedError } from './payout-outcome.js';

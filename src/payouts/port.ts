@@ -1,6 +1,6 @@
 import type { PagePromise } from '../core/pagination.js';
-import type { RequestOptions } from '../internal/config.js';
 import type { Call, Pipeline } from '../internal/pipeline.js';
+import type { RequestOptions } from '../internal/request-options.js';
 import type { QueryValue } from '../internal/transport.js';
 import type { Payout, PayoutWire } from '../rules/payout.js';
 import type { ListTransactions } from './proof/listing-proof.js';
@@ -23,7 +23,7 @@ export interface PayoutPort {
   /** POST /payouts as `payouts.create` sends it. */
   post(body: PayoutWire, options?: RequestOptions): Call<Payout>;
   /** The beneficiary check, with the bank codes this client keeps; a no-op where `call` and the client say off. */
-  checkBeneficiary(wire: PayoutWire, call: unknown, options: RequestOptions): Promise<void>;
+  checkBeneficiary(wire: PayoutWire, call: unknown, options: RequestOptions | undefined): Promise<void>;
 }
 
 /** The client's listings: GET /transactions, and GET /wallet/transactions (its rows as the service sent them). */

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
 import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
-import type { RequestOptions } from '../internal/config.js';
 import { route } from '../internal/path.js';
+import type { RequestOptions } from '../internal/request-options.js';
 import { looseObject, openEnum, parseRequest } from '../rules/schema.js';
 import {
   type PassThroughListParams,

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import type { APIPromise } from '../core/api-promise.js';
-import type { RequestOptions } from '../internal/config.js';
+import type { RequestOptions } from '../internal/request-options.js';
 import { type LookupParams, LookupParamsSchema } from '../rules/lookup.js';
 import { looseObject, parseRequest } from '../rules/schema.js';
 import { APIResource, keyedList } from './resource.js';

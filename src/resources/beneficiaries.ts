@@ -1,14 +1,11 @@
 import * as z from 'zod/mini';
 import type { APIPromise } from '../core/api-promise.js';
 import { BadRequestError, NotFoundError } from '../core/error.js';
-import { optionKeys } from '../core/option-keys.js';
-import { ownField } from '../core/own.js';
 import type { PagePromise } from '../core/pagination.js';
-import { refuseUnknownKeys } from '../core/unknown-option.js';
 import { safeStringify } from '../core/values.js';
-import { REQUEST_OPTION_KEYS, type RequestOptions } from '../internal/config.js';
 import { route } from '../internal/path.js';
 import type { Call } from '../internal/pipeline.js';
+import { REQUEST_OPTION_SHAPE, type RequestOptions } from '../internal/request-options.js';
 import {
   type BeneficiaryInput,
   type BeneficiaryWrite,
@@ -16,6 +13,7 @@ import {
   beneficiaryWire,
   WITHDRAWAL_METHODS,
 } from '../rules/beneficiary.js';
+import { option, optionBag } from '../rules/option-bag.js';
 import { page, pageSize } from '../rules/paging.js';
 import { looseObject, openEnum, parseRequest, recordOf, strictObject } from '../rules/schema.js';
 import { APIResource } from './resource.js';
@@ -78,10 +76,10 @@ export interface BeneficiaryWriteOptions extends RequestOptions {
   allowUnclassified?: boolean;
 }
 
-const WRITE_OPTION_KEYS = optionKeys<BeneficiaryWriteOptions>()([
-  ...REQUEST_OPTION_KEYS,
-  'allowUnclassified',
-]);
+const writeOptions = optionBag<BeneficiaryWriteOptions>({
+  ...REQUEST_OPTION_SHAPE,
+  allowUnclassified: option((b: unknown) => typeof b === 'boolean', 'must be true or false'),
+});
 
 /** True for the service's answer to an unknown (or another business's) beneficiary id: 400 `Beneficiary not found`. */
 export function isBeneficiaryNotFound(error: unknown): boolean {
@@ -132,9 +130,8 @@ export class Beneficiaries extends APIResource {
     body: BeneficiaryInput,
     given: BeneficiaryWriteOptions | undefined,
   ): Call<Beneficiary> {
-    refuseUnknownKeys(given, WRITE_OPTION_KEYS, `beneficiaries.${mode}`);
-    const { allowUnclassified: _, ...options } = given ?? {};
-    const schema = beneficiaryInputSchema({ mode, allowUnclassified: ownField(given, 'allowUnclassified') });
+    const options = writeOptions.read(given, `beneficiaries.${mode}`);
+    const schema = beneficiaryInputSchema({ mode, allowUnclassified: options?.allowUnclassified });
     return { ...target, body: beneficiaryWire(parseRequest(schema, body)), schema: this.#schema, options };
   }
 

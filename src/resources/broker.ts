@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import type { APIPromise } from '../core/api-promise.js';
-import type { RequestOptions } from '../internal/config.js';
+import type { RequestOptions } from '../internal/request-options.js';
 import { looseObject } from '../rules/schema.js';
 import { APIResource } from './resource.js';
 

@@ -1,10 +1,9 @@
 import { invalid } from '../core/error.js';
-import { optionKeys } from '../core/option-keys.js';
-import { refuseUnknownKeys } from '../core/unknown-option.js';
-import { REQUEST_OPTION_KEYS, type RequestOptions } from '../internal/config.js';
+import { REQUEST_OPTION_SHAPE, type RequestOptions } from '../internal/request-options.js';
 import type { BankCodes } from '../payouts/beneficiary-check.js';
 import type * as Send from '../payouts/send.js';
 import { type BeneficiaryCheckOptions, checksBeneficiary } from '../rules/beneficiary-check.js';
+import { anyValue, option, optionBag } from '../rules/option-bag.js';
 import type { PayoutWire } from '../rules/payout.js';
 import type { APIResource } from './resource.js';
 
@@ -24,21 +23,26 @@ export interface PayoutCreateOptions extends RequestOptions, PayoutCheckOptions,
 /** Options of `payouts.verify`: those of `create` (its requests are GET /banks and POST /lookup). */
 export interface PayoutVerifyOptions extends PayoutCreateOptions {}
 
-const CHECK_OPTION_KEYS = optionKeys<PayoutCheckOptions>()(['digits']);
-export const CREATE_OPTION_KEYS = optionKeys<PayoutCreateOptions>()([
-  ...REQUEST_OPTION_KEYS,
-  'digits verifyBeneficiary',
-]);
+// `digits` is checked by the body schema it builds, where its meaning (the currency's) is known.
+const CHECK_SHAPE = { digits: anyValue };
+const checkOptions = optionBag<PayoutCheckOptions>(CHECK_SHAPE);
 
-/** `check`'s options, refused where unknown; `verifyBeneficiary` with a pointer to the method that takes it. */
-export function refuseCheckOptions(options: unknown): void {
+/** The options of `create` and `verify`: the request options with the body's digits and the beneficiary check. */
+export const createOptions = optionBag<PayoutCreateOptions>({
+  ...REQUEST_OPTION_SHAPE,
+  ...CHECK_SHAPE,
+  verifyBeneficiary: option((b: unknown) => typeof b === 'boolean', 'must be true or false'),
+});
+
+/** `check`'s options, read; `verifyBeneficiary` refused with a pointer to the method that takes it. */
+export function readCheckOptions(options: PayoutCheckOptions | undefined): PayoutCheckOptions | undefined {
   if (options !== null && typeof options === 'object' && Object.hasOwn(options, 'verifyBeneficiary')) {
     throw invalid(
       ['options', 'verifyBeneficiary'],
       'is not taken by payouts.check, which sends nothing: payouts.verify checks the body and then the beneficiary',
     );
   }
-  refuseUnknownKeys(options, CHECK_OPTION_KEYS, 'payouts.check', ['options']);
+  return checkOptions.read(options, 'payouts.check', ['options']);
 }
 
 /** A fresh reference for a payout. Persist it before sending, so a crash cannot lose it. */
@@ -56,7 +60,7 @@ export function beneficiaryCheck(
   send: () => Promise<typeof Send>,
 ) {
   let banks: BankCodes | undefined;
-  return async (wire: PayoutWire, call: unknown, options: RequestOptions): Promise<void> => {
+  return async (wire: PayoutWire, call: unknown, options: RequestOptions | undefined): Promise<void> => {
     if (!checksBeneficiary(call, byDefault)) return;
     const { BankCodes, checkBeneficiary } = await send();
     banks ??= new BankCodes(() => client.banks.list());

@@ -1,9 +1,8 @@
 import { type APIPromise, InternalAPIPromise } from '../core/api-promise.js';
 import { RequestValidationError } from '../core/error.js';
-import { ownData, ownField } from '../core/own.js';
-import { refuseUnknownKeys } from '../core/unknown-option.js';
-import type { RequestOptions } from '../internal/config.js';
+import { ownField } from '../core/own.js';
 import type { Call, Pipeline } from '../internal/pipeline.js';
+import type { RequestOptions } from '../internal/request-options.js';
 import type { SentPayout } from '../payouts/payout-send.js';
 import { providePayoutPort } from '../payouts/port.js';
 import type { CurrencyCode } from '../rules/currency-codes.js';
@@ -19,11 +18,11 @@ import { limitIssue } from '../rules/payout-limits.js';
 import { parseRequest } from '../rules/schema.js';
 import {
   beneficiaryCheck,
-  CREATE_OPTION_KEYS,
+  createOptions,
   type PayoutCheckOptions,
   type PayoutCreateOptions,
   type PayoutVerifyOptions,
-  refuseCheckOptions,
+  readCheckOptions,
 } from './payout-options.js';
 import { APIResource, lazyModule } from './resource.js';
 
@@ -68,15 +67,14 @@ export class Payouts extends APIResource {
     let sent: SentPayout | undefined;
     const abortedBefore = ownField(options ?? undefined, 'signal')?.aborted === true;
     const call = this.api.call(async () => {
-      refuseUnknownKeys(options, CREATE_OPTION_KEYS, 'payouts.create');
-      // The pipeline copies the request options; `digits` is read here, from an own property only.
-      const { digits: _, verifyBeneficiary: __, ...rest } = options ?? {};
-      const digits = ownField(options, 'digits');
-      const wire = this.check(body, { digits });
+      // Read once: the copy, checked, is what the beneficiary check and the POST send with.
+      const read = createOptions.read(options, 'payouts.create');
+      const digits = read?.digits;
+      const wire = this.#check(body, digits);
       await send(); // a module that cannot load fails the call here, before anything is sent
-      await this.#checkBeneficiary(wire, ownField(options, 'verifyBeneficiary'), rest);
+      await this.#checkBeneficiary(wire, read?.verifyBeneficiary, read);
       sent = { body: wire, assigned: this.assignsReference(wire.currency), abortedBefore, digits };
-      return this.#post(wire, rest);
+      return this.#post(wire, read);
     }, 'payouts.create');
     return new InternalAPIPromise(async () => {
       const answer = await call.withResponse().catch(async (error: unknown) => {
@@ -97,10 +95,13 @@ export class Payouts extends APIResource {
    */
   check<C extends string = CurrencyCode, A extends string = string>(
     body: PayoutCreateParams<C, A>,
-    options: PayoutCheckOptions = {},
+    options?: PayoutCheckOptions,
   ): PayoutWire {
-    refuseCheckOptions(options);
-    const digits = ownField(options, 'digits');
+    return this.#check(body, readCheckOptions(options)?.digits);
+  }
+
+  /** `check` of options already read. */
+  #check(body: PayoutCreateParams<string, string>, digits: number | undefined): PayoutWire {
     const parsed = parseRequest(payoutBodySchema(digits), body);
     const { wire, major } = toWire(parsed, digits);
     const amount = ownField(parsed, 'amount');
@@ -120,13 +121,11 @@ export class Payouts extends APIResource {
    */
   async verify<C extends string = CurrencyCode, A extends string = string>(
     body: PayoutCreateParams<C, A>,
-    options: PayoutVerifyOptions = {},
+    options?: PayoutVerifyOptions,
   ): Promise<PayoutWire> {
-    const given = ownData(options);
-    refuseUnknownKeys(given, CREATE_OPTION_KEYS, 'payouts.verify', ['options']);
-    const { digits, verifyBeneficiary, ...rest } = given;
-    const wire = this.check(body, { digits });
-    await this.#checkBeneficiary(wire, verifyBeneficiary, rest);
+    const read = createOptions.read(options, 'payouts.verify', ['options']);
+    const wire = this.#check(body, read?.digits);
+    await this.#checkBeneficiary(wire, read?.verifyBeneficiary, read);
     return wire;
   }
 

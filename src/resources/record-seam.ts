@@ -1,11 +1,10 @@
 import * as z from 'zod/mini';
 import type { APIPromise } from '../core/api-promise.js';
-import { invalid } from '../core/error.js';
-import { ownData } from '../core/own.js';
 import type { PagePromise } from '../core/pagination.js';
-import type { RequestOptions } from '../internal/config.js';
-import type { Call, Pipeline } from '../internal/pipeline.js';
+import type { Call, PaginateParams, Pipeline } from '../internal/pipeline.js';
+import { REQUEST_OPTION_SHAPE, type RequestOptions } from '../internal/request-options.js';
 import type { QueryValue } from '../internal/transport.js';
+import { option, optionBag } from '../rules/option-bag.js';
 import { page, pageSize } from '../rules/paging.js';
 import { PassThroughQuery, recordOf, type Schema } from '../rules/schema.js';
 import { pagedQuery } from './resource.js';
@@ -44,14 +43,13 @@ export interface SchemaOptions<T> extends RequestOptions {
   schema?: Schema<T>;
 }
 
-/** The caller's schema (a plain record when none); refuses one that is not a zod schema (a JavaScript caller's mistake). */
-function checkSchema<T>(schema: Schema<T> | undefined): Schema<T> {
-  if (schema === undefined) return PlainRecordSchema as Schema<unknown> as Schema<T>;
-  if (schema === null || typeof schema !== 'object' || !('_zod' in schema)) {
-    throw invalid(['schema'], 'must be a zod schema');
-  }
-  return schema;
-}
+const isSchema = (schema: unknown) => schema !== null && typeof schema === 'object' && '_zod' in schema;
+
+/** The request options with the caller's schema (a JavaScript caller's mistake, a schema that is none, refused). */
+const schemaOptions = optionBag<SchemaOptions<unknown>>({
+  ...REQUEST_OPTION_SHAPE,
+  schema: option(isSchema, 'must be a zod schema'),
+});
 
 /** One request whose record the spec does not show, typed by the caller's schema; a bad schema rejects it. */
 export function recordCall<T, R = T>(
@@ -61,8 +59,10 @@ export function recordCall<T, R = T>(
   build: (schema: Schema<T>) => Omit<Call<R>, 'options'>,
 ): APIPromise<R> {
   return api.call<R>(() => {
-    const { schema, ...options } = ownData(given ?? {});
-    return { ...build(checkSchema(schema)), options };
+    const options = schemaOptions.read(given as SchemaOptions<unknown>, operation) as
+      | SchemaOptions<T>
+      | undefined;
+    return { ...build(options?.schema ?? plainRecord<T>()), options };
   }, operation);
 }
 
@@ -74,19 +74,19 @@ export function recordList<T>(
   params: PassThroughListParams,
   given: SchemaOptions<T> | undefined,
 ): PagePromise<T> {
-  const { schema, ...options } = ownData(given ?? {});
-  return api.list<T>(
-    {
-      path,
-      shape: 'flat',
-      // Checked when the list is first used, so a bad schema rejects it like bad params do.
-      query: () => {
-        checkSchema(schema);
-        return pagedQuery(PagedPassThroughParams, params);
-      },
-      schema: schema ?? (PlainRecordSchema as Schema<unknown> as Schema<T>),
-      options,
-    },
-    operation,
-  );
+  const list: PaginateParams<T> = {
+    path,
+    shape: 'flat',
+    query: () => pagedQuery(PagedPassThroughParams, params),
+  };
+  // Read when the list is first used, so bad options reject it like bad params do; the rows' schema with them.
+  return api.list<T>(list, operation, false, () => {
+    const options = schemaOptions.read(given as SchemaOptions<unknown>, operation) as
+      | SchemaOptions<T>
+      | undefined;
+    list.schema = options?.schema ?? plainRecord<T>();
+    return options;
+  });
 }
+
+const plainRecord = <T>() => PlainRecordSchema as Schema<unknown> as Schema<T>;

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
 import type { APIPromise } from '../core/api-promise.js';
-import type { RequestOptions } from '../internal/config.js';
 import { pickList } from '../internal/envelope.js';
 import type { Pipeline } from '../internal/pipeline.js';
+import type { RequestOptions } from '../internal/request-options.js';
 import type { QueryValue } from '../internal/transport.js';
 import type { PortListings } from '../payouts/port.js';
 import { parseRequest, type Schema } from '../rules/schema.js';

@@ -1,5 +1,5 @@
 import type { PagePromise } from '../core/pagination.js';
-import type { RequestOptions } from '../internal/config.js';
+import type { RequestOptions } from '../internal/request-options.js';
 import { parseRequest } from '../rules/schema.js';
 import {
   type TransactionListItem,

@@ -1,7 +1,7 @@
 import type { APIPromise } from '../core/api-promise.js';
 import { type FieldIssue, RequestValidationError } from '../core/error.js';
 import { isRecord } from '../core/values.js';
-import type { RequestOptions } from '../internal/config.js';
+import type { RequestOptions } from '../internal/request-options.js';
 import { type PaymentsClientLike, payoutPort } from '../payouts/port.js';
 import type {
   PayerName,

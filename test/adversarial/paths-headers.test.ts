@@ -179,7 +179,7 @@ describe('headers', () => {
       await expectRefused(
         `banks.list value ${JSON.stringify(value)}`,
         () => client.banks.list({ headers }),
-        'X-Trace',
+        'headers.X-Trace',
       );
       await expectRefused(`request value ${JSON.stringify(value)}`, () =>
         client.request({ method: 'GET', path: '/banks', options: { headers } }),

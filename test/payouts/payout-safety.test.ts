@@ -272,7 +272,7 @@ describe('nothing sent, nothing ambiguous', () => {
       const headers = { [name]: name === 'Content-Length' ? '10' : 'x' };
       const error = await rejection(lookupBeforeRetry(client, usd(`hdr-${name}`), { ...FAST, headers }));
       expect(error, name).toBeInstanceOf(RequestValidationError);
-      expect((error as RequestValidationError).field).toBe(name);
+      expect((error as RequestValidationError).field).toBe(`headers.${name}`);
     }
     expect(seen).toEqual([]);
   });

@@ -1,7 +1,9 @@
 // Compile-time checks: `npm run typecheck` (tsc) fails if an `@ts-expect-error` below stops being an error.
 import { describe, expect, expectTypeOf, it } from 'vitest';
+import * as z from 'zod/mini';
 import { optionKeys } from '../../src/core/option-keys.js';
 import type { PayoutOutcome } from '../../src/payouts/index.js';
+import { optionBag } from '../../src/rules/option-bag.js';
 
 interface Bag {
   a?: number;
@@ -25,6 +27,15 @@ describe('option key lists follow their interface', () => {
     optionKeys<Bag>()(['a b c']);
     // @ts-expect-error a doubled space names an empty key
     optionKeys<Bag>()(['a  b']);
+  });
+
+  it('an option bag checks every key of its interface, and no other', () => {
+    const any = z.optional(z.unknown());
+    expect(optionBag<Bag>({ a: any, b: any }).keys).toEqual(['a', 'b']);
+    // @ts-expect-error `b` has no check: a key TypeScript accepts would be refused at run time
+    optionBag<Bag>({ a: any });
+    // @ts-expect-error `c` is not a key of the interface
+    optionBag<Bag>({ a: any, b: any, c: any });
   });
 
   it('PayoutOutcome not_sent carries the error, the reason and maybe retryAfterMs', () => {

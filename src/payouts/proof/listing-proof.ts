@@ -1,5 +1,5 @@
 import type { Page, PagePromise } from '../../core/pagination.js';
-import type { RequestOptions } from '../../internal/config.js';
+import type { RequestOptions } from '../../internal/request-options.js';
 import type { Transaction, TransactionListItem, TransactionListParams } from '../../rules/transactions.js';
 import { cacheIssue, clockIssue, nextCursor, pageIssue } from './listing-page.js';
 import type { Judge, ReferenceConflict } from './payout-identity.js';

@@ -1,6 +1,5 @@
-import * as z from 'zod/mini';
-import { optionKeys } from '../../core/option-keys.js';
-import type { RequestOptions } from '../../internal/config.js';
+import { REQUEST_OPTION_SHAPE, type RequestOptions } from '../../internal/request-options.js';
+import { anyValue, optionBag } from '../../rules/option-bag.js';
 import type { PayoutWire } from '../../rules/payout.js';
 import type { Transaction } from '../../rules/transactions.js';
 import { atLeastOne, currencyCode, isDate, isFunction, marginMs, option } from '../option-checks.js';
@@ -69,10 +68,6 @@ export interface FindByReferenceOptions
   currency?: string;
 }
 
-export const FIND_BY_REFERENCE_OPTION_KEYS = optionKeys<FindByReferenceOptions>()([
-  'signal timeout headers since until clock windowMarginMs match maxLookupPages currency payout',
-]);
-
 // Defined beside the outcomes, so the public entry exports it without loading the lookup itself (issue 34).
 export { PayoutLookupIncompleteError } from '../payout-outcome.js';
 
@@ -81,15 +76,25 @@ export const DEFAULT_LOOKBACK_MS = 7 * DAY_MS;
 const DEFAULT_MAX_PAGES = 20;
 const DEFAULT_MARGIN_MS = 120_000;
 
-/** The search options, checked before anything is sent. */
-export const SearchOptionsSchema = z.looseObject({
+/** The checks of the search options, for every bag that takes them. */
+export const SEARCH_OPTION_SHAPE = {
   since: option(isDate, 'must be a valid Date'),
   until: option(isDate, 'must be a valid Date'),
   clock: option(isFunction, 'must be a function returning epoch milliseconds'),
   windowMarginMs: marginMs,
   maxLookupPages: atLeastOne,
   match: option(isFunction, 'must be a function'),
+};
+
+/** The options of `findByReference` and `searchByReference`. */
+export const findOptions = optionBag<FindByReferenceOptions>({
+  ...SEARCH_OPTION_SHAPE,
+  signal: REQUEST_OPTION_SHAPE.signal,
+  timeout: REQUEST_OPTION_SHAPE.timeout,
+  headers: REQUEST_OPTION_SHAPE.headers,
   currency: currencyCode,
+  // Compared field by field with each row under the reference (`identityGap`), which reads only what it needs.
+  payout: anyValue,
 });
 
 /**

@@ -1,9 +1,7 @@
 import * as z from 'zod/mini';
 import { invalid, RequestValidationError } from '../../core/error.js';
-import { optionKeys } from '../../core/option-keys.js';
-import { ownData } from '../../core/own.js';
-import { refuseUnknownKeys } from '../../core/unknown-option.js';
-import { parseRequest } from '../../rules/schema.js';
+import { REQUEST_OPTION_SHAPE } from '../../internal/request-options.js';
+import { optionBag } from '../../rules/option-bag.js';
 import { isLegacyTransaction, type Transaction, type TransactionListItem } from '../../rules/transactions.js';
 import { atLeastOne, isDate } from '../option-checks.js';
 import { LISTINGS, type ListTransactions, walkListing } from '../proof/listing-proof.js';
@@ -38,10 +36,6 @@ export interface ReconcileDeps {
   now?: () => number;
 }
 
-export const RECONCILE_OPTION_KEYS = optionKeys<ReconcileOptions>()([
-  'from to payouts maxLookupPages signal timeout',
-]);
-
 const ExpectedSchema = z.looseObject({
   reference: z.string().check(z.minLength(1)),
   amount: z.optional(z.union([z.string(), z.number()])),
@@ -55,12 +49,14 @@ const ExpectedSchema = z.looseObject({
   // Checked here, as toMinorUnits would: amounts are written with them after the period is read.
   digits: z.optional(z.int().check(z.gte(0), z.lte(18))),
 });
-const ReconcileSchema = z.looseObject({
+/** The options of a reconciliation. */
+const reconcileOptions = optionBag<ReconcileOptions>({
   from: z.custom<Date>(isDate, 'must be a valid Date'),
   to: z.custom<Date>(isDate, 'must be a valid Date'),
   payouts: z.array(ExpectedSchema),
   maxLookupPages: atLeastOne,
-  timeout: z.optional(z.int().check(z.nonnegative())),
+  signal: REQUEST_OPTION_SHAPE.signal,
+  timeout: REQUEST_OPTION_SHAPE.timeout,
 });
 
 /**
@@ -72,9 +68,8 @@ export async function reconcileListing(
   deps: ReconcileDeps,
   given: ReconcileOptions,
 ): Promise<ReconciliationReport> {
-  const options = ownData(given);
-  refuseUnknownKeys(options, RECONCILE_OPTION_KEYS, 'reconcile');
-  parseRequest(ReconcileSchema, options);
+  // None given are read as `{}`, which the schema refuses naming `from`.
+  const options = reconcileOptions.read(given ?? ({} as ReconcileOptions), 'reconcile')!;
   const { from, to, payouts } = options;
   if (from > to) throw invalid(['to'], 'must not be before from');
   // Every record is checked and its amount converted before any request: a bad one found after the period was

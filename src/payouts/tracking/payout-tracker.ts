@@ -1,4 +1,3 @@
-import { ownData } from '../../core/own.js';
 import { parseRequest } from '../../rules/schema.js';
 import { type Transaction, TransactionSchema } from '../../rules/transactions.js';
 import { askedWaitMs, isRefusal } from '../payout-answers.js';
@@ -63,7 +62,7 @@ export class PayoutTracker {
    */
   private constructor(deps: TrackerDeps, options: PayoutTrackerOptions = {}) {
     this.#deps = deps;
-    this.#settings = trackerSettings(ownData(options));
+    this.#settings = trackerSettings(options);
   }
 
   /** Payouts followed now. */
@@ -78,7 +77,7 @@ export class PayoutTracker {
    * option), before anything is read.
    */
   track(externalReference: string, options: TrackOptions = {}): AsyncIterable<PayoutChange> {
-    const track = trackSettings(externalReference, ownData(options), this.#deps.assigns);
+    const track = trackSettings(externalReference, options, this.#deps.assigns);
     return this.#follow(externalReference, track);
   }
 

@@ -1,5 +1,3 @@
-import { optionKeys } from '../../core/option-keys.js';
-import { ownData } from '../../core/own.js';
 import { refuseUnknownKeys } from '../../core/unknown-option.js';
 import type { Payout } from '../../rules/payout.js';
 import type { Transaction } from '../../rules/transactions.js';
@@ -94,28 +92,23 @@ export interface TrackOptions {
 /** Options of `trackPayout` and `waitForFinal`: one payout's, and its own tracker's. */
 export interface TrackPayoutOptions extends TrackOptions, Omit<PayoutTrackerOptions, 'final'> {}
 
-export const TRACKER_OPTION_KEYS = optionKeys<PayoutTrackerOptions>()([
-  'final poll windowMarginMs maxLookupPages timeout onRound',
-]);
-export const TRACK_OPTION_KEYS = optionKeys<TrackOptions>()([
-  'payout since currency match final afterFinalMs signal totalTimeout',
-]);
+/** The keys of `track`'s options, the rest of `trackPayout`'s being its tracker's. */
+const TRACK_KEYS = 'payout since currency match final afterFinalMs signal totalTimeout'.split(' ');
+const TRACK_PAYOUT_KEYS = [...TRACK_KEYS, 'poll', 'windowMarginMs', 'maxLookupPages', 'timeout', 'onRound'];
 
-/** The options of `trackPayout` and `waitForFinal`, as its tracker's and its track's. */
+/**
+ * The options of `trackPayout` and `waitForFinal`, as its tracker's and its track's; each part's values are
+ * checked by its own bag (`trackerSettings`, `trackSettings`).
+ */
 export function splitTrackOptions(
   given: TrackPayoutOptions,
   what: 'trackPayout' | 'waitForFinal',
 ): [PayoutTrackerOptions, TrackOptions] {
-  const options = ownData(given);
-  refuseUnknownKeys(
-    options,
-    [...TRACK_OPTION_KEYS, ...TRACKER_OPTION_KEYS.filter((k) => k !== 'final')],
-    what,
-  );
+  refuseUnknownKeys(given, TRACK_PAYOUT_KEYS, what);
   const tracking: Record<string, unknown> = {};
   const track: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(options)) {
-    ((TRACK_OPTION_KEYS as string[]).includes(key) ? track : tracking)[key] = value;
+  for (const key of Object.keys(given ?? {})) {
+    (TRACK_KEYS.includes(key) ? track : tracking)[key] = (given as Record<string, unknown>)[key];
   }
   return [tracking, track];
 }

@@ -1,4 +1,4 @@
-import type { RequestOptions } from '../../internal/config.js';
+import type { RequestOptions } from '../../internal/request-options.js';
 import { isLegacyTransaction, type Transaction, type TransactionListItem } from '../../rules/transactions.js';
 import { type ListTransactions, walkListing } from '../proof/listing-proof.js';
 import { type PayoutMatch, remarkKey, remarkKeyOf } from '../proof/payout-identity.js';

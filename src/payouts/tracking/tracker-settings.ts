@@ -1,9 +1,8 @@
 import * as z from 'zod/mini';
 import { invalid } from '../../core/error.js';
-import { refuseUnknownKeys } from '../../core/unknown-option.js';
-import { MAX_TIMEOUT_MS } from '../../internal/config.js';
+import { MAX_TIMEOUT_MS, REQUEST_OPTION_SHAPE } from '../../internal/request-options.js';
+import { optionBag } from '../../rules/option-bag.js';
 import { type Payout, referenceIssue } from '../../rules/payout.js';
-import { parseRequest } from '../../rules/schema.js';
 import {
   atLeastOne,
   currencyCode,
@@ -14,12 +13,7 @@ import {
   option,
 } from '../option-checks.js';
 import { DEFAULT_FINAL_STATUSES } from './payout-status.js';
-import {
-  type PayoutTrackerOptions,
-  TRACK_OPTION_KEYS,
-  TRACKER_OPTION_KEYS,
-  type TrackOptions,
-} from './tracker-options.js';
+import type { PayoutTrackerOptions, TrackOptions } from './tracker-options.js';
 
 /** The options of a tracker and of one `track`, checked with the spec's own rules before anything is read. */
 
@@ -34,10 +28,12 @@ const statuses = option(
   (s: unknown) => Array.isArray(s) && s.length > 0 && [...s].every((x) => typeof x === 'string' && x !== ''),
   'must be a non-empty list of statuses',
 );
-const TrackerSchema = z.looseObject({
+/** The options of a tracker (`payoutTracker`). */
+export const trackerOptions = optionBag<PayoutTrackerOptions>({
   final: statuses,
+  // Strict: a typo such as `minMS` would otherwise poll at the default without a word.
   poll: z.optional(
-    z.looseObject({
+    z.strictObject({
       minMs: ms(MAX_TIMEOUT_MS),
       maxMs: ms(MAX_TIMEOUT_MS),
       factor: option((f: unknown) => typeof f === 'number' && f >= 1 && f <= 100, 'must be from 1 to 100'),
@@ -49,7 +45,8 @@ const TrackerSchema = z.looseObject({
   onRound: option(isFunction, 'must be a function'),
 });
 const isTime = (s: unknown) => typeof s === 'string' && !Number.isNaN(Date.parse(s));
-const TrackSchema = z.looseObject({
+/** The options of one `track`. */
+export const trackOptions = optionBag<TrackOptions>({
   payout: option(
     (p: unknown) =>
       typeof p === 'object' &&
@@ -63,14 +60,13 @@ const TrackSchema = z.looseObject({
   match: option(isFunction, 'must be a function'),
   final: statuses,
   afterFinalMs: ms(MAX_TIMEOUT_MS),
-  signal: option((s: unknown) => s instanceof AbortSignal, 'must be an AbortSignal'),
+  signal: REQUEST_OPTION_SHAPE.signal,
   totalTimeout: ms(MAX_TIMEOUT_MS),
 });
 
 /** The tracker's options, checked, with their defaults. */
-export function trackerSettings(given: PayoutTrackerOptions = {}) {
-  refuseUnknownKeys(given, TRACKER_OPTION_KEYS, 'payoutTracker');
-  parseRequest(TrackerSchema, given);
+export function trackerSettings(options: PayoutTrackerOptions | undefined, bag = 'payoutTracker') {
+  const given = trackerOptions.read(options, bag) ?? {};
   const minMs = given.poll?.minMs ?? 2000;
   const maxMs = given.poll?.maxMs ?? Math.max(60_000, minMs);
   if (maxMs < minMs) throw invalid(['poll', 'maxMs'], 'must not be below minMs');
@@ -89,11 +85,15 @@ export function trackerSettings(given: PayoutTrackerOptions = {}) {
  * way to find the payout's row. A payout whose listed reference the service assigns (NGN) is recognised by its
  * id (`payout`) or a `match`, never by your reference.
  */
-export function trackSettings(ref: string, given: TrackOptions, assigns: (currency: string) => boolean) {
-  refuseUnknownKeys(given, TRACK_OPTION_KEYS, 'tracker.track');
+export function trackSettings(
+  ref: string,
+  options: TrackOptions | undefined,
+  assigns: (currency: string) => boolean,
+  bag = 'tracker.track',
+) {
+  const given = trackOptions.read(options, bag) ?? {};
   const problem = referenceIssue(ref);
   if (problem) throw invalid(['externalReference'], problem);
-  parseRequest(TrackSchema, given);
   const { payout, since, currency, match } = given;
   if (!payout && !since) {
     throw invalid(

@@ -1,0 +1,75 @@
+import * as z from 'zod/mini';
+import { type FieldIssue, invalid, RequestValidationError } from '../core/error.js';
+import { ownData } from '../core/own.js';
+import { refuseUnknownKeys } from '../core/unknown-option.js';
+import { check, toFieldIssues } from './schema.js';
+
+/**
+ * Option bags, each declared once: every key it takes with the zod schema its value must pass. A bag reads a
+ * caller's options once, at the edge of the call: it copies their own data (`ownData`, so a polluted prototype
+ * adds nothing), refuses a key it does not take with a did-you-mean (on the restart path a typo such as
+ * `lookupfirst` is a second payout), checks every value, and hands the copy on. The layers below read that copy
+ * and do not check it again: the request options inside `payouts.create`'s are checked by `create`'s bag, not
+ * once more by the pipeline's.
+ */
+
+/** Every key of `T`, each with the schema its value must pass; a key missing here is a type error. */
+export type OptionShape<T> = { readonly [K in keyof T]-?: z.core.$ZodType };
+
+/** The keys each copy was checked against, by the bag that made it. */
+const checkedBy = new WeakMap<object, ReadonlySet<string>>();
+
+/** One option bag: its keys, their schemas, and the one way to read a caller's options of it. */
+export interface OptionBag<T> {
+  readonly keys: readonly string[];
+  readonly shape: OptionShape<T>;
+  /**
+   * `given`'s own data, checked; `undefined` for no options (`undefined` or `null`). Throws `UnknownOptionError`
+   * for a key the bag does not take and `RequestValidationError` for a value, naming it under `prefix`. A copy
+   * this or a wider bag made is returned as it is.
+   */
+  read(given: T | null | undefined, bag: string, prefix?: readonly string[]): T | undefined;
+}
+
+/** A bag of the keys of `shape`. The copy a read returns is the caller's data as given, not zod's output. */
+export function optionBag<T extends object>(shape: OptionShape<T>): OptionBag<T> {
+  const keys = Object.keys(shape);
+  const known = new Set(keys);
+  const schemas = shape as Record<string, z.core.$ZodType>;
+  // Checked even when absent: a bag's required keys (a reconciliation's `from`). The rest only when given, so a
+  // call with one option pays for one check, not for every key the bag takes (paired A/B in docs/performance.md).
+  const required = keys.filter((key) => schemas[key]?._zod.optin !== 'optional');
+  return {
+    keys,
+    shape,
+    read(given, bag, prefix = []) {
+      if (given === undefined || given === null) return undefined;
+      const seen = checkedBy.get(given);
+      if (seen && keys.every((key) => seen.has(key))) return given;
+      if (typeof given !== 'object')
+        throw invalid(prefix.length ? [...prefix] : ['options'], 'must be an object');
+      const copy = ownData(given) as Record<string, unknown>;
+      refuseUnknownKeys(copy, keys, bag, [...prefix]);
+      const issues: FieldIssue[] = [];
+      const present = Object.keys(copy);
+      for (const key of required.length === 0 ? present : new Set([...required, ...present])) {
+        const result = check(schemas[key]!, copy[key]);
+        if (!result.ok) issues.push(...toFieldIssues(result.error, [...prefix, key]));
+      }
+      if (issues.length > 0) throw new RequestValidationError(issues);
+      checkedBy.set(copy, known);
+      return copy as T;
+    },
+  };
+}
+
+/** An option that, when given, must pass `ok`; `message` says what it must be. `null` is refused. */
+export const option = (ok: (value: never) => boolean, message: string) =>
+  z.optional(z.custom((value) => ok(value as never), message));
+
+/** As `option`, with `null` taken as absent (the default applies). */
+export const nullableOption = (ok: (value: never) => boolean, message: string) =>
+  z.optional(z.custom((value) => value === null || ok(value as never), message));
+
+/** Any value: the key is taken, and what it holds is checked where it is used (a callback's result). */
+export const anyValue = z.optional(z.unknown());
