@@ -1,14 +1,12 @@
 import type { APIPromise } from './core/api-promise.js';
-import { optionKeys } from './core/option-keys.js';
 import type { PagePromise } from './core/pagination.js';
-import { refuseUnknownKeys } from './core/unknown-option.js';
 import {
   assertAccountId,
   type ClientOptions,
   type ResolvedConfig,
   resolveConfig,
 } from './internal/config.js';
-import { type PaginateParams, Pipeline } from './internal/pipeline.js';
+import { type Call, type PaginateParams, Pipeline } from './internal/pipeline.js';
 import type { RequestOptions } from './internal/request-options.js';
 import type { HttpMethod, QueryValue } from './internal/transport.js';
 import { Accounts } from './resources/accounts.js';
@@ -19,6 +17,7 @@ import { PayerNames } from './resources/payer-names.js';
 import { Payouts } from './resources/payouts.js';
 import { Transactions } from './resources/transactions.js';
 import { Wallet } from './resources/wallet.js';
+import { anyValue, optionBag } from './rules/option-bag.js';
 import type { Schema } from './rules/schema.js';
 
 /** A request through `client.request`: any endpoint, with the client's auth, retries, envelope and errors. */
@@ -47,12 +46,26 @@ export interface RequestParams<T> {
   options?: RequestOptions;
 }
 
-const REQUEST_PARAM_KEYS = optionKeys<RequestParams<unknown>>()([
-  'method path query body schema select responseType idempotent options',
-]);
-const PAGINATE_PARAM_KEYS = optionKeys<PaginateParams<unknown>>()([
-  'path query schema shape rowsKey options',
-]);
+// Keys only: each value is checked where the pipeline reads it (the path, the query, the shape, the options).
+const requestParams = optionBag<RequestParams<unknown>>({
+  method: anyValue,
+  path: anyValue,
+  query: anyValue,
+  body: anyValue,
+  schema: anyValue,
+  select: anyValue,
+  responseType: anyValue,
+  idempotent: anyValue,
+  options: anyValue,
+});
+const paginateParams = optionBag<PaginateParams<unknown>>({
+  path: anyValue,
+  query: anyValue,
+  schema: anyValue,
+  shape: anyValue,
+  rowsKey: anyValue,
+  options: anyValue,
+});
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 
@@ -137,8 +150,7 @@ export class PaymentsClient {
   request<T = unknown>(params: RequestParams<T>): APIPromise<T> {
     return this.#api.call(() => {
       // Refused, not dropped: a key it does not know (a raw `stream` included) is a caller's mistake.
-      refuseUnknownKeys(params, REQUEST_PARAM_KEYS, 'client.request');
-      return params;
+      return requestParams.read(params ?? {}, 'client.request') as Call<T>;
     }, 'request');
   }
 
@@ -149,7 +161,7 @@ export class PaymentsClient {
     return this.#api.list({
       ...params,
       query: () => {
-        refuseUnknownKeys(params, PAGINATE_PARAM_KEYS, 'client.paginate');
+        paginateParams.read(params, 'client.paginate');
         return (typeof query === 'function' ? query() : query) ?? {};
       },
     });

@@ -1,15 +1,15 @@
+import * as z from 'zod/mini';
 import { invalid, PaymentsError } from '../core/error.js';
-import { optionKeys } from '../core/option-keys.js';
-import { ownData } from '../core/own.js';
-import { refuseUnknownKeys } from '../core/unknown-option.js';
+import { isRecord } from '../core/values.js';
 import { type BeneficiaryCheckOptions, checksBeneficiary } from '../rules/beneficiary-check.js';
 import { isUuid } from '../rules/ids.js';
+import { anyValue, option, optionBag } from '../rules/option-bag.js';
 import { type PayoutLimits, resolvePayoutLimits } from '../rules/payout-limits.js';
 import { AssignedCurrencies } from './assigned-currencies.js';
-import { type ClientHooks, HOOK_KEYS } from './hooks.js';
+import { type ClientHooks, hookOptions } from './hooks.js';
 import { isLogLevel, LevelLogger, type Logger, type LogLevel } from './logger.js';
 import { redactor } from './redact.js';
-import { assertHeaders, headerValueIssue, LIMITS, type Limits, limitIssue } from './request-options.js';
+import { headerValueIssue, LIMITS, type Limits, REQUEST_OPTION_SHAPE } from './request-options.js';
 import { type AppInfo, userAgent } from './user-agent.js';
 
 /** The path every endpoint of the spec is relative to. */
@@ -82,12 +82,6 @@ export interface ClientOptions extends BeneficiaryCheckOptions {
   payoutLimits?: PayoutLimits | undefined;
 }
 
-const CLIENT_OPTION_KEYS = optionKeys<ClientOptions>()([
-  'apiKey baseUrl accountId timeout totalTimeout maxResponseBytes maxRetries fetch headers logger logLevel',
-  'allowInsecureHttp dangerouslyAllowBrowser appInfo fetchOptions hooks payoutLimits serviceAssignedCurrencies',
-  'walletReferenceQuery verifyBeneficiary',
-]);
-
 /**
  * Options for every fetch the client makes (`keepalive`, `priority`, an undici `dispatcher`, ...). Method,
  * headers, body, signal and redirect are the SDK's: a redirect followed would carry the key elsewhere.
@@ -137,16 +131,11 @@ export function assertAccountId(accountId: string): void {
   if (!isUuid(accountId)) throw invalid(['accountId'], 'must be a uuid');
 }
 
-/** The limits `options` sets, checked, and the defaults for the rest (absent or null). */
-function limits(options: Partial<Record<keyof Limits, unknown>>): Limits {
-  const checked = {} as Limits;
-  for (const name of Object.keys(LIMITS) as (keyof Limits)[]) {
-    const value = options[name];
-    const problem = value == null ? undefined : limitIssue(name, value);
-    if (problem) throw invalid([name], problem);
-    checked[name] = (value as number | null | undefined) ?? LIMITS[name][2];
-  }
-  return checked;
+/** The limits `options` sets (checked by its bag), and the defaults for the rest (absent or null). */
+function limits(options: Partial<Record<keyof Limits, number | null>>): Limits {
+  const set = {} as Limits;
+  for (const name of Object.keys(LIMITS) as (keyof Limits)[]) set[name] = options[name] ?? LIMITS[name][2];
+  return set;
 }
 
 /** An environment variable where one exists (Node, Bun, Deno with --allow-env); undefined elsewhere. */
@@ -161,11 +150,54 @@ function readEnv(name: string): string | undefined {
 
 const SDK_OWNED_FETCH_OPTIONS = ['method', 'headers', 'body', 'signal', 'redirect', 'window', 'duplex'];
 
+const isFunction = (f: unknown) => typeof f === 'function';
+const isBoolean = (b: unknown) => typeof b === 'boolean';
+const limitsShape = (({ timeout, totalTimeout, maxResponseBytes, maxRetries }) => ({
+  timeout,
+  totalTimeout,
+  maxResponseBytes,
+  maxRetries,
+}))(REQUEST_OPTION_SHAPE);
+
+/**
+ * The client's options. `apiKey` and `baseUrl` are checked below, with the environment's values that stand in
+ * for them; `appInfo` and `hooks` by bags of their own, `payoutLimits` by its rules.
+ */
+const clientOptions = optionBag<ClientOptions>({
+  apiKey: anyValue,
+  baseUrl: anyValue,
+  accountId: option(isUuid, 'must be a uuid'),
+  ...limitsShape,
+  fetch: option(isFunction, 'must be a function'),
+  headers: REQUEST_OPTION_SHAPE.headers,
+  logger: anyValue,
+  logLevel: option(isLogLevel, 'must be off, error, warn, info or debug'),
+  allowInsecureHttp: option(isBoolean, 'must be true or false'),
+  dangerouslyAllowBrowser: option(isBoolean, 'must be true or false'),
+  appInfo: anyValue,
+  fetchOptions: z.optional(
+    z.unknown().check(
+      z.superRefine((given: unknown, ctx) => {
+        const owned = SDK_OWNED_FETCH_OPTIONS.find((key) => isRecord(given) && Object.hasOwn(given, key));
+        if (owned)
+          ctx.addIssue({ code: 'custom', message: 'is set by the client', path: [owned], input: given });
+      }),
+    ),
+  ),
+  hooks: anyValue,
+  serviceAssignedCurrencies: option(
+    (list: unknown) => Array.isArray(list) && list.every((c) => typeof c === 'string' && c.trim() !== ''),
+    'must be a list of currency codes',
+  ),
+  walletReferenceQuery: option(isFunction, 'must be a function from a reference to query parameters'),
+  payoutLimits: anyValue,
+  verifyBeneficiary: option(isBoolean, 'must be true or false'),
+});
+
 /** `learned`: the currencies a client this one is made from learned are service-assigned (see `AssignedCurrencies`). */
 export function resolveConfig(given: ClientOptions, learned?: Set<string>) {
-  const options = ownData(given);
-  refuseUnknownKeys(options, CLIENT_OPTION_KEYS, 'PaymentsClient');
-  refuseUnknownKeys(options.hooks, HOOK_KEYS, 'PaymentsClient hooks', ['hooks']);
+  const options = clientOptions.read(given, 'PaymentsClient') ?? {};
+  const hooks = hookOptions.read(options.hooks, 'PaymentsClient hooks', ['hooks']) ?? {};
   // A browser's global scope (or jsdom's) has both `window` and `document`; workers and edge runtimes neither.
   const scope = globalThis as { window?: unknown; document?: unknown };
   const browser = scope.window !== undefined && scope.document !== undefined;
@@ -182,22 +214,11 @@ export function resolveConfig(given: ClientOptions, learned?: Set<string>) {
   const redact = redactor(apiKey);
   const rawBaseUrl = options.baseUrl ?? readEnv('PAYMENTS_BASE_URL');
   if (!rawBaseUrl) throw new PaymentsError('No base URL: pass { baseUrl } or set PAYMENTS_BASE_URL.');
-  if (options.accountId !== undefined) assertAccountId(options.accountId);
   const headers = { ...options.headers };
-  assertHeaders(headers);
   const envLevel = readEnv('PAYMENTS_LOG');
   const level = options.logLevel ?? (isLogLevel(envLevel) ? envLevel : 'warn');
-  if (!isLogLevel(level)) throw invalid(['logLevel'], 'must be off, error, warn, info or debug');
   const assigned = options.serviceAssignedCurrencies ?? [];
-  if (!Array.isArray(assigned) || !assigned.every((c) => typeof c === 'string' && c.trim() !== '')) {
-    throw invalid(['serviceAssignedCurrencies'], 'must be a list of currency codes');
-  }
   const walletReferenceQuery = options.walletReferenceQuery;
-  if (walletReferenceQuery !== undefined && typeof walletReferenceQuery !== 'function') {
-    throw invalid(['walletReferenceQuery'], 'must be a function from a reference to query parameters');
-  }
-  const owned = SDK_OWNED_FETCH_OPTIONS.find((key) => Object.hasOwn(options.fetchOptions ?? {}, key));
-  if (owned) throw invalid(['fetchOptions', owned], 'is set by the client');
   return {
     apiKey,
     baseUrl: normaliseBaseUrl(rawBaseUrl, options.allowInsecureHttp ?? false),
@@ -210,7 +231,7 @@ export function resolveConfig(given: ClientOptions, learned?: Set<string>) {
     logger: new LevelLogger(options.logger ?? console, level, redact),
     userAgent: userAgent(options.appInfo),
     fetchOptions: (options.fetchOptions ?? {}) as Readonly<FetchOptions>,
-    hooks: (options.hooks ?? {}) as Readonly<ClientHooks>,
+    hooks: hooks as Readonly<ClientHooks>,
     /** NGN, always (the spec), the currencies the caller adds, and those the answers showed. */
     serviceAssigned: new AssignedCurrencies(assigned, learned),
     walletReferenceQuery,

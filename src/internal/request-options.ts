@@ -1,5 +1,4 @@
 import * as z from 'zod/mini';
-import { invalid } from '../core/error.js';
 import { nullableOption, optionBag } from '../rules/option-bag.js';
 import { TOKEN } from './user-agent.js';
 
@@ -78,14 +77,6 @@ export function headerValueIssue(value: unknown): string | undefined {
   return /[^\t\x20-\x7e\x80-\xff]/.test(String(value))
     ? 'must hold only visible Latin-1 characters: no CR, LF or NUL'
     : undefined;
-}
-
-/** Checks every header of a `headers` option (the client's), naming the header. */
-export function assertHeaders(headers: Record<string, string>): void {
-  for (const [name, value] of Object.entries(headers)) {
-    const problem = headerIssue(name, value);
-    if (problem) throw invalid([name], problem);
-  }
 }
 
 const isPlainRecord = (value: unknown) =>

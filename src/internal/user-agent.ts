@@ -1,6 +1,5 @@
-import { invalid } from '../core/error.js';
-import { optionKeys } from '../core/option-keys.js';
-import { refuseUnknownKeys } from '../core/unknown-option.js';
+import * as z from 'zod/mini';
+import { option, optionBag } from '../rules/option-bag.js';
 import { VERSION } from '../version.js';
 
 interface RuntimeGlobals {
@@ -29,17 +28,20 @@ export interface AppInfo {
   url?: string;
 }
 
-const APP_INFO_KEYS = optionKeys<AppInfo>()(['name', 'version', 'url']);
-
 /** An RFC 9110 token: what a header name, a User-Agent product and its version must be. */
 export const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-/** What each `appInfo` field must match (`name` is required), and the message naming the fix. */
-const APP_INFO_RULES: [keyof AppInfo, RegExp, string][] = [
-  ['name', TOKEN, "must be a token (letters, digits, !#$%&'*+.^_`|~-)"],
-  ['version', TOKEN, 'must be a token such as 1.4.2'],
-  ['url', /^https?:\/\/[\x21-\x27\x2a-\x7e]+$/, 'must be an http(s) URL without spaces or parentheses'],
-];
+const matching = (rule: RegExp) => (value: unknown) => typeof value === 'string' && rule.test(value);
+
+/** `appInfo`: what each field must match (`name` is required), and the message naming the fix. */
+const appInfoOptions = optionBag<AppInfo>({
+  name: z.custom(matching(TOKEN), "must be a token (letters, digits, !#$%&'*+.^_`|~-)"),
+  version: option(matching(TOKEN), 'must be a token such as 1.4.2'),
+  url: option(
+    matching(/^https?:\/\/[\x21-\x27\x2a-\x7e]+$/),
+    'must be an http(s) URL without spaces or parentheses',
+  ),
+});
 
 /**
  * `payments-service-sdk/0.1.0 (node 24.21.0; linux x64)`, then `shop/2.1 (+https://shop.example)` when the
@@ -48,12 +50,6 @@ const APP_INFO_RULES: [keyof AppInfo, RegExp, string][] = [
 export function userAgent(app?: AppInfo): string {
   cached ??= `payments-service-sdk/${VERSION} (${describeRuntime()})`;
   if (!app) return cached;
-  refuseUnknownKeys(app, APP_INFO_KEYS, 'PaymentsClient appInfo', ['appInfo']);
-  for (const [field, rule, message] of APP_INFO_RULES) {
-    const value = app[field];
-    if ((field === 'name' || value !== undefined) && !(typeof value === 'string' && rule.test(value))) {
-      throw invalid(['appInfo', field], message);
-    }
-  }
+  appInfoOptions.read(app, 'PaymentsClient appInfo', ['appInfo']);
   return `${cached} ${app.name}${app.version ? `/${app.version}` : ''}${app.url ? ` (+${app.url})` : ''}`;
 }

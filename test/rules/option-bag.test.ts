@@ -117,6 +117,35 @@ describe('every value is checked before anything is sent', () => {
   });
 });
 
+describe('client options are checked when the client is made', () => {
+  const make = (extra: object) => () =>
+    new PaymentsClient({ apiKey: DEFAULT_API_KEY, baseUrl: mock.baseUrl, ...extra } as never);
+  const field = (build: () => unknown) => {
+    try {
+      build();
+    } catch (error) {
+      expect(error).toBeInstanceOf(RequestValidationError);
+      return (error as RequestValidationError).field;
+    }
+    return 'accepted';
+  };
+
+  it('a hook, a fetch or a switch of the wrong type is named, not found at the first call', () => {
+    expect(field(make({ hooks: { onRequest: 'log' } }))).toBe('hooks.onRequest');
+    expect(field(make({ fetch: {} }))).toBe('fetch');
+    expect(field(make({ allowInsecureHttp: 'yes' }))).toBe('allowInsecureHttp');
+    expect(field(make({ fetchOptions: { redirect: 'follow' } }))).toBe('fetchOptions.redirect');
+    expect(field(make({ appInfo: { name: 'shop', version: '2 1' } }))).toBe('appInfo.version');
+    expect(field(make({ headers: { 'X-Account-Id': 'x' } }))).toBe('headers.X-Account-Id');
+  });
+
+  it('what the types allow is taken, null limits as the defaults', () => {
+    expect(
+      field(make({ timeout: null, maxRetries: 0, hooks: { onRetry: () => undefined }, logLevel: 'off' })),
+    ).toBe('accepted');
+  });
+});
+
 describe('optionBag', () => {
   const narrow = optionBag<{ a?: number }>({ a: option((n: unknown) => n === 1, 'must be 1') });
   const wide = optionBag<{ a?: number; b?: string }>({
