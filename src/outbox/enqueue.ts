@@ -1,5 +1,4 @@
-import { optionKeys } from '../core/option-keys.js';
-import { refuseUnknownKeys } from '../core/unknown-option.js';
+import { ownField } from '../core/own.js';
 import {
   BeneficiaryVerificationError,
   createExternalReference,
@@ -8,6 +7,7 @@ import {
 } from '../index.js';
 import { remarkIssue, remarkKey } from '../payouts/proof/payout-identity.js';
 import { checksBeneficiary } from '../rules/beneficiary-check.js';
+import { anyValue, option, optionBag } from '../rules/option-bag.js';
 import type { EnqueueOptions, EnqueueResult } from './api.js';
 import { differences } from './equality.js';
 import { currencyCode, type PayoutOutboxClient } from './options.js';
@@ -15,7 +15,15 @@ import { EMPTY_ROW } from './record.js';
 import { answerFromTombstone } from './tombstones.js';
 import type { OutboxRow, PayoutOutboxStore, PayoutRecord, StoredBody } from './types.js';
 
-const ENQUEUE_KEYS = optionKeys<EnqueueOptions>()(['tx', 'digits', 'verifyBeneficiary']);
+/**
+ * The options of `enqueue`. `digits` is checked by `payouts.check`, where its meaning (the currency's) is known;
+ * `tx` by the store, which knows its handles (and is used as given: its identity is the caller's transaction).
+ */
+const enqueueOptions = optionBag<EnqueueOptions>({
+  tx: anyValue,
+  digits: anyValue,
+  verifyBeneficiary: option((b: unknown) => typeof b === 'boolean', 'must be true or false'),
+});
 const NO_VERIFY =
   'must be a PaymentsClient: payouts.verify, which checks a beneficiary before it is recorded, is missing';
 const invalid = (field: string, message: string) => new RequestValidationError([{ path: [field], message }]);
@@ -115,8 +123,9 @@ export function enqueuer<Tx>({ client, store, record }: EnqueueDeps<Tx>) {
 
   return (
     payout: PayoutCreateParams<string>,
-    given: EnqueueOptions<Tx> | undefined,
+    options: EnqueueOptions<Tx> | undefined,
   ): Promise<EnqueueResult> => {
+    let given: EnqueueOptions<Tx> | undefined;
     const refused = (error: unknown) => recordedAlready(payout, given, error);
     const insert = () => {
       try {
@@ -126,7 +135,8 @@ export function enqueuer<Tx>({ client, store, record }: EnqueueDeps<Tx>) {
       }
     };
     try {
-      refuseUnknownKeys(given, ENQUEUE_KEYS, 'outbox.enqueue', ['options']);
+      const read = enqueueOptions.read(options, 'outbox.enqueue', ['options']);
+      given = read && { ...read, tx: ownField(options!, 'tx') as Tx | undefined };
       if (!checksBeneficiary(given?.verifyBeneficiary, client.payouts.verifiesBeneficiaries ?? false))
         return insert();
       // The check asks the service, so the row is written after it: a refusal records nothing.

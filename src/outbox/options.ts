@@ -1,7 +1,8 @@
-import { optionKeys } from '../core/option-keys.js';
-import { refuseUnknownKeys } from '../core/unknown-option.js';
+import { ownField } from '../core/own.js';
 import { DEFAULT_FINAL_STATUSES, type PaymentsClient, RequestValidationError } from '../index.js';
 import { hasPayoutPort } from '../payouts/port.js';
+import { anyValue, nullableOption, optionBag } from '../rules/option-bag.js';
+import { aFunction, aFunctionOrNull, checkedBy, wholeIssue, wholeNumber } from './option-checks.js';
 import type { OutboxChange, PayoutOutboxStore, PayoutRecord, PayoutState } from './types.js';
 
 /**
@@ -117,124 +118,153 @@ export interface PayoutOutboxOptions<Tx = unknown> extends PayoutLifeHooks {
   tracking?: OutboxTrackingOptions | false;
 }
 
-export const OUTBOX_OPTION_KEYS = optionKeys<PayoutOutboxOptions>()([
-  'client',
-  'store',
-  'listingLagMs',
-  'owner',
-  'timeout',
-  'visibilityWaits',
-  'leaseMs',
-  'maxSends',
-  'maxLookups',
-  'maxLookupPages',
-  'backoff',
-  'hooks',
-  'tracking',
-  'onStatus',
-  'onFinal',
-  'onUetr',
-]);
-
-const TRACKING_KEYS = optionKeys<OutboxTrackingOptions>()([
-  'everyMs followForMs afterFinalMs final windowMarginMs maxLookupPages',
-]);
 const DAY_MS = 86_400_000;
+
+/** The tracking options (`tracking`, unless `false`). */
+const trackingOptions = optionBag<OutboxTrackingOptions>({
+  everyMs: wholeNumber(0),
+  followForMs: wholeNumber(0, 400 * DAY_MS),
+  afterFinalMs: wholeNumber(0, 400 * DAY_MS),
+  windowMarginMs: wholeNumber(0, DAY_MS),
+  maxLookupPages: wholeNumber(1),
+  final: nullableOption(
+    (f: unknown) => Array.isArray(f) && f.length > 0 && f.every((s) => typeof s === 'string'),
+    'must be a non-empty list of statuses',
+  ),
+});
+
+/** `backoff`: `maxMs` is checked after the read, for its least value is `baseMs`. */
+const backoffOptions = optionBag<NonNullable<PayoutOutboxOptions['backoff']>>({
+  baseMs: wholeNumber(0),
+  maxMs: anyValue,
+});
+
+/** `hooks`: each called only when it is there (`null` too is none). */
+const hookOptions = optionBag<PayoutOutboxHooks>({
+  afterClaim: aFunctionOrNull,
+  beforeLookup: aFunctionOrNull,
+  beforePost: aFunctionOrNull,
+  afterPost: aFunctionOrNull,
+  afterWrite: aFunctionOrNull,
+  afterDeliver: aFunctionOrNull,
+  afterRound: aFunctionOrNull,
+});
+
+const waitsIssues = (waits: unknown) =>
+  !Array.isArray(waits) || waits.length === 0
+    ? [{ path: [], message: 'must be a non-empty list of ms' }]
+    : [...waits.entries()].flatMap(([i, w]) => {
+        const message = wholeIssue(w, 0);
+        return message ? [{ path: [String(i)], message }] : [];
+      });
+
+/**
+ * The options of `createPayoutOutbox`. What depends on another key is checked after the read: `client` and
+ * `store` (required, and a client of this copy), `leaseMs` (its least value is the guard of `timeout` and
+ * `visibilityWaits`); the bags it holds (`tracking`, `backoff`, `hooks`) are read by their own.
+ */
+const outboxOptions = optionBag<PayoutOutboxOptions>({
+  client: anyValue,
+  store: anyValue,
+  owner: nullableOption((s: unknown) => typeof s === 'string', 'must be a string'),
+  timeout: wholeNumber(1),
+  visibilityWaits: checkedBy((w) => (w === null ? [] : waitsIssues(w))),
+  leaseMs: anyValue,
+  listingLagMs: wholeNumber(0, DAY_MS),
+  maxSends: wholeNumber(1),
+  maxLookups: wholeNumber(1),
+  maxLookupPages: wholeNumber(1),
+  backoff: anyValue,
+  hooks: anyValue,
+  tracking: anyValue,
+  onStatus: aFunction,
+  onFinal: aFunction,
+  onUetr: aFunction,
+});
 
 /** The tracking options checked, with their defaults; `undefined` when tracking is off. */
 function trackingOf(given: OutboxTrackingOptions | false | undefined) {
   if (given === false) return undefined;
-  refuseUnknownKeys(given, TRACKING_KEYS, 'createPayoutOutbox tracking', ['tracking']);
-  const final = given?.final ?? DEFAULT_FINAL_STATUSES;
-  if (!Array.isArray(final) || final.length === 0 || !final.every((f) => typeof f === 'string')) {
-    throw new RequestValidationError([
-      { path: ['tracking', 'final'], message: 'must be a non-empty list of statuses' },
-    ]);
-  }
+  const tracking = trackingOptions.read(given, 'createPayoutOutbox tracking', ['tracking']) ?? {};
   return {
-    everyMs: wholeNumber('tracking.everyMs', given?.everyMs ?? 60_000, 0),
-    followForMs: wholeNumber('tracking.followForMs', given?.followForMs ?? 3 * DAY_MS, 0, 400 * DAY_MS),
-    afterFinalMs: wholeNumber('tracking.afterFinalMs', given?.afterFinalMs ?? 0, 0, 400 * DAY_MS),
-    marginMs: wholeNumber('tracking.windowMarginMs', given?.windowMarginMs ?? 120_000, 0, DAY_MS),
-    maxPages: wholeNumber('tracking.maxLookupPages', given?.maxLookupPages ?? 1000, 1),
-    final: new Set<string>(final),
+    everyMs: tracking.everyMs ?? 60_000,
+    followForMs: tracking.followForMs ?? 3 * DAY_MS,
+    afterFinalMs: tracking.afterFinalMs ?? 0,
+    marginMs: tracking.windowMarginMs ?? 120_000,
+    maxPages: tracking.maxLookupPages ?? 1000,
+    final: new Set<string>(tracking.final ?? DEFAULT_FINAL_STATUSES),
   };
 }
 
-const MAX_MS = 2 ** 31 - 1;
+const invalid = (path: string[], message: string) => new RequestValidationError([{ path, message }]);
 
-export function wholeNumber(name: string, value: unknown, min: number, max = MAX_MS): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new RequestValidationError([
-      { path: [name], message: `must be a whole number from ${min} to ${max}` },
-    ]);
-  }
+/** `value` unless it breaks its rule (a least value another key sets): then the rule's words, under `path`. */
+function atLeast(path: string[], value: number, min: number): number {
+  const message = wholeIssue(value, min);
+  if (message) throw invalid(path, message);
   return value;
 }
 
 /** A currency as the service reads it: trimmed, in any case. */
 export const currencyCode = (currency: string) => currency.trim().toUpperCase();
 
-/** The options checked, defaults filled in. */
-export function resolveOptions<Tx>(options: PayoutOutboxOptions<Tx>) {
-  if (Object.hasOwn(options, 'serviceAssignedCurrencies')) {
+/**
+ * The options read once (`outboxOptions`), defaults filled in. `client` and `store` are used as given: handles,
+ * not data, whose state and identity are the caller's.
+ */
+export function resolveOptions<Tx>(given: PayoutOutboxOptions<Tx>) {
+  // Before the read, which would call it an unknown option and not say where it went.
+  if (given !== null && typeof given === 'object' && Object.hasOwn(given, 'serviceAssignedCurrencies')) {
     const message =
       'is a client option now, read by every payout path alike: new PaymentsClient({ serviceAssignedCurrencies })';
-    throw new RequestValidationError([{ path: ['serviceAssignedCurrencies'], message }]);
+    throw invalid(['serviceAssignedCurrencies'], message);
   }
-  const timeout = wholeNumber('timeout', options.timeout ?? 30_000, 1);
+  const options = outboxOptions.read(given as PayoutOutboxOptions, 'createPayoutOutbox') ?? ({} as never);
+  const timeout = options.timeout ?? 30_000;
   const waits = options.visibilityWaits ?? [1000, 4000, 10000];
-  if (!Array.isArray(waits) || waits.length === 0) {
-    throw new RequestValidationError([
-      { path: ['visibilityWaits'], message: 'must be a non-empty list of ms' },
-    ]);
-  }
-  for (const [i, w] of waits.entries()) wholeNumber(`visibilityWaits.${i}`, w, 0);
   const guardMs = 2 * (timeout + waits.reduce((a, b) => a + b, 0));
-  const leaseMs = wholeNumber('leaseMs', options.leaseMs ?? guardMs + 30_000, guardMs + 1000);
-  const baseMs = wholeNumber('backoff.baseMs', options.backoff?.baseMs ?? 2000, 0);
-  const maxMs = wholeNumber('backoff.maxMs', options.backoff?.maxMs ?? 15 * 60_000, baseMs);
+  const leaseMs = atLeast(['leaseMs'], options.leaseMs ?? guardMs + 30_000, guardMs + 1000);
+  const backoff = backoffOptions.read(options.backoff, 'createPayoutOutbox backoff', ['backoff']);
+  const baseMs = backoff?.baseMs ?? 2000;
+  const maxMs = atLeast(['backoff', 'maxMs'], backoff?.maxMs ?? 15 * 60_000, baseMs);
   const fullBackoff = (round: number) => Math.min(maxMs, baseMs * 2 ** Math.min(30, Math.max(0, round - 1)));
-  for (const hook of ['onStatus', 'onFinal', 'onUetr'] as const) {
-    if (options[hook] !== undefined && typeof options[hook] !== 'function') {
-      throw new RequestValidationError([{ path: [hook], message: 'must be a function' }]);
-    }
-  }
-  if (!options.client?.payouts || !options.store) {
-    throw new RequestValidationError([
-      { path: [options.client ? 'store' : 'client'], message: 'is required' },
-    ]);
-  }
-  if (typeof options.client.payouts.check !== 'function') {
-    const message = 'must be a PaymentsClient: payouts.check, which enqueue checks a body with, is missing';
-    throw new RequestValidationError([{ path: ['client'], message }]);
+  const hooks = hookOptions.read(options.hooks, 'createPayoutOutbox hooks', ['hooks']) ?? {};
+  const client = ownField(given, 'client');
+  const store = ownField(given, 'store') as PayoutOutboxStore<Tx> | undefined;
+  if (!client?.payouts || !store) throw invalid([client ? 'store' : 'client'], 'is required');
+  if (typeof client.payouts.check !== 'function') {
+    throw invalid(
+      ['client'],
+      'must be a PaymentsClient: payouts.check, which enqueue checks a body with, is missing',
+    );
   }
   // Refused here, before anything is recorded: else the first payout in doubt would fail its every lookup.
-  if (!hasPayoutPort(options.client)) {
+  if (!hasPayoutPort(client)) {
     const message =
       'must be a PaymentsClient of this copy of payments-service-sdk (one from require() beside an outbox from ' +
       'import is another copy): the outbox looks its payouts up through it';
-    throw new RequestValidationError([{ path: ['client'], message }]);
+    throw invalid(['client'], message);
   }
   const tracking = trackingOf(options.tracking);
   return {
+    client,
+    store,
     timeout,
     visibilityWaits: [...waits],
     guardMs,
     leaseMs,
-    maxSends: wholeNumber('maxSends', options.maxSends ?? 8, 1),
-    maxLookups: wholeNumber('maxLookups', options.maxLookups ?? 8, 1),
-    maxLookupPages: wholeNumber('maxLookupPages', options.maxLookupPages ?? 1000, 1),
-    listingLagMs: wholeNumber('listingLagMs', options.listingLagMs ?? 300_000, 0, DAY_MS),
+    maxSends: options.maxSends ?? 8,
+    maxLookups: options.maxLookups ?? 8,
+    maxLookupPages: options.maxLookupPages ?? 1000,
+    listingLagMs: options.listingLagMs ?? 300_000,
     backoff: (round: number) => {
       const full = fullBackoff(round);
       return full / 2 + (Math.random() * full) / 2;
     },
     backoffFloor: (round: number) => fullBackoff(round) / 2,
-    lookupBeforeFirstSend:
-      (options.store as { lookupBeforeFirstSend?: boolean }).lookupBeforeFirstSend === true,
+    lookupBeforeFirstSend: (store as { lookupBeforeFirstSend?: boolean }).lookupBeforeFirstSend === true,
     owner: options.owner ?? `outbox-${globalThis.crypto.randomUUID().slice(0, 8)}`,
-    hooks: options.hooks ?? {},
+    hooks,
     tracking,
     final: tracking?.final ?? new Set<string>(DEFAULT_FINAL_STATUSES),
     life: { onStatus: options.onStatus, onFinal: options.onFinal, onUetr: options.onUetr },

@@ -1,12 +1,13 @@
-import { optionKeys } from '../core/option-keys.js';
-import { refuseUnknownKeys } from '../core/unknown-option.js';
 import { RequestValidationError } from '../index.js';
 import { traceCall } from '../internal/channels.js';
+import { isDate } from '../payouts/option-checks.js';
+import { nullableOption, option, optionBag } from '../rules/option-bag.js';
 import type { ListOptions, PayoutOutbox } from './api.js';
 import { enqueuer } from './enqueue.js';
 import { deliver, type Follower, observe, trackRound } from './follow.js';
 import { applyTo } from './life.js';
-import { OUTBOX_OPTION_KEYS, type PayoutOutboxOptions, resolveOptions, wholeNumber } from './options.js';
+import { checkedBy, wholeNumber } from './option-checks.js';
+import { type PayoutOutboxOptions, resolveOptions } from './options.js';
 import { reconcileOutbox } from './reconcile.js';
 import { archivedRecord, toRecord } from './record.js';
 import { step } from './settle.js';
@@ -26,31 +27,41 @@ export type {
   VerbOptions,
 } from './api.js';
 
-const LIST_KEYS = optionKeys<ListOptions>()(['state', 'status', 'limit', 'after', 'due', 'dueBefore']);
-
 const invalid = (field: string, message: string) => new RequestValidationError([{ path: [field], message }]);
 
-/** `list`'s `after`, checked: the last record of the previous page (its `createdAt` and `reference`). */
-function cursorOf(after: unknown): { createdAt: number; reference: string } | undefined {
-  if (after === undefined) return undefined;
+/** Why `after` is not a page's last record (its `createdAt` and `reference`), if it is not. */
+function cursorIssue(after: unknown): string | undefined {
   const { createdAt, reference } = (after ?? {}) as { createdAt?: unknown; reference?: unknown };
   if (
-    typeof after !== 'object' ||
-    !(createdAt instanceof Date) ||
-    Number.isNaN(createdAt.getTime()) ||
-    typeof reference !== 'string'
-  ) {
-    const message = `must be the last record of the previous page (an object with createdAt, a Date, and reference), not ${typeof after === 'string' ? `a reference (${JSON.stringify(after.slice(0, 80))})` : after === null ? 'null' : typeof after}: pass records.at(-1)`;
-    throw invalid('after', message);
-  }
-  return { createdAt: createdAt.getTime(), reference };
+    typeof after === 'object' &&
+    createdAt instanceof Date &&
+    !Number.isNaN(createdAt.getTime()) &&
+    typeof reference === 'string'
+  )
+    return undefined;
+  return `must be the last record of the previous page (an object with createdAt, a Date, and reference), not ${typeof after === 'string' ? `a reference (${JSON.stringify(after.slice(0, 80))})` : after === null ? 'null' : typeof after}: pass records.at(-1)`;
 }
+
+/** The options of `list`. */
+const listOptions = optionBag<ListOptions>({
+  state: option(
+    (s: unknown) => (STATES as readonly unknown[]).includes(s),
+    `must be one of: ${STATES.join(', ')}`,
+  ),
+  status: option((s: unknown) => typeof s === 'string', 'must be a string'),
+  limit: wholeNumber(1, 10_000),
+  after: checkedBy((after) => {
+    const message = cursorIssue(after);
+    return message ? [{ path: [], message }] : [];
+  }),
+  due: nullableOption((b: unknown) => typeof b === 'boolean', 'must be true or false'),
+  dueBefore: nullableOption(isDate, 'must be a valid Date'),
+});
 
 /** Creates the outbox over a client and a store. Call `store.migrate()` (or apply its SQL) once first. */
 export function createPayoutOutbox<Tx = unknown>(options: PayoutOutboxOptions<Tx>): PayoutOutbox<Tx> {
   const resolved = resolveOptions(options);
-  refuseUnknownKeys(options, OUTBOX_OPTION_KEYS, 'createPayoutOutbox');
-  const { store, client } = options;
+  const { store, client } = resolved;
   const settings: StepSettings = { ...resolved, client, store: store as StepSettings['store'] };
   const { owner, leaseMs, hooks } = resolved;
   const follower: Follower = { ...resolved, client, store: settings.store, life: resolved.life };
@@ -119,13 +130,13 @@ export function createPayoutOutbox<Tx = unknown>(options: PayoutOutboxOptions<Tx
       return row ? record(row) : archivedRecord(await store.tombstone(reference));
     },
 
-    async list(given = {}) {
-      refuseUnknownKeys(given, LIST_KEYS, 'outbox.list');
-      if (given.state !== undefined && !(STATES as readonly string[]).includes(given.state)) {
-        throw invalid('state', `must be one of: ${STATES.join(', ')}`);
-      }
-      const limit = wholeNumber('limit', given.limit ?? 100, 1, 10_000);
-      const after = cursorOf(given.after);
+    async list(options) {
+      const given = listOptions.read(options, 'outbox.list') ?? {};
+      const limit = given.limit ?? 100;
+      const after = given.after && {
+        createdAt: given.after.createdAt.getTime(),
+        reference: given.after.reference,
+      };
       const dueBefore = given.dueBefore?.getTime() ?? (given.due ? await store.now() : undefined);
       const now = await store.now();
       const query = { state: given.state, status: given.status, limit, after, dueBefore };

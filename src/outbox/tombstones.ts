@@ -1,14 +1,19 @@
-import { optionKeys } from '../core/option-keys.js';
-import { refuseUnknownKeys } from '../core/unknown-option.js';
+import * as z from 'zod/mini';
 import { RequestValidationError } from '../index.js';
+import { isDate } from '../payouts/option-checks.js';
+import { optionBag } from '../rules/option-bag.js';
 import type { ArchiveOptions, EnqueueResult } from './api.js';
 import { differences } from './equality.js';
-import { wholeNumber } from './options.js';
+import { wholeNumber } from './option-checks.js';
 import { archivedRecord } from './record.js';
 import type { OutboxRow, OutboxTombstone, StoredBody } from './types.js';
 
 const invalid = (field: string, message: string) => new RequestValidationError([{ path: [field], message }]);
-const ARCHIVE_KEYS = optionKeys<ArchiveOptions>()(['before', 'limit']);
+/** The options of `archive`: `before` is required. */
+const archiveOptions = optionBag<ArchiveOptions>({
+  before: z.custom(isDate, 'must be a valid Date: final payouts last changed before it are archived'),
+  limit: wholeNumber(1, 10_000),
+});
 
 /** The payout a tombstone keeps, as a message names it: reference, state, the service's id, when it went. */
 function describe(reference: string, row: OutboxRow, archivedAt: number | null): string {
@@ -36,13 +41,9 @@ export function answerFromTombstone(tombstone: OutboxTombstone, given: StoredBod
   return { reference, enqueued: false, record: archivedRecord(tombstone)! };
 }
 
-/** `archive`'s options checked: `before` as the store's epoch ms, and `limit`. */
+/** `archive`'s options read: `before` as the store's epoch ms, and `limit`. */
 export function archiveArguments(given: ArchiveOptions): [before: number, limit: number] {
   if (given === null || typeof given !== 'object') throw invalid('before', 'is required: a Date');
-  refuseUnknownKeys(given, ARCHIVE_KEYS, 'outbox.archive');
-  const { before } = given;
-  if (!(before instanceof Date) || Number.isNaN(before.getTime())) {
-    throw invalid('before', 'must be a valid Date: final payouts last changed before it are archived');
-  }
-  return [before.getTime(), wholeNumber('limit', given.limit ?? 1000, 1, 10_000)];
+  const { before, limit } = archiveOptions.read(given, 'outbox.archive')!;
+  return [before.getTime(), limit ?? 1000];
 }

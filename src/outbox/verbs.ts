@@ -1,7 +1,8 @@
-import { optionKeys } from '../core/option-keys.js';
-import { refuseUnknownKeys } from '../core/unknown-option.js';
+import * as z from 'zod/mini';
 import { RequestValidationError } from '../index.js';
+import { optionBag } from '../rules/option-bag.js';
 import type { VerbOptions } from './api.js';
+import { aString } from './option-checks.js';
 import type { OutboxRow, PayoutOutboxStore, PayoutRecord, PayoutState } from './types.js';
 
 /**
@@ -9,7 +10,13 @@ import type { OutboxRow, PayoutOutboxStore, PayoutRecord, PayoutState } from './
  * why: `retry` and `resolve` re-open a payout for the workers, `cancel` ends one that never moved.
  */
 
-const VERB_KEYS = optionKeys<VerbOptions & { outcome?: unknown }>()(['note', 'by', 'outcome']);
+/** The options of `retry` and `cancel`. */
+const verbOptions = optionBag<VerbOptions>({ note: aString, by: aString });
+/** The options of `resolve`: what the operator found, required. */
+const resolveOptions = optionBag<VerbOptions & { outcome: 'exists' | 'absent' }>({
+  ...verbOptions.shape,
+  outcome: z.custom((o) => o === 'exists' || o === 'absent', "must be 'exists' or 'absent'"),
+});
 
 const invalid = (field: string, message: string) => new RequestValidationError([{ path: [field], message }]);
 
@@ -32,13 +39,10 @@ export function operatorVerbs(
   owner: string,
   record: (row: OutboxRow) => Promise<PayoutRecord>,
 ) {
+  /** The verb applied to `reference`, with `given` (its options, read). */
   async function apply(reference: unknown, given: VerbOptions | undefined, verb: Verb) {
     if (typeof reference !== 'string' || reference === '')
       throw invalid('reference', 'must be a non-empty string');
-    for (const field of ['by', 'note'] as const) {
-      if (given?.[field] !== undefined && typeof given[field] !== 'string')
-        throw invalid(field, 'must be a string');
-    }
     const by = given?.by || owner;
     const note = given?.note ? `: ${given.note}` : '';
     const attempt = {
@@ -67,9 +71,8 @@ export function operatorVerbs(
   }
 
   return {
-    async retry(reference: string, given: VerbOptions = {}): Promise<PayoutRecord> {
-      refuseUnknownKeys(given, VERB_KEYS, 'outbox.retry');
-      return apply(reference, given, {
+    async retry(reference: string, options?: VerbOptions): Promise<PayoutRecord> {
+      return apply(reference, verbOptions.read(options, 'outbox.retry'), {
         from: ['not_sent', 'refused'],
         to: 'retry',
         what: 'retry',
@@ -79,11 +82,10 @@ export function operatorVerbs(
 
     async resolve(
       reference: string,
-      given: VerbOptions & { outcome: 'exists' | 'absent' },
+      options: VerbOptions & { outcome: 'exists' | 'absent' },
     ): Promise<PayoutRecord> {
-      refuseUnknownKeys(given, VERB_KEYS, 'outbox.resolve');
-      if (given?.outcome !== 'exists' && given?.outcome !== 'absent')
-        throw invalid('outcome', "must be 'exists' or 'absent'");
+      // None given are read as `{}`, which the bag refuses naming `outcome`.
+      const given = resolveOptions.read(options ?? ({} as never), 'outbox.resolve')!;
       return given.outcome === 'exists'
         ? apply(reference, given, {
             from: ['unknown'],
@@ -99,9 +101,8 @@ export function operatorVerbs(
           });
     },
 
-    async cancel(reference: string, given: VerbOptions = {}): Promise<PayoutRecord> {
-      refuseUnknownKeys(given, VERB_KEYS, 'outbox.cancel');
-      return apply(reference, given, {
+    async cancel(reference: string, options?: VerbOptions): Promise<PayoutRecord> {
+      return apply(reference, verbOptions.read(options, 'outbox.cancel'), {
         from: CANCELLABLE,
         to: 'cancelled',
         what: 'cancel',

@@ -1,8 +1,7 @@
-import { optionKeys } from '../core/option-keys.js';
-import { refuseUnknownKeys } from '../core/unknown-option.js';
-import { RequestValidationError } from '../index.js';
+import { REQUEST_OPTION_SHAPE } from '../internal/request-options.js';
+import { option, optionBag } from '../rules/option-bag.js';
 import type { OutboxRound } from './follow.js';
-import { wholeNumber } from './options.js';
+import { aFunctionOrNull, wholeNumber } from './option-checks.js';
 import { OPEN_STATES, type OutboxRow, type PayoutOutboxStore, type PayoutState } from './types.js';
 
 /** Options of `work`. */
@@ -45,14 +44,15 @@ export interface WorkSummary {
   tracking: { rounds: number; requests: number; changes: number; delivered: number; hookFailures: number };
 }
 
-const WORK_KEYS = optionKeys<WorkOptions>()([
-  'concurrency',
-  'signal',
-  'pollMs',
-  'until',
-  'drainWithinMs',
-  'onError',
-]);
+/** The options of `work`. */
+const workOptions = optionBag<WorkOptions>({
+  concurrency: wholeNumber(1, 1000),
+  signal: REQUEST_OPTION_SHAPE.signal,
+  pollMs: wholeNumber(0),
+  until: option((u: unknown) => u === 'drained', "must be 'drained'"),
+  drainWithinMs: wholeNumber(0),
+  onError: aFunctionOrNull,
+});
 
 interface Worker {
   store: PayoutOutboxStore<unknown>;
@@ -80,14 +80,11 @@ const dueAt = (row: OutboxRow) => Math.max(row.next_attempt_at, row.lease_until 
  * The worker loop. A finished step or an abort wakes it; a wake that comes while it is busy is kept for its next
  * wait. Draining, it waits for the earliest open payout due within the bound, then claims again.
  */
-export async function work(worker: Worker, given: WorkOptions = {}): Promise<WorkSummary> {
-  refuseUnknownKeys(given, WORK_KEYS, 'outbox.work');
-  const concurrency = wholeNumber('concurrency', given.concurrency ?? 4, 1, 1000);
-  const pollMs = wholeNumber('pollMs', given.pollMs ?? 1000, 0);
-  const drainWithinMs = wholeNumber('drainWithinMs', given.drainWithinMs ?? 60_000, 0);
-  if (given.until !== undefined && given.until !== 'drained') {
-    throw new RequestValidationError([{ path: ['until'], message: "must be 'drained'" }]);
-  }
+export async function work(worker: Worker, options: WorkOptions | undefined): Promise<WorkSummary> {
+  const given = workOptions.read(options, 'outbox.work') ?? {};
+  const concurrency = given.concurrency ?? 4;
+  const pollMs = given.pollMs ?? 1000;
+  const drainWithinMs = given.drainWithinMs ?? 60_000;
   const { signal } = given;
   const onError = given.onError ?? ((error) => console.error('payout outbox:', error));
   const settled: Partial<Record<PayoutState, number>> = {};

@@ -1,5 +1,4 @@
-import { optionKeys } from '../core/option-keys.js';
-import { refuseUnknownKeys } from '../core/unknown-option.js';
+import { anyValue, optionBag } from '../rules/option-bag.js';
 import { MockHttpError } from './http.js';
 import { escapeRegExp } from './router.js';
 
@@ -29,7 +28,14 @@ export interface FaultSpec {
   match?: FaultMatch;
 }
 
-const FAULT_SPEC_KEYS = optionKeys<FaultSpec>()(['status retryAfter times body match']);
+/** A fault's spec: its values are read where they are used (the answer, the matcher). */
+const faultSpec = optionBag<FaultSpec>({
+  status: anyValue,
+  retryAfter: anyValue,
+  times: anyValue,
+  body: anyValue,
+  match: anyValue,
+});
 
 const MESSAGES: Record<number, string> = {
   400: 'Bad request',
@@ -100,8 +106,8 @@ export class Faults {
   }
 
   /** Answers the next `times` matching requests with `status`, before auth and before any state change. */
-  next(spec: FaultSpec): this {
-    refuseUnknownKeys(spec, FAULT_SPEC_KEYS, 'mock.faults.next');
+  next(given: FaultSpec): this {
+    const spec = faultSpec.read(given, 'mock.faults.next')!;
     return this.#add('next', spec.match, spec.times ?? 1, spec);
   }
 
@@ -136,8 +142,8 @@ export class Faults {
    * their own answer, as a gateway's 502, 503 or 504, a 408 or a 429 can arrive after the service took the
    * payout. The money moved; the answer says it did not.
    */
-  answerAfterCommit(spec: FaultSpec): this {
-    refuseUnknownKeys(spec, FAULT_SPEC_KEYS, 'mock.faults.answerAfterCommit');
+  answerAfterCommit(given: FaultSpec): this {
+    const spec = faultSpec.read(given, 'mock.faults.answerAfterCommit')!;
     return this.#add('answer:after', spec.match ?? 'POST /payouts', spec.times ?? 1, spec);
   }
 

@@ -5,7 +5,7 @@ import { Faults, faultError, held, partialBody } from './faults.js';
 import { errorBody, MockHttpError, readJsonObject, successBody } from './http.js';
 import { TransactionLife, type TransactionObserver } from './lifecycle.js';
 import { createHandlers, type MockHandlers } from './msw.js';
-import { type MockSettings, type PaymentsMockOptions, refuseUnknownMockOptions } from './options.js';
+import { type MockSettings, type PaymentsMockOptions, readMockOptions } from './options.js';
 import { Rng } from './random.js';
 import { matchRoute } from './router.js';
 import { createState, settingsFrom } from './state.js';
@@ -60,8 +60,8 @@ export class PaymentsMock {
   readonly #life: TransactionLife;
   #handlers: MockHandlers | undefined;
 
-  constructor(options: PaymentsMockOptions = {}) {
-    refuseUnknownMockOptions(options, 'createPaymentsMock');
+  constructor(given: PaymentsMockOptions = {}) {
+    const options = readMockOptions(given, 'createPaymentsMock');
     this.#options = options;
     const url = new URL(options.baseUrl ?? DEFAULT_MOCK_BASE_URL);
     this.origin = url.origin;

@@ -1,13 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { anyValue, optionBag } from '../rules/option-bag.js';
 import { createPaymentsMock, type PaymentsMock } from './mock.js';
-import { type PaymentsMockOptions, refuseUnknownMockOptions } from './options.js';
+import { MOCK_OPTION_SHAPE, type PaymentsMockOptions, readMockOptions } from './options.js';
 
 /** Options of `startMockServer`: a port (0 = any free one) and a mock, or the options to create one. */
 export interface MockServerOptions extends PaymentsMockOptions {
   port?: number;
   mock?: PaymentsMock;
 }
+
+/** The options of `startMockServer`: the mock's, with `port` and `mock` (both read where they are used). */
+const serverOptions = optionBag<MockServerOptions>({ ...MOCK_OPTION_SHAPE, port: anyValue, mock: anyValue });
 
 /** A running loopback server. */
 export interface MockServer {
@@ -78,8 +82,8 @@ async function answer(mock: PaymentsMock, origin: string, req: IncomingMessage, 
 
 /** Serves a mock over real HTTP on 127.0.0.1, for clients that cannot be intercepted by MSW. */
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
-  refuseUnknownMockOptions(options, 'startMockServer', ['port', 'mock']);
-  const { port = 0, mock: given, ...mockOptions } = options;
+  const read = readMockOptions(options, 'startMockServer', serverOptions);
+  const { port = 0, mock: given, ...mockOptions } = read;
   const mock = given ?? createPaymentsMock(mockOptions);
   // Loaded here, not at the top, so the MSW half of this entry also bundles for the browser (setupWorker).
   const { createServer } = await import('node:http');
