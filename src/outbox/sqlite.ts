@@ -2,6 +2,7 @@ import { OutboxEnvironmentError } from './environment-error.js';
 import { rowFrom, tally, tombstoneFrom } from './record.js';
 import { checkTable, DEFAULT_OUTBOX_TABLE, dueIndex, named, sqliteIndexes, sqliteTables } from './sql.js';
 import { archiveSql, seedTombstones, sqliteTombstones, tombstonesOf } from './sql-tombstones.js';
+import { groupCommit } from './sqlite-group-commit.js';
 import { sqliteInsert } from './sqlite-insert.js';
 import { sqliteLife } from './sqlite-life.js';
 import { upgradeSqlite } from './sqlite-upgrade.js';
@@ -67,6 +68,7 @@ export function sqliteOutboxStore(options: SqliteOutboxStoreOptions): PayoutOutb
       .all(...params)
       .map((r) => rowFrom(r as Record<string, unknown>));
   const lease = `owner = ?, token = token + 1, lease_until = ?`;
+  const answers = groupCommit(db);
   /**
    * A claim or a mark inside a transaction of the caller's on this handle would commit or roll back with it,
    * after the POST left: rolled back, the payout would look never sent (and one enqueued in it would be sent,
@@ -164,34 +166,36 @@ export function sqliteOutboxStore(options: SqliteOutboxStoreOptions): PayoutOutb
       const t = clock();
       return markRow({ reference, token }, t, t + leaseMs);
     },
-    async write(reference, token, change) {
-      const t = clock();
-      const written = statement(
-        `UPDATE ${table} SET state = ?, sends = ?, answered = ?, lookups = ?, accepted = ?, lookup_first = ?,
+    // Answers of one turn share a commit (sqlite-group-commit.ts); the clock is read when the batch runs.
+    write: (reference, token, change) =>
+      answers(() => {
+        const t = clock();
+        const written = statement(
+          `UPDATE ${table} SET state = ?, sends = ?, answered = ?, lookups = ?, accepted = ?, lookup_first = ?,
            reason = ?, result = ?, attempts = ?, clock_doubt_ms = ?, next_attempt_at = ?, updated_at = ?,
            last_sent_at = COALESCE(?, last_sent_at), doubted = COALESCE(?, doubted), lease_until = NULL,
            owner = NULL
          WHERE reference = ? AND token = ? RETURNING reference`,
-      ).all(
-        change.state,
-        change.sends,
-        change.answered,
-        change.lookups,
-        Number(change.accepted),
-        Number(change.lookup_first),
-        change.reason,
-        change.result === null ? null : JSON.stringify(change.result),
-        JSON.stringify(change.attempts),
-        Math.round(change.clock_doubt_ms),
-        t + Math.round(change.delayMs),
-        t,
-        change.last_sent_at ?? null,
-        change.doubted === undefined ? null : Number(change.doubted),
-        reference,
-        token,
-      );
-      return written.length === 1;
-    },
+        ).all(
+          change.state,
+          change.sends,
+          change.answered,
+          change.lookups,
+          Number(change.accepted),
+          Number(change.lookup_first),
+          change.reason,
+          change.result === null ? null : JSON.stringify(change.result),
+          JSON.stringify(change.attempts),
+          Math.round(change.clock_doubt_ms),
+          t + Math.round(change.delayMs),
+          t,
+          change.last_sent_at ?? null,
+          change.doubted === undefined ? null : Number(change.doubted),
+          reference,
+          token,
+        );
+        return written.length === 1;
+      }),
     async reopen(reference, change) {
       const t = clock();
       const reopen = Number(change.reopen);
