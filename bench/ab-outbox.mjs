@@ -50,7 +50,8 @@ const perSecond = async (run) => {
 const raw = ({ client }) =>
   perSecond(async () => {
     let next = 0;
-    const base = (seq += PAYOUTS);
+    seq += PAYOUTS;
+    const base = seq;
     await Promise.all(
       Array.from({ length: WORKERS }, async () => {
         for (let i = next++; i < PAYOUTS; i = next++) {
