@@ -10,25 +10,13 @@ import { join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { pathToFileURL } from 'node:url';
 import { here, median } from './common.mjs';
+import { payout } from './outbox.mjs';
 
 const builds = process.argv.slice(2);
 if (builds.length < 2) throw new Error('usage: bench/ab-outbox.mjs <build dir> <build dir> [...]');
 const ROUNDS = Number(process.env.ROUNDS ?? 6);
 const PAYOUTS = 400;
 const WORKERS = 16;
-const BENEFICIARY = {
-  accountName: 'ADAEZE KEMI OKAFOR',
-  accountNumber: '0123456788',
-  bankName: 'Guaranty Trust Bank',
-  bankCode: '000013',
-  email: 'ada@example.com',
-};
-const payout = (i) => ({
-  amount: `${100 + (i % 900)}.00`,
-  currency: i % 2 ? 'USD' : 'NGN',
-  beneficiary: BENEFICIARY,
-});
-
 const child = fork(here('./outbox-server.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
 const baseUrl = await new Promise((done) => child.once('message', (message) => done(message.baseUrl)));
 const load = (dir, file) => import(pathToFileURL(resolve(dir, file)).href);

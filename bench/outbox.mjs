@@ -40,7 +40,8 @@ function startServer() {
   return { child, ready };
 }
 
-const payout = (i) => ({
+/** Payout `i` of a bench run: NGN and USD in turn. */
+export const payout = (i) => ({
   amount: `${100 + (i % 900)}.00`, // NGN and USD carry exactly two decimals (issue 38)
   currency: i % 2 ? 'USD' : 'NGN',
   beneficiary: BENEFICIARY,

@@ -12,23 +12,16 @@ import {
 } from '../../src/index.js';
 import { option, optionBag } from '../../src/rules/option-bag.js';
 import { createPaymentsMock, DEFAULT_API_KEY } from '../../src/testing/index.js';
-import { BENEFICIARY, rejection } from '../helpers/fixtures.js';
+import { rejection } from '../helpers/fixtures.js';
+import { usdPayout, wiredClient } from '../helpers/wire.js';
 
 const mock = createPaymentsMock();
 afterEach(() => mock.reset());
 
+/** A client on the mock, and the requests it sent (`POST /payouts`). */
 function setup() {
-  const sent: string[] = [];
-  const client = new PaymentsClient({
-    apiKey: DEFAULT_API_KEY,
-    baseUrl: mock.baseUrl,
-    logLevel: 'off',
-    fetch: (input, init) => {
-      const request = new Request(input, init);
-      sent.push(`${request.method} ${new URL(request.url).pathname.replace(/^.*\/external/, '')}`);
-      return mock.fetch(request);
-    },
-  });
+  const { client, wire } = wiredClient(mock);
+  const sent = () => wire.map((w) => `${w.method} ${new URL(w.url).pathname.replace(/^.*\/external/, '')}`);
   return { client, sent };
 }
 
@@ -44,12 +37,7 @@ function watched<T extends object>(options: T) {
   return { proxy, passes };
 }
 
-const usd = (externalReference: string) => ({
-  amount: '5.00',
-  currency: 'USD',
-  beneficiary: BENEFICIARY,
-  externalReference,
-});
+const usd = usdPayout;
 
 describe('a call reads its options once', () => {
   it('payouts.create passes over the caller options once, and sends them', async () => {
@@ -57,7 +45,7 @@ describe('a call reads its options once', () => {
     const { proxy, passes } = watched({ timeout: 5_000, headers: { 'X-Trace': 't-1' }, digits: 2 });
     await client.payouts.create(usd('once-1'), proxy);
     expect(passes.count).toBe(1);
-    expect(sent).toEqual(['POST /payouts']);
+    expect(sent()).toEqual(['POST /payouts']);
   });
 
   it('beneficiaries.create and a GET pass over them once too', async () => {
@@ -80,7 +68,7 @@ describe('every value is checked before anything is sent', () => {
     expect(error).toBeInstanceOf(RequestValidationError);
     expect((error as RequestValidationError).field).toBe('headers.X-API-Key');
     expect((error as Error).message).toMatch(/use apiKey/);
-    expect(sent).toEqual([]);
+    expect(sent()).toEqual([]);
   });
 
   it('a signal that is not an AbortSignal is refused, not taken for a lost connection', async () => {
@@ -88,7 +76,7 @@ describe('every value is checked before anything is sent', () => {
     const error = await rejection(client.payouts.create(usd('sig-1'), { signal: 'stop' as never }));
     expect(error).toBeInstanceOf(RequestValidationError);
     expect((error as RequestValidationError).field).toBe('signal');
-    expect(sent).toEqual([]);
+    expect(sent()).toEqual([]);
   });
 
   it('options that are not an object are refused', async () => {
@@ -96,7 +84,7 @@ describe('every value is checked before anything is sent', () => {
     const error = await rejection(client.banks.list('fast' as never));
     expect(error).toBeInstanceOf(RequestValidationError);
     expect((error as RequestValidationError).field).toBe('options');
-    expect(sent).toEqual([]);
+    expect(sent()).toEqual([]);
   });
 
   it('allowUnclassified must be true or false', async () => {
@@ -105,7 +93,7 @@ describe('every value is checked before anything is sent', () => {
       client.beneficiaries.create({} as never, { allowUnclassified: 'yes' as never }),
     );
     expect((error as RequestValidationError).field).toBe('allowUnclassified');
-    expect(sent).toEqual([]);
+    expect(sent()).toEqual([]);
   });
 
   it('a list with a bad maxPages rejects on first use, naming it', async () => {
@@ -113,7 +101,7 @@ describe('every value is checked before anything is sent', () => {
     const list = client.transactions.list({}, { maxPages: 0 });
     const error = await rejection(list);
     expect((error as RequestValidationError).field).toBe('maxPages');
-    expect(sent).toEqual([]);
+    expect(sent()).toEqual([]);
   });
 });
 
