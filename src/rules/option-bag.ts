@@ -38,7 +38,7 @@ export function optionBag<T extends object>(shape: OptionShape<T>): OptionBag<T>
   const schemas = shape as Record<string, z.core.$ZodType>;
   // Checked even when absent: a bag's required keys (a reconciliation's `from`). The rest only when given, so a
   // call with one option pays for one check, not for every key the bag takes (paired A/B in docs/performance.md).
-  const required = keys.filter((key) => schemas[key]?._zod.optin !== 'optional');
+  const required = new Set(keys.filter((key) => schemas[key]?._zod.optin !== 'optional'));
   return {
     keys,
     shape,
@@ -51,8 +51,9 @@ export function optionBag<T extends object>(shape: OptionShape<T>): OptionBag<T>
       const copy = ownData(given) as Record<string, unknown>;
       refuseUnknownKeys(copy, keys, bag, [...prefix]);
       const issues: FieldIssue[] = [];
-      const present = Object.keys(copy);
-      for (const key of required.length === 0 ? present : new Set([...required, ...present])) {
+      // In the bag's order, so that one mistake is always named the same way whatever order the keys came in.
+      for (const key of keys) {
+        if (copy[key] === undefined && !required.has(key)) continue;
         const result = check(schemas[key]!, copy[key]);
         if (!result.ok) issues.push(...toFieldIssues(result.error, [...prefix, key]));
       }
