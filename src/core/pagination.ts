@@ -206,19 +206,27 @@ function assertMaxPages(maxPages: number): number {
 export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
   readonly #loadFirst: () => Promise<Page<T>>;
   readonly #maxPages: () => number;
+  /** A number given to the constructor: checked on first use, as a list's options are by their bag. */
+  readonly #given: number | undefined;
   #first: Promise<Page<T>> | undefined;
 
   /**
-   * `maxPages`: the walk (`for await`, `.pages()`, `.toArray()`) stops after this many pages; read once the first
-   * page is in, from the list's options as its bag checked them.
+   * `maxPages`: the walk (`for await`, `.pages()`, `.toArray()`) stops after this many pages. A number is checked
+   * on first use; a function (a list's options, as their bag checked them) is read once the first page is in.
    */
-  constructor(loadFirst: () => Promise<Page<T>>, maxPages: () => number = () => Number.POSITIVE_INFINITY) {
+  constructor(
+    loadFirst: () => Promise<Page<T>>,
+    maxPages: number | (() => number) = Number.POSITIVE_INFINITY,
+  ) {
     this.#loadFirst = loadFirst;
-    this.#maxPages = maxPages;
+    this.#maxPages = typeof maxPages === 'function' ? maxPages : () => maxPages;
+    this.#given = typeof maxPages === 'function' ? undefined : maxPages;
   }
 
   #firstPage(): Promise<Page<T>> {
-    this.#first ??= Promise.resolve().then(this.#loadFirst);
+    this.#first ??= Promise.resolve(this.#given ?? 1)
+      .then(assertMaxPages)
+      .then(this.#loadFirst);
     return this.#first;
   }
 

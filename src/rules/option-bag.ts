@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { type FieldIssue, invalid, RequestValidationError } from '../core/error.js';
-import { ownData } from '../core/own.js';
+import { isPlainObject, ownData } from '../core/own.js';
 import { refuseUnknownKeys } from '../core/unknown-option.js';
 import { check, toFieldIssues } from './schema.js';
 
@@ -48,7 +48,9 @@ export function optionBag<T extends object>(shape: OptionShape<T>): OptionBag<T>
       if (seen && keys.every((key) => seen.has(key))) return given;
       if (typeof given !== 'object')
         throw invalid(prefix.length ? [...prefix] : ['options'], 'must be an object');
-      const copy = ownData(given) as Record<string, unknown>;
+      // Always a copy of the SDK's own, even of a class instance (which `ownData` keeps as it is): the copy is
+      // what is marked checked, so a caller who changes their object after a call cannot skip the next check.
+      const copy = ownData(isPlainObject(given) ? given : { ...given }) as Record<string, unknown>;
       refuseUnknownKeys(copy, keys, bag, [...prefix]);
       const issues: FieldIssue[] = [];
       // In the bag's order, so that one mistake is always named the same way whatever order the keys came in.

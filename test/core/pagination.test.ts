@@ -308,6 +308,13 @@ describe('walking', () => {
     }
   });
 
+  it('a PagePromise made with a number checks it on first use, as before', async () => {
+    const made = new PagePromise(async () => {
+      throw new Error('not reached');
+    }, 0);
+    await expect(made.toArray()).rejects.toBeInstanceOf(RequestValidationError);
+  });
+
   it("a list's bad maxPages rejects the first page too, before anything is sent", async () => {
     const requested = serveList('/transactions', 2, 2, (r, page) =>
       ok({ transactions: r, page, pageSize: 2 }),

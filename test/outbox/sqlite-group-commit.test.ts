@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PaymentsClient } from '../../src/index.js';
 import { createPayoutOutbox, type OutboxWrite, sqliteOutboxStore } from '../../src/outbox/index.js';
 import { createPaymentsMock, DEFAULT_API_KEY } from '../../src/testing/index.js';
@@ -40,7 +40,8 @@ beforeEach(() => {
   db = new DatabaseSync(join(dir, 'outbox.db'));
 });
 afterEach(() => {
-  db.close();
+  vi.useRealTimers();
+  if (db.isOpen) db.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -115,5 +116,34 @@ describe('answers of one turn', () => {
     db.exec('ROLLBACK');
     // Rolled back with the caller's transaction: the row is as claimed, and will be looked up before any send.
     expect((await store.get(row!.reference))!.state).toBe('pending');
+  });
+
+  it('answers queued before a transaction of the caller began wait for it to end, and are not rolled back with it', async () => {
+    const { store, claimed } = await setup(1);
+    const [row] = claimed;
+    const written = store.write(row!.reference, row!.token, WRITE);
+    db.exec('BEGIN'); // in the same turn: the application's own work on the handle, held across a turn
+    await new Promise((resolve) => setImmediate(resolve));
+    db.exec('ROLLBACK');
+    expect(await written).toBe(true);
+    expect((await store.get(row!.reference))!.state).toBe('created');
+  });
+
+  it('settle under a fake clock installed before the store loaded, which no one advances', async () => {
+    const { claimed } = await setup(2);
+    vi.useFakeTimers();
+    vi.resetModules();
+    const fresh = await import('../../src/outbox/index.js');
+    const store = fresh.sqliteOutboxStore({ database: db });
+    const written = await Promise.all(claimed.map((row) => store.write(row.reference, row.token, WRITE)));
+    expect(written).toEqual([true, true]);
+  });
+
+  it('a handle closed while answers wait rejects each of them, and nothing escapes', async () => {
+    const { store, claimed } = await setup(2);
+    const waiting = claimed.map((row) => rejection(store.write(row.reference, row.token, WRITE)));
+    db.close();
+    const errors = await Promise.all(waiting);
+    for (const error of errors) expect(error).toBeInstanceOf(Error);
   });
 });

@@ -62,6 +62,20 @@ describe('a call reads its options once', () => {
 });
 
 describe('every value is checked before anything is sent', () => {
+  it('options a class makes are copied too: changed after a call, they are checked again', async () => {
+    const { client, sent } = setup();
+    class CallOptions {
+      headers: Record<string, string> = { 'X-Trace': 'a' };
+      timeout = 5_000;
+    }
+    const options = new CallOptions();
+    await client.banks.list(options);
+    options.headers = { 'X-Account-Id': 'another-tenant' };
+    const error = await rejection(client.banks.list(options));
+    expect((error as RequestValidationError).field).toBe('headers.X-Account-Id');
+    expect(sent()).toEqual(['GET /banks']);
+  });
+
   it('a per-call header the client owns is refused, named under headers', async () => {
     const { client, sent } = setup();
     const error = await rejection(client.banks.list({ headers: { 'X-API-Key': 'other' } }));
