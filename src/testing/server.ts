@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { anyValue, optionBag } from '../rules/option-bag.js';
 import { createPaymentsMock, type PaymentsMock } from './mock.js';
-import { MOCK_OPTION_SHAPE, type PaymentsMockOptions, readMockOptions } from './options.js';
+import { MOCK_OPTION_SHAPE, readMockOptions } from './option-bags.js';
+import type { PaymentsMockOptions } from './options.js';
 
 /** Options of `startMockServer`: a port (0 = any free one) and a mock, or the options to create one. */
 export interface MockServerOptions extends PaymentsMockOptions {
