@@ -205,9 +205,8 @@ function assertMaxPages(maxPages: number): number {
  */
 export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
   readonly #loadFirst: () => Promise<Page<T>>;
-  readonly #maxPages: () => number;
-  /** A number given to the constructor: checked on first use, as a list's options are by their bag. */
-  readonly #given: number | undefined;
+  /** A number is checked on first use; a function is a list's options, which their bag checked. */
+  readonly #maxPages: number | (() => number);
   #first: Promise<Page<T>> | undefined;
 
   /**
@@ -219,12 +218,12 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
     maxPages: number | (() => number) = Number.POSITIVE_INFINITY,
   ) {
     this.#loadFirst = loadFirst;
-    this.#maxPages = typeof maxPages === 'function' ? maxPages : () => maxPages;
-    this.#given = typeof maxPages === 'function' ? undefined : maxPages;
+    this.#maxPages = maxPages;
   }
 
   #firstPage(): Promise<Page<T>> {
-    this.#first ??= Promise.resolve(this.#given ?? 1)
+    const given = this.#maxPages;
+    this.#first ??= Promise.resolve(typeof given === 'function' ? 1 : given)
       .then(assertMaxPages)
       .then(this.#loadFirst);
     return this.#first;
@@ -253,7 +252,8 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
   async *pages(options: { maxPages?: number } = {}): AsyncGenerator<Page<T>, void, undefined> {
     const asked = options.maxPages === undefined ? undefined : assertMaxPages(options.maxPages);
     const first = await this.#firstPage();
-    yield* pagesFrom(first, asked ?? this.#maxPages());
+    const listed = this.#maxPages;
+    yield* pagesFrom(first, asked ?? (typeof listed === 'function' ? listed() : listed));
   }
 
   /** Every item of every page: `for await (const item of client.transactions.list())`. */

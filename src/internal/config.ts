@@ -1,9 +1,16 @@
-import * as z from 'zod/mini';
 import { invalid, PaymentsError } from '../core/error.js';
 import { isRecord } from '../core/values.js';
 import { type BeneficiaryCheckOptions, checksBeneficiary } from '../rules/beneficiary-check.js';
 import { isUuid } from '../rules/ids.js';
-import { anyValue, option, optionBag } from '../rules/option-bag.js';
+import {
+  aBoolean,
+  aFunction,
+  anyValue,
+  isFunction,
+  option,
+  optionBag,
+  optionIssues,
+} from '../rules/option-bag.js';
 import { type PayoutLimits, resolvePayoutLimits } from '../rules/payout-limits.js';
 import { AssignedCurrencies } from './assigned-currencies.js';
 import { type ClientHooks, hookOptions } from './hooks.js';
@@ -150,8 +157,6 @@ function readEnv(name: string): string | undefined {
 
 const SDK_OWNED_FETCH_OPTIONS = ['method', 'headers', 'body', 'signal', 'redirect', 'window', 'duplex'];
 
-const isFunction = (f: unknown) => typeof f === 'function';
-const isBoolean = (b: unknown) => typeof b === 'boolean';
 const limitsShape = (({ timeout, totalTimeout, maxResponseBytes, maxRetries }) => ({
   timeout,
   totalTimeout,
@@ -168,22 +173,17 @@ const clientOptions = optionBag<ClientOptions>({
   baseUrl: anyValue,
   accountId: option(isUuid, 'must be a uuid'),
   ...limitsShape,
-  fetch: option(isFunction, 'must be a function'),
+  fetch: aFunction,
   headers: REQUEST_OPTION_SHAPE.headers,
   logger: anyValue,
   logLevel: option(isLogLevel, 'must be off, error, warn, info or debug'),
-  allowInsecureHttp: option(isBoolean, 'must be true or false'),
-  dangerouslyAllowBrowser: option(isBoolean, 'must be true or false'),
+  allowInsecureHttp: aBoolean,
+  dangerouslyAllowBrowser: aBoolean,
   appInfo: anyValue,
-  fetchOptions: z.optional(
-    z.unknown().check(
-      z.superRefine((given: unknown, ctx) => {
-        const owned = SDK_OWNED_FETCH_OPTIONS.find((key) => isRecord(given) && Object.hasOwn(given, key));
-        if (owned)
-          ctx.addIssue({ code: 'custom', message: 'is set by the client', path: [owned], input: given });
-      }),
-    ),
-  ),
+  fetchOptions: optionIssues((given) => {
+    const owned = SDK_OWNED_FETCH_OPTIONS.find((key) => isRecord(given) && Object.hasOwn(given, key));
+    return owned ? [{ path: [owned], message: 'is set by the client' }] : [];
+  }),
   hooks: anyValue,
   serviceAssignedCurrencies: option(
     (list: unknown) => Array.isArray(list) && list.every((c) => typeof c === 'string' && c.trim() !== ''),
@@ -191,7 +191,7 @@ const clientOptions = optionBag<ClientOptions>({
   ),
   walletReferenceQuery: option(isFunction, 'must be a function from a reference to query parameters'),
   payoutLimits: anyValue,
-  verifyBeneficiary: option(isBoolean, 'must be true or false'),
+  verifyBeneficiary: aBoolean,
 });
 
 /** `learned`: the currencies a client this one is made from learned are service-assigned (see `AssignedCurrencies`). */

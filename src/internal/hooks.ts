@@ -1,6 +1,6 @@
 import { statusAndId } from '../core/api-promise.js';
 import { messageOf } from '../core/values.js';
-import { option, optionBag } from '../rules/option-bag.js';
+import { aFunction, optionBag } from '../rules/option-bag.js';
 import {
   announceWait,
   listening,
@@ -56,9 +56,12 @@ export interface ClientHooks {
   onRetry?: (event: RetryEvent) => void;
 }
 
-const hook = option((f: unknown) => typeof f === 'function', 'must be a function');
 /** The client's `hooks`: each one a function, checked when the client is made rather than at its first call. */
-export const hookOptions = optionBag<ClientHooks>({ onRequest: hook, onResponse: hook, onRetry: hook });
+export const hookOptions = optionBag<ClientHooks>({
+  onRequest: aFunction,
+  onResponse: aFunction,
+  onRetry: aFunction,
+});
 
 /** An attempt wrapped by the observer: `heard` is called with the status line, before the body is read. */
 export type Attempt = (heard: (response: Response) => void) => Promise<Response>;

@@ -106,7 +106,11 @@ export class Pipeline {
   async #call<T>(call: Call<T>, context?: CallContext): Promise<WithResponse<T>> {
     if (context && call.traced) Object.assign(context, call.traced);
     const given = call.options;
-    const options = given && requestOptions.read(given, `request options (${call.method} ${call.path})`);
+    // The bag's name is built only for a call that has options: most have none.
+    const options =
+      given === undefined
+        ? undefined
+        : requestOptions.read(given, `request options (${call.method} ${call.path})`);
     const result = await this.#send({ ...call, options }, context);
     const response = responseOf(result, call.doneOnRepeat);
     const info = responseInfo(response);

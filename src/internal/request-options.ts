@@ -1,5 +1,4 @@
-import * as z from 'zod/mini';
-import { nullableOption, optionBag } from '../rules/option-bag.js';
+import { nullableOption, optionBag, optionIssues, wholeNumber } from '../rules/option-bag.js';
 import { TOKEN } from './user-agent.js';
 
 /** Per-call options, accepted as the last argument of every method. */
@@ -33,17 +32,8 @@ export const LIMITS: Record<keyof Limits, [min: number, max: number, byDefault: 
 };
 
 /** The problem with `value` as the limit `name`, if any: a bad one would send and then fail. */
-export function limitIssue(name: keyof Limits, value: unknown): string | undefined {
-  const [min, max] = LIMITS[name];
-  const ok = Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
-  return ok ? undefined : `must be a whole number from ${min} to ${max}`;
-}
-
 /** A limit as an option: `null` is absent (the client's applies), as it always was. */
-const limit = (name: keyof Limits) =>
-  z.optional(
-    z.custom((value) => value == null || limitIssue(name, value) === undefined, limitIssue(name, Number.NaN)),
-  );
+const limit = (name: keyof Limits) => wholeNumber(LIMITS[name][0], LIMITS[name][1]);
 
 /**
  * Headers a `headers` option may not set, and why. The key and the tenant scope are set from `apiKey` and
@@ -82,26 +72,15 @@ export function headerValueIssue(value: unknown): string | undefined {
 const isPlainRecord = (value: unknown) =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
-/** A call's `headers`: each one that cannot be sent is named under `headers`. */
-const headers = z.optional(
-  z.unknown().check(
-    z.superRefine((given: unknown, ctx) => {
-      if (given === undefined || given === null) return;
-      if (!isPlainRecord(given)) {
-        ctx.addIssue({
-          code: 'custom',
-          message: 'must be an object of header names to values',
-          input: given,
-        });
-        return;
-      }
-      for (const [name, value] of Object.entries(given as Record<string, unknown>)) {
-        const message = headerIssue(name, value);
-        if (message) ctx.addIssue({ code: 'custom', message, path: [name], input: value });
-      }
-    }),
-  ),
-);
+/** `headers`: each one that cannot be sent is named under `headers`; `null` is none. */
+const headers = optionIssues((given) => {
+  if (given === null) return [];
+  if (!isPlainRecord(given)) return [{ path: [], message: 'must be an object of header names to values' }];
+  return Object.entries(given as Record<string, unknown>).flatMap(([name, value]) => {
+    const message = headerIssue(name, value);
+    return message ? [{ path: [name], message }] : [];
+  });
+});
 
 const isAbortSignal = (s: { aborted?: unknown; addEventListener?: unknown }) =>
   typeof s === 'object' && typeof s.aborted === 'boolean' && typeof s.addEventListener === 'function';

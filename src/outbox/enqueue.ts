@@ -7,7 +7,7 @@ import {
 } from '../index.js';
 import { remarkIssue, remarkKey } from '../payouts/proof/payout-identity.js';
 import { checksBeneficiary } from '../rules/beneficiary-check.js';
-import { anyValue, option, optionBag } from '../rules/option-bag.js';
+import { aBoolean, anyValue, option, optionBag } from '../rules/option-bag.js';
 import type { EnqueueOptions, EnqueueResult } from './api.js';
 import { differences } from './equality.js';
 import { currencyCode, type PayoutOutboxClient } from './options.js';
@@ -22,7 +22,7 @@ import type { OutboxRow, PayoutOutboxStore, PayoutRecord, StoredBody } from './t
 const enqueueOptions = optionBag<EnqueueOptions>({
   tx: anyValue,
   digits: anyValue,
-  verifyBeneficiary: option((b: unknown) => typeof b === 'boolean', 'must be true or false'),
+  verifyBeneficiary: aBoolean,
 });
 const NO_VERIFY =
   'must be a PaymentsClient: payouts.verify, which checks a beneficiary before it is recorded, is missing';

@@ -1,8 +1,8 @@
 import { ownField } from '../core/own.js';
 import { DEFAULT_FINAL_STATUSES, type PaymentsClient, RequestValidationError } from '../index.js';
 import { hasPayoutPort } from '../payouts/port.js';
-import { anyValue, nullableOption, optionBag } from '../rules/option-bag.js';
-import { aFunction, aFunctionOrNull, checkedBy, wholeIssue, wholeNumber } from './option-checks.js';
+import { aFunction, anyValue, nullableOption, optionBag, optionIssues } from '../rules/option-bag.js';
+import { aFunctionOrNull, wholeIssue, wholeNumber } from './option-checks.js';
 import type { OutboxChange, PayoutOutboxStore, PayoutRecord, PayoutState } from './types.js';
 
 /**
@@ -168,7 +168,7 @@ const outboxOptions = optionBag<PayoutOutboxOptions>({
   store: anyValue,
   owner: nullableOption((s: unknown) => typeof s === 'string', 'must be a string'),
   timeout: wholeNumber(1),
-  visibilityWaits: checkedBy((w) => (w === null ? [] : waitsIssues(w))),
+  visibilityWaits: optionIssues((w) => (w === null ? [] : waitsIssues(w))),
   leaseMs: anyValue,
   listingLagMs: wholeNumber(0, DAY_MS),
   maxSends: wholeNumber(1),

@@ -1,12 +1,11 @@
 import { RequestValidationError } from '../index.js';
 import { traceCall } from '../internal/channels.js';
-import { isDate } from '../payouts/option-checks.js';
-import { nullableOption, option, optionBag } from '../rules/option-bag.js';
+import { isBoolean, isDate, nullableOption, option, optionBag, optionIssues } from '../rules/option-bag.js';
 import type { ListOptions, PayoutOutbox } from './api.js';
 import { enqueuer } from './enqueue.js';
 import { deliver, type Follower, observe, trackRound } from './follow.js';
 import { applyTo } from './life.js';
-import { checkedBy, wholeNumber } from './option-checks.js';
+import { wholeNumber } from './option-checks.js';
 import { type PayoutOutboxOptions, resolveOptions } from './options.js';
 import { reconcileOutbox } from './reconcile.js';
 import { archivedRecord, toRecord } from './record.js';
@@ -50,11 +49,11 @@ const listOptions = optionBag<ListOptions>({
   ),
   status: option((s: unknown) => typeof s === 'string', 'must be a string'),
   limit: wholeNumber(1, 10_000),
-  after: checkedBy((after) => {
+  after: optionIssues((after) => {
     const message = cursorIssue(after);
     return message ? [{ path: [], message }] : [];
   }),
-  due: nullableOption((b: unknown) => typeof b === 'boolean', 'must be true or false'),
+  due: nullableOption(isBoolean, 'must be true or false'),
   dueBefore: nullableOption(isDate, 'must be a valid Date'),
 });
 

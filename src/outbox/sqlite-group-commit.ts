@@ -59,7 +59,7 @@ export function groupCommit(db: SqliteDatabase) {
       // each millisecond, by the clock, not each turn, which would spin), rather than join it and be rolled back
       // with it after they resolved.
       if (db.isTransaction === true) {
-        queue = [...batch, ...(queue ?? [])];
+        queue = batch;
         globalThis.setTimeout(later, 1);
         return;
       }

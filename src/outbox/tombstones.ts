@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
 import { RequestValidationError } from '../index.js';
-import { isDate } from '../payouts/option-checks.js';
-import { optionBag } from '../rules/option-bag.js';
+import { isDate, optionBag } from '../rules/option-bag.js';
 import type { ArchiveOptions, EnqueueResult } from './api.js';
 import { differences } from './equality.js';
 import { wholeNumber } from './option-checks.js';
@@ -44,6 +43,7 @@ export function answerFromTombstone(tombstone: OutboxTombstone, given: StoredBod
 /** `archive`'s options read: `before` as the store's epoch ms, and `limit`. */
 export function archiveArguments(given: ArchiveOptions): [before: number, limit: number] {
   if (given === null || typeof given !== 'object') throw invalid('before', 'is required: a Date');
-  const { before, limit } = archiveOptions.read(given, 'outbox.archive')!;
+  // None given are read as `{}`, which the bag refuses naming `before`.
+  const { before, limit } = archiveOptions.read(given ?? ({} as ArchiveOptions), 'outbox.archive')!;
   return [before.getTime(), limit ?? 1000];
 }

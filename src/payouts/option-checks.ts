@@ -5,15 +5,10 @@ import { option } from '../rules/option-bag.js';
  * Kept apart from `payout-lookup.ts`, which the entry loads lazily, so the tracker does not pull it in.
  */
 
-export { option };
-
 export const atLeastOne = option(
   (n: unknown) => Number.isInteger(n) && (n as number) >= 1,
   'must be a whole number of at least 1',
 );
-
-export const isDate = (d: unknown) => d instanceof Date && Number.isFinite(d.getTime());
-export const isFunction = (f: unknown) => typeof f === 'function';
 
 /** Whole milliseconds from 0 to `max`. */
 export const wholeMs = (max: number) =>

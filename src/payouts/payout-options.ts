@@ -2,9 +2,9 @@ import * as z from 'zod/mini';
 import { invalid } from '../core/error.js';
 import { MAX_TIMEOUT_MS, REQUEST_OPTION_SHAPE, type RequestOptions } from '../internal/request-options.js';
 import type { BeneficiaryCheckOptions } from '../rules/beneficiary-check.js';
-import { anyValue, optionBag } from '../rules/option-bag.js';
+import { aBoolean, aFunction, anyValue, option, optionBag } from '../rules/option-bag.js';
 import type { Transaction } from '../rules/transactions.js';
-import { atLeastOne, isFunction, option, wholeMs } from './option-checks.js';
+import { atLeastOne, wholeMs } from './option-checks.js';
 import { SEARCH_OPTION_SHAPE, type SearchOptions } from './proof/payout-lookup.js';
 
 /** One step of `lookupBeforeRetry`, for logging. */
@@ -100,10 +100,10 @@ export const recoveryOptions = optionBag<LookupBeforeRetryOptions>({
   maxResponseBytes,
   maxPages,
   headers,
-  find: option(isFunction, 'must be a function'),
-  onAttempt: option(isFunction, 'must be a function'),
-  beforePost: option(isFunction, 'must be a function'),
-  lookupFirst: option((b: unknown) => typeof b === 'boolean', 'must be a boolean'),
+  find: aFunction,
+  onAttempt: aFunction,
+  beforePost: aFunction,
+  lookupFirst: aBoolean,
   listingLagMs: wholeMs(86_400_000),
   maxAttempts: z.nullable(atLeastOne),
   totalTimeout: z.nullable(
@@ -120,7 +120,7 @@ export const recoveryOptions = optionBag<LookupBeforeRetryOptions>({
   ),
   // Checked by the body schema it builds, where its meaning (the currency's) is known.
   digits: anyValue,
-  verifyBeneficiary: option((b: unknown) => typeof b === 'boolean', 'must be true or false'),
+  verifyBeneficiary: aBoolean,
 });
 
 /** The attempts, waits and deadline of `lookupBeforeRetry`'s options (read by `recoveryOptions`). */

@@ -13,7 +13,7 @@ import {
   beneficiaryWire,
   WITHDRAWAL_METHODS,
 } from '../rules/beneficiary.js';
-import { option, optionBag } from '../rules/option-bag.js';
+import { aBoolean, option, optionBag } from '../rules/option-bag.js';
 import { page, pageSize } from '../rules/paging.js';
 import { looseObject, openEnum, parseRequest, recordOf, strictObject } from '../rules/schema.js';
 import { APIResource } from './resource.js';
@@ -78,7 +78,7 @@ export interface BeneficiaryWriteOptions extends RequestOptions {
 
 const writeOptions = optionBag<BeneficiaryWriteOptions>({
   ...REQUEST_OPTION_SHAPE,
-  allowUnclassified: option((b: unknown) => typeof b === 'boolean', 'must be true or false'),
+  allowUnclassified: aBoolean,
 });
 
 /** True for the service's answer to an unknown (or another business's) beneficiary id: 400 `Beneficiary not found`. */

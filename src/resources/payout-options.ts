@@ -3,7 +3,7 @@ import { REQUEST_OPTION_SHAPE, type RequestOptions } from '../internal/request-o
 import type { BankCodes } from '../payouts/beneficiary-check.js';
 import type * as Send from '../payouts/send.js';
 import { type BeneficiaryCheckOptions, checksBeneficiary } from '../rules/beneficiary-check.js';
-import { anyValue, option, optionBag } from '../rules/option-bag.js';
+import { aBoolean, anyValue, option, optionBag } from '../rules/option-bag.js';
 import type { PayoutWire } from '../rules/payout.js';
 import type { APIResource } from './resource.js';
 
@@ -31,7 +31,7 @@ const checkOptions = optionBag<PayoutCheckOptions>(CHECK_SHAPE);
 export const createOptions = optionBag<PayoutCreateOptions>({
   ...REQUEST_OPTION_SHAPE,
   ...CHECK_SHAPE,
-  verifyBeneficiary: option((b: unknown) => typeof b === 'boolean', 'must be true or false'),
+  verifyBeneficiary: aBoolean,
 });
 
 /** `check`'s options, read; `verifyBeneficiary` refused with a pointer to the method that takes it. */

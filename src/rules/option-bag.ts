@@ -76,3 +76,37 @@ export const nullableOption = (ok: (value: never) => boolean, message: string) =
 
 /** Any value: the key is taken, and what it holds is checked where it is used (a callback's result). */
 export const anyValue = z.optional(z.unknown());
+
+export const isFunction = (f: unknown) => typeof f === 'function';
+export const isBoolean = (b: unknown) => typeof b === 'boolean';
+export const isDate = (d: unknown) => d instanceof Date && Number.isFinite(d.getTime());
+
+/** A function; `null` is refused. */
+export const aFunction = option(isFunction, 'must be a function');
+/** `true` or `false`; `null` is refused. */
+export const aBoolean = option(isBoolean, 'must be true or false');
+
+/** The problem with `value` as a whole number from `min` to `max`, if any. */
+export function wholeIssue(value: unknown, min: number, max: number): string | undefined {
+  const ok = Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
+  return ok ? undefined : `must be a whole number from ${min} to ${max}`;
+}
+
+/** A whole number from `min` to `max`; `null` is absent (the default applies). */
+export const wholeNumber = (min: number, max: number) =>
+  nullableOption((n: unknown) => wholeIssue(n, min, max) === undefined, wholeIssue(Number.NaN, min, max)!);
+
+/**
+ * An option whose problems depend on its value (each header of `headers`, an item of a list named by its index):
+ * `issues` says each, under a path inside the option, `[]` for none. `undefined` is absent; `null` is given.
+ */
+export const optionIssues = (issues: (value: unknown) => FieldIssue[]) =>
+  z.optional(
+    z.unknown().check(
+      z.superRefine((value: unknown, ctx) => {
+        if (value === undefined) return;
+        for (const { path, message } of issues(value))
+          ctx.addIssue({ code: 'custom', message, path, input: value });
+      }),
+    ),
+  );

@@ -1,8 +1,8 @@
 import { REQUEST_OPTION_SHAPE, type RequestOptions } from '../../internal/request-options.js';
-import { anyValue, optionBag } from '../../rules/option-bag.js';
+import { aFunction, anyValue, isDate, isFunction, option, optionBag } from '../../rules/option-bag.js';
 import type { PayoutWire } from '../../rules/payout.js';
 import type { Transaction } from '../../rules/transactions.js';
-import { atLeastOne, currencyCode, isDate, isFunction, marginMs, option } from '../option-checks.js';
+import { atLeastOne, currencyCode, marginMs } from '../option-checks.js';
 import {
   type ListTransactions,
   type ProofWindow,
@@ -83,7 +83,7 @@ export const SEARCH_OPTION_SHAPE = {
   clock: option(isFunction, 'must be a function returning epoch milliseconds'),
   windowMarginMs: marginMs,
   maxLookupPages: atLeastOne,
-  match: option(isFunction, 'must be a function'),
+  match: aFunction,
 };
 
 /** The options of `findByReference` and `searchByReference`. */

@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
 import { invalid, RequestValidationError } from '../../core/error.js';
 import { REQUEST_OPTION_SHAPE } from '../../internal/request-options.js';
-import { optionBag } from '../../rules/option-bag.js';
+import { isDate, optionBag } from '../../rules/option-bag.js';
 import { isLegacyTransaction, type Transaction, type TransactionListItem } from '../../rules/transactions.js';
-import { atLeastOne, isDate } from '../option-checks.js';
+import { atLeastOne } from '../option-checks.js';
 import { LISTINGS, type ListTransactions, walkListing } from '../proof/listing-proof.js';
 import { type RemarkIdentity, remarkIssue, remarkKey, remarkMatch } from '../proof/payout-identity.js';
 import { ServiceClock } from '../service-clock.js';

@@ -3,6 +3,7 @@ import type { Payout } from '../../rules/payout.js';
 import type { Transaction } from '../../rules/transactions.js';
 import type { PayoutMatch } from '../proof/payout-identity.js';
 import type { LifeChange } from './payout-status.js';
+import { trackerOptions, trackOptions } from './tracker-settings.js';
 
 /** One change in a payout's life, as `track` yields it. */
 export interface PayoutChange extends LifeChange {
@@ -92,9 +93,8 @@ export interface TrackOptions {
 /** Options of `trackPayout` and `waitForFinal`: one payout's, and its own tracker's. */
 export interface TrackPayoutOptions extends TrackOptions, Omit<PayoutTrackerOptions, 'final'> {}
 
-/** The keys of `track`'s options, the rest of `trackPayout`'s being its tracker's. */
-const TRACK_KEYS = 'payout since currency match final afterFinalMs signal totalTimeout'.split(' ');
-const TRACK_PAYOUT_KEYS = [...TRACK_KEYS, 'poll', 'windowMarginMs', 'maxLookupPages', 'timeout', 'onRound'];
+/** `trackPayout`'s keys: its track's, and its tracker's but `final` (the track's own says it). */
+const TRACK_PAYOUT_KEYS = [...trackOptions.keys, ...trackerOptions.keys.filter((key) => key !== 'final')];
 
 /**
  * The options of `trackPayout` and `waitForFinal`, as its tracker's and its track's; each part's values are
@@ -108,7 +108,7 @@ export function splitTrackOptions(
   const tracking: Record<string, unknown> = {};
   const track: Record<string, unknown> = {};
   for (const key of Object.keys(given ?? {})) {
-    (TRACK_KEYS.includes(key) ? track : tracking)[key] = (given as Record<string, unknown>)[key];
+    (trackOptions.keys.includes(key) ? track : tracking)[key] = (given as Record<string, unknown>)[key];
   }
   return [tracking, track];
 }

@@ -1,17 +1,9 @@
 import * as z from 'zod/mini';
 import { invalid } from '../../core/error.js';
 import { MAX_TIMEOUT_MS, REQUEST_OPTION_SHAPE } from '../../internal/request-options.js';
-import { optionBag } from '../../rules/option-bag.js';
+import { aFunction, isDate, option, optionBag } from '../../rules/option-bag.js';
 import { type Payout, referenceIssue } from '../../rules/payout.js';
-import {
-  atLeastOne,
-  currencyCode,
-  isDate,
-  isFunction,
-  marginMs,
-  wholeMs as ms,
-  option,
-} from '../option-checks.js';
+import { atLeastOne, currencyCode, marginMs, wholeMs as ms } from '../option-checks.js';
 import { DEFAULT_FINAL_STATUSES } from './payout-status.js';
 import type { PayoutTrackerOptions, TrackOptions } from './tracker-options.js';
 
@@ -42,7 +34,7 @@ export const trackerOptions = optionBag<PayoutTrackerOptions>({
   windowMarginMs: marginMs,
   maxLookupPages: atLeastOne,
   timeout: ms(MAX_TIMEOUT_MS),
-  onRound: option(isFunction, 'must be a function'),
+  onRound: aFunction,
 });
 const isTime = (s: unknown) => typeof s === 'string' && !Number.isNaN(Date.parse(s));
 /** The options of one `track`. */
@@ -57,7 +49,7 @@ export const trackOptions = optionBag<TrackOptions>({
   ),
   since: option(isDate, 'must be a valid Date'),
   currency: currencyCode,
-  match: option(isFunction, 'must be a function'),
+  match: aFunction,
   final: statuses,
   afterFinalMs: ms(MAX_TIMEOUT_MS),
   signal: REQUEST_OPTION_SHAPE.signal,
