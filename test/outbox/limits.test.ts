@@ -5,6 +5,18 @@ import { createPaymentsMock } from '../../src/testing/index.js';
 import { BENEFICIARY, rejection } from '../helpers/fixtures.js';
 import { wiredClient } from '../helpers/wire.js';
 
+/**
+ * One store, with an outbox whose client's USD ceiling is 100.00 (`before`), and `lowered()`, one on the same store
+ * whose client's ceiling is 10.00: the operator lowered it.
+ */
+function ceilings() {
+  const { client, posts } = wiredClient(createPaymentsMock());
+  const store = memoryOutboxStore();
+  const limited = (USD: string) =>
+    createPayoutOutbox({ client: client.withOptions({ payoutLimits: { USD } }), store });
+  return { posts, before: limited('100.00'), lowered: () => limited('10.00') };
+}
+
 const usd = (amount: string, externalReference: string) => ({
   amount,
   currency: 'USD',
@@ -13,17 +25,11 @@ const usd = (amount: string, externalReference: string) => ({
 });
 
 it('a payout recorded under a ceiling since lowered is answered with its record, never refused as unsent', async () => {
-  const mock = createPaymentsMock();
-  const { client, posts } = wiredClient(mock);
-  const store = memoryOutboxStore();
-  const before = createPayoutOutbox({
-    client: client.withOptions({ payoutLimits: { USD: '100.00' } }),
-    store,
-  });
+  const { posts, before, lowered } = ceilings();
   await before.enqueue(usd('50.00', 'ceiling-1'));
   expect(await before.settle('ceiling-1')).toMatchObject({ state: 'created' });
   // The operator lowers the ceiling; the caller repeats the payout it made.
-  const after = createPayoutOutbox({ client: client.withOptions({ payoutLimits: { USD: '10.00' } }), store });
+  const after = lowered();
   const again = await after.enqueue(usd('50', 'ceiling-1'));
   expect(again).toMatchObject({ enqueued: false, record: { state: 'created' } });
   expect(posts()).toBe(1);
@@ -37,17 +43,11 @@ it('a payout recorded under a ceiling since lowered is answered with its record,
 });
 
 it('an archived payout recorded under a ceiling since lowered is answered with its tombstone', async () => {
-  const mock = createPaymentsMock();
-  const { client, posts } = wiredClient(mock);
-  const store = memoryOutboxStore();
-  const before = createPayoutOutbox({
-    client: client.withOptions({ payoutLimits: { USD: '100.00' } }),
-    store,
-  });
+  const { posts, before, lowered } = ceilings();
   await before.enqueue(usd('50.00', 'ceiling-archived'));
   await before.settle('ceiling-archived');
   await before.archive({ before: new Date(Date.now() + 60_000) });
-  const after = createPayoutOutbox({ client: client.withOptions({ payoutLimits: { USD: '10.00' } }), store });
+  const after = lowered();
   const again = await after.enqueue(usd('50', 'ceiling-archived'));
   expect(again).toMatchObject({
     enqueued: false,
@@ -59,16 +59,10 @@ it('an archived payout recorded under a ceiling since lowered is answered with i
 });
 
 it('a payout recorded but never sent, under a ceiling since lowered, ends refused and is never sent', async () => {
-  const mock = createPaymentsMock();
-  const { client, posts } = wiredClient(mock);
-  const store = memoryOutboxStore();
-  const before = createPayoutOutbox({
-    client: client.withOptions({ payoutLimits: { USD: '100.00' } }),
-    store,
-  });
+  const { posts, before, lowered } = ceilings();
   await before.enqueue(usd('50.00', 'ceiling-unsent'));
   // The operator lowers the ceiling before any worker sent it.
-  const after = createPayoutOutbox({ client: client.withOptions({ payoutLimits: { USD: '10.00' } }), store });
+  const after = lowered();
   const settled = await after.settle('ceiling-unsent');
   expect(settled).toMatchObject({ state: 'refused', sends: 0 });
   expect(settled.reason).toMatch(/no longer passes the checks, so nothing was sent: .*payout ceiling/);
