@@ -115,6 +115,8 @@ export interface Tally {
   disagreements: string[];
   killed: Record<string, number>;
   pausedLost: boolean;
+  /** The paused worker's step failed on a connection closed while it slept: it wrote nothing. */
+  pausedFailed: boolean;
   terminated: boolean;
   /** Worker processes that exited without being killed by plan (a crash on a database restart, say). */
   unexpectedExits: number;
@@ -261,8 +263,10 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
   let killsLeft = options.kills;
   let pausePlanned = true;
   let terminatePlanned = Boolean(options.terminateBackend);
-  let paused: { child: ChildProcess; reference: string } | undefined;
+  let paused: { child: ChildProcess; reference: string; resumed?: boolean } | undefined;
   let pausedLost = false;
+  let pausedFailed = false;
+  let wakeAfterChaos: typeof paused;
   let terminated = false;
   let finished = false;
   let resolveDone!: () => void;
@@ -363,8 +367,19 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
         child !== paused.child &&
         event.reference === paused.reference
       ) {
-        // Another owner settled the paused worker's payout: wake it; it must find its claim gone.
-        paused.child.kill('SIGCONT');
+        // Another owner settled the paused worker's payout: wake it; it must find its claim gone. With chaos
+        // planned, after the last of it: woken on a connection the database closed while it slept.
+        if (chaos.length) wakeAfterChaos = paused;
+        else paused.child.kill('SIGCONT');
+      }
+      if (event.event === 'resumed' && paused && child === paused.child) paused.resumed = true;
+      if (event.event === 'error' && paused?.resumed && child === paused.child) {
+        // Woken on a connection the database closed while it slept (a restart, a terminated backend), its step
+        // failed and wrote nothing. It sent nothing it could still duplicate: a POST leaves only after a fenced
+        // mark or within the claim's lease, and a row it could still send is open, which keeps the trial going.
+        pausedFailed = true;
+        paused = undefined;
+        void checkDone().catch(() => {});
       }
       if (
         event.event === 'write' &&
@@ -389,7 +404,12 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
           if (next && finals.length >= next.atFinals) {
             chaos.shift();
             chaosLog.ran(next.name);
-            void Promise.resolve(next.run()).catch(rejectDone);
+            void Promise.resolve(next.run())
+              .then(() => {
+                if (chaos.length || !wakeAfterChaos || wakeAfterChaos !== paused) return;
+                wakeAfterChaos.child.kill('SIGCONT');
+              })
+              .catch(rejectDone);
           }
         }
         void checkDone().catch(() => {});
@@ -503,7 +523,7 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
     `recovered ${count('recovered')}, refused ${count('refused')}, not sent ${count('not_sent')}, ` +
     `unknown ${count('unknown')}, duplicates ${duplicates}, lost ${lost}; ` +
     `${options.processes} processes, ${posts} POSTs, killed ${JSON.stringify(killed)}, ` +
-    `paused worker stopped: ${pausedLost}, connection terminated: ${terminated}, settled in ${Math.round((settledAt - enqueuedAt) / 1000)} s (half by ${Math.round(((finals[Math.floor(finals.length / 2)] ?? 0) - enqueuedAt) / 1000)} s, 90 % by ${Math.round(((finals[Math.floor(finals.length * 0.9)] ?? 0) - enqueuedAt) / 1000)} s); ${extras.join('; ')}`;
+    `paused worker stopped: ${pausedLost}${pausedFailed ? ' (its step failed on a closed connection)' : ''}, connection terminated: ${terminated}, settled in ${Math.round((settledAt - enqueuedAt) / 1000)} s (half by ${Math.round(((finals[Math.floor(finals.length / 2)] ?? 0) - enqueuedAt) / 1000)} s, 90 % by ${Math.round(((finals[Math.floor(finals.length * 0.9)] ?? 0) - enqueuedAt) / 1000)} s); ${extras.join('; ')}`;
   const trackingTally = tracking && (await tracking.tally(references, killed['in-hook'] ?? 0));
   if (overdue) {
     const sent = duplicated.length ? `\nsent twice:\n${duplicated.join('\n')}` : '';
@@ -521,6 +541,7 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
     disagreements,
     killed,
     pausedLost,
+    pausedFailed,
     terminated,
     unexpectedExits,
     edgeRemarksRefused,
