@@ -7,7 +7,7 @@ import {
 } from '../index.js';
 import { remarkIssue, remarkKey } from '../payouts/proof/payout-identity.js';
 import { checksBeneficiary } from '../rules/beneficiary-check.js';
-import { aBoolean, anyValue, option, optionBag } from '../rules/option-bag.js';
+import { aBoolean, anyValue, optionBag } from '../rules/option-bag.js';
 import type { EnqueueOptions, EnqueueResult } from './api.js';
 import { differences } from './equality.js';
 import { currencyCode, type PayoutOutboxClient } from './options.js';

@@ -13,7 +13,7 @@ import {
   beneficiaryWire,
   WITHDRAWAL_METHODS,
 } from '../rules/beneficiary.js';
-import { aBoolean, option, optionBag } from '../rules/option-bag.js';
+import { aBoolean, optionBag } from '../rules/option-bag.js';
 import { page, pageSize } from '../rules/paging.js';
 import { looseObject, openEnum, parseRequest, recordOf, strictObject } from '../rules/schema.js';
 import { APIResource } from './resource.js';

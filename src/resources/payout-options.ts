@@ -3,7 +3,7 @@ import { REQUEST_OPTION_SHAPE, type RequestOptions } from '../internal/request-o
 import type { BankCodes } from '../payouts/beneficiary-check.js';
 import type * as Send from '../payouts/send.js';
 import { type BeneficiaryCheckOptions, checksBeneficiary } from '../rules/beneficiary-check.js';
-import { aBoolean, anyValue, option, optionBag } from '../rules/option-bag.js';
+import { aBoolean, anyValue, optionBag } from '../rules/option-bag.js';
 import type { PayoutWire } from '../rules/payout.js';
 import type { APIResource } from './resource.js';
 
