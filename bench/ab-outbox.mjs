@@ -1,5 +1,6 @@
-// Paired A/B of builds of the outbox at 16 workers on a SQLite file, each run beside raw payouts.create with 16
-// callers through the same build, the builds alternating, so a ratio is taken under one load:
+// Paired A/B of builds of the outbox at 16 workers on a SQLite file (STORE=postgres: a throwaway PostgreSQL
+// server, one pool of 18 connections), each run beside raw payouts.create with 16 callers through the same build,
+// the builds alternating, so a ratio is taken under one load:
 //   node bench/ab-outbox.mjs <build dir> <build dir> [...]      (ROUNDS=6 by default)
 // A build is a directory holding a copy of dist/ inside the worktree (see bench/ab.mjs). The loopback mock is
 // bench/outbox-server.mjs in a child process. Prints each run and the median ratio per build; figures only.
@@ -9,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { pathToFileURL } from 'node:url';
+import pg from 'pg';
+import { startPostgres } from '../test/helpers/postgres.ts';
 import { here, median } from './common.mjs';
 import { payout } from './outbox.mjs';
 
@@ -49,9 +52,19 @@ const raw = ({ client }) =>
     );
   });
 const dir = mkdtempSync(join(tmpdir(), 'ab-outbox-'));
+const postgres = process.env.STORE === 'postgres' ? await startPostgres() : undefined;
+/** A fresh store per run: a SQLite file, or a table of its own on one pool. */
+const openStore = (outbox) => {
+  if (!postgres) {
+    const database = new DatabaseSync(join(dir, `outbox-${seq++}.db`));
+    return { store: outbox.sqliteOutboxStore({ database }), close: () => database.close() };
+  }
+  const pool = new pg.Pool({ connectionString: postgres.url, max: WORKERS + 2 });
+  const store = outbox.postgresOutboxStore({ client: pool, table: `ab_${seq++}` });
+  return { store, close: () => pool.end() };
+};
 const settled = async ({ client, outbox }) => {
-  const database = new DatabaseSync(join(dir, `outbox-${seq++}.db`));
-  const store = outbox.sqliteOutboxStore({ database });
+  const { store, close } = openStore(outbox);
   await store.migrate();
   const options = { client, store, visibilityWaits: [200], tracking: false };
   const recorder = outbox.createPayoutOutbox(options);
@@ -69,7 +82,7 @@ const settled = async ({ client, outbox }) => {
       workers.map((w) => w.work({ concurrency: 1, until: 'drained', drainWithinMs: 0, pollMs: 10 })),
     ),
   );
-  database.close();
+  await close();
   return rate;
 };
 
@@ -89,5 +102,6 @@ try {
   for (const side of sides) console.log(`${side.dir}: median ${median(side.ratios).toFixed(2)}x`);
 } finally {
   child.kill();
+  postgres?.stop();
   rmSync(dir, { recursive: true, force: true });
 }
