@@ -1,12 +1,11 @@
 import { OutboxEnvironmentError } from './environment-error.js';
-import { postgresAnswers } from './postgres-answers.js';
 import { postgresInsert } from './postgres-insert.js';
 import { FREE, MS, NOW, postgresLife } from './postgres-life.js';
 import { firstVersionKeys } from './postgres-upgrade.js';
 import { rowFrom, tally, tombstoneFrom } from './record.js';
 import { checkTable, DEFAULT_OUTBOX_TABLE, postgresMigration } from './sql.js';
 import { archiveSql, tombstonesOf } from './sql-tombstones.js';
-import type { PayoutOutboxStore } from './types.js';
+import type { OutboxWrite, PayoutOutboxStore } from './types.js';
 
 /**
  * What the PostgreSQL store needs of a client: `query(text, values)` resolving `{ rows }`. `pg`'s `Pool`,
@@ -142,8 +141,34 @@ export function postgresOutboxStore(
       );
       return result.rows.length === 1;
     },
-    // Answers issued together go out as one statement (postgres-answers.ts), each fenced by its token.
-    write: postgresAnswers(client, table),
+    async write(reference, token, change: OutboxWrite) {
+      const result = await client.query(
+        `UPDATE ${table} SET state = $3, sends = $4, answered = $5, lookups = $6, accepted = $7,
+           lookup_first = $8, reason = $9, result = $10, attempts = $11, clock_doubt_ms = $13,
+           last_sent_at = COALESCE(to_timestamp($14::double precision / 1000), last_sent_at),
+           doubted = COALESCE($15::boolean, doubted),
+           next_attempt_at = ${NOW} + $12 ${MS}, updated_at = ${NOW}, lease_until = NULL, owner = NULL
+         WHERE reference = $1 AND token = $2 RETURNING reference`,
+        [
+          reference,
+          token,
+          change.state,
+          change.sends,
+          change.answered,
+          change.lookups,
+          change.accepted,
+          change.lookup_first,
+          change.reason,
+          change.result === null ? null : JSON.stringify(change.result),
+          JSON.stringify(change.attempts),
+          Math.round(change.delayMs),
+          Math.round(change.clock_doubt_ms),
+          change.last_sent_at ?? null,
+          change.doubted ?? null,
+        ],
+      );
+      return result.rows.length === 1;
+    },
     async reopen(reference, change) {
       const [row] = await rows(
         `UPDATE ${table} SET state = $2, reason = $3, lookups = 0, token = token + 1,

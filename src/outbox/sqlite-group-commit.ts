@@ -1,5 +1,4 @@
 import type { SqliteDatabase } from './sqlite.js';
-import { nextTurn } from './turns.js';
 
 /**
  * Group commit of answers: the SQLite store's `write`s issued in one turn of the event loop share one
@@ -19,6 +18,28 @@ interface Pending<T> {
 }
 
 /**
+ * The next turn of the event loop, by a message port: a test's fake clock (`vi.useFakeTimers()`, installed even
+ * before this module loads) fakes `setImmediate` and `setTimeout`, never a port, and answers must not wait for a
+ * clock someone has to advance. The port holds the process open only while answers wait.
+ */
+function turns(flush: () => void): () => void {
+  type Held = { ref?(): void; unref?(): void };
+  let channel: MessageChannel | undefined;
+  return () => {
+    if (!channel) {
+      const opened = new MessageChannel();
+      opened.port1.onmessage = () => {
+        (opened.port1 as unknown as Held).unref?.();
+        flush();
+      };
+      channel = opened;
+    }
+    (channel.port1 as unknown as Held).ref?.();
+    channel.port2.postMessage(null);
+  };
+}
+
+/**
  * `answer(run)` runs `run` (one answer's statement) in the transaction of the current turn, committed once the
  * turn's other answers have joined it, and resolves with its result after the commit. One that throws rejects
  * alone and is rolled back alone (a savepoint); a commit that fails, or a handle that fails (closed), rejects
@@ -28,7 +49,7 @@ interface Pending<T> {
  */
 export function groupCommit(db: SqliteDatabase) {
   let queue: Pending<unknown>[] | undefined;
-  const later = nextTurn(() => flush());
+  const later = turns(() => flush());
 
   const flush = () => {
     const batch = queue ?? [];
