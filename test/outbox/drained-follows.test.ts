@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PaymentsClient } from '../../src/index.js';
 import {
   createPayoutOutbox,
+  memoryOutboxStore,
   type PayoutOutboxStore,
   postgresOutboxStore,
   sqliteOutboxStore,
@@ -113,4 +114,60 @@ describe.runIf(postgresAvailable())('postgres', () => {
   it('each drained run follows what is sent; reconciliation tells stale from different', async () => {
     await cronRuns(postgresOutboxStore({ client: pool }));
   });
+});
+
+it('a drained run still follows when its last payout settles while it looks for changes to deliver', async () => {
+  // CI saw `work --until drained` exit without its round: the loop, with a step in flight, looked for changes to
+  // deliver; the step ended during that read, and the loop took "nothing running, nothing claimed, nothing
+  // followed" for drained. Here the step's POST waits for that read, and the read for the step's write.
+  const mock = createPaymentsMock({ historyEnd: FIXED_HISTORY_END });
+  const client = new PaymentsClient({
+    apiKey: DEFAULT_API_KEY,
+    baseUrl: mock.baseUrl,
+    fetch: mock.fetch,
+    logLevel: 'off',
+  });
+  const inner = memoryOutboxStore();
+  const gate = () => {
+    let open!: () => void;
+    const opened = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    return { open, opened };
+  };
+  const reading = gate();
+  const written = gate();
+  let reads = 0;
+  const store: PayoutOutboxStore<unknown> = {
+    ...inner,
+    async claimDeliveries(owner, leaseMs, limit) {
+      reads += 1;
+      // The loop's first read comes with the claim; the second, while the step is in flight, is the one.
+      if (reads === 2) {
+        reading.open();
+        await written.opened;
+        // The step's task ends a few turns after its write: let it.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      return inner.claimDeliveries(owner, leaseMs, limit);
+    },
+  };
+  const outbox = createPayoutOutbox({
+    client,
+    store,
+    timeout: 2000,
+    visibilityWaits: [0],
+    listingLagMs: 0,
+    hooks: { beforePost: () => reading.opened, afterWrite: () => written.open() },
+  });
+  await outbox.enqueue({
+    amount: '10.00',
+    currency: 'USD',
+    beneficiary: BENEFICIARY,
+    externalReference: 'last',
+  });
+  const summary = await outbox.work({ until: 'drained', drainWithinMs: 0, pollMs: 5 });
+  expect(summary.settled).toEqual({ created: 1 });
+  expect(summary.tracking.rounds).toBe(1);
+  expect((await outbox.get('last'))!.status).toBe('processing');
 });
