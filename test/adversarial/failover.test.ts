@@ -97,7 +97,13 @@ describe.runIf(postgresAvailable())('a failover that loses the mark of a send', 
     // A worker marks the row (on the primary only) and POSTs; the service takes the payout and the answer hangs.
     service.mock.faults.hangAfterCommit('POST /payouts');
     const inFlight = before.settle(reference).catch((error: unknown) => error);
-    await marked;
+    // A step that ends before its POST (a read timed out under load) says so, rather than waiting out the test.
+    await Promise.race([
+      marked,
+      inFlight.then((ended) => {
+        throw new Error(`the step ended before its POST: ${String((ended as Error)?.message ?? ended)}`);
+      }),
+    ]);
     await until(
       async () => service.mock.account().transactions.some((t) => t.row.description === 'Failover invoice 1'),
       'the POST to reach the service',

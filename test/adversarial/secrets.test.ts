@@ -250,7 +250,8 @@ describe('the canary key never leaks', { timeout: 60_000 }, () => {
     const port = await closedPort();
     await provoke(
       'ECONNREFUSED',
-      () => makeClient({ baseUrl: `http://127.0.0.1:${port}`, fetch: realFetch }).banks.list(),
+      // No retries: the port is free only for now, and a retry a second later could find another test's server.
+      () => makeClient({ baseUrl: `http://127.0.0.1:${port}`, fetch: realFetch, maxRetries: 0 }).banks.list(),
       APIConnectionError,
     );
     // /hang never answers, so a short timeout (and the abort below, whenever it comes) races nothing.

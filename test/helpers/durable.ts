@@ -115,7 +115,7 @@ export interface Tally {
   disagreements: string[];
   killed: Record<string, number>;
   pausedLost: boolean;
-  /** The paused worker's step failed on a connection closed while it slept: it wrote nothing. */
+  /** The paused worker's step ended without a write (a connection closed while it slept, or an exit). */
   pausedFailed: boolean;
   terminated: boolean;
   /** Worker processes that exited without being killed by plan (a crash on a database restart, say). */
@@ -417,6 +417,11 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
     });
     child.on('exit', () => {
       workers.delete(child);
+      // A paused worker that exits (killed, crashed) ends its pause: it can send nothing more.
+      if (paused?.child === child) {
+        pausedFailed = true;
+        paused = undefined;
+      }
       if (!finished) {
         if (!planned.has(child)) unexpectedExits += 1;
         startWorker(extraEnv, spare);
@@ -426,6 +431,9 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
     });
   };
   const planned = new WeakSet<ChildProcess>();
+  // Events drive the checks; this poll is the floor under them: a check that failed (the database restarting)
+  // after the last event, or an ending no event reports, still ends the trial.
+  const poll = setInterval(() => void checkDone().catch(() => {}), 2000);
   for (let i = 0; i < options.processes; i++) startWorker();
   if (options.skewMs) startWorker({ OUTBOX_SKEW_MS: String(options.skewMs) }, true);
   if (proxy) {
@@ -440,6 +448,7 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
     finished = true;
     rmSync(script, { force: true });
     clearTimeout(deadline);
+    clearInterval(poll);
     const exits = [...workers].map((child) => new Promise((resolve) => child.once('exit', resolve)));
     for (const child of workers) {
       child.kill('SIGCONT');
@@ -523,7 +532,7 @@ export async function runTrial(options: TrialOptions): Promise<Tally> {
     `recovered ${count('recovered')}, refused ${count('refused')}, not sent ${count('not_sent')}, ` +
     `unknown ${count('unknown')}, duplicates ${duplicates}, lost ${lost}; ` +
     `${options.processes} processes, ${posts} POSTs, killed ${JSON.stringify(killed)}, ` +
-    `paused worker stopped: ${pausedLost}${pausedFailed ? ' (its step failed on a closed connection)' : ''}, connection terminated: ${terminated}, settled in ${Math.round((settledAt - enqueuedAt) / 1000)} s (half by ${Math.round(((finals[Math.floor(finals.length / 2)] ?? 0) - enqueuedAt) / 1000)} s, 90 % by ${Math.round(((finals[Math.floor(finals.length * 0.9)] ?? 0) - enqueuedAt) / 1000)} s); ${extras.join('; ')}`;
+    `paused worker stopped: ${pausedLost}${pausedFailed ? ' (its step ended without a write: a closed connection, or an exit)' : ''}, connection terminated: ${terminated}, settled in ${Math.round((settledAt - enqueuedAt) / 1000)} s (half by ${Math.round(((finals[Math.floor(finals.length / 2)] ?? 0) - enqueuedAt) / 1000)} s, 90 % by ${Math.round(((finals[Math.floor(finals.length * 0.9)] ?? 0) - enqueuedAt) / 1000)} s); ${extras.join('; ')}`;
   const trackingTally = tracking && (await tracking.tally(references, killed['in-hook'] ?? 0));
   if (overdue) {
     const sent = duplicated.length ? `\nsent twice:\n${duplicated.join('\n')}` : '';

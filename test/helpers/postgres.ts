@@ -8,7 +8,15 @@
  * sets the latter) and are skipped, with a notice, elsewhere.
  */
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  chownSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -105,9 +113,8 @@ export interface TestPostgres {
   stop(): void;
 }
 
-const CONFIG = (port: number, dir: string, extra: string[]) =>
+const CONFIG = (dir: string, extra: string[]) =>
   [
-    `port = ${port}`,
     "listen_addresses = '127.0.0.1'",
     `unix_socket_directories = '${dir}'`,
     'fsync = off',
@@ -117,9 +124,9 @@ const CONFIG = (port: number, dir: string, extra: string[]) =>
   ].join('\n');
 
 /** A server on the cluster in `data` (made by `init`), started; removed with `dir` on `stop` or exit. */
-async function serve(dir: string, data: string, init: (port: number) => void): Promise<TestPostgres> {
+async function serve(dir: string, data: string, init: () => void): Promise<TestPostgres> {
   const { run, runAsync } = tools(dir);
-  const port = await freePort();
+  let port = 0;
   let running = false;
   const ctl = (...args: string[]) => run('pg_ctl', ['-D', data, ...args]);
   const halt = (mode: 'fast' | 'immediate' = 'immediate') => {
@@ -142,8 +149,19 @@ async function serve(dir: string, data: string, init: (port: number) => void): P
   };
   process.on('exit', stop);
   try {
-    init(port);
-    start();
+    init();
+    // The port is picked right before the server binds it: `initdb` takes seconds, in which a port picked
+    // earlier may be taken by another test's `listen(0)`. One taken even so: once more, on another.
+    for (let attempt = 1; ; attempt++) {
+      port = await freePort();
+      appendFileSync(join(data, 'postgresql.auto.conf'), `\nport = ${port}\n`);
+      try {
+        start();
+        break;
+      } catch (error) {
+        if (attempt === 2) throw error;
+      }
+    }
   } catch (error) {
     stop();
     throw error;
@@ -179,12 +197,12 @@ export async function startPostgres(options: { replicas?: boolean } = {}): Promi
   const dir = mkdtempSync(join(tmpdir(), 'sdk-pg-'));
   const data = join(dir, 'data');
   const { run, own } = tools(dir);
-  return serve(dir, data, (port) => {
+  return serve(dir, data, () => {
     run('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
     // fsync off (a test's speed: only an OS crash would lose writes); synchronous_commit stays on, as the outbox
     // requires (a restart of the server must not lose an acknowledged commit).
     const extra = options.replicas ? ['wal_level = replica', 'max_wal_senders = 5', 'hot_standby = on'] : [];
-    writeFileSync(join(data, 'postgresql.auto.conf'), CONFIG(port, dir, extra));
+    writeFileSync(join(data, 'postgresql.auto.conf'), CONFIG(dir, extra));
     own(join(data, 'postgresql.auto.conf'));
   });
 }
@@ -197,7 +215,7 @@ export async function startStandby(primary: TestPostgres): Promise<TestPostgres>
   const dir = mkdtempSync(join(tmpdir(), 'sdk-pg-standby-'));
   const data = join(dir, 'data');
   const { run, own } = tools(dir);
-  return serve(dir, data, (port) => {
+  return serve(dir, data, () => {
     run('pg_basebackup', [
       '-D',
       data,
@@ -213,7 +231,7 @@ export async function startStandby(primary: TestPostgres): Promise<TestPostgres>
     ]);
     const auto = join(data, 'postgresql.auto.conf');
     const conninfo = `primary_conninfo = 'host=127.0.0.1 port=${primary.port} user=postgres application_name=standby'`;
-    writeFileSync(auto, CONFIG(port, dir, ['hot_standby = on', conninfo]));
+    writeFileSync(auto, CONFIG(dir, ['hot_standby = on', conninfo]));
     own(auto);
   });
 }

@@ -1,6 +1,6 @@
 import { HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import { type ClientOptions, currencyDigits, PaymentsClient, toMinorUnits } from '../../src/index.js';
 import { STRICT } from './msw-strict.js';
 
@@ -14,7 +14,11 @@ export const ACCOUNT_ID = '3f1c2a4e-8b7d-4c6a-9e0f-1a2b3c4d5e6f';
 export function useServer() {
   const server = setupServer();
   beforeAll(() => server.listen(STRICT));
-  afterEach(() => server.resetHandlers());
+  afterEach(() => {
+    server.resetHandlers();
+    // A test that faked the clock leaves no fake timers to the tests after it.
+    vi.useRealTimers();
+  });
   afterAll(() => server.close());
   return server;
 }

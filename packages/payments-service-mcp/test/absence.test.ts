@@ -246,8 +246,15 @@ describe('a POST in flight when the server died', () => {
       }
       return handle(request, context);
     };
-    const lost = before.call('send_payout', ngn('mcp-5')).catch(() => undefined);
-    await reached;
+    const call = before.call('send_payout', ngn('mcp-5'));
+    const lost = call.catch(() => undefined);
+    // A call that ends before its POST arrives says so, rather than waiting out the test.
+    await Promise.race([
+      reached,
+      call.then((answer) => {
+        throw new Error(`send_payout ended before its POST arrived: ${JSON.stringify(answer)}`);
+      }),
+    ]);
     await before.close();
     await lost;
     // Two hours on, a lookup read well past the listing lag proves the payout absent. The wallet now covers
