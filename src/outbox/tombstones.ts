@@ -43,7 +43,6 @@ export function answerFromTombstone(tombstone: OutboxTombstone, given: StoredBod
 /** `archive`'s options read: `before` as the store's epoch ms, and `limit`. */
 export function archiveArguments(given: ArchiveOptions): [before: number, limit: number] {
   if (given === null || typeof given !== 'object') throw invalid('before', 'is required: a Date');
-  // None given are read as `{}`, which the bag refuses naming `before`.
-  const { before, limit } = archiveOptions.read(given ?? ({} as ArchiveOptions), 'outbox.archive')!;
+  const { before, limit } = archiveOptions.read(given, 'outbox.archive')!;
   return [before.getTime(), limit ?? 1000];
 }

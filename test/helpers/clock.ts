@@ -23,10 +23,8 @@ export async function settle<T>(
   );
   // Given up after 10,000 turns and 20 s of real time both: a count alone is machine speed (10,000 turns took
   // 89 ms on a loaded VM, less than a lazy import can take). `hrtime` is a clock no test fakes.
-  const elapsedMs = (
-    (started) => () =>
-      Number(process.hrtime.bigint() - started) / 1e6
-  )(process.hrtime.bigint());
+  const started = process.hrtime.bigint();
+  const elapsedMs = () => Number(process.hrtime.bigint() - started) / 1e6;
   for (let i = 0; !outcome && (i < 10_000 || elapsedMs() < 20_000); i++) {
     await new Promise((resolve) => setImmediate(resolve));
     if (!outcome && vi.getTimerCount() > 0) await vi.advanceTimersToNextTimerAsync();

@@ -217,8 +217,8 @@ function reconcileExits(env: Record<string, string>, table: string[] = []) {
     try {
       const at = { ...env, PAYMENTS_BASE_URL: clean.baseUrl };
       const cli = (...args: string[]) => runCli(bundle, at, [...args, ...table]);
-      // The period runs from the day before anything was sent to the day it is read: a run across UTC midnight
-      // still holds the record and the rows.
+      // The period runs from the day the run began to the day it is read: a run across UTC midnight still holds
+      // the record and the rows.
       const today = () => new Date().toISOString().slice(0, 10);
       const day = today();
       expect((await runCli(bundle, at, ['enqueue', '-', ...table], `${jsonLine('rec-1')}\n`)).code).toBe(0);

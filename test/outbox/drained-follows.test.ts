@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PaymentsClient } from '../../src/index.js';
 import {
   createPayoutOutbox,
   memoryOutboxStore,
@@ -18,8 +17,9 @@ import {
   postgresOutboxStore,
   sqliteOutboxStore,
 } from '../../src/outbox/index.js';
-import { createPaymentsMock, DEFAULT_API_KEY, FIXED_HISTORY_END } from '../../src/testing/index.js';
+import { createPaymentsMock, FIXED_HISTORY_END } from '../../src/testing/index.js';
 import { BENEFICIARY } from '../helpers/fixtures.js';
+import { clientFor } from '../helpers/mock.js';
 import { postgresAvailable, startPostgres, type TestPostgres } from '../helpers/postgres.js';
 
 const HOUR = 3_600_000;
@@ -27,12 +27,7 @@ const HOUR = 3_600_000;
 async function cronRuns(store: PayoutOutboxStore<unknown>) {
   await store.migrate();
   const mock = createPaymentsMock({ historyEnd: FIXED_HISTORY_END });
-  const client = new PaymentsClient({
-    apiKey: DEFAULT_API_KEY,
-    baseUrl: mock.baseUrl,
-    fetch: mock.fetch,
-    logLevel: 'off',
-  });
+  const client = clientFor(mock, { fetch: mock.fetch });
   /** One cron run: a process of its own, with an owner of its own. */
   const cron = (owner: string) =>
     createPayoutOutbox({ client, store, owner, timeout: 2000, visibilityWaits: [0], listingLagMs: 0 });
@@ -121,12 +116,7 @@ it('a drained run still follows when its last payout settles while it looks for 
   // deliver; the step ended during that read, and the loop took "nothing running, nothing claimed, nothing
   // followed" for drained. Here the step's POST waits for that read, and the read for the step's write.
   const mock = createPaymentsMock({ historyEnd: FIXED_HISTORY_END });
-  const client = new PaymentsClient({
-    apiKey: DEFAULT_API_KEY,
-    baseUrl: mock.baseUrl,
-    fetch: mock.fetch,
-    logLevel: 'off',
-  });
+  const client = clientFor(mock, { fetch: mock.fetch });
   const inner = memoryOutboxStore();
   const gate = () => {
     let open!: () => void;
