@@ -1,4 +1,4 @@
-import { option } from '../rules/option-bag.js';
+import { option, wholeIssue } from '../rules/option-bag.js';
 
 /**
  * Checks of option bags written once for the lookups, the recovery and the tracker (their bags: `optionBag`).
@@ -13,7 +13,7 @@ export const atLeastOne = option(
 /** Whole milliseconds from 0 to `max`. */
 export const wholeMs = (max: number) =>
   option(
-    (n: unknown) => Number.isInteger(n) && (n as number) >= 0 && (n as number) <= max,
+    (n: unknown) => wholeIssue(n, 0, max) === undefined,
     `must be a whole number of milliseconds from 0 to ${max}`,
   );
 
